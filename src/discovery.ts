@@ -1,0 +1,196 @@
+// Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
+
+import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import path from "node:path";
+import { fail } from "./errors.js";
+
+/** The form of a config file, which decides how it is loaded. */
+export type ConfigFormat = "ts" | "js" | "json" | "package.json";
+
+/** Why the walk up stopped. */
+export type StopReason = "found" | "repository-root" | "ceiling" | "filesystem-root";
+
+/** The result of looking for a config: which file (if any), how it was chosen, and what was searched. */
+export interface Discovery {
+  /** Absolute path of the config file, or `null` when there is none (which is normal). */
+  file: string | null;
+  /** How to load `file`; `null` when there is no file. */
+  format: ConfigFormat | null;
+  /** How the file was chosen: the walk up, `--config`, `DROPKIT_CONFIG`, or no config at all. */
+  via: "discovery" | "flag" | "env" | "none";
+  /** Every directory searched, nearest first; empty when a path was given explicitly. */
+  searched: Array<{ dir: string }>;
+  /**
+   * Where and why the search ended. For `ceiling`, `dir` is the ceiling directory that was not entered;
+   * otherwise it is the last directory searched.
+   */
+  stop: { dir: string; reason: StopReason };
+  /** Other config forms in the winning directory, which lose to `file` (worth a warning). */
+  shadowed: string[];
+}
+
+/** The file names looked for in each directory, in order of precedence (SPEC section 3). */
+export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropkit.config.json"] as const;
+
+/**
+ * Chooses the config file: `--config` wins, then `DROPKIT_CONFIG`, then discovery from `cwd`.
+ * An empty `DROPKIT_CONFIG` counts as unset (SPEC section 4).
+ *
+ * @param cwd - The working directory; relative explicit paths resolve against it.
+ * @param env - The environment to read `DROPKIT_CONFIG` and `GIT_CEILING_DIRECTORIES` from.
+ * @param flagPath - The value of `--config`, when given.
+ * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
+ *   `UsageError` (exit 64) when `--config` is given an empty value.
+ */
+export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath?: string): Promise<Discovery> {
+  if (flagPath !== undefined) {
+    if (flagPath === "") {
+      fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
+    }
+    return explicitConfig(cwd, flagPath, "flag");
+  }
+  const fromEnv = env.DROPKIT_CONFIG;
+  if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env");
+  return findConfig(cwd, env);
+}
+
+/**
+ * Walks up from `cwd` looking for a config (SPEC section 3). In each directory the first of
+ * `dropkit.config.ts`, `dropkit.config.js`, `dropkit.config.json`, and a `package.json` with a
+ * top-level `dropkit` key wins. The walk checks the directory holding `.git` and stops there, stops at
+ * the filesystem root, and never enters a directory listed in `GIT_CEILING_DIRECTORIES`.
+ *
+ * A `package.json` that does not parse but mentions `"dropkit"` is returned as the match, so that the
+ * core can report the syntax error with its line and column.
+ *
+ * @param cwd - The directory to start from.
+ * @param env - The environment to read `GIT_CEILING_DIRECTORIES` from.
+ */
+export async function findConfig(cwd: string, env: NodeJS.ProcessEnv): Promise<Discovery> {
+  const ceilings = ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
+  const searched: Array<{ dir: string }> = [];
+  let dir = path.resolve(cwd);
+  for (;;) {
+    searched.push({ dir });
+    const found = configFormsIn(dir);
+    if (found.length > 0) {
+      const [winner, ...others] = found;
+      return {
+        file: winner!.file,
+        format: winner!.format,
+        via: "discovery",
+        searched,
+        stop: { dir, reason: "found" },
+        shadowed: others.map((f) => f.file),
+      };
+    }
+    if (exists(path.join(dir, ".git"))) return notFound(searched, dir, "repository-root");
+    const parent = path.dirname(dir);
+    if (parent === dir) return notFound(searched, dir, "filesystem-root");
+    if (ceilings.has(parent)) return notFound(searched, parent, "ceiling");
+    dir = parent;
+  }
+}
+
+/**
+ * The form of a config file named explicitly: `package.json` by its base name, `.ts`/`.mts`/`.cts` is
+ * TypeScript, `.js`/`.mjs`/`.cjs` is JavaScript, anything else is read as JSON.
+ */
+export function detectFormat(file: string): ConfigFormat {
+  if (path.basename(file) === "package.json") return "package.json";
+  const ext = path.extname(file).toLowerCase();
+  if (ext === ".ts" || ext === ".mts" || ext === ".cts") return "ts";
+  if (ext === ".js" || ext === ".mjs" || ext === ".cjs") return "js";
+  return "json";
+}
+
+// --- helpers ---
+
+function explicitConfig(cwd: string, given: string, via: "flag" | "env"): Discovery {
+  const file = path.resolve(cwd, given);
+  const origin = via === "flag" ? `--config=${given}` : `DROPKIT_CONFIG=${given}`;
+  const source = via === "flag" ? "--config" : "DROPKIT_CONFIG";
+  const unset = via === "flag" ? "drop --config" : "unset DROPKIT_CONFIG";
+  const stats = statOrNull(file);
+  if (!stats) {
+    fail("ConfigNotFound", `Config file not found: ${file} (from ${origin}). Check the path, or ${unset} to let dropkit discover the config.`, { source, file });
+  }
+  if (!stats.isFile()) {
+    const example = path.join(file, "dropkit.config.json");
+    fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, { source, file });
+  }
+  return { file, format: detectFormat(file), via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [] };
+}
+
+function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason): Discovery {
+  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [] };
+}
+
+/** Every config form present in `dir`, in order of precedence. */
+function configFormsIn(dir: string): Array<{ file: string; format: ConfigFormat }> {
+  const found: Array<{ file: string; format: ConfigFormat }> = [];
+  for (const name of configFileNames) {
+    const file = path.join(dir, name);
+    if (isFile(file)) found.push({ file, format: detectFormat(file) });
+  }
+  const pkg = path.join(dir, "package.json");
+  if (isFile(pkg) && hasDropkitKey(pkg)) found.push({ file: pkg, format: "package.json" });
+  return found;
+}
+
+/** Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts. */
+function hasDropkitKey(file: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    // An unreadable package.json higher up must not break every run below it.
+    return false;
+  }
+  // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
+  if (!text.includes('"dropkit"')) return false;
+  let data: unknown;
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return true;
+  }
+  return typeof data === "object" && data !== null && !Array.isArray(data) && Object.hasOwn(data, "dropkit");
+}
+
+/**
+ * The absolute directories of GIT_CEILING_DIRECTORIES, as written and with symlinks resolved, since
+ * git compares both. Relative entries are ignored, as git does.
+ */
+function ceilingDirectories(value: string | undefined): Set<string> {
+  const dirs = new Set<string>();
+  if (!value) return dirs;
+  for (const entry of value.split(path.delimiter)) {
+    if (entry === "" || !path.isAbsolute(entry)) continue;
+    const dir = path.resolve(entry);
+    dirs.add(dir);
+    try {
+      dirs.add(realpathSync.native(dir));
+    } catch {
+      // A ceiling that does not exist still applies by name.
+    }
+  }
+  return dirs;
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    // EACCES, ENOTDIR, ELOOP: for discovery, as good as absent.
+    return null;
+  }
+}
+
+function isFile(file: string): boolean {
+  return statOrNull(file)?.isFile() ?? false;
+}
+
+function exists(file: string): boolean {
+  return statOrNull(file) !== null;
+}
