@@ -1,0 +1,63 @@
+// Tests for src/archives.ts: which files are archives, and their order.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { scanArchives } from "../src/archives.js";
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+function tree(entries: string[]): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-"));
+  roots.push(root);
+  for (const name of entries) {
+    const full = path.join(root, name);
+    if (name.endsWith("/")) fs.mkdirSync(full, { recursive: true });
+    else {
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, "PK");
+    }
+  }
+  return root;
+}
+
+test("lists the *.zip files directly in the directory, sorted by code unit", async () => {
+  const root = tree(["shop.zip", "blog.zip", "Zeta.zip", "ocean-theme.zip", "readme.txt", "notes.zip.txt", "zip"]);
+  assert.deepEqual(await scanArchives(root), ["Zeta.zip", "blog.zip", "ocean-theme.zip", "shop.zip"]);
+});
+
+test("matches .zip in any case", async () => {
+  const root = tree(["A.ZIP", "b.Zip", "c.zip"]);
+  assert.deepEqual(await scanArchives(root), ["A.ZIP", "b.Zip", "c.zip"]);
+});
+
+test("names with spaces, unicode and glob characters work", async () => {
+  const names = ["my blog.zip", "océan-theme.zip", "日本語.zip", "[x]{y}(z)!.zip", "a*b.zip", "😀.zip"];
+  const root = tree(names);
+  assert.deepEqual(await scanArchives(root), [...names].sort());
+});
+
+test("ignores subdirectories, directories named *.zip, and hidden files", async () => {
+  const root = tree(["top.zip", "sub/nested.zip", "dir.zip/inner.zip", ".hidden.zip"]);
+  assert.deepEqual(await scanArchives(root), ["top.zip"]);
+});
+
+test("a symbolic link to a zip counts", async () => {
+  const root = tree(["real/target.zip"]);
+  fs.symlinkSync(path.join(root, "real/target.zip"), path.join(root, "linked.zip"));
+  assert.deepEqual(await scanArchives(root), ["linked.zip"]);
+});
+
+test("a working directory inside a directory with glob characters", async () => {
+  const root = tree(["a [b] *c/x.zip"]);
+  assert.deepEqual(await scanArchives(path.join(root, "a [b] *c")), ["x.zip"]);
+});
+
+test("an empty directory has no archives", async () => {
+  assert.deepEqual(await scanArchives(tree([])), []);
+});
