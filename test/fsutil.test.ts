@@ -1,0 +1,72 @@
+// Tests for src/fsutil.ts: atomic writes leave the whole new file or the whole old one, and no debris.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, test } from "node:test";
+import { writeFileAtomic } from "../src/fsutil.js";
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-"));
+  roots.push(root);
+  return root;
+}
+
+test("writes a new file and leaves no temporary file", async () => {
+  const dir = tempDir();
+  await writeFileAtomic(path.join(dir, "state.json"), '{"a":1}\n');
+  assert.equal(fs.readFileSync(path.join(dir, "state.json"), "utf8"), '{"a":1}\n');
+  assert.deepEqual(fs.readdirSync(dir), ["state.json"]);
+});
+
+test("replaces an existing file, keeping its permissions", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "c.json");
+  fs.writeFileSync(file, "old");
+  fs.chmodSync(file, 0o600);
+  await writeFileAtomic(file, Buffer.from("new"));
+  assert.equal(fs.readFileSync(file, "utf8"), "new");
+  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+  assert.deepEqual(fs.readdirSync(dir), ["c.json"]);
+});
+
+test("concurrent writers never tear the file and leave no temporary files", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "c.json");
+  const payloads = Array.from({ length: 20 }, (_, i) => JSON.stringify({ writer: i, pad: "x".repeat(50_000) }));
+  await Promise.all(payloads.map((p) => writeFileAtomic(file, p)));
+  assert.ok(payloads.includes(fs.readFileSync(file, "utf8")));
+  assert.deepEqual(fs.readdirSync(dir), ["c.json"]);
+});
+
+test("on failure the error is thrown, the temporary file removed, the old file kept", async () => {
+  const dir = tempDir();
+  // The target is a directory: the rename fails after the temporary file was written.
+  fs.mkdirSync(path.join(dir, "target"));
+  fs.writeFileSync(path.join(dir, "target", "keep"), "x");
+  await assert.rejects(writeFileAtomic(path.join(dir, "target"), "data"), (e: NodeJS.ErrnoException) => typeof e.code === "string");
+  assert.deepEqual(fs.readdirSync(dir), ["target"]);
+  assert.deepEqual(fs.readdirSync(path.join(dir, "target")), ["keep"]);
+});
+
+test("a missing directory is an error, not a silent success", async () => {
+  const dir = tempDir();
+  await assert.rejects(writeFileAtomic(path.join(dir, "nope", "c.json"), "x"), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
+});
+
+test("writing through a symbolic link replaces the target, not the link", async () => {
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, "real"));
+  fs.writeFileSync(path.join(dir, "real", "c.json"), "old");
+  fs.symlinkSync(path.join(dir, "real", "c.json"), path.join(dir, "link.json"));
+  await writeFileAtomic(path.join(dir, "link.json"), "new");
+  assert.ok(fs.lstatSync(path.join(dir, "link.json")).isSymbolicLink());
+  assert.equal(fs.readFileSync(path.join(dir, "real", "c.json"), "utf8"), "new");
+  assert.deepEqual(fs.readdirSync(path.join(dir, "real")), ["c.json"]);
+});
