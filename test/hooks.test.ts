@@ -1,0 +1,222 @@
+// Tests for src/hooks.ts: which files run, in what order, where their output goes, and how they fail.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { DropkitError } from "../src/errors.js";
+import { hookTimeoutMs, runHooks, type HookOptions, type HookRecord } from "../src/hooks.js";
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A project dir with an `init-scripts` dir holding `hooks` (name → [script, mode]). */
+function project(hooks: Record<string, [string, number]>): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-")));
+  roots.push(root);
+  fs.mkdirSync(path.join(root, "init-scripts"));
+  for (const [name, [script, mode]] of Object.entries(hooks)) {
+    fs.writeFileSync(path.join(root, "init-scripts", name), script);
+    fs.chmodSync(path.join(root, "init-scripts", name), mode);
+  }
+  return root;
+}
+
+/** A shell hook that appends its name to `ran.txt` in the working directory, then runs `body`. */
+const sh = (name: string, body = ""): [string, number] => [`#!/bin/sh\necho ${name} >> ran.txt\n${body}\n`, 0o755];
+
+function options(cwd: string, extra: Partial<HookOptions> = {}): HookOptions & { records: HookRecord[] } {
+  const records: HookRecord[] = [];
+  return { cwd, onFailure: "continue", phase: "init", env: { PATH: process.env.PATH }, timeoutMs: 10_000, log: (r) => records.push(r), records, ...extra };
+}
+
+const ran = (root: string): string[] => {
+  const file = path.join(root, "ran.txt");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n") : [];
+};
+
+describe("runHooks: which hooks run", () => {
+  test("every executable regular file, in name order, with the working directory as cwd", async () => {
+    const root = project({ "20-b": sh("b"), "10-a": sh("a"), "3-c": sh("c"), "B-upper": sh("B"), "cwd": ["#!/bin/sh\npwd > cwd.txt\n", 0o755] });
+    const opts = options(root);
+    const outcome = await runHooks("init-scripts", opts);
+    // Code-unit order: digits, then uppercase, then lowercase.
+    assert.deepEqual(ran(root), ["a", "b", "c", "B"]);
+    assert.equal(fs.readFileSync(path.join(root, "cwd.txt"), "utf8").trim(), root);
+    assert.equal(outcome.dir, path.join(root, "init-scripts"));
+    assert.equal(outcome.exists, true);
+    assert.deepEqual(outcome.ran.map((r) => path.basename(r.file)), ["10-a", "20-b", "3-c", "B-upper", "cwd"]);
+    assert.deepEqual(outcome.warnings, []);
+  });
+
+  test("each hook is logged with phase, file, exit code and duration", async () => {
+    const root = project({ "a": sh("a") });
+    const opts = options(root, { phase: "post" });
+    await runHooks(path.join(root, "init-scripts"), opts);
+    assert.equal(opts.records.length, 1);
+    const [record] = opts.records;
+    assert.equal(record!.event, "hook");
+    assert.equal(record!.phase, "post");
+    assert.equal(record!.file, path.join(root, "init-scripts", "a"));
+    assert.equal(record!.exitCode, 0);
+    assert.equal(record!.status, "ok");
+    assert.equal(typeof record!.durationMs, "number");
+    assert.ok(record!.durationMs >= 0);
+  });
+
+  test("files without the execute bit, directories and hidden files are not run; skipped files are logged", async () => {
+    const root = project({ "a": sh("a"), "notes.txt": sh("notes"), ".hidden": sh("hidden") });
+    fs.chmodSync(path.join(root, "init-scripts", "notes.txt"), 0o644);
+    fs.mkdirSync(path.join(root, "init-scripts", "subdir"));
+    const opts = options(root);
+    const outcome = await runHooks("init-scripts", opts);
+    assert.deepEqual(ran(root), ["a"]);
+    assert.deepEqual(outcome.skipped, [path.join(root, "init-scripts", "notes.txt")]);
+    assert.deepEqual(opts.records.map((r) => r.status), ["skipped", "ok"]);
+    assert.match(opts.records[0]!.message!, /not executable/);
+  });
+
+  test("a symbolic link to an executable file runs", async () => {
+    const root = project({});
+    fs.writeFileSync(path.join(root, "real.sh"), "#!/bin/sh\necho linked >> ran.txt\n", { mode: 0o755 });
+    fs.symlinkSync(path.join(root, "real.sh"), path.join(root, "init-scripts", "link"));
+    await runHooks("init-scripts", options(root));
+    assert.deepEqual(ran(root), ["linked"]);
+  });
+
+  test("a missing directory means no hooks, and is recorded", async () => {
+    const root = project({});
+    const opts = options(root);
+    const outcome = await runHooks("post-scripts", opts);
+    assert.equal(outcome.exists, false);
+    assert.deepEqual(outcome.ran, []);
+    assert.equal(opts.records.length, 1);
+    assert.equal(opts.records[0]!.status, "no-directory");
+    assert.equal(opts.records[0]!.file, path.join(root, "post-scripts"));
+  });
+
+  test("a hooks path that is a file is an IOError", async () => {
+    const root = project({});
+    fs.writeFileSync(path.join(root, "hooks-file"), "");
+    await assert.rejects(runHooks("hooks-file", options(root)), (e: DropkitError) => e.name === "IOError" && /not a directory/.test(e.message));
+  });
+
+  test("hooks run directly: no shell, no interpolation of names, environment passed", async () => {
+    const root = project({ "$(touch pwned);x": ["#!/bin/sh\necho \"$MY_VAR\" > env.txt\n", 0o755] });
+    await runHooks("init-scripts", options(root, { env: { PATH: process.env.PATH, MY_VAR: "$HOME `id`" } }));
+    assert.equal(fs.readFileSync(path.join(root, "env.txt"), "utf8"), "$HOME `id`\n");
+    assert.equal(fs.existsSync(path.join(root, "pwned")), false);
+  });
+
+  test("hook stdout and stderr go to our stderr; our stdout stays clean", () => {
+    const root = project({ "talk": ["#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", 0o755] });
+    const hooks = new URL("../src/hooks.ts", import.meta.url).href;
+    const script = `
+      const { runHooks } = await import(${JSON.stringify(hooks)});
+      await runHooks("init-scripts", { cwd: ${JSON.stringify(root)}, onFailure: "fail", phase: "init", env: process.env, timeoutMs: 10000, log: () => {} });
+    `;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", cwd: import.meta.dirname });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /to-stdout/);
+    assert.match(run.stderr, /to-stderr/);
+  });
+});
+
+describe("runHooks: failures", () => {
+  test("continue: a non-zero exit is a warning and the next hooks still run", async () => {
+    const root = project({ "1": sh("one", "exit 3"), "2": sh("two") });
+    const opts = options(root);
+    const outcome = await runHooks("init-scripts", opts);
+    assert.deepEqual(ran(root), ["one", "two"]);
+    assert.deepEqual(outcome.ran.map((r) => [r.status, r.exitCode]), [["failed", 3], ["ok", 0]]);
+    assert.equal(outcome.warnings.length, 1);
+    assert.match(outcome.warnings[0]!, /init-scripts\/1 failed with exit code 3.*continue/);
+  });
+
+  test("fail: the run stops at the failing hook with HookFailed (exit 1) naming it and its code", async () => {
+    const root = project({ "1": sh("one"), "2": sh("two", "exit 7"), "3": sh("three") });
+    const opts = options(root, { onFailure: "fail" });
+    await assert.rejects(runHooks("init-scripts", opts), (e: DropkitError) => {
+      assert.ok(e instanceof DropkitError);
+      assert.equal(e.name, "HookFailed");
+      assert.equal(e.exitCode, 1);
+      assert.ok(e.message.includes(path.join(root, "init-scripts", "2")));
+      assert.match(e.message, /exit code 7/);
+      return true;
+    });
+    assert.deepEqual(ran(root), ["one", "two"]);
+    assert.deepEqual(opts.records.map((r) => r.exitCode), [0, 7], "the failing hook is logged before the run stops");
+  });
+
+  test("a hook killed by a signal fails", async () => {
+    const root = project({ "k": sh("k", "kill -9 $$") });
+    const opts = options(root);
+    const outcome = await runHooks("init-scripts", opts);
+    assert.equal(outcome.ran[0]!.status, "failed");
+    assert.equal(outcome.ran[0]!.signal, "SIGKILL");
+    assert.equal(outcome.ran[0]!.exitCode, null);
+    assert.match(outcome.warnings[0]!, /killed by SIGKILL/);
+  });
+
+  test("a hook that cannot be started fails (spawn error)", async () => {
+    const root = project({ "bad": ["#!/nonexistent/interpreter\n", 0o755], "next": sh("next") });
+    const outcome = await runHooks("init-scripts", options(root));
+    assert.equal(outcome.ran[0]!.status, "spawn-error");
+    assert.match(outcome.warnings[0]!, /could not be started \(ENOENT\)/);
+    assert.deepEqual(ran(root), ["next"]);
+  });
+
+  test("a spawn error with fail stops the run", async () => {
+    const root = project({ "bad": ["#!/nonexistent/interpreter\n", 0o755] });
+    await assert.rejects(runHooks("init-scripts", options(root, { onFailure: "fail" })), (e: DropkitError) => e.name === "HookFailed" && /could not be started/.test(e.message));
+  });
+
+  test("a hook over the timeout is killed and reported as timed out", async () => {
+    const root = project({ "1-slow": ["#!/bin/sh\nexec sleep 5\n", 0o755], "2-next": sh("next") });
+    const started = Date.now();
+    const outcome = await runHooks("init-scripts", options(root, { timeoutMs: 200 }));
+    assert.ok(Date.now() - started < 3000, "killed, not waited for");
+    assert.equal(outcome.ran[0]!.status, "timed-out");
+    assert.equal(outcome.ran[0]!.signal, "SIGTERM");
+    assert.match(outcome.warnings[0]!, /timed out after 0\.2 s/);
+    assert.deepEqual(ran(root), ["next"]);
+  });
+
+  test("a hook that ignores SIGTERM gets SIGKILL", async () => {
+    const root = project({ "stubborn": ["#!/bin/sh\ntrap '' TERM\nexec sleep 10\n", 0o755] });
+    const outcome = await runHooks("init-scripts", options(root, { timeoutMs: 100 }));
+    assert.equal(outcome.ran[0]!.status, "timed-out");
+    assert.equal(outcome.ran[0]!.signal, "SIGKILL");
+  });
+
+  test("a timeout with fail stops the run with HookFailed", async () => {
+    const root = project({ "slow": ["#!/bin/sh\nexec sleep 5\n", 0o755] });
+    await assert.rejects(runHooks("init-scripts", options(root, { timeoutMs: 100, onFailure: "fail" })), (e: DropkitError) => e.name === "HookFailed" && e.exitCode === 1 && /timed out/.test(e.message));
+  });
+});
+
+describe("hookTimeoutMs", () => {
+  test("defaults to 60 s when unset or empty", () => {
+    assert.equal(hookTimeoutMs({}), 60_000);
+    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "" }), 60_000);
+    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "  " }), 60_000);
+  });
+
+  test("reads seconds, decimals allowed", () => {
+    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "120" }), 120_000);
+    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: " 1.5 " }), 1500);
+  });
+
+  for (const bad of ["0", "-1", "abc", "1e3", "10s", "Infinity", "0.0001", "3000000"]) {
+    test(`rejects ${JSON.stringify(bad)} naming the variable`, () => {
+      assert.throws(() => hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: bad }), (e: DropkitError) =>
+        e instanceof DropkitError && e.name === "SchemaValidationError" && e.exitCode === 65
+        && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT" && e.message.includes("DROPKIT_HOOK_TIMEOUT") && e.message.includes(JSON.stringify(bad)));
+    });
+  }
+});
