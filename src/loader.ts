@@ -1,6 +1,6 @@
 // Loading config and preset files: raw text for JSON forms, evaluated and checked plain data for .ts/.js.
 
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { types } from "node:util";
 import { detectFormat, type ConfigFormat } from "./discovery.js";
@@ -146,7 +146,13 @@ function readText(file: string, role: FileRole): string {
 }
 
 function requireFile(file: string, role: FileRole): void {
-  const stats = statSync(file, { throwIfNoEntry: false });
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${reason}). Check the path and its permissions.`, { file, source: file });
+  }
   if (!stats?.isFile()) {
     fail("ConfigNotFound", `The ${role} file ${file} ${stats ? "is not a file" : "does not exist"}. Check the path.`, { file, source: file });
   }
@@ -154,22 +160,35 @@ function requireFile(file: string, role: FileRole): void {
 
 /** A ConfigLoadError carrying the original message, and the position in the file when one is known. */
 function loadError(file: string, role: FileRole, what: string, error: unknown): DropkitError {
-  const original = error instanceof Error ? error.message : String(error);
+  let original = error instanceof Error ? error.message : String(error);
+  // Node appends the require stack of module-not-found errors: our internals, not the user's business.
+  original = original.split("\nRequire stack:")[0]!;
+  // jiti's parse errors end with "\n <file>:line:column", which the message prefix already gives.
+  original = original.replace(/\s*\n\s*\S+:\d+:\d+\s*$/, "").trim();
   const where = positionIn(file, error);
-  const at = where ? `:${where.line}:${where.column}` : "";
+  const at = where ? `:${where.line}${where.column === undefined ? "" : `:${where.column}`}` : "";
   return new DropkitError({
     name: "ConfigLoadError",
-    message: `The ${role} ${file}${at} ${what}: ${original.trim()}`,
+    message: `The ${role} ${file}${at} ${what}: ${original}`,
     file,
     source: file + at,
     ...where,
   });
 }
 
-/** Line and column of the failure inside `file`, from jiti's parse error or the first stack frame in it. */
-function positionIn(file: string, error: unknown): { line: number; column: number } | undefined {
+/**
+ * Where in `file` the failure is: line and column from a parse error's message, or only the line from
+ * the first stack frame in the file (jiti keeps lines when it transforms a file, but not columns).
+ */
+function positionIn(file: string, error: unknown): { line: number; column?: number } | undefined {
   if (!(error instanceof Error)) return undefined;
-  const text = `${error.message}\n${error.stack ?? ""}`;
+  const fromMessage = positionAfter(file, error.message);
+  if (fromMessage) return fromMessage;
+  const fromStack = positionAfter(file, error.stack ?? "");
+  return fromStack ? { line: fromStack.line } : undefined;
+}
+
+function positionAfter(file: string, text: string): { line: number; column: number } | undefined {
   for (const line of text.split("\n")) {
     const at = line.lastIndexOf(file + ":");
     if (at < 0) continue;
