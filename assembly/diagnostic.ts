@@ -1,0 +1,71 @@
+// Problems and warnings as the core reports them: never thrown, always returned.
+
+import { Span } from "./json";
+
+export const SCHEMA_ERROR = "SchemaValidationError";
+export const SYNTAX_ERROR = "ConfigSyntaxError";
+export const USAGE_ERROR = "UsageError";
+export const PRESET_NOT_FOUND = "PresetNotFound";
+export const THEME_NOT_FOUND = "ThemeNotFound";
+export const REQUEST_ERROR = "RequestError";
+
+/** One problem: what, where (path, file position or flag or variable) and how to fix it. */
+export class Diagnostic {
+  name: string = SCHEMA_ERROR;
+  /** Dotted key path such as `modules.include[2]`; "" when the problem is not about one value. */
+  path: string = "";
+  /** `file:line:column`, a file, a flag (`--theme`), a variable (`DROPKIT_THEME`) or a preset. */
+  source: string = "";
+  /** The file the position is in, or "". */
+  file: string = "";
+  hasPosition: bool = false;
+  span: Span = new Span();
+  message: string = "";
+
+  static at(name: string, path: string, message: string, file: string, span: Span | null): Diagnostic {
+    const d = new Diagnostic();
+    d.name = name;
+    d.path = path;
+    d.message = message;
+    d.file = file;
+    if (span != null) {
+      d.hasPosition = true;
+      d.span = span;
+      d.source = file + ":" + span.line.toString() + ":" + span.column.toString();
+    } else {
+      d.source = file;
+    }
+    return d;
+  }
+
+  static from(name: string, path: string, message: string, source: string): Diagnostic {
+    const d = new Diagnostic();
+    d.name = name;
+    d.path = path;
+    d.message = message;
+    d.source = source;
+    return d;
+  }
+
+  exitCode(): i32 {
+    return exitCodeOf(this.name);
+  }
+}
+
+export class Warning {
+  message: string = "";
+  source: string = "";
+
+  constructor(message: string, source: string) {
+    this.message = message;
+    this.source = source;
+  }
+}
+
+export function exitCodeOf(name: string): i32 {
+  if (name == USAGE_ERROR) return 64;
+  if (name == SCHEMA_ERROR || name == SYNTAX_ERROR) return 65;
+  if (name == THEME_NOT_FOUND) return 66;
+  if (name == PRESET_NOT_FOUND) return 67;
+  return 70;
+}

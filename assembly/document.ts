@@ -1,0 +1,122 @@
+// Config and preset sources: JSON text, the `dropkit` key of package.json, or a value a host evaluated.
+
+import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
+import { JsonNode, KIND_OBJECT, KIND_STRING, ParseProblem, parseJsonString } from "./json";
+import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
+import { DocContext, Layer, readDocument } from "./schema";
+import { describe } from "./text";
+
+export const FORMAT_JSON = "json";
+export const FORMAT_PACKAGE = "package.json";
+export const FORMAT_VALUE = "value";
+
+/** A source parsed and ready to validate: the document node (null when there is none) and its context. */
+export class Document {
+  node: JsonNode | null = null;
+  ctx: DocContext = new DocContext();
+  /** A package.json without a `dropkit` key: not a config. */
+  absent: bool = false;
+}
+
+/** Parses `text` in `format` ("json" or "package.json") from `file`; problems go to the context. */
+export function parseDocument(text: string, format: string, file: string, doc: i32): Document {
+  const d = new Document();
+  d.ctx.file = file;
+  d.ctx.doc = doc;
+  const parsed = parseJsonString(text);
+  const syntax = parsed.syntaxError;
+  if (syntax != null) {
+    d.ctx.errors.push(problemDiagnostic(syntax, file, ""));
+    return d;
+  }
+  const root = parsed.value!;
+  if (format != FORMAT_PACKAGE) {
+    for (let i = 0; i < parsed.duplicates.length; i++) d.ctx.errors.push(problemDiagnostic(parsed.duplicates[i], file, ""));
+    d.node = root;
+    return d;
+  }
+  if (root.kind != KIND_OBJECT) {
+    d.ctx.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root.span));
+    return d;
+  }
+  // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.
+  for (let i = 0; i < parsed.duplicates.length; i++) {
+    const p = parsed.duplicates[i];
+    if (p.path == "dropkit") d.ctx.errors.push(problemDiagnostic(p, file, ""));
+    else if (p.path.startsWith("dropkit.") || p.path.startsWith("dropkit[")) d.ctx.errors.push(problemDiagnostic(p, file, "dropkit"));
+  }
+  const value = root.get("dropkit");
+  if (value == null) d.absent = true;
+  d.node = value;
+  return d;
+}
+
+/** Wraps a value that a host evaluated (a .ts or .js config): validated the same, without positions. */
+export function valueDocument(value: JsonNode, file: string, doc: i32): Document {
+  const d = new Document();
+  d.ctx.file = file;
+  d.ctx.doc = doc;
+  d.ctx.positions = false;
+  d.node = value;
+  return d;
+}
+
+/**
+ * Reads a source object of a request: `{"source", "format", "text"}` or `{"source", "format":"value", "value"}`.
+ * Returns null and records a problem when the object itself is malformed.
+ */
+export function sourceDocument(src: JsonNode, doc: i32, fallbackName: string, problems: Array<string>, where: string): Document | null {
+  if (src.kind != KIND_OBJECT) {
+    problems.push(where + " must be an object with source, format and text (or value)");
+    return null;
+  }
+  const sourceNode = src.get("source");
+  const file = sourceNode != null && sourceNode.kind == KIND_STRING ? sourceNode.text : fallbackName;
+  const formatNode = src.get("format");
+  const format = formatNode != null && formatNode.kind == KIND_STRING ? formatNode.text : FORMAT_JSON;
+  if (format == FORMAT_VALUE) {
+    const value = src.get("value");
+    if (value == null) {
+      problems.push(where + ".value is missing (format \"value\")");
+      return null;
+    }
+    return valueDocument(value, file, doc);
+  }
+  if (format != FORMAT_JSON && format != FORMAT_PACKAGE) {
+    problems.push(where + ".format must be \"json\", \"package.json\" or \"value\"");
+    return null;
+  }
+  const textNode = src.get("text");
+  if (textNode == null || textNode.kind != KIND_STRING) {
+    problems.push(where + ".text must be a string");
+    return null;
+  }
+  return parseDocument(textNode.text, format, file, doc);
+}
+
+/** Validates a parsed document into `layer` (a document that did not parse has no node, and sets nothing). */
+export function readInto(d: Document, layer: Layer): Layer {
+  const node = d.node;
+  if (node != null) readDocument(node, d.ctx, layer);
+  sortByPosition(d.ctx.errors);
+  return layer;
+}
+
+function problemDiagnostic(p: ParseProblem, file: string, strip: string): Diagnostic {
+  let path = p.path;
+  if (strip.length > 0) path = path.slice(strip.length + (path.charCodeAt(strip.length) == 0x2e ? 1 : 0));
+  return Diagnostic.at(p.name, path, p.message, file, p.span);
+}
+
+/** Orders problems by where they are in the file (insertion sort: lists are short, and it keeps ties in order). */
+export function sortByPosition(list: Array<Diagnostic>): void {
+  for (let i = 1; i < list.length; i++) {
+    const d = list[i];
+    let j = i - 1;
+    while (j >= 0 && list[j].hasPosition && d.hasPosition && list[j].span.offset > d.span.offset) {
+      list[j + 1] = list[j];
+      j--;
+    }
+    list[j + 1] = d;
+  }
+}

@@ -1,0 +1,87 @@
+// The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
+
+import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
+import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
+import { asciiLower, suggest } from "./text";
+
+/** Variables the host reads itself; the core knows them so that it does not warn about them. */
+export const HOST_VARIABLES: Array<string> = ["DROPKIT_CONFIG", "DROPKIT_HOOK_TIMEOUT"];
+
+/** Every variable dropkit reads, for suggestions and docs. */
+export function knownVariables(): Array<string> {
+  const names = new Array<string>();
+  for (let i = 0; i < LEAVES.length; i++) if (LEAVES[i].env.length > 0) names.push(LEAVES[i].env);
+  for (let i = 0; i < HOST_VARIABLES.length; i++) names.push(HOST_VARIABLES[i]);
+  return names;
+}
+
+/** Builds the environment layer from variable names and values (only DROPKIT_* ones are looked at). */
+export function readEnvironment(names: Array<string>, values: Array<string>, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>): Layer {
+  const layer = new Layer(LAYER_ENV, cwd);
+  const known = knownVariables();
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (!name.startsWith("DROPKIT_")) continue;
+    const leaf = leafOf(name);
+    if (leaf < 0) {
+      if (HOST_VARIABLES.includes(name)) continue;
+      const close = suggest(name, known);
+      warnings.push(new Warning(
+        "Unknown environment variable " + name + " is ignored." + (close.length > 0 ? " Did you mean " + close + "?" : "") +
+        " dropkit reads: " + known.join(", ") + ".",
+        name,
+      ));
+      continue;
+    }
+    readVariable(layer, leaf, name, values[i], errors);
+  }
+  return layer;
+}
+
+function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors: Array<Diagnostic>): void {
+  const def = LEAVES[leaf];
+  if (def.isList()) {
+    // Lists: comma-separated, blanks trimmed, empty items dropped; an empty variable is an empty list.
+    const parts = raw.split(",");
+    const values = new Array<string>();
+    const sources = new Array<string>();
+    let ok = true;
+    for (let i = 0; i < parts.length; i++) {
+      const item = parts[i].trim();
+      if (item.length == 0) continue;
+      const problem = checkText(leaf, item);
+      if (problem.length > 0) {
+        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + values.length.toString() + "]",
+          "Invalid value in " + name + ": " + problem + ", found \"" + item + "\".", name));
+        ok = false;
+        continue;
+      }
+      values.push(normalizeValue(leaf, item, layer.baseDir));
+      sources.push(name);
+    }
+    if (ok) layer.addList(leaf, values, sources, name);
+    return;
+  }
+  // Scalars: an empty variable counts as unset.
+  const value = raw.trim();
+  if (value.length == 0) return;
+  if (def.type == TYPE_BOOL) {
+    const lower = asciiLower(value);
+    if (lower == "true" || lower == "1" || lower == "yes") layer.setFlag(leaf, true, name);
+    else if (lower == "false" || lower == "0" || lower == "no") layer.setFlag(leaf, false, name);
+    else errors.push(Diagnostic.from(SCHEMA_ERROR, def.key, "Invalid value in " + name + ": expected true, false, 1, 0, yes or no, found \"" + value + "\".", name));
+    return;
+  }
+  if (def.type == TYPE_SCHEMA) return;
+  const problem = checkText(leaf, value);
+  if (problem.length > 0) {
+    errors.push(Diagnostic.from(SCHEMA_ERROR, def.key, "Invalid value in " + name + ": " + problem + ", found \"" + value + "\".", name));
+    return;
+  }
+  layer.setText(leaf, normalizeValue(leaf, value, layer.baseDir), name);
+}
+
+function leafOf(name: string): i32 {
+  for (let i = 0; i < LEAVES.length; i++) if (LEAVES[i].env == name) return i;
+  return -1;
+}

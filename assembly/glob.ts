@@ -1,0 +1,92 @@
+// Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
+
+/** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
+export function matchModule(glob: string, name: string): bool {
+  if (glob.endsWith("*")) return name.startsWith(glob.slice(0, glob.length - 1));
+  return glob == name;
+}
+
+/** Whether any glob of the list matches the name; returns its index or -1. */
+export function findModuleMatch(globs: Array<string>, name: string): i32 {
+  for (let i = 0, n = globs.length; i < n; i++) if (matchModule(globs[i], name)) return i;
+  return -1;
+}
+
+/**
+ * Whether a relative file path matches a detect glob: '*' and '?' stay within one path segment,
+ * '**' spans segments, "[abc]" is a class; a leading "./" is ignored. Matching is iterative with
+ * backtracking, so no input makes it recurse or run away.
+ */
+export function matchFile(glob: string, path: string): bool {
+  const g = glob.startsWith("./") ? glob.slice(2) : glob;
+  const p = path.startsWith("./") ? path.slice(2) : path;
+  const gn = g.length;
+  const pn = p.length;
+  let gi = 0;
+  let pi = 0;
+  let starG = -1;
+  let starP = -1;
+  let deep = false;
+  while (pi < pn) {
+    if (gi < gn) {
+      const c = g.charCodeAt(gi);
+      if (c == 0x2a) {
+        deep = gi + 1 < gn && g.charCodeAt(gi + 1) == 0x2a;
+        gi += deep ? 2 : 1;
+        // "**/" also matches zero directories.
+        if (deep && gi < gn && g.charCodeAt(gi) == 0x2f) gi++;
+        starG = gi;
+        starP = pi;
+        continue;
+      }
+      if (c == 0x3f && p.charCodeAt(pi) != 0x2f) {
+        gi++;
+        pi++;
+        continue;
+      }
+      if (c == 0x5b) {
+        const close = g.indexOf("]", gi + 1);
+        if (close > gi + 1 && classMatches(g.slice(gi + 1, close), p.charCodeAt(pi))) {
+          gi = close + 1;
+          pi++;
+          continue;
+        }
+      } else if (c == p.charCodeAt(pi) && c != 0x3f) {
+        gi++;
+        pi++;
+        continue;
+      }
+    }
+    // Backtrack: let the last star swallow one more character ('*' never swallows a '/').
+    if (starG >= 0 && (deep || p.charCodeAt(starP) != 0x2f)) {
+      starP++;
+      pi = starP;
+      gi = starG;
+      continue;
+    }
+    return false;
+  }
+  while (gi < gn && g.charCodeAt(gi) == 0x2a) gi++;
+  return gi == gn;
+}
+
+function classMatches(cls: string, c: i32): bool {
+  let negate = false;
+  let i = 0;
+  if (cls.length > 0 && (cls.charCodeAt(0) == 0x21 || cls.charCodeAt(0) == 0x5e)) {
+    negate = true;
+    i = 1;
+  }
+  let hit = false;
+  while (i < cls.length) {
+    const lo = cls.charCodeAt(i);
+    if (i + 2 < cls.length && cls.charCodeAt(i + 1) == 0x2d) {
+      if (c >= lo && c <= cls.charCodeAt(i + 2)) hit = true;
+      i += 3;
+    } else {
+      if (c == lo) hit = true;
+      i++;
+    }
+  }
+  return hit != negate;
+}

@@ -1,0 +1,66 @@
+// The module's exports: the byte-level ABI of SPEC section 11 and the entry the JS binding uses.
+
+import { handle } from "./request";
+
+// Buffers handed out by dk_alloc stay reachable from here until dk_free, so the collector keeps them.
+const buffers = new Array<ArrayBuffer>();
+let output: ArrayBuffer = new ArrayBuffer(0);
+let status: i32 = 0;
+
+/** The ABI version: 1 for this contract. */
+export function dk_abi_version(): i32 {
+  return 1;
+}
+
+/** A buffer of `len` bytes the host may write. */
+export function dk_alloc(len: i32): usize {
+  const buf = new ArrayBuffer(len < 0 ? 0 : len);
+  buffers.push(buf);
+  return changetype<usize>(buf);
+}
+
+/** Releases a buffer from dk_alloc. Unknown pointers are ignored. */
+export function dk_free(ptr: usize): void {
+  for (let i = buffers.length - 1; i >= 0; i--) {
+    if (changetype<usize>(unchecked(buffers[i])) == ptr) {
+      unchecked(buffers[i] = buffers[buffers.length - 1]);
+      buffers.pop();
+      return;
+    }
+  }
+}
+
+/** Runs one UTF-8 JSON request; 0 = done, non-zero = the request itself was unreadable. */
+export function dk_call(ptr: usize, len: i32): i32 {
+  run(ptr, len);
+  return status;
+}
+
+/** The UTF-8 JSON response of the last dk_call, valid until the next one. */
+export function dk_out_ptr(): usize {
+  return changetype<usize>(output);
+}
+
+export function dk_out_len(): i32 {
+  return output.byteLength;
+}
+
+/** The JS binding's entry: request bytes in, response bytes out; the status is in dk_status(). */
+export function call(request: ArrayBuffer): ArrayBuffer {
+  run(changetype<usize>(request), request.byteLength);
+  return output;
+}
+
+/** The status of the last request: 0 done, 1 not JSON, 2 not a valid request. */
+export function dk_status(): i32 {
+  return status;
+}
+
+function run(ptr: usize, len: i32): void {
+  const response = handle(ptr, len);
+  output = response.bytes;
+  status = response.status;
+  // The minimal runtime collects only when asked: here nothing but globals is live, so every call
+  // ends with all of its garbage freed and memory stays bounded however many calls a host makes.
+  __collect();
+}

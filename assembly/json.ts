@@ -1,0 +1,833 @@
+// JSON over UTF-8 bytes: a strict parser that keeps every value's position, and a writer.
+
+import {
+  MSG_BAD_ESCAPE, MSG_BAD_NUMBER, MSG_BAD_UNICODE_ESCAPE, MSG_BAD_UTF8, MSG_CONTROL_CHAR,
+  MSG_EMPTY, MSG_EXPECTED_COLON, MSG_EXPECTED_COMMA_ARRAY, MSG_EXPECTED_COMMA_OBJECT,
+  MSG_EXPECTED_KEY, MSG_EXPECTED_VALUE, MSG_TOO_DEEP, MSG_TRAILING, MSG_TRAILING_COMMA,
+  MSG_UNTERMINATED_STRING,
+} from "./messages";
+
+export const KIND_NULL: i32 = 0;
+export const KIND_BOOL: i32 = 1;
+export const KIND_NUMBER: i32 = 2;
+export const KIND_STRING: i32 = 3;
+export const KIND_ARRAY: i32 = 4;
+export const KIND_OBJECT: i32 = 5;
+
+/** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
+export const MAX_DEPTH: i32 = 128;
+
+/** A position in the text: 1-based line and column, columns and offsets in UTF-16 code units. */
+export class Span {
+  line: i32 = 1;
+  column: i32 = 1;
+  offset: i32 = 0;
+  end: i32 = 0;
+}
+
+/** An object key with its own position. */
+export class JsonKey {
+  name: string = "";
+  span: Span = new Span();
+}
+
+/** A parsed value. Numbers keep their source text so that nothing is rounded on the way out. */
+export class JsonNode {
+  kind: i32 = KIND_NULL;
+  span: Span = new Span();
+  flag: bool = false;
+  text: string = "";
+  items: Array<JsonNode> = [];
+  keys: Array<JsonKey> = [];
+
+  /** The member named `name` of an object, or null. */
+  get(name: string): JsonNode | null {
+    const keys = this.keys;
+    for (let i = 0, n = keys.length; i < n; i++) {
+      if (keys[i].name == name) return this.items[i];
+    }
+    return null;
+  }
+
+  /** The index of member `name` of an object, or -1. */
+  indexOf(name: string): i32 {
+    const keys = this.keys;
+    for (let i = 0, n = keys.length; i < n; i++) {
+      if (keys[i].name == name) return i;
+    }
+    return -1;
+  }
+}
+
+/** A problem found while parsing: a syntax error, or a duplicate key. */
+export class ParseProblem {
+  name: string = "";
+  path: string = "";
+  span: Span = new Span();
+  message: string = "";
+}
+
+export class ParseResult {
+  value: JsonNode | null = null;
+  /** The syntax error, if any: parsing stops at the first one. */
+  syntaxError: ParseProblem | null = null;
+  /** Duplicate keys: parsing goes on past them, so all of them are found. */
+  duplicates: Array<ParseProblem> = [];
+}
+
+/** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
+export function parseJson(ptr: usize, len: i32): ParseResult {
+  const parser = new Parser(ptr, len);
+  return parser.run();
+}
+
+/** Parses a string (encoded to UTF-8 first). */
+export function parseJsonString(text: string): ParseResult {
+  const buf = String.UTF8.encode(text);
+  return parseJson(changetype<usize>(buf), buf.byteLength);
+}
+
+class Parser {
+  ptr: usize;
+  len: i32;
+  pos: i32 = 0;
+  line: i32 = 1;
+  column: i32 = 1;
+  offset: i32 = 0;
+  depth: i32 = 0;
+  result: ParseResult = new ParseResult();
+  failed: bool = false;
+  // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
+  pathKeys: Array<string> = [];
+  pathIndex: Array<i32> = [];
+  scratch: Scratch = new Scratch();
+
+  constructor(ptr: usize, len: i32) {
+    this.ptr = ptr;
+    this.len = len;
+  }
+
+  run(): ParseResult {
+    // A byte-order mark is not content: skip it, but count it in offsets as editors do.
+    if (this.len >= 3 && this.byte(0) == 0xef && this.byte(1) == 0xbb && this.byte(2) == 0xbf) {
+      this.pos = 3;
+      this.offset = 1;
+    }
+    this.skipSpace();
+    if (this.pos >= this.len) {
+      this.error(MSG_EMPTY);
+      return this.result;
+    }
+    const value = this.value();
+    if (this.failed) return this.result;
+    this.skipSpace();
+    if (this.pos < this.len) {
+      this.error(MSG_TRAILING + this.describeHere());
+      return this.result;
+    }
+    this.result.value = value;
+    return this.result;
+  }
+
+  value(): JsonNode {
+    const node = new JsonNode();
+    const span = node.span;
+    span.line = this.line;
+    span.column = this.column;
+    span.offset = this.offset;
+    const c = this.byte(this.pos);
+    if (c == 0x7b) {
+      this.object(node);
+    } else if (c == 0x5b) {
+      this.array(node);
+    } else if (c == 0x22) {
+      node.kind = KIND_STRING;
+      node.text = this.string();
+    } else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) {
+      this.number(node);
+    } else if (this.word("true")) {
+      node.kind = KIND_BOOL;
+      node.flag = true;
+    } else if (this.word("false")) {
+      node.kind = KIND_BOOL;
+    } else if (this.word("null")) {
+      node.kind = KIND_NULL;
+    } else {
+      this.error(MSG_EXPECTED_VALUE + this.describeHere());
+    }
+    span.end = this.offset;
+    return node;
+  }
+
+  object(node: JsonNode): void {
+    node.kind = KIND_OBJECT;
+    if (!this.enter()) return;
+    this.advance(1);
+    this.skipSpace();
+    if (this.byte(this.pos) == 0x7d) {
+      this.advance(1);
+      this.leave();
+      return;
+    }
+    const keys = node.keys;
+    const items = node.items;
+    let seen: Map<string, i32> | null = null;
+    this.pathKeys.push("");
+    this.pathIndex.push(-1);
+    const top = this.pathKeys.length - 1;
+    while (true) {
+      this.skipSpace();
+      if (this.pos >= this.len || this.byte(this.pos) != 0x22) {
+        this.error((keys.length > 0 && this.byte(this.pos) == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + this.describeHere());
+        return;
+      }
+      const key = new JsonKey();
+      key.span.line = this.line;
+      key.span.column = this.column;
+      key.span.offset = this.offset;
+      key.name = this.string();
+      key.span.end = this.offset;
+      if (this.failed) return;
+      unchecked(this.pathKeys[top] = key.name);
+      // Duplicate keys: a linear scan for small objects, a map once an object grows.
+      let first: i32 = -1;
+      if (seen == null && keys.length >= 16) {
+        seen = new Map<string, i32>();
+        for (let i = 0; i < keys.length; i++) if (!seen.has(keys[i].name)) seen.set(keys[i].name, i);
+      }
+      if (seen != null) {
+        if (seen.has(key.name)) first = seen.get(key.name);
+        else seen.set(key.name, keys.length);
+      } else {
+        for (let i = 0; i < keys.length; i++) {
+          if (keys[i].name == key.name) {
+            first = i;
+            break;
+          }
+        }
+      }
+      if (first >= 0) this.duplicate(key, keys[first]);
+      this.skipSpace();
+      if (this.byte(this.pos) != 0x3a || this.pos >= this.len) {
+        this.error(MSG_EXPECTED_COLON + this.describeHere());
+        return;
+      }
+      this.advance(1);
+      this.skipSpace();
+      if (this.pos >= this.len) {
+        this.error(MSG_EXPECTED_VALUE + this.describeHere());
+        return;
+      }
+      const item = this.value();
+      if (this.failed) return;
+      keys.push(key);
+      items.push(item);
+      this.skipSpace();
+      const c = this.pos < this.len ? this.byte(this.pos) : 0;
+      if (c == 0x2c) {
+        this.advance(1);
+        continue;
+      }
+      if (c == 0x7d) {
+        this.advance(1);
+        break;
+      }
+      this.error(MSG_EXPECTED_COMMA_OBJECT + this.describeHere());
+      return;
+    }
+    this.pathKeys.pop();
+    this.pathIndex.pop();
+    this.leave();
+  }
+
+  array(node: JsonNode): void {
+    node.kind = KIND_ARRAY;
+    if (!this.enter()) return;
+    this.advance(1);
+    this.skipSpace();
+    if (this.byte(this.pos) == 0x5d && this.pos < this.len) {
+      this.advance(1);
+      this.leave();
+      return;
+    }
+    const items = node.items;
+    this.pathKeys.push("");
+    this.pathIndex.push(0);
+    const top = this.pathIndex.length - 1;
+    while (true) {
+      this.skipSpace();
+      if (this.pos >= this.len) {
+        this.error(MSG_EXPECTED_VALUE + this.describeHere());
+        return;
+      }
+      if (items.length > 0 && this.byte(this.pos) == 0x5d) {
+        this.error(MSG_TRAILING_COMMA + this.describeHere());
+        return;
+      }
+      unchecked(this.pathIndex[top] = items.length);
+      const item = this.value();
+      if (this.failed) return;
+      items.push(item);
+      this.skipSpace();
+      const c = this.pos < this.len ? this.byte(this.pos) : 0;
+      if (c == 0x2c) {
+        this.advance(1);
+        continue;
+      }
+      if (c == 0x5d) {
+        this.advance(1);
+        break;
+      }
+      this.error(MSG_EXPECTED_COMMA_ARRAY + this.describeHere());
+      return;
+    }
+    this.pathKeys.pop();
+    this.pathIndex.pop();
+    this.leave();
+  }
+
+  enter(): bool {
+    if (++this.depth > MAX_DEPTH) {
+      this.error(MSG_TOO_DEEP);
+      return false;
+    }
+    return true;
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+
+  /** Reads a string token at `pos` (which holds the opening quote) and returns its value. */
+  string(): string {
+    const startLine = this.line;
+    const startColumn = this.column;
+    this.advance(1);
+    const begin = this.pos;
+    const ptr = this.ptr;
+    const len = this.len;
+    // Fast path: no escapes and plain ASCII, decoded straight from the input bytes.
+    let p = begin;
+    while (p < len) {
+      const c = <u32>load<u8>(ptr + <usize>p);
+      if (c == 0x22 || c == 0x5c || c < 0x20 || c >= 0x80) break;
+      p++;
+    }
+    if (p < len && load<u8>(ptr + <usize>p) == 0x22) {
+      const n = p - begin;
+      this.column += n + 1;
+      this.offset += n + 1;
+      this.pos = p + 1;
+      return String.UTF8.decodeUnsafe(ptr + <usize>begin, <usize>n);
+    }
+    const out = this.scratch;
+    out.reset();
+    for (let i = begin; i < p; i++) out.push(<u16>load<u8>(ptr + <usize>i));
+    this.column += p - begin;
+    this.offset += p - begin;
+    this.pos = p;
+    while (true) {
+      if (this.pos >= len) {
+        this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn);
+        return "";
+      }
+      const c = <u32>load<u8>(ptr + <usize>this.pos);
+      if (c == 0x22) {
+        this.advance(1);
+        break;
+      }
+      if (c < 0x20) {
+        this.error(MSG_CONTROL_CHAR);
+        return "";
+      }
+      if (c == 0x5c) {
+        if (!this.escape(out)) return "";
+        continue;
+      }
+      if (c < 0x80) {
+        out.push(<u16>c);
+        this.advance(1);
+        continue;
+      }
+      const cp = this.utf8();
+      if (cp < 0) {
+        this.error(MSG_BAD_UTF8);
+        return "";
+      }
+      if (cp >= 0x10000) {
+        const v = cp - 0x10000;
+        out.push(<u16>(0xd800 | (v >> 10)));
+        out.push(<u16>(0xdc00 | (v & 0x3ff)));
+      } else {
+        out.push(<u16>cp);
+      }
+    }
+    return out.toString();
+  }
+
+  escape(out: Scratch): bool {
+    const e = this.pos + 1 < this.len ? <u32>this.byte(this.pos + 1) : 0;
+    let c: u32 = 0;
+    if (e == 0x22) c = 0x22;
+    else if (e == 0x5c) c = 0x5c;
+    else if (e == 0x2f) c = 0x2f;
+    else if (e == 0x62) c = 0x08;
+    else if (e == 0x66) c = 0x0c;
+    else if (e == 0x6e) c = 0x0a;
+    else if (e == 0x72) c = 0x0d;
+    else if (e == 0x74) c = 0x09;
+    else if (e == 0x75) {
+      let v: u32 = 0;
+      for (let i = 0; i < 4; i++) {
+        const h = this.pos + 2 + i < this.len ? hexValue(this.byte(this.pos + 2 + i)) : -1;
+        if (h < 0) {
+          this.error(MSG_BAD_UNICODE_ESCAPE);
+          return false;
+        }
+        v = (v << 4) | <u32>h;
+      }
+      out.push(<u16>v);
+      this.advance(6);
+      return true;
+    } else {
+      this.error(MSG_BAD_ESCAPE);
+      return false;
+    }
+    out.push(<u16>c);
+    this.advance(2);
+    return true;
+  }
+
+  /** Decodes one multi-byte UTF-8 sequence at `pos`, advancing past it; -1 when it is not valid UTF-8. */
+  utf8(): i32 {
+    const len = this.len;
+    const p = this.pos;
+    const b0 = <u32>this.byte(p);
+    let need: i32 = 0;
+    let cp: u32 = 0;
+    let min: u32 = 0;
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      need = 1;
+      cp = b0 & 0x1f;
+      min = 0x80;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      need = 2;
+      cp = b0 & 0x0f;
+      min = 0x800;
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      need = 3;
+      cp = b0 & 0x07;
+      min = 0x10000;
+    } else {
+      return -1;
+    }
+    for (let i = 1; i <= need; i++) {
+      if (p + i >= len) return -1;
+      const b = <u32>this.byte(p + i);
+      if ((b & 0xc0) != 0x80) return -1;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return -1;
+    this.pos = p + need + 1;
+    const units: i32 = cp >= 0x10000 ? 2 : 1;
+    this.column += units;
+    this.offset += units;
+    return <i32>cp;
+  }
+
+  number(node: JsonNode): void {
+    node.kind = KIND_NUMBER;
+    const begin = this.pos;
+    let p = begin;
+    const len = this.len;
+    if (this.byte(p) == 0x2d) p++;
+    if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
+    if (this.byte(p) == 0x30) {
+      p++;
+    } else {
+      while (p < len && isDigit(this.byte(p))) p++;
+    }
+    if (p < len && this.byte(p) == 0x2e) {
+      p++;
+      if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
+      while (p < len && isDigit(this.byte(p))) p++;
+    }
+    if (p < len && (this.byte(p) == 0x65 || this.byte(p) == 0x45)) {
+      p++;
+      if (p < len && (this.byte(p) == 0x2b || this.byte(p) == 0x2d)) p++;
+      if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
+      while (p < len && isDigit(this.byte(p))) p++;
+    }
+    // A number runs straight into a letter or digit ("01", "1x"): report it as one bad token.
+    if (p < len && isWordByte(this.byte(p))) return this.badNumber(p);
+    const text = String.UTF8.decodeUnsafe(this.ptr + <usize>begin, <usize>(p - begin));
+    node.text = text;
+    this.advance(p - begin);
+  }
+
+  badNumber(at: i32): void {
+    this.advance(at - this.pos);
+    this.error(MSG_BAD_NUMBER + this.describeHere());
+  }
+
+  word(w: string): bool {
+    const n = w.length;
+    if (this.pos + n > this.len) return false;
+    for (let i = 0; i < n; i++) {
+      if (<i32>this.byte(this.pos + i) != w.charCodeAt(i)) return false;
+    }
+    if (this.pos + n < this.len && isWordByte(this.byte(this.pos + n))) return false;
+    this.advance(n);
+    return true;
+  }
+
+  skipSpace(): void {
+    const ptr = this.ptr;
+    const len = this.len;
+    let p = this.pos;
+    while (p < len) {
+      const c = load<u8>(ptr + <usize>p);
+      if (c == 0x20 || c == 0x09 || c == 0x0d) {
+        this.column++;
+        this.offset++;
+      } else if (c == 0x0a) {
+        this.line++;
+        this.column = 1;
+        this.offset++;
+      } else {
+        break;
+      }
+      p++;
+    }
+    this.pos = p;
+  }
+
+  /** Moves over `n` single-unit ASCII bytes on the current line. */
+  advance(n: i32): void {
+    this.pos += n;
+    this.column += n;
+    this.offset += n;
+  }
+
+  @inline byte(i: i32): u8 {
+    return i < this.len ? load<u8>(this.ptr + <usize>i) : 0;
+  }
+
+  describeHere(): string {
+    if (this.pos >= this.len) return "the end of the text";
+    const c = <i32>this.byte(this.pos);
+    if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
+    if (c == 0x20) return "a space";
+    if (c < 0x20) return "a control character";
+    return "a non-ASCII character";
+  }
+
+  error(message: string): void {
+    this.errorAt(message, this.line, this.column);
+  }
+
+  errorAt(message: string, line: i32, column: i32): void {
+    if (this.failed) return;
+    this.failed = true;
+    const problem = new ParseProblem();
+    problem.name = "ConfigSyntaxError";
+    problem.path = this.currentPath();
+    problem.span.line = line;
+    problem.span.column = column;
+    problem.span.offset = this.offset;
+    problem.span.end = this.offset + 1;
+    problem.message = message;
+    this.result.syntaxError = problem;
+  }
+
+  duplicate(key: JsonKey, first: JsonKey): void {
+    const problem = new ParseProblem();
+    problem.name = "SchemaValidationError";
+    problem.path = this.currentPath();
+    problem.span = key.span;
+    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + first.span.line.toString()
+      + ", column " + first.span.column.toString() + ". Keep one of them.";
+    this.result.duplicates.push(problem);
+  }
+
+  currentPath(): string {
+    const parts = new Array<string>();
+    const keys = this.pathKeys;
+    const idx = this.pathIndex;
+    for (let i = 0, n = keys.length; i < n; i++) {
+      if (idx[i] < 0) {
+        if (parts.length > 0) parts.push(".");
+        parts.push(keys[i]);
+      } else {
+        parts.push("[" + idx[i].toString() + "]");
+      }
+    }
+    return parts.join("");
+  }
+}
+
+/** A growable UTF-16 buffer for strings with escapes: no quadratic string concatenation. */
+class Scratch {
+  buf: Uint16Array = new Uint16Array(64);
+  len: i32 = 0;
+
+  reset(): void {
+    this.len = 0;
+  }
+
+  push(c: u16): void {
+    if (this.len == this.buf.length) {
+      const next = new Uint16Array(this.buf.length << 1);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    unchecked(this.buf[this.len++] = c);
+  }
+
+  toString(): string {
+    return String.UTF16.decodeUnsafe(this.buf.dataStart, <usize>this.len << 1);
+  }
+}
+
+/** Writes JSON as UTF-8 bytes into a growing buffer; commas are placed by the writer. */
+export class JsonWriter {
+  buf: Uint8Array = new Uint8Array(1024);
+  len: i32 = 0;
+  // One entry per open container: whether the next item is its first.
+  firsts: Array<bool> = [];
+  afterKey: bool = false;
+
+  beginObject(): JsonWriter {
+    this.sep();
+    this.byte(0x7b);
+    this.firsts.push(true);
+    return this;
+  }
+
+  endObject(): JsonWriter {
+    this.firsts.pop();
+    this.byte(0x7d);
+    return this;
+  }
+
+  beginArray(): JsonWriter {
+    this.sep();
+    this.byte(0x5b);
+    this.firsts.push(true);
+    return this;
+  }
+
+  endArray(): JsonWriter {
+    this.firsts.pop();
+    this.byte(0x5d);
+    return this;
+  }
+
+  key(name: string): JsonWriter {
+    this.sep();
+    this.quoted(name);
+    this.byte(0x3a);
+    this.afterKey = true;
+    return this;
+  }
+
+  string(value: string): JsonWriter {
+    this.sep();
+    this.quoted(value);
+    return this;
+  }
+
+  int(value: i32): JsonWriter {
+    this.sep();
+    this.ascii(value.toString());
+    return this;
+  }
+
+  bool(value: bool): JsonWriter {
+    this.sep();
+    this.ascii(value ? "true" : "false");
+    return this;
+  }
+
+  null(): JsonWriter {
+    this.sep();
+    this.ascii("null");
+    return this;
+  }
+
+  /** Writes a number from its JSON source text, unchanged. */
+  numberText(text: string): JsonWriter {
+    this.sep();
+    this.ascii(text);
+    return this;
+  }
+
+  stringArray(values: Array<string>): JsonWriter {
+    this.beginArray();
+    for (let i = 0, n = values.length; i < n; i++) this.string(values[i]);
+    return this.endArray();
+  }
+
+  /** Writes a parsed value back out. */
+  node(node: JsonNode): JsonWriter {
+    const kind = node.kind;
+    if (kind == KIND_NULL) return this.null();
+    if (kind == KIND_BOOL) return this.bool(node.flag);
+    if (kind == KIND_NUMBER) return this.numberText(node.text);
+    if (kind == KIND_STRING) return this.string(node.text);
+    if (kind == KIND_ARRAY) {
+      this.beginArray();
+      for (let i = 0, n = node.items.length; i < n; i++) this.node(node.items[i]);
+      return this.endArray();
+    }
+    this.beginObject();
+    for (let i = 0, n = node.keys.length; i < n; i++) {
+      this.key(node.keys[i].name);
+      this.node(node.items[i]);
+    }
+    return this.endObject();
+  }
+
+  /** The bytes written so far, as a fresh buffer. */
+  toBuffer(): ArrayBuffer {
+    const out = new ArrayBuffer(this.len);
+    memory.copy(changetype<usize>(out), this.buf.dataStart, <usize>this.len);
+    return out;
+  }
+
+  toString(): string {
+    return String.UTF8.decodeUnsafe(this.buf.dataStart, <usize>this.len);
+  }
+
+  sep(): void {
+    if (this.afterKey) {
+      this.afterKey = false;
+      return;
+    }
+    const n = this.firsts.length;
+    if (n == 0) return;
+    if (unchecked(this.firsts[n - 1])) unchecked(this.firsts[n - 1] = false);
+    else this.byte(0x2c);
+  }
+
+  quoted(s: string): void {
+    this.byte(0x22);
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      const c = <u32>s.charCodeAt(i);
+      if (c < 0x80) {
+        if (c == 0x22) this.ascii("\\\"");
+        else if (c == 0x5c) this.ascii("\\\\");
+        else if (c == 0x0a) this.ascii("\\n");
+        else if (c == 0x0d) this.ascii("\\r");
+        else if (c == 0x09) this.ascii("\\t");
+        else if (c == 0x08) this.ascii("\\b");
+        else if (c == 0x0c) this.ascii("\\f");
+        else if (c < 0x20) this.unicodeEscape(c);
+        else this.byte(<u8>c);
+      } else if (c < 0x800) {
+        this.byte(<u8>(0xc0 | (c >> 6)));
+        this.byte(<u8>(0x80 | (c & 0x3f)));
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < n ? <u32>s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          const cp = 0x10000 + (((c - 0xd800) << 10) | (d - 0xdc00));
+          this.byte(<u8>(0xf0 | (cp >> 18)));
+          this.byte(<u8>(0x80 | ((cp >> 12) & 0x3f)));
+          this.byte(<u8>(0x80 | ((cp >> 6) & 0x3f)));
+          this.byte(<u8>(0x80 | (cp & 0x3f)));
+          i++;
+        } else {
+          // A lone surrogate has no UTF-8 form: escape it, as JSON.stringify does.
+          this.unicodeEscape(c);
+        }
+      } else {
+        this.byte(<u8>(0xe0 | (c >> 12)));
+        this.byte(<u8>(0x80 | ((c >> 6) & 0x3f)));
+        this.byte(<u8>(0x80 | (c & 0x3f)));
+      }
+    }
+    this.byte(0x22);
+  }
+
+  unicodeEscape(c: u32): void {
+    this.ascii("\\u");
+    for (let shift = 12; shift >= 0; shift -= 4) {
+      const h = (c >> shift) & 0xf;
+      this.byte(<u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
+    }
+  }
+
+  ascii(s: string): void {
+    for (let i = 0, n = s.length; i < n; i++) this.byte(<u8>s.charCodeAt(i));
+  }
+
+  @inline byte(b: u8): void {
+    if (this.len == this.buf.length) this.grow();
+    unchecked(this.buf[this.len++] = b);
+  }
+
+  grow(): void {
+    const next = new Uint8Array(this.buf.length << 1);
+    next.set(this.buf);
+    this.buf = next;
+  }
+}
+
+function isDigit(c: u8): bool {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isWordByte(c: u8): bool {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x2e || c == 0x5f;
+}
+
+function hexValue(c: u8): i32 {
+  if (c >= 0x30 && c <= 0x39) return <i32>c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return <i32>c - 0x41 + 10;
+  if (c >= 0x61 && c <= 0x66) return <i32>c - 0x61 + 10;
+  return -1;
+}
+
+/** Whether a JSON number's text denotes exactly 1 (as "1", "1.0", "10e-1" and "0.1e1" do), without rounding. */
+export function isExactlyOne(text: string): bool {
+  let digits = new Array<i32>();
+  let exp: i32 = 0;
+  let i = 0;
+  const n = text.length;
+  if (i < n && text.charCodeAt(i) == 0x2d) return false;
+  let fraction = false;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c == 0x2e) {
+      fraction = true;
+      continue;
+    }
+    if (c == 0x65 || c == 0x45) break;
+    digits.push(c - 0x30);
+    if (fraction) exp--;
+  }
+  if (i < n) {
+    i++;
+    let sign: i32 = 1;
+    if (text.charCodeAt(i) == 0x2b) i++;
+    else if (text.charCodeAt(i) == 0x2d) {
+      sign = -1;
+      i++;
+    }
+    let e: i32 = 0;
+    for (; i < n; i++) {
+      e = e * 10 + (text.charCodeAt(i) - 0x30);
+      if (e > 100000) return false;
+    }
+    exp += sign * e;
+  }
+  let first = 0;
+  while (first < digits.length && digits[first] == 0) first++;
+  let last = digits.length - 1;
+  while (last >= first && digits[last] == 0) {
+    last--;
+    exp++;
+  }
+  return first == last && digits[first] == 1 && exp == 0;
+}

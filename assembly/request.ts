@@ -1,0 +1,138 @@
+// One request in, one response out: reads the JSON request, runs its op, writes the JSON response.
+
+import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
+import { FORMAT_JSON, FORMAT_PACKAGE, parseDocument, readInto } from "./document";
+import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson, parseJsonString } from "./json";
+import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
+import { BUNDLED_NAMES, bundledLayer, bundledText } from "./preset";
+import { resolveRequest } from "./resolve";
+import { writeDiagnostics, writeWarnings } from "./response";
+import { DOC_CONFIG, DOC_PRESET, Layer } from "./schema";
+
+/** The request was handled (its response may still report problems with its inputs). */
+export const STATUS_DONE: i32 = 0;
+/** The request is not JSON, or not an object. */
+export const STATUS_UNREADABLE: i32 = 1;
+/** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
+export const STATUS_MALFORMED: i32 = 2;
+
+export class Response {
+  status: i32 = STATUS_DONE;
+  bytes: ArrayBuffer = new ArrayBuffer(0);
+}
+
+/** Handles `len` bytes of UTF-8 JSON at `ptr`. */
+export function handle(ptr: usize, len: i32): Response {
+  const out = new Response();
+  const w = new JsonWriter();
+  const parsed = parseJson(ptr, len);
+  const req = parsed.value;
+  if (req == null || req.kind != KIND_OBJECT) {
+    const syntax = parsed.syntaxError;
+    const detail = syntax != null ? ": " + syntax.message + " at line " + syntax.span.line.toString() + ", column " + syntax.span.column.toString() : "";
+    out.status = STATUS_UNREADABLE;
+    writeRequestError(w, req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
+    out.bytes = w.toBuffer();
+    return out;
+  }
+  const opNode = req.get("op");
+  const op = opNode != null && opNode.kind == KIND_STRING ? opNode.text : "";
+  const problems = new Array<string>();
+  const body = new JsonWriter();
+  if (op == "validate") validateRequest(req, body, problems);
+  else if (op == "resolve") resolveRequest(req, body, problems);
+  else if (op == "presets") presetsRequest(body);
+  else if (op == "parse") parseRequest(req, body, problems);
+  else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
+  if (problems.length > 0) {
+    out.status = STATUS_MALFORMED;
+    writeRequestError(w, "Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
+    out.bytes = w.toBuffer();
+    return out;
+  }
+  out.bytes = body.toBuffer();
+  return out;
+}
+
+/** `validate`: one config (or preset) text checked on its own. */
+function validateRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
+  const text = req.get("text");
+  if (text == null || text.kind != KIND_STRING) {
+    problems.push("text must be a string");
+    return;
+  }
+  const format = stringField(req, "format", FORMAT_JSON);
+  if (format != FORMAT_JSON && format != FORMAT_PACKAGE) {
+    problems.push("format must be \"json\" or \"package.json\"");
+    return;
+  }
+  const kind = stringField(req, "kind", "config");
+  if (kind != "config" && kind != "preset") {
+    problems.push("kind must be \"config\" or \"preset\"");
+    return;
+  }
+  const doc = parseDocument(text.text, format, stringField(req, "source", "<input>"), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
+  const node = doc.node;
+  readInto(doc, new Layer("config", "/"));
+  const errors = doc.ctx.errors;
+  w.beginObject();
+  w.key("ok").bool(errors.length == 0);
+  if (errors.length == 0) {
+    w.key("config");
+    if (node != null) w.node(node);
+    else w.null();
+  }
+  writeDiagnostics(w, "errors", errors);
+  writeWarnings(w, new Array<Warning>());
+  w.endObject();
+}
+
+/** `presets`: the bundled presets, with their settings and detect globs. */
+function presetsRequest(w: JsonWriter): void {
+  w.beginObject();
+  w.key("ok").bool(true);
+  w.key("presets").beginArray();
+  for (let i = 0; i < BUNDLED_NAMES.length; i++) {
+    const name = BUNDLED_NAMES[i];
+    w.beginObject();
+    w.key("name").string(name);
+    w.key("preset").node(parseJsonString(bundledText(name)).value!);
+    const detect = bundledLayer(name, "/").detect;
+    w.key("detect");
+    if (detect != null) w.stringArray(detect);
+    else w.null();
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+}
+
+/** `parse`: the JSON parser on its own, for conformance and differential tests. */
+function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
+  const text = req.get("text");
+  if (text == null || text.kind != KIND_STRING) {
+    problems.push("text must be a string");
+    return;
+  }
+  const doc = parseDocument(text.text, FORMAT_JSON, stringField(req, "source", "<input>"), DOC_CONFIG);
+  const errors = doc.ctx.errors;
+  w.beginObject();
+  w.key("ok").bool(errors.length == 0);
+  if (errors.length == 0) w.key("value").node(doc.node!);
+  writeDiagnostics(w, "errors", errors);
+  w.endObject();
+}
+
+function writeRequestError(w: JsonWriter, message: string): void {
+  w.beginObject();
+  w.key("ok").bool(false);
+  const errors = new Array<Diagnostic>();
+  errors.push(Diagnostic.from(REQUEST_ERROR, "", message, "request"));
+  writeDiagnostics(w, "errors", errors);
+  w.endObject();
+}
+
+function stringField(req: JsonNode, key: string, fallback: string): string {
+  const n = req.get(key);
+  return n != null && n.kind == KIND_STRING ? n.text : fallback;
+}

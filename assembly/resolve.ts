@@ -1,0 +1,603 @@
+// The resolve op: layers in, the resolved config with origins, decisions, presets and the plan out.
+
+import { Diagnostic, PRESET_NOT_FOUND, USAGE_ERROR, Warning } from "./diagnostic";
+import { Document, readInto, sourceDocument } from "./document";
+import { readEnvironment } from "./env";
+import { matchFile } from "./glob";
+import { JsonNode, JsonWriter, KIND_ARRAY, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
+import { Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
+import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
+import { writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
+import {
+  DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
+  LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
+} from "./schema";
+import { GlobList, Plan, compareNames, selectPlan } from "./select";
+import { basenameOf, didYouMean, dirnameOf, isAbsolutePath } from "./text";
+
+/** A preset that applies, and why. */
+class Applied {
+  constructor(public layer: Layer, public id: string, public source: string, public reason: string, public glob: string) {}
+}
+
+/** A preset file the host supplied. */
+class PresetFile {
+  ref: string = "";
+  name: string = "";
+  source: string = "";
+  node: JsonNode = new JsonNode();
+}
+
+/** Runs a resolve request, writing the response. Malformed requests add to `problems` and write nothing. */
+export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
+  const cwdNode = req.get("cwd");
+  if (cwdNode == null || cwdNode.kind != KIND_STRING || !isAbsolutePath(cwdNode.text)) {
+    problems.push("cwd must be an absolute directory path");
+    return;
+  }
+  const cwd = cwdNode.text;
+  const errors = new Array<Diagnostic>();
+  const warnings = new Array<Warning>();
+
+  const cli = readFlags(req.get("flags"), cwd, errors, problems);
+  const env = readEnvNode(req.get("env"), cwd, errors, warnings, problems);
+  let config: Layer | null = null;
+  const configNode = req.get("config");
+  if (configNode != null && configNode.kind != KIND_NULL) {
+    const doc = sourceDocument(configNode, DOC_CONFIG, "<config>", problems, "config");
+    if (doc != null) {
+      config = new Layer(LAYER_CONFIG, baseDirOf(doc.ctx.file, cwd));
+      readInto(doc, config);
+      for (let i = 0; i < doc.ctx.errors.length; i++) errors.push(doc.ctx.errors[i]);
+      if (doc.absent) config = null;
+    }
+  }
+  if (problems.length > 0) return;
+
+  const upper = new Array<Layer>();
+  upper.push(cli);
+  upper.push(env);
+  if (config != null) upper.push(config);
+  const defaults = defaultLayer(cwd);
+  // The log format is needed to report errors, so it is worked out from whatever layers did parse.
+  const logLayers = upper.slice(0);
+  logLayers.push(defaults);
+  const logFormat = mergeLeaf(logLayers, LEAF_LOG_FORMAT).text();
+  if (errors.length > 0) {
+    writeFailure(w, errors, warnings, logFormat);
+    return;
+  }
+
+  // Presets: the list comes from flags, environment or config; presets cannot name presets.
+  const listed = mergeLeaf(upper, LEAF_PRESETS);
+  const auto = listed.chain.length == 0;
+  const searchPath = mergeLeaf(upper, LEAF_SEARCH_PATH).list();
+  const entries = listed.list();
+  const filesNode = req.get("presetFiles");
+  if (filesNode == null && (searchPath.length > 0 || hasPathEntry(entries))) {
+    writeNeedPresets(w, auto, listed, searchPath, logFormat, warnings);
+    return;
+  }
+  const files = readPresetFiles(filesNode, problems);
+  const available = availableNames(req.get("presetNames"), files);
+  if (problems.length > 0) return;
+
+  const applied = new Array<Applied>();
+  const skipped = new Array<Applied>();
+  if (!auto) {
+    const s = listed.setting!;
+    for (let i = 0; i < s.list.length; i++) applyListed(s.list[i], s.sources[i], files, available, cwd, applied, errors);
+  } else {
+    const candidates = new Array<Applied>();
+    for (let i = 0; i < BUNDLED_NAMES.length; i++) {
+      const name = BUNDLED_NAMES[i];
+      candidates.push(new Applied(bundledLayer(name, cwd), name, name, "", ""));
+    }
+    const local = files.slice(0);
+    local.sort((a: PresetFile, b: PresetFile): i32 => compareNames(a.name, b.name));
+    for (let i = 0; i < local.length; i++) {
+      const layer = readPresetFile(local[i], cwd, errors);
+      candidates.push(new Applied(layer, local[i].source, local[i].source, "", ""));
+    }
+    if (errors.length > 0) {
+      writeFailure(w, errors, warnings, logFormat);
+      return;
+    }
+    if (!detectPresets(req, candidates, applied, skipped, problems)) {
+      if (problems.length == 0) writeNeedDetect(w, candidates, logFormat, warnings);
+      return;
+    }
+  }
+  if (errors.length > 0) {
+    writeFailure(w, errors, warnings, logFormat);
+    return;
+  }
+
+  // All layers, highest first: flags, environment, config, presets (later ones win), defaults.
+  const layers = upper.slice(0);
+  for (let i = applied.length - 1; i >= 0; i--) layers.push(applied[i].layer);
+  layers.push(defaults);
+  const merged = mergeLayers(layers);
+
+  let plan: Plan | null = null;
+  const archivesNode = req.get("archives");
+  if (archivesNode != null && archivesNode.kind != KIND_NULL) {
+    const archives = stringList(archivesNode, "archives", problems);
+    if (problems.length > 0) return;
+    plan = selectPlan(
+      archives, merged[LEAF_THEME].text(), merged[LEAF_THEME].source, cwd,
+      globList(merged[LEAF_ONLY]), globList(merged[LEAF_EXCLUDE]), globList(merged[LEAF_INCLUDE]), flagExcludes(cli),
+    );
+    for (let i = 0; i < plan.errors.length; i++) errors.push(plan.errors[i]);
+  }
+
+  const presetNames = new Array<string>();
+  if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
+  writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings);
+}
+
+function writeResolved(
+  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Applied>,
+  skipped: Array<Applied>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>,
+): void {
+  w.beginObject();
+  w.key("ok").bool(errors.length == 0);
+  w.key("stage").string("done");
+  w.key("logFormat").string(merged[LEAF_LOG_FORMAT].text());
+
+  // The config, nested by the dotted keys.
+  w.key("config").beginObject();
+  let group = "";
+  for (let i = 0; i < LEAVES.length; i++) {
+    const key = LEAVES[i].key;
+    const dot = key.indexOf(".");
+    const g = dot < 0 ? "" : key.slice(0, dot);
+    if (g != group) {
+      if (group.length > 0) w.endObject();
+      if (g.length > 0) w.key(g).beginObject();
+      group = g;
+    }
+    w.key(dot < 0 ? key : key.slice(dot + 1));
+    writeValue(w, merged[i], auto, autoNames);
+  }
+  if (group.length > 0) w.endObject();
+  w.endObject();
+
+  w.key("origins").beginObject();
+  for (let i = 0; i < LEAVES.length; i++) {
+    w.key(LEAVES[i].key).beginObject();
+    writeOrigin(w, merged[i], auto);
+    w.endObject();
+  }
+  w.endObject();
+
+  w.key("decisions").beginArray();
+  for (let i = 0; i < LEAVES.length; i++) {
+    w.beginObject();
+    w.key("key").string(LEAVES[i].key);
+    w.key("value");
+    writeValue(w, merged[i], auto, autoNames);
+    writeOrigin(w, merged[i], auto);
+    w.endObject();
+  }
+  w.endArray();
+
+  w.key("entries").beginObject();
+  for (let i = 0; i < LEAVES.length; i++) {
+    if (!LEAVES[i].isUnion()) continue;
+    w.key(LEAVES[i].key).beginArray();
+    const entries = merged[i].entries;
+    for (let j = 0; j < entries.length; j++) {
+      w.beginObject();
+      w.key("value").string(entries[j].value);
+      w.key("layer").string(entries[j].layer);
+      w.key("source").string(entries[j].source);
+      w.endObject();
+    }
+    w.endArray();
+  }
+  w.endObject();
+
+  // Every layer that set each key, the winner first, with the values that were overridden.
+  w.key("explain").beginObject();
+  for (let i = 0; i < LEAVES.length; i++) {
+    w.key(LEAVES[i].key).beginArray();
+    const chain = merged[i].chain;
+    for (let j = 0; j < chain.length; j++) {
+      w.beginObject();
+      w.key("layer").string(chain[j].layer);
+      w.key("source").string(chain[j].setting.source);
+      w.key("value");
+      writeSetting(w, i, chain[j].setting);
+      w.endObject();
+    }
+    if (i == LEAF_PRESETS && auto) {
+      w.beginObject();
+      w.key("layer").string(LAYER_DEFAULT);
+      w.key("source").string("auto-detect");
+      w.key("value").stringArray(autoNames);
+      w.endObject();
+    }
+    w.endArray();
+  }
+  w.endObject();
+
+  w.key("presets").beginObject();
+  w.key("mode").string(auto ? "auto" : "list");
+  w.key("applied");
+  writeApplied(w, applied);
+  w.key("skipped");
+  writeApplied(w, skipped);
+  w.endObject();
+
+  if (plan != null) writePlan(w, plan);
+  writeDiagnostics(w, "errors", errors);
+  writeWarnings(w, warnings);
+  w.endObject();
+}
+
+function writeValue(w: JsonWriter, r: Resolved, auto: bool, autoNames: Array<string>): void {
+  if (r.leaf == LEAF_PRESETS && auto) {
+    w.stringArray(autoNames);
+    return;
+  }
+  if (LEAVES[r.leaf].isUnion()) {
+    w.stringArray(r.list());
+    return;
+  }
+  writeSetting(w, r.leaf, r.setting!);
+}
+
+function writeOrigin(w: JsonWriter, r: Resolved, auto: bool): void {
+  if (r.leaf == LEAF_PRESETS && auto) {
+    w.key("layer").string(LAYER_DEFAULT);
+    w.key("source").string("auto-detect");
+    return;
+  }
+  w.key("layer").string(r.layer);
+  w.key("source").string(r.source);
+}
+
+function writeApplied(w: JsonWriter, list: Array<Applied>): void {
+  w.beginArray();
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i];
+    w.beginObject();
+    w.key("name").string(a.layer.label);
+    w.key("source").string(a.source);
+    w.key("reason").string(a.reason);
+    if (a.glob.length > 0) w.key("glob").string(a.glob);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+function writePlan(w: JsonWriter, plan: Plan): void {
+  w.key("plan").beginObject();
+  w.key("theme").beginObject();
+  w.key("file");
+  if (plan.themeFile.length > 0) w.string(plan.themeFile);
+  else w.null();
+  w.key("path");
+  if (plan.themePath.length > 0) w.string(plan.themePath);
+  else w.null();
+  w.key("reason").string(plan.themeReason);
+  w.key("alternatives").stringArray(plan.themeAlternatives);
+  w.endObject();
+  const selected = new Array<string>();
+  const excluded = new Array<string>();
+  for (let i = 0; i < plan.modules.length; i++) {
+    if (plan.modules[i].selected) selected.push(plan.modules[i].name);
+    else excluded.push(plan.modules[i].name);
+  }
+  w.key("modules").stringArray(selected);
+  w.key("excluded").stringArray(excluded);
+  w.key("decisions").beginArray();
+  for (let i = 0; i < plan.modules.length; i++) {
+    const d = plan.modules[i];
+    w.beginObject();
+    w.key("name").string(d.name);
+    w.key("file").string(d.file);
+    w.key("selected").bool(d.selected);
+    w.key("reason").string(d.reason);
+    if (d.glob.length > 0) {
+      w.key("glob").string(d.glob);
+      w.key("layer").string(d.layer);
+      w.key("source").string(d.source);
+    }
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+}
+
+function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPath: Array<string>, logFormat: string, warnings: Array<Warning>): void {
+  w.beginObject();
+  w.key("ok").bool(true);
+  w.key("stage").string("presets");
+  w.key("logFormat").string(logFormat);
+  w.key("needs").beginObject();
+  w.key("mode").string(auto ? "auto" : "list");
+  w.key("presets").beginArray();
+  const entries = listed.list();
+  for (let i = 0; i < entries.length; i++) {
+    w.beginObject();
+    w.key("ref").string(entries[i]);
+    w.key("kind").string(isPresetPath(entries[i]) ? "path" : "name");
+    w.endObject();
+  }
+  w.endArray();
+  w.key("searchPath").stringArray(searchPath);
+  w.endObject();
+  writeWarnings(w, warnings);
+  w.endObject();
+}
+
+function writeNeedDetect(w: JsonWriter, candidates: Array<Applied>, logFormat: string, warnings: Array<Warning>): void {
+  w.beginObject();
+  w.key("ok").bool(true);
+  w.key("stage").string("detect");
+  w.key("logFormat").string(logFormat);
+  w.key("needs").beginObject();
+  w.key("detect").beginArray();
+  for (let i = 0; i < candidates.length; i++) {
+    const detect = candidates[i].layer.detect;
+    if (detect == null) continue;
+    w.beginObject();
+    w.key("id").string(candidates[i].id);
+    w.key("name").string(candidates[i].layer.label);
+    w.key("globs").stringArray(detect);
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+  writeWarnings(w, warnings);
+  w.endObject();
+}
+
+/**
+ * Auto-detect: a candidate applies when one of its detect globs matches a file. Answers come from
+ * `detected` (id -> matching glob or null, from a host that globbed) or from `files` (matched here).
+ * Returns false when neither is given and some candidate has globs to check.
+ */
+function detectPresets(req: JsonNode, candidates: Array<Applied>, applied: Array<Applied>, skipped: Array<Applied>, problems: Array<string>): bool {
+  const detected = req.get("detected");
+  const filesNode = req.get("files");
+  const files = filesNode != null ? stringList(filesNode, "files", problems) : new Array<string>();
+  if (problems.length > 0) return false;
+  let pending = false;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
+    const globs = c.layer.detect;
+    if (globs == null) {
+      c.reason = "no detect globs: applies only when listed in presets";
+      skipped.push(c);
+      continue;
+    }
+    let glob = "";
+    if (detected != null && detected.kind == KIND_OBJECT) {
+      const answer = detected.get(c.id);
+      if (answer != null && answer.kind == KIND_STRING) glob = answer.text;
+    } else if (filesNode != null) {
+      glob = firstMatch(globs, files);
+    } else {
+      pending = true;
+      continue;
+    }
+    if (glob.length > 0) {
+      c.reason = "detected: " + glob + " matched a file in the working directory";
+      c.glob = glob;
+      applied.push(c);
+    } else {
+      c.reason = "not detected: no file matched " + globs.join(", ");
+      skipped.push(c);
+    }
+  }
+  return !pending;
+}
+
+function firstMatch(globs: Array<string>, files: Array<string>): string {
+  for (let i = 0; i < globs.length; i++) {
+    for (let j = 0; j < files.length; j++) if (matchFile(globs[i], files[j])) return globs[i];
+  }
+  return "";
+}
+
+function applyListed(
+  entry: string, source: string, files: Array<PresetFile>, available: Array<string>, cwd: string,
+  applied: Array<Applied>, errors: Array<Diagnostic>,
+): void {
+  for (let i = 0; i < files.length; i++) {
+    if (files[i].ref == entry) {
+      const layer = readPresetFile(files[i], cwd, errors);
+      applied.push(new Applied(layer, files[i].source, files[i].source, "listed in presets (" + source + ")", ""));
+      return;
+    }
+  }
+  if (isPresetPath(entry)) {
+    errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", "Preset file not found: " + entry + ". Check the path, or name a preset: " + available.join(", ") + ".", source));
+    return;
+  }
+  if (BUNDLED_NAMES.includes(entry)) {
+    applied.push(new Applied(bundledLayer(entry, cwd), entry, entry, "listed in presets (" + source + ")", ""));
+    return;
+  }
+  errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets",
+    "Unknown preset \"" + entry + "\"." + didYouMean(entry, available) + " Available presets: " + available.join(", ") + ".", source));
+}
+
+function readPresetFile(file: PresetFile, cwd: string, errors: Array<Diagnostic>): Layer {
+  const problems = new Array<string>();
+  const layer = presetLayer(file.name, baseDirOf(file.source, cwd));
+  const doc: Document | null = sourceDocument(file.node, DOC_PRESET, file.source, problems, "presetFiles[]");
+  if (doc == null) return layer;
+  readInto(doc, layer);
+  for (let i = 0; i < doc.ctx.errors.length; i++) errors.push(doc.ctx.errors[i]);
+  return layer;
+}
+
+function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<PresetFile> {
+  const out = new Array<PresetFile>();
+  if (node == null || node.kind == KIND_NULL) return out;
+  if (node.kind != KIND_ARRAY) {
+    problems.push("presetFiles must be an array");
+    return out;
+  }
+  for (let i = 0; i < node.items.length; i++) {
+    const item = node.items[i];
+    const source = item.kind == KIND_OBJECT ? item.get("source") : null;
+    if (source == null || source.kind != KIND_STRING) {
+      problems.push("presetFiles[" + i.toString() + "].source must be a string");
+      continue;
+    }
+    const f = new PresetFile();
+    f.source = source.text;
+    const ref = item.get("ref");
+    f.ref = ref != null && ref.kind == KIND_STRING ? ref.text : "";
+    const name = item.get("name");
+    f.name = name != null && name.kind == KIND_STRING ? name.text : stripExtension(basenameOf(f.source));
+    f.node = item;
+    out.push(f);
+  }
+  return out;
+}
+
+function availableNames(node: JsonNode | null, files: Array<PresetFile>): Array<string> {
+  const names = BUNDLED_NAMES.slice(0);
+  if (node != null && node.kind == KIND_ARRAY) {
+    for (let i = 0; i < node.items.length; i++) {
+      const item = node.items[i];
+      if (item.kind == KIND_STRING && !names.includes(item.text)) names.push(item.text);
+    }
+  }
+  for (let i = 0; i < files.length; i++) if (!names.includes(files[i].name)) names.push(files[i].name);
+  return names;
+}
+
+function readFlags(node: JsonNode | null, cwd: string, errors: Array<Diagnostic>, problems: Array<string>): Layer {
+  const layer = new Layer(LAYER_CLI, cwd);
+  if (node == null || node.kind == KIND_NULL) return layer;
+  if (node.kind != KIND_OBJECT) {
+    problems.push("flags must be an object");
+    return layer;
+  }
+  for (let i = 0; i < node.keys.length; i++) {
+    const key = node.keys[i].name;
+    const value = node.items[i];
+    if (key == "theme") {
+      flagText(layer, LEAF_THEME, "--theme", value, errors, problems);
+    } else if (key == "logFormat") {
+      flagText(layer, LEAF_LOG_FORMAT, "--log-format", value, errors, problems);
+    } else if (key == "exclude") {
+      flagList(layer, LEAF_EXCLUDE, "--exclude", value, errors, problems);
+    } else if (key == "preset") {
+      flagList(layer, LEAF_PRESETS, "--preset", value, errors, problems);
+    } else if (key != "config") {
+      problems.push("flags." + key + " is not a flag: expected theme, exclude, preset, logFormat or config");
+    }
+  }
+  return layer;
+}
+
+function flagText(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors: Array<Diagnostic>, problems: Array<string>): void {
+  if (value.kind == KIND_NULL) return;
+  if (value.kind != KIND_STRING) {
+    problems.push("flags value for " + flag + " must be a string");
+    return;
+  }
+  const problem = checkText(leaf, value.text);
+  if (problem.length > 0) {
+    errors.push(Diagnostic.from(USAGE_ERROR, LEAVES[leaf].key, "Invalid value for " + flag + ": " + problem + ", found \"" + value.text + "\".", flag));
+    return;
+  }
+  layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), flag);
+}
+
+function flagList(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors: Array<Diagnostic>, problems: Array<string>): void {
+  if (value.kind == KIND_NULL) return;
+  const items = stringList(value, "flags value for " + flag, problems);
+  const values = new Array<string>();
+  const sources = new Array<string>();
+  for (let i = 0; i < items.length; i++) {
+    const problem = checkText(leaf, items[i]);
+    if (problem.length > 0) {
+      errors.push(Diagnostic.from(USAGE_ERROR, LEAVES[leaf].key, "Invalid value for " + flag + ": " + problem + ", found \"" + items[i] + "\".", flag));
+      continue;
+    }
+    values.push(normalizeValue(leaf, items[i], layer.baseDir));
+    sources.push(flag);
+  }
+  // An empty --preset list is not a list at all: the flag was not given.
+  if (values.length > 0) layer.addList(leaf, values, sources, flag);
+}
+
+function readEnvNode(node: JsonNode | null, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>): Layer {
+  const names = new Array<string>();
+  const values = new Array<string>();
+  if (node != null && node.kind == KIND_OBJECT) {
+    for (let i = 0; i < node.keys.length; i++) {
+      const v = node.items[i];
+      if (v.kind != KIND_STRING) {
+        problems.push("env." + node.keys[i].name + " must be a string");
+        continue;
+      }
+      names.push(node.keys[i].name);
+      values.push(v.text);
+    }
+  } else if (node != null && node.kind != KIND_NULL) {
+    problems.push("env must be an object of variable names to string values");
+  }
+  return readEnvironment(names, values, cwd, errors, warnings);
+}
+
+function globList(r: Resolved): GlobList {
+  const list = new GlobList();
+  for (let i = 0; i < r.entries.length; i++) {
+    list.globs.push(r.entries[i].value);
+    list.layers.push(r.entries[i].layer);
+    list.sources.push(r.entries[i].source);
+  }
+  return list;
+}
+
+function flagExcludes(cli: Layer): GlobList {
+  const list = new GlobList();
+  const s = cli.get(LEAF_EXCLUDE);
+  if (s == null) return list;
+  for (let i = 0; i < s.list.length; i++) {
+    list.globs.push(s.list[i]);
+    list.layers.push(LAYER_CLI);
+    list.sources.push(s.sources[i]);
+  }
+  return list;
+}
+
+function hasPathEntry(entries: Array<string>): bool {
+  for (let i = 0; i < entries.length; i++) if (isPresetPath(entries[i])) return true;
+  return false;
+}
+
+function stringList(node: JsonNode, what: string, problems: Array<string>): Array<string> {
+  const out = new Array<string>();
+  if (node.kind != KIND_ARRAY) {
+    problems.push(what + " must be an array of strings");
+    return out;
+  }
+  for (let i = 0; i < node.items.length; i++) {
+    if (node.items[i].kind != KIND_STRING) {
+      problems.push(what + "[" + i.toString() + "] must be a string");
+      continue;
+    }
+    out.push(node.items[i].text);
+  }
+  return out;
+}
+
+function baseDirOf(file: string, fallback: string): string {
+  return isAbsolutePath(file) ? dirnameOf(file) : fallback;
+}
+
+function stripExtension(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}

@@ -1,0 +1,59 @@
+// Writing the parts every response shares: diagnostics, warnings, resolved values.
+
+import { Diagnostic, Warning } from "./diagnostic";
+import { JsonWriter } from "./json";
+import { LEAVES, Setting, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+
+export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnostic>): void {
+  w.key(key).beginArray();
+  for (let i = 0; i < list.length; i++) writeDiagnostic(w, list[i]);
+  w.endArray();
+}
+
+export function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
+  w.beginObject();
+  w.key("name").string(d.name);
+  w.key("exitCode").int(d.exitCode());
+  w.key("path").string(d.path);
+  w.key("source").string(d.source);
+  if (d.hasPosition) {
+    w.key("file").string(d.file);
+    w.key("line").int(d.span.line);
+    w.key("column").int(d.span.column);
+    w.key("offset").int(d.span.offset);
+    w.key("length").int(max<i32>(1, d.span.end - d.span.offset));
+  }
+  w.key("message").string(d.message);
+  w.endObject();
+}
+
+export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
+  w.key("warnings").beginArray();
+  for (let i = 0; i < list.length; i++) {
+    w.beginObject();
+    w.key("message").string(list[i].message);
+    w.key("source").string(list[i].source);
+    w.endObject();
+  }
+  w.endArray();
+}
+
+/** Writes one layer's value for a leaf with the leaf's JSON type. */
+export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
+  const type = LEAVES[leaf].type;
+  if (LEAVES[leaf].isList()) w.stringArray(s.list);
+  else if (type == TYPE_BOOL) w.bool(s.flag);
+  else if (type == TYPE_SCHEMA) w.numberText(s.str);
+  else w.string(s.str);
+}
+
+/** Writes `{"ok":false, ...}` for a request whose inputs have problems. */
+export function writeFailure(w: JsonWriter, errors: Array<Diagnostic>, warnings: Array<Warning>, logFormat: string): void {
+  w.beginObject();
+  w.key("ok").bool(false);
+  w.key("stage").string("done");
+  if (logFormat.length > 0) w.key("logFormat").string(logFormat);
+  writeDiagnostics(w, "errors", errors);
+  writeWarnings(w, warnings);
+  w.endObject();
+}

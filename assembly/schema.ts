@@ -1,0 +1,407 @@
+// The config schema of SPEC section 2: its leaves, and the strict validator that turns JSON into a layer.
+
+import { Diagnostic, SCHEMA_ERROR } from "./diagnostic";
+import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Span, isExactlyOne } from "./json";
+import {
+  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
+  MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
+} from "./messages";
+import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath } from "./text";
+
+export const TYPE_SCHEMA: i32 = 0;
+export const TYPE_THEME: i32 = 1;
+export const TYPE_GLOBS: i32 = 2;
+export const TYPE_PRESETS: i32 = 3;
+export const TYPE_PATHS: i32 = 4;
+export const TYPE_PATH: i32 = 5;
+export const TYPE_ENUM: i32 = 6;
+export const TYPE_BOOL: i32 = 7;
+
+/** One leaf of the resolved config. */
+export class Leaf {
+  constructor(
+    public key: string,
+    public type: i32,
+    public env: string,
+    public choices: Array<string>,
+    public defaultText: string,
+  ) {}
+
+  isList(): bool {
+    return this.type == TYPE_GLOBS || this.type == TYPE_PRESETS || this.type == TYPE_PATHS;
+  }
+
+  /** Union lists gather entries from every layer; other lists are replaced by the highest layer. */
+  isUnion(): bool {
+    return this.type == TYPE_GLOBS;
+  }
+}
+
+export const LEAF_SCHEMA: i32 = 0;
+export const LEAF_THEME: i32 = 1;
+export const LEAF_INCLUDE: i32 = 2;
+export const LEAF_EXCLUDE: i32 = 3;
+export const LEAF_ONLY: i32 = 4;
+export const LEAF_PRESETS: i32 = 5;
+export const LEAF_SEARCH_PATH: i32 = 6;
+export const LEAF_INIT_DIR: i32 = 7;
+export const LEAF_POST_DIR: i32 = 8;
+export const LEAF_ON_FAILURE: i32 = 9;
+export const LEAF_CACHE_FILE: i32 = 10;
+export const LEAF_CACHE_ENABLED: i32 = 11;
+export const LEAF_LOG_FORMAT: i32 = 12;
+
+/** The leaves in the order the resolved config lists them. */
+export const LEAVES: Array<Leaf> = [
+  new Leaf("schema", TYPE_SCHEMA, "", [], "1"),
+  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", [], "auto"),
+  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", [], ""),
+  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", [], ""),
+  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", [], ""),
+  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", [], ""),
+  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", [], ""),
+  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", [], "./init-scripts"),
+  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", [], "./post-scripts"),
+  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", ["continue", "fail"], "continue"),
+  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", [], ".dropkit-cache.json"),
+  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", [], "true"),
+  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", ["text", "json"], "text"),
+];
+
+export const CONFIG_KEYS: Array<string> = ["$schema", "schema", "theme", "modules", "exclude", "presets", "presetsSearchPath", "hooks", "cache", "log"];
+export const PRESET_KEYS: Array<string> = ["theme", "modules", "exclude", "hooks", "cache", "log", "detect"];
+const MODULES_KEYS: Array<string> = ["include", "exclude", "only"];
+const HOOKS_KEYS: Array<string> = ["initScriptsDir", "postScriptsDir", "onFailure"];
+const CACHE_KEYS: Array<string> = ["file", "enabled"];
+const LOG_KEYS: Array<string> = ["format"];
+
+/** A value that one layer sets for one leaf, with where it came from. */
+export class Setting {
+  leaf: i32 = 0;
+  str: string = "";
+  flag: bool = false;
+  list: Array<string> = [];
+  /** For lists: the source of each entry. */
+  sources: Array<string> = [];
+  source: string = "";
+}
+
+export const LAYER_CLI = "cli";
+export const LAYER_ENV = "env";
+export const LAYER_CONFIG = "config";
+export const LAYER_PRESET = "preset";
+export const LAYER_DEFAULT = "default";
+
+/** Everything one layer (flags, environment, config, a preset, defaults) sets. */
+export class Layer {
+  name: string;
+  /** The preset's name, for preset layers. */
+  label: string = "";
+  /** Relative paths in this layer resolve against this directory. */
+  baseDir: string;
+  settings: Array<Setting | null> = new Array<Setting | null>(LEAVES.length);
+  /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
+  detect: Array<string> | null = null;
+  detectSources: Array<string> = [];
+
+  constructor(name: string, baseDir: string) {
+    this.name = name;
+    this.baseDir = baseDir;
+  }
+
+  get(leaf: i32): Setting | null {
+    return this.settings[leaf];
+  }
+
+  /** Records a scalar setting. */
+  setText(leaf: i32, value: string, source: string): Setting {
+    const s = new Setting();
+    s.leaf = leaf;
+    s.str = value;
+    s.source = source;
+    this.settings[leaf] = s;
+    return s;
+  }
+
+  setFlag(leaf: i32, value: bool, source: string): Setting {
+    const s = this.setText(leaf, value ? "true" : "false", source);
+    s.flag = value;
+    return s;
+  }
+
+  /** Records a list, or for union lists appends to what the layer already holds (the `exclude` shorthand). */
+  addList(leaf: i32, values: Array<string>, sources: Array<string>, source: string): Setting {
+    let s = this.settings[leaf];
+    if (s == null) {
+      s = new Setting();
+      s.leaf = leaf;
+      s.source = source;
+      this.settings[leaf] = s;
+    }
+    for (let i = 0; i < values.length; i++) {
+      if (!s.list.includes(values[i])) {
+        s.list.push(values[i]);
+        s.sources.push(sources[i]);
+      }
+    }
+    return s;
+  }
+}
+
+/** What kind of document a JSON value is validated as. */
+export const DOC_CONFIG: i32 = 0;
+export const DOC_PRESET: i32 = 1;
+
+/** Where a document comes from: used for sources, positions and relative paths. */
+export class DocContext {
+  /** The file, or a name such as "<input>". */
+  file: string = "<input>";
+  /** Whether spans are real positions in `file` (JSON text) or absent (a .ts/.js value). */
+  positions: bool = true;
+  doc: i32 = DOC_CONFIG;
+  errors: Array<Diagnostic> = [];
+}
+
+/** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
+export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Layer {
+  if (node.kind != KIND_OBJECT) {
+    error(ctx, "", node, MSG_NOT_OBJECT + (ctx.doc == DOC_PRESET ? " (a preset)" : "") + ", found " + describe(node) + ".");
+    return layer;
+  }
+  const keys = node.keys;
+  const accepted = ctx.doc == DOC_PRESET ? PRESET_KEYS : CONFIG_KEYS;
+  for (let i = 0, n = keys.length; i < n; i++) {
+    const key = keys[i].name;
+    const value = node.items[i];
+    if (!accepted.includes(key)) {
+      if (ctx.doc == DOC_PRESET && CONFIG_KEYS.includes(key)) {
+        errorAtKey(ctx, key, keys[i].span, "\"" + key + "\" " + MSG_PRESET_ONLY_KEY + ".");
+      } else {
+        unknownKey(ctx, "", key, keys[i].span, accepted);
+      }
+      continue;
+    }
+    if (key == "$schema") {
+      if (value.kind != KIND_STRING) error(ctx, key, value, "$schema must be a string (the URL or path of the JSON Schema), found " + describe(value) + ".");
+    } else if (key == "schema") {
+      if (value.kind != KIND_NUMBER || !isExactlyOne(value.text)) error(ctx, key, value, MSG_SCHEMA_VALUE + ", found " + describe(value) + ".");
+      else layer.setText(LEAF_SCHEMA, "1", source(ctx, value));
+    } else if (key == "theme") {
+      readTheme(ctx, layer, value);
+    } else if (key == "exclude") {
+      readStringList(ctx, layer, LEAF_EXCLUDE, "exclude", value);
+    } else if (key == "presets") {
+      readStringList(ctx, layer, LEAF_PRESETS, "presets", value);
+    } else if (key == "presetsSearchPath") {
+      readStringList(ctx, layer, LEAF_SEARCH_PATH, "presetsSearchPath", value);
+    } else if (key == "detect") {
+      readDetect(ctx, layer, value);
+    } else if (key == "modules") {
+      if (!expectObject(ctx, "modules", value, MODULES_KEYS)) continue;
+      for (let j = 0; j < value.keys.length; j++) {
+        const name = value.keys[j].name;
+        const leaf = name == "include" ? LEAF_INCLUDE : name == "exclude" ? LEAF_EXCLUDE : LEAF_ONLY;
+        readStringList(ctx, layer, leaf, "modules." + name, value.items[j]);
+      }
+    } else if (key == "hooks") {
+      if (!expectObject(ctx, "hooks", value, HOOKS_KEYS)) continue;
+      for (let j = 0; j < value.keys.length; j++) {
+        const name = value.keys[j].name;
+        const leaf = name == "initScriptsDir" ? LEAF_INIT_DIR : name == "postScriptsDir" ? LEAF_POST_DIR : LEAF_ON_FAILURE;
+        readScalar(ctx, layer, leaf, value.items[j]);
+      }
+    } else if (key == "cache") {
+      if (!expectObject(ctx, "cache", value, CACHE_KEYS)) continue;
+      for (let j = 0; j < value.keys.length; j++) {
+        readScalar(ctx, layer, value.keys[j].name == "file" ? LEAF_CACHE_FILE : LEAF_CACHE_ENABLED, value.items[j]);
+      }
+    } else if (key == "log") {
+      if (!expectObject(ctx, "log", value, LOG_KEYS)) continue;
+      for (let j = 0; j < value.keys.length; j++) readScalar(ctx, layer, LEAF_LOG_FORMAT, value.items[j]);
+    }
+  }
+  return layer;
+}
+
+/** Checks one leaf value given as text (flags and environment); returns "" or what is wrong. */
+export function checkText(leaf: i32, value: string): string {
+  const type = LEAVES[leaf].type;
+  if (type == TYPE_THEME) return checkTheme(value);
+  if (type == TYPE_GLOBS) return checkModuleGlob(value);
+  if (type == TYPE_PRESETS) return value.length == 0 ? MSG_PRESET_EMPTY : "";
+  if (type == TYPE_PATHS || type == TYPE_PATH) return value.length == 0 ? MSG_PATH_EMPTY : "";
+  if (type == TYPE_ENUM) {
+    const choices = LEAVES[leaf].choices;
+    return choices.includes(value) ? "" : "expected one of " + quoteList(choices) + didYouMean(value, choices);
+  }
+  return "";
+}
+
+export function checkModuleGlob(glob: string): string {
+  if (glob.length == 0) return MSG_GLOB_EMPTY;
+  if (glob.includes("/") || glob.includes("\\")) return MSG_GLOB_SLASH;
+  const star = glob.indexOf("*");
+  if (star >= 0 && star != glob.length - 1) return MSG_GLOB_STAR;
+  return "";
+}
+
+export function checkTheme(theme: string): string {
+  if (theme.length == 0) return MSG_THEME_EMPTY;
+  if (isZipPath(theme)) return "";
+  if (theme.includes("/") || theme.includes("\\")) return MSG_THEME_PATH;
+  return "";
+}
+
+export function isZipPath(theme: string): bool {
+  return endsWithIgnoreCase(theme, ".zip");
+}
+
+/** A `presets` entry names a file when it starts with "." or "/" or ends in .ts, .js or .json. */
+export function isPresetPath(entry: string): bool {
+  return entry.startsWith(".") || isAbsolutePath(entry) || entry.endsWith(".ts") || entry.endsWith(".js") || entry.endsWith(".json");
+}
+
+/** Turns a checked text value into its resolved form: paths become absolute. */
+export function normalizeValue(leaf: i32, value: string, baseDir: string): string {
+  const type = LEAVES[leaf].type;
+  if (type == TYPE_PATH || type == TYPE_PATHS) return resolvePath(baseDir, value);
+  if (type == TYPE_THEME && isZipPath(value)) return resolvePath(baseDir, value);
+  if (type == TYPE_PRESETS && isPresetPath(value)) return resolvePath(baseDir, value);
+  return value;
+}
+
+function readTheme(ctx: DocContext, layer: Layer, value: JsonNode): void {
+  if (value.kind != KIND_STRING) {
+    error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip), found " + describe(value) + ".");
+    return;
+  }
+  const problem = checkTheme(value.text);
+  if (problem.length > 0) {
+    error(ctx, "theme", value, capitalize(problem) + ", found " + describe(value) + ".");
+    return;
+  }
+  layer.setText(LEAF_THEME, normalizeValue(LEAF_THEME, value.text, layer.baseDir), source(ctx, value));
+}
+
+function readScalar(ctx: DocContext, layer: Layer, leaf: i32, value: JsonNode): void {
+  const def = LEAVES[leaf];
+  const path = def.key;
+  if (def.type == TYPE_BOOL) {
+    if (value.kind != KIND_BOOL) error(ctx, path, value, path + " must be true or false, found " + describe(value) + ".");
+    else layer.setFlag(leaf, value.flag, source(ctx, value));
+    return;
+  }
+  if (value.kind != KIND_STRING) {
+    const expected = def.type == TYPE_ENUM ? "one of " + quoteList(def.choices) : "a string (a path)";
+    error(ctx, path, value, path + " must be " + expected + ", found " + describe(value) + ".");
+    return;
+  }
+  const problem = checkText(leaf, value.text);
+  if (problem.length > 0) {
+    error(ctx, path, value, path + ": " + problem + ", found " + describe(value) + ".");
+    return;
+  }
+  layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), source(ctx, value));
+}
+
+function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, value: JsonNode): void {
+  const what = LEAVES[leaf].type == TYPE_GLOBS ? "module globs" : LEAVES[leaf].type == TYPE_PATHS ? "directory paths" : "preset names or paths";
+  if (value.kind != KIND_ARRAY) {
+    error(ctx, path, value, path + " must be an array of " + what + ", found " + describe(value) + ".");
+    return;
+  }
+  const values = new Array<string>();
+  const sources = new Array<string>();
+  let ok = true;
+  for (let i = 0, n = value.items.length; i < n; i++) {
+    const item = value.items[i];
+    const itemPath = path + "[" + i.toString() + "]";
+    if (item.kind != KIND_STRING) {
+      error(ctx, itemPath, item, itemPath + " must be a string, found " + describe(item) + ".");
+      ok = false;
+      continue;
+    }
+    const problem = checkText(leaf, item.text);
+    if (problem.length > 0) {
+      error(ctx, itemPath, item, itemPath + ": " + problem + ", found " + describe(item) + ".");
+      ok = false;
+      continue;
+    }
+    values.push(normalizeValue(leaf, item.text, layer.baseDir));
+    sources.push(source(ctx, item));
+  }
+  if (ok) layer.addList(leaf, values, sources, source(ctx, value));
+}
+
+function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
+  if (value.kind != KIND_ARRAY) {
+    error(ctx, "detect", value, "detect must be an array of file globs (such as \"*.zip\"), found " + describe(value) + ".");
+    return;
+  }
+  const globs = new Array<string>();
+  for (let i = 0, n = value.items.length; i < n; i++) {
+    const item = value.items[i];
+    const itemPath = "detect[" + i.toString() + "]";
+    if (item.kind != KIND_STRING || item.text.length == 0) {
+      error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string, found " + describe(item) + ".");
+      continue;
+    }
+    globs.push(item.text);
+    layer.detectSources.push(source(ctx, item));
+  }
+  layer.detect = globs;
+}
+
+function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: Array<string>): bool {
+  if (value.kind != KIND_OBJECT) {
+    error(ctx, path, value, path + " must be an object with the keys " + quoteList(accepted) + ", found " + describe(value) + ".");
+    return false;
+  }
+  let ok = true;
+  for (let i = 0; i < value.keys.length; i++) {
+    if (!accepted.includes(value.keys[i].name)) {
+      unknownKey(ctx, path, value.keys[i].name, value.keys[i].span, accepted);
+      ok = false;
+    }
+  }
+  if (!ok) {
+    // Validate the known keys anyway, so that every problem is reported at once.
+    const known = new JsonNode();
+    known.kind = KIND_OBJECT;
+    for (let i = 0; i < value.keys.length; i++) {
+      if (accepted.includes(value.keys[i].name)) {
+        known.keys.push(value.keys[i]);
+        known.items.push(value.items[i]);
+      }
+    }
+    value.keys = known.keys;
+    value.items = known.items;
+  }
+  return true;
+}
+
+function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, accepted: Array<string>): void {
+  const path = parent.length > 0 ? parent + "." + key : key;
+  const where = parent.length > 0 ? "in " + parent : "at the top level";
+  const shown = new Array<string>();
+  for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
+  errorAtKey(ctx, path, span, "Unknown key \"" + key + "\" " + where + "." + didYouMean(key, shown) + " Accepted keys: " + shown.join(", ") + ".");
+}
+
+function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? node.span : null));
+}
+
+function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
+}
+
+function source(ctx: DocContext, node: JsonNode): string {
+  if (!ctx.positions) return ctx.file;
+  return ctx.file + ":" + node.span.line.toString() + ":" + node.span.column.toString();
+}
+
+function capitalize(s: string): string {
+  const c = s.length > 0 ? s.charCodeAt(0) : 0;
+  return c >= 0x61 && c <= 0x7a ? String.fromCharCode(c - 32) + s.slice(1) : s;
+}

@@ -1,0 +1,155 @@
+// Theme choice and module selection over the archive names of a drop (SPEC section 6).
+
+import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
+import { findModuleMatch } from "./glob";
+import { isZipPath } from "./schema";
+import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, normalizePath } from "./text";
+
+/** A list of globs with where each came from. */
+export class GlobList {
+  globs: Array<string> = [];
+  sources: Array<string> = [];
+  layers: Array<string> = [];
+}
+
+export class ModuleDecision {
+  name: string = "";
+  file: string = "";
+  selected: bool = false;
+  /** Why, for the decisions log: e.g. `excluded by modules.exclude "test-*" (preset standard)`. */
+  reason: string = "";
+  glob: string = "";
+  layer: string = "";
+  source: string = "";
+}
+
+export class Plan {
+  /** The chosen theme archive's file name in the drop, or "" (none, or a path outside the drop). */
+  themeFile: string = "";
+  /** The absolute path of a theme given as a path, for the host to check. */
+  themePath: string = "";
+  themeReason: string = "";
+  themeAlternatives: Array<string> = [];
+  modules: Array<ModuleDecision> = [];
+  errors: Array<Diagnostic> = [];
+}
+
+/** Whether an archive is a theme archive: its name ends in "-theme.zip". */
+export function isThemeArchive(file: string): bool {
+  return endsWithIgnoreCase(file, "-theme.zip");
+}
+
+/** A module's name: its file name without ".zip". */
+export function moduleName(file: string): string {
+  return file.slice(0, file.length - 4);
+}
+
+/** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
+export function selectPlan(
+  archives: Array<string>, theme: string, themeSource: string, cwd: string,
+  only: GlobList, exclude: GlobList, include: GlobList, flagExclude: GlobList,
+): Plan {
+  const plan = new Plan();
+  const files = archives.slice(0);
+  files.sort(compareNames);
+  const themes = new Array<string>();
+  for (let i = 0; i < files.length; i++) if (isThemeArchive(files[i])) themes.push(files[i]);
+  chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    if (isThemeArchive(file) || file == plan.themeFile || !endsWithIgnoreCase(file, ".zip")) continue;
+    plan.modules.push(decideModule(file, only, exclude, include, flagExclude));
+  }
+  return plan;
+}
+
+function chooseTheme(plan: Plan, files: Array<string>, themes: Array<string>, theme: string, source: string, cwd: string): void {
+  if (theme == "none") {
+    plan.themeReason = "theme is \"none\"";
+    return;
+  }
+  if (theme == "auto") {
+    if (themes.length == 0) {
+      plan.themeReason = "no theme archive (*-theme.zip) in the drop";
+      return;
+    }
+    plan.themeFile = themes[0];
+    if (themes.length == 1) {
+      plan.themeReason = "the only theme archive";
+    } else {
+      plan.themeReason = "first of " + themes.length.toString() + " theme archives by name; set theme to choose another";
+      for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
+    }
+    return;
+  }
+  if (isZipPath(theme)) {
+    plan.themePath = theme;
+    plan.themeReason = "theme path " + theme;
+    if (normalizePath(dirnameOf(theme)) == normalizePath(cwd)) {
+      const base = basenameOf(theme);
+      if (files.includes(base)) plan.themeFile = base;
+    }
+    return;
+  }
+  const plain = theme + ".zip";
+  const suffixed = theme + "-theme.zip";
+  if (files.includes(plain)) {
+    plan.themeFile = plain;
+  } else if (files.includes(suffixed)) {
+    plan.themeFile = suffixed;
+  } else {
+    const names = new Array<string>();
+    for (let i = 0; i < themes.length; i++) names.push(themes[i].slice(0, themes[i].length - 10));
+    const available = themes.length > 0 ? " Theme archives in the drop: " + themes.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
+    plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
+      "Theme \"" + theme + "\" not found: no " + plain + " or " + suffixed + " in " + cwd + "." + didYouMean(theme, names) + available,
+      source));
+    return;
+  }
+  plan.themeReason = "theme \"" + theme + "\"";
+}
+
+function decideModule(file: string, only: GlobList, exclude: GlobList, include: GlobList, flagExclude: GlobList): ModuleDecision {
+  const d = new ModuleDecision();
+  d.file = file;
+  d.name = moduleName(file);
+  d.selected = true;
+  d.reason = "included: every module is, by default";
+  if (only.globs.length > 0) {
+    const k = findModuleMatch(only.globs, d.name);
+    if (k < 0) {
+      set(d, false, "excluded: not matched by modules.only", "", null, -1);
+    } else {
+      set(d, true, "included: matched by modules.only", "", only, k);
+    }
+  }
+  if (d.selected) {
+    const k = findModuleMatch(exclude.globs, d.name);
+    if (k >= 0) set(d, false, "excluded: matched by modules.exclude", "", exclude, k);
+  }
+  const back = findModuleMatch(include.globs, d.name);
+  if (!d.selected && back >= 0) set(d, true, "included: added back by modules.include", "", include, back);
+  const flag = findModuleMatch(flagExclude.globs, d.name);
+  if (flag >= 0) set(d, false, "excluded: matched by --exclude", "; a --exclude flag wins over everything", flagExclude, flag);
+  return d;
+}
+
+function set(d: ModuleDecision, selected: bool, reason: string, note: string, list: GlobList | null, k: i32): void {
+  d.selected = selected;
+  d.reason = reason;
+  if (list != null && k >= 0) {
+    d.glob = list.globs[k];
+    d.layer = list.layers[k];
+    d.source = list.sources[k];
+    d.reason = reason + " \"" + d.glob + "\" (" + d.layer + ", " + d.source + ")" + note;
+  } else {
+    d.glob = "";
+    d.layer = "";
+    d.source = "";
+  }
+}
+
+/** Plain code-unit order, the same in every host. */
+export function compareNames(a: string, b: string): i32 {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,156 @@
+// Small string helpers: did-you-mean suggestions, path arithmetic, value descriptions.
+
+import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING } from "./json";
+
+/** The closest candidate to `word` by edit distance (case-insensitive), or "" when none is close. */
+export function suggest(word: string, candidates: Array<string>): string {
+  const lower = asciiLower(word);
+  let best = "";
+  let bestDistance = i32.MAX_VALUE;
+  // Allow about one edit per three characters, at least two, so "colour" finds "color" but "x" finds nothing.
+  const limit = max<i32>(2, lower.length / 3);
+  for (let i = 0, n = candidates.length; i < n; i++) {
+    const candidate = candidates[i];
+    const d = editDistance(lower, asciiLower(candidate));
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= limit && bestDistance < lower.length ? best : "";
+}
+
+/** Levenshtein distance with adjacent transpositions counted as one edit. */
+export function editDistance(a: string, b: string): i32 {
+  const n = a.length;
+  const m = b.length;
+  if (n == 0) return m;
+  if (m == 0) return n;
+  let prev2 = new Int32Array(m + 1);
+  let prev = new Int32Array(m + 1);
+  let cur = new Int32Array(m + 1);
+  for (let j = 0; j <= m; j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const cb = b.charCodeAt(j - 1);
+      const cost = ca == cb ? 0 : 1;
+      let v = min<i32>(min<i32>(prev[j] + 1, cur[j - 1] + 1), prev[j - 1] + cost);
+      if (i > 1 && j > 1 && ca == b.charCodeAt(j - 2) && a.charCodeAt(i - 2) == cb) v = min<i32>(v, prev2[j - 2] + 1);
+      cur[j] = v;
+    }
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  return prev[m];
+}
+
+/** " Did you mean X?" or "" */
+export function didYouMean(word: string, candidates: Array<string>): string {
+  const s = suggest(word, candidates);
+  return s.length > 0 ? " Did you mean \"" + s + "\"?" : "";
+}
+
+/** A short description of what a JSON value is, for "found ..." in messages. */
+export function describe(node: JsonNode): string {
+  const kind = node.kind;
+  if (kind == KIND_NULL) return "null";
+  if (kind == KIND_BOOL) return node.flag ? "true" : "false";
+  if (kind == KIND_NUMBER) return "the number " + node.text;
+  if (kind == KIND_STRING) return node.text.length == 0 ? "an empty string" : "the string \"" + clip(node.text) + "\"";
+  if (kind == KIND_ARRAY) return node.items.length == 0 ? "an empty array" : "an array";
+  if (kind == KIND_OBJECT) return "an object";
+  return "a value";
+}
+
+/** Quotes each name and joins them with ", ". */
+export function quoteList(names: Array<string>): string {
+  const parts = new Array<string>(names.length);
+  for (let i = 0; i < names.length; i++) parts[i] = "\"" + names[i] + "\"";
+  return parts.join(", ");
+}
+
+export function clip(s: string): string {
+  return s.length > 60 ? s.slice(0, 57) + "..." : s;
+}
+
+export function isAbsolutePath(p: string): bool {
+  if (p.startsWith("/") || p.startsWith("\\")) return true;
+  // Windows drive paths such as C:\x or C:/x.
+  return p.length >= 3 && p.charCodeAt(1) == 0x3a && (p.charCodeAt(2) == 0x5c || p.charCodeAt(2) == 0x2f);
+}
+
+/** Resolves `p` against the absolute directory `base`, folding "." and ".." segments. */
+export function resolvePath(base: string, p: string): string {
+  const full = isAbsolutePath(p) ? p : (base.endsWith("/") || base.endsWith("\\") ? base + p : base + "/" + p);
+  return normalizePath(full);
+}
+
+export function normalizePath(p: string): string {
+  const windows = p.length >= 2 && p.charCodeAt(1) == 0x3a;
+  const unified = slashes(p);
+  const raw = unified.split("/");
+  const out = new Array<string>();
+  for (let i = 0; i < raw.length; i++) {
+    const part = raw[i];
+    if (part.length == 0 || part == ".") continue;
+    if (part == "..") {
+      if (out.length > (windows ? 1 : 0)) out.pop();
+      continue;
+    }
+    out.push(part);
+  }
+  const joined = out.join("/");
+  return windows ? joined : "/" + joined;
+}
+
+export function dirnameOf(p: string): string {
+  const unified = slashes(p);
+  const i = unified.lastIndexOf("/");
+  if (i < 0) return ".";
+  if (i == 0) return "/";
+  return unified.slice(0, i);
+}
+
+export function basenameOf(p: string): string {
+  const unified = slashes(p);
+  return unified.slice(unified.lastIndexOf("/") + 1);
+}
+
+export function endsWithIgnoreCase(s: string, suffix: string): bool {
+  return s.length >= suffix.length && asciiLower(s.slice(s.length - suffix.length)) == suffix;
+}
+
+/** Appends the entries of `from` to `into` that it does not hold yet. */
+export function pushUnique(into: Array<string>, value: string): bool {
+  if (into.includes(value)) return false;
+  into.push(value);
+  return true;
+}
+
+/** Lower-cases ASCII letters only: keys, variable names and file suffixes are ASCII, and Unicode tables cost kilobytes. */
+export function asciiLower(s: string): string {
+  let i = 0;
+  const n = s.length;
+  while (i < n && !isUpper(s.charCodeAt(i))) i++;
+  if (i == n) return s;
+  const out = new Uint16Array(n);
+  for (let j = 0; j < n; j++) {
+    const c = s.charCodeAt(j);
+    out[j] = <u16>(isUpper(c) ? c + 32 : c);
+  }
+  return String.UTF16.decodeUnsafe(out.dataStart, <usize>n << 1);
+}
+
+function isUpper(c: i32): bool {
+  return c >= 0x41 && c <= 0x5a;
+}
+
+/** Backslashes to forward slashes, so that Windows paths fold like POSIX ones. */
+function slashes(p: string): string {
+  if (!p.includes("\\")) return p;
+  return p.split("\\").join("/");
+}

@@ -1,0 +1,218 @@
+// The boundary to the wasm core: the only module that instantiates it or touches its memory. Browser-safe.
+
+import { instantiateSync } from "@assemblyscript/loader";
+
+/** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
+export interface CoreDiagnostic {
+  name: "SchemaValidationError" | "ConfigSyntaxError" | "UsageError" | "PresetNotFound" | "ThemeNotFound" | "RequestError";
+  exitCode: number;
+  /** Dotted key path such as `modules.include[2]`, or "". */
+  path: string;
+  /** `file:line:column`, a file, a flag, a variable or a preset name. */
+  source: string;
+  message: string;
+  /** Present when the problem has a position in a text. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** UTF-16 offset of the offending span in the text, and its length. */
+  offset?: number;
+  length?: number;
+}
+
+export interface CoreWarning {
+  message: string;
+  source: string;
+}
+
+export type Layer = "cli" | "env" | "config" | "preset" | "default";
+
+/** The resolved config: every field of SPEC section 2, defaults filled in, paths absolute. */
+export interface ResolvedConfig {
+  schema: 1;
+  theme: string;
+  modules: { include: string[]; exclude: string[]; only: string[] };
+  presets: string[];
+  presetsSearchPath: string[];
+  hooks: { initScriptsDir: string; postScriptsDir: string; onFailure: "continue" | "fail" };
+  cache: { file: string; enabled: boolean };
+  log: { format: "text" | "json" };
+}
+
+export interface Origin {
+  layer: Layer;
+  source: string;
+}
+
+export interface Decision extends Origin {
+  key: string;
+  value: unknown;
+}
+
+/** Where a config or preset comes from: JSON text (with positions) or a value a host evaluated. */
+export type SourceInput =
+  | { source: string; format: "json" | "package.json"; text: string }
+  | { source: string; format: "value"; value: unknown };
+
+export type PresetFileInput = SourceInput & { ref?: string; name?: string };
+
+export interface ResolveRequest {
+  cwd: string;
+  flags?: { theme?: string; exclude?: string[]; preset?: string[]; logFormat?: string; config?: string };
+  env?: Record<string, string>;
+  config?: SourceInput | null;
+  presetFiles?: PresetFileInput[];
+  presetNames?: string[];
+  detected?: Record<string, string | null>;
+  files?: string[];
+  archives?: string[];
+}
+
+export interface PresetChoice {
+  name: string;
+  source: string;
+  reason: string;
+  glob?: string;
+}
+
+export interface ModuleDecision {
+  name: string;
+  file: string;
+  selected: boolean;
+  reason: string;
+  glob?: string;
+  layer?: Layer;
+  source?: string;
+}
+
+export interface Plan {
+  theme: { file: string | null; path: string | null; reason: string; alternatives: string[] };
+  modules: string[];
+  excluded: string[];
+  decisions: ModuleDecision[];
+}
+
+interface Staged {
+  ok: boolean;
+  logFormat?: "text" | "json";
+  errors?: CoreDiagnostic[];
+  warnings: CoreWarning[];
+}
+
+export interface ResolveDone extends Staged {
+  stage: "done";
+  errors: CoreDiagnostic[];
+  config?: ResolvedConfig;
+  origins?: Record<string, Origin>;
+  decisions?: Decision[];
+  entries?: Record<string, Array<{ value: string } & Origin>>;
+  explain?: Record<string, Array<{ value: unknown } & Origin>>;
+  presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
+  plan?: Plan;
+}
+
+export interface ResolveNeedsPresets extends Staged {
+  stage: "presets";
+  needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] };
+}
+
+export interface ResolveNeedsDetect extends Staged {
+  stage: "detect";
+  needs: { detect: Array<{ id: string; name: string; globs: string[] }> };
+}
+
+export type ResolveResponse = ResolveDone | ResolveNeedsPresets | ResolveNeedsDetect;
+
+export interface ValidateResponse {
+  ok: boolean;
+  config?: unknown;
+  errors: CoreDiagnostic[];
+  warnings: CoreWarning[];
+}
+
+export interface BundledPreset {
+  name: string;
+  preset: Record<string, unknown>;
+  detect: string[] | null;
+}
+
+/** Thrown when the core traps or answers with something unreadable: a bug, exit 70. */
+export class CoreTrap extends Error {
+  override readonly name = "InternalError";
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  call(ptr: number): number;
+  dk_status(): number;
+  __newArrayBuffer(buf: ArrayBuffer): number;
+  __getArrayBuffer(ptr: number): ArrayBuffer;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
+export class Core {
+  readonly module: WebAssembly.Module;
+  private exports: Exports | null = null;
+
+  constructor(source: WebAssembly.Module | BufferSource) {
+    this.module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+  }
+
+  /** Sends one request object and returns the parsed response, with the ABI status. */
+  request<T>(req: object): { status: number; response: T } {
+    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).exports as unknown as Exports);
+    let bytes: ArrayBuffer;
+    let status: number;
+    try {
+      const ptr = exports.__newArrayBuffer(encoder.encode(JSON.stringify(req)).buffer as ArrayBuffer);
+      bytes = exports.__getArrayBuffer(exports.call(ptr));
+      status = exports.dk_status();
+    } catch (error) {
+      // After a trap the instance's state is unknown: drop it, as SPEC section 11 asks of every host.
+      this.exports = null;
+      throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
+    }
+    try {
+      return { status, response: JSON.parse(decoder.decode(bytes)) as T };
+    } catch (error) {
+      throw new CoreTrap("the core answered with text that is not JSON", { cause: error });
+    }
+  }
+
+  /** Validates one config (or preset) text: all problems at once, with positions. */
+  validateConfig(text: string, options: { format?: "json" | "package.json"; source?: string; kind?: "config" | "preset" } = {}): ValidateResponse {
+    return this.expect<ValidateResponse>({ op: "validate", text, ...options });
+  }
+
+  /** Merges the layers (SPEC section 4); may ask for preset files or detect answers first (see docs/abi.md). */
+  resolveLayers(request: ResolveRequest): ResolveResponse {
+    return this.expect<ResolveResponse>({ op: "resolve", ...request });
+  }
+
+  /** The bundled presets. */
+  listPresets(): BundledPreset[] {
+    return this.expect<{ presets: BundledPreset[] }>({ op: "presets" }).presets;
+  }
+
+  /** The JSON parser alone: the value, or the syntax error with its position. */
+  parseJson(text: string): { ok: boolean; value?: unknown; errors: CoreDiagnostic[] } {
+    return this.expect({ op: "parse", text });
+  }
+
+  private expect<T>(req: object): T {
+    const { status, response } = this.request<T & { errors?: CoreDiagnostic[] }>(req);
+    if (status !== 0) {
+      // A request the core cannot read is the host's bug, never the user's.
+      throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + status}`);
+    }
+    return response;
+  }
+}
+
+/** Makes a core from the module's bytes or a compiled module. */
+export function createCore(source: WebAssembly.Module | BufferSource): Core {
+  return new Core(source);
+}

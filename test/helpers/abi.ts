@@ -1,0 +1,34 @@
+// A plain-WebAssembly host of the dk_* ABI for tests: no loader, the bytes in and out by hand.
+
+import { readFileSync } from "node:fs";
+
+export interface AbiHost {
+  call(request: string): { status: number; text: string };
+  memoryBytes(): number;
+}
+
+export function wasmBytes(): Buffer {
+  return readFileSync(new URL("../../dist/dropkit.wasm", import.meta.url));
+}
+
+export function openAbi(bytes: Uint8Array = wasmBytes()): AbiHost {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+  const e = instance.exports as Record<string, any>;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  return {
+    call(request: string) {
+      const input = encoder.encode(request);
+      const ptr = e.dk_alloc(input.length);
+      // Re-read memory.buffer after every call into the module: memory may have grown.
+      new Uint8Array(e.memory.buffer, ptr, input.length).set(input);
+      const status = e.dk_call(ptr, input.length);
+      e.dk_free(ptr);
+      const text = decoder.decode(new Uint8Array(e.memory.buffer, e.dk_out_ptr(), e.dk_out_len()));
+      return { status, text };
+    },
+    memoryBytes() {
+      return (e.memory as WebAssembly.Memory).buffer.byteLength;
+    },
+  };
+}
