@@ -46,16 +46,19 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
     const values = new Array<string>();
     const sources = new Array<string>();
     let ok = true;
+    // The index of an item among the non-empty ones, valid or not, for the path of a problem.
+    let index = 0;
     for (let i = 0; i < parts.length; i++) {
       const item = parts[i].trim();
       if (item.length == 0) continue;
       const problem = checkText(leaf, item);
       if (problem.length > 0) {
-        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + values.length.toString() + "]",
+        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + (index++).toString() + "]",
           "Invalid value in " + name + ": " + problem + ", found \"" + item + "\".", name));
         ok = false;
         continue;
       }
+      index++;
       values.push(normalizeValue(leaf, item, layer.baseDir));
       sources.push(name);
     }

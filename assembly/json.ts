@@ -302,6 +302,7 @@ class Parser {
   string(): string {
     const startLine = this.line;
     const startColumn = this.column;
+    const startOffset = this.offset;
     this.advance(1);
     const begin = this.pos;
     const ptr = this.ptr;
@@ -328,7 +329,7 @@ class Parser {
     this.pos = p;
     while (true) {
       if (this.pos >= len) {
-        this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn);
+        this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn, startOffset);
         return "";
       }
       const c = <u32>load<u8>(ptr + <usize>this.pos);
@@ -523,10 +524,11 @@ class Parser {
   }
 
   error(message: string): void {
-    this.errorAt(message, this.line, this.column);
+    this.errorAt(message, this.line, this.column, this.offset);
   }
 
-  errorAt(message: string, line: i32, column: i32): void {
+  /** Records the syntax error at a position; its span runs from `offset` to where parsing stopped. */
+  errorAt(message: string, line: i32, column: i32, offset: i32): void {
     if (this.failed) return;
     this.failed = true;
     const problem = new ParseProblem();
@@ -534,8 +536,8 @@ class Parser {
     problem.path = this.currentPath();
     problem.span.line = line;
     problem.span.column = column;
-    problem.span.offset = this.offset;
-    problem.span.end = this.offset + 1;
+    problem.span.offset = offset;
+    problem.span.end = max<i32>(offset + 1, this.offset);
     problem.message = message;
     this.result.syntaxError = problem;
   }

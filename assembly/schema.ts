@@ -6,7 +6,7 @@ import {
   MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
-import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath } from "./text";
+import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath, suggest } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -232,7 +232,10 @@ export function checkText(leaf: i32, value: string): string {
   if (type == TYPE_PATHS || type == TYPE_PATH) return value.length == 0 ? MSG_PATH_EMPTY : "";
   if (type == TYPE_ENUM) {
     const choices = LEAVES[leaf].choices;
-    return choices.includes(value) ? "" : "expected one of " + quoteList(choices) + didYouMean(value, choices);
+    if (choices.includes(value)) return "";
+    // The suggestion goes in parentheses: callers append ", found ..." to this text.
+    const close = suggest(value, choices);
+    return "expected one of " + quoteList(choices) + (close.length > 0 ? " (did you mean \"" + close + "\"?)" : "");
   }
   return "";
 }
