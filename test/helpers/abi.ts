@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 
 export interface AbiHost {
   call(request: string): { status: number; text: string };
+  /** Sends raw request bytes, which need not be valid UTF-8. */
+  callBytes(request: Uint8Array): { status: number; text: string };
   memoryBytes(): number;
 }
 
@@ -15,10 +17,13 @@ export function openAbi(bytes: Uint8Array = wasmBytes()): AbiHost {
   const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
   const e = instance.exports as Record<string, any>;
   const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
+  // Fatal: the core must always answer with valid UTF-8.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   return {
     call(request: string) {
-      const input = encoder.encode(request);
+      return this.callBytes(encoder.encode(request));
+    },
+    callBytes(input: Uint8Array) {
       const ptr = e.dk_alloc(input.length);
       // Re-read memory.buffer after every call into the module: memory may have grown.
       new Uint8Array(e.memory.buffer, ptr, input.length).set(input);
