@@ -24,19 +24,29 @@ export function matchFile(glob: string, path: string): bool {
   const pn = p.length;
   let gi = 0;
   let pi = 0;
+  // Two backtrack points: the last '*' (within one segment) and the last '**' (across segments).
   let starG = -1;
   let starP = -1;
-  let deep = false;
+  let deepG = -1;
+  let deepP = -1;
+  let deepSlash = false;
   while (pi < pn) {
     if (gi < gn) {
       const c = g.charCodeAt(gi);
       if (c == 0x2a) {
-        deep = gi + 1 < gn && g.charCodeAt(gi + 1) == 0x2a;
-        gi += deep ? 2 : 1;
-        // "**/" also matches zero directories.
-        if (deep && gi < gn && g.charCodeAt(gi) == 0x2f) gi++;
-        starG = gi;
-        starP = pi;
+        if (gi + 1 < gn && g.charCodeAt(gi + 1) == 0x2a) {
+          gi += 2;
+          // "**/" matches zero or more whole directories.
+          deepSlash = gi < gn && g.charCodeAt(gi) == 0x2f;
+          if (deepSlash) gi++;
+          deepG = gi;
+          deepP = pi;
+          starG = -1;
+        } else {
+          gi++;
+          starG = gi;
+          starP = pi;
+        }
         continue;
       }
       if (c == 0x3f && p.charCodeAt(pi) != 0x2f) {
@@ -57,11 +67,25 @@ export function matchFile(glob: string, path: string): bool {
         continue;
       }
     }
-    // Backtrack: let the last star swallow one more character ('*' never swallows a '/').
-    if (starG >= 0 && (deep || p.charCodeAt(starP) != 0x2f)) {
+    // Backtrack: let the last '*' swallow one more character ('*' never swallows a '/') ...
+    if (starG >= 0 && p.charCodeAt(starP) != 0x2f) {
       starP++;
       pi = starP;
       gi = starG;
+      continue;
+    }
+    // ... or else the last '**' one more character ("**/": one more whole directory).
+    if (deepG >= 0) {
+      if (deepSlash) {
+        const slash = p.indexOf("/", deepP);
+        if (slash < 0) return false;
+        deepP = slash + 1;
+      } else {
+        deepP++;
+      }
+      pi = deepP;
+      gi = deepG;
+      starG = -1;
       continue;
     }
     return false;
