@@ -1,0 +1,252 @@
+// The decisions log on stderr (SPEC section 7): one record per line, as aligned text or as NDJSON.
+
+import { readFileSync } from "node:fs";
+
+/** How records are written: aligned lines for people, or one JSON object per line. */
+export type LogFormat = "text" | "json";
+
+/** The events of SPEC section 7. */
+export type LogEvent = "config" | "preset" | "decision" | "plan" | "hook" | "state" | "warning" | "error";
+
+/** One record; `event` says which, the other fields depend on it. */
+export interface LogRecord {
+  event: LogEvent;
+  [field: string]: unknown;
+}
+
+/** A problem to report: the fields of an `error` record, plus what a code frame needs. */
+export interface Problem {
+  name: string;
+  exitCode: number;
+  message: string;
+  path?: string;
+  source?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** Length of the offending span, in UTF-16 code units, for the underline of the code frame. */
+  length?: number;
+}
+
+/** Where a log writes, and whether it may use colour. */
+export interface LogTarget {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Width of the event column in text mode: the longest event name plus two spaces. */
+const labelWidth = 10;
+
+const ansi = { red: "31", yellow: "33", green: "32", cyan: "36", dim: "2", bold: "1" } as const;
+
+/**
+ * The decisions log. Writes each record at once (stderr is synchronous for files and pipes), so the
+ * log is complete even when the run stops. The format can change after construction, because the
+ * config (`log.format`) is only known once it is resolved.
+ */
+export class DecisionLog {
+  format: LogFormat;
+  private readonly target: LogTarget;
+  private readonly color: boolean;
+
+  /**
+   * @param format - The initial format; see `earlyLogFormat`.
+   * @param target - Where to write. @default process.stderr
+   * @param env - Read for `NO_COLOR`. @default process.env
+   */
+  constructor(format: LogFormat, target: LogTarget = process.stderr, env: NodeJS.ProcessEnv = process.env) {
+    this.format = format;
+    this.target = target;
+    this.color = shouldColor(target, env);
+  }
+
+  /** Writes one record. */
+  write(record: LogRecord): void {
+    this.target.write(this.format === "json" ? JSON.stringify(record) + "\n" : this.render(record));
+  }
+
+  /** Writes a warning record. */
+  warn(message: string, source?: string): void {
+    this.write({ event: "warning", message, ...(source ? { source } : {}) });
+  }
+
+  /** Writes one `error` record per problem, in the order given (all problems at once). */
+  errors(problems: Problem[]): void {
+    for (const p of problems) {
+      const record: LogRecord = { event: "error", name: p.name, exitCode: p.exitCode, path: p.path ?? "", source: p.source ?? "", message: p.message };
+      if (p.file !== undefined) record.file = p.file;
+      if (p.line !== undefined) record.line = p.line;
+      if (p.column !== undefined) record.column = p.column;
+      if (this.format === "json") {
+        this.target.write(JSON.stringify(record) + "\n");
+      } else {
+        this.target.write(this.render(record) + codeFrame(p, this.paint.bind(this)));
+      }
+    }
+  }
+
+  /**
+   * Writes one `decision` record per leaf. In text mode the columns are aligned over the whole batch,
+   * which is why decisions are written together rather than one by one.
+   */
+  decisions(decisions: Array<{ key: string; value: unknown; layer: string; source: string }>): void {
+    if (this.format === "json") {
+      for (const d of decisions) this.write({ event: "decision", key: d.key, value: d.value, layer: d.layer, source: d.source });
+      return;
+    }
+    const rows = decisions.map((d) => [d.key, formatValue(d.value), d.layer, d.source]);
+    for (const line of alignColumns(rows)) this.target.write(this.label("decision") + line + "\n");
+  }
+
+  /** Colours `text` when colour is on. */
+  paint(text: string, style: keyof typeof ansi): string {
+    return this.color ? `\u001b[${ansi[style]}m${text}\u001b[0m` : text;
+  }
+
+  private label(event: LogEvent): string {
+    const padded = event.padEnd(labelWidth);
+    const style = event === "error" ? "red" : event === "warning" ? "yellow" : "dim";
+    return this.paint(padded, style);
+  }
+
+  /** One text line (or a few, for errors) for a record. */
+  private render(r: LogRecord): string {
+    return this.label(r.event) + describeRecord(r, this.paint.bind(this)) + "\n";
+  }
+}
+
+/**
+ * The log format to use before the config is resolved (for problems found while loading it):
+ * `--log-format`, then `DROPKIT_LOG_FORMAT`, then text. Invalid values are ignored here; the core
+ * reports them.
+ */
+export function earlyLogFormat(flag: string | undefined, env: NodeJS.ProcessEnv): LogFormat {
+  if (flag === "json" || flag === "text") return flag;
+  const fromEnv = env.DROPKIT_LOG_FORMAT?.trim().toLowerCase();
+  return fromEnv === "json" ? "json" : "text";
+}
+
+/** Whether to colour: only on a terminal, and never when `NO_COLOR` is set to anything but "" (no-color.org). */
+export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean {
+  return target.isTTY === true && !env.NO_COLOR;
+}
+
+/** A value for a text line: strings bare, everything else as compact JSON. */
+export function formatValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Pads every column but the last to its widest cell, two spaces apart. */
+export function alignColumns(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+}
+
+// --- helpers ---
+
+type Paint = (text: string, style: keyof typeof ansi) => string;
+
+/** The text form of each event. */
+function describeRecord(r: LogRecord, paint: Paint): string {
+  switch (r.event) {
+    case "config":
+      return describeConfig(r, paint);
+    case "preset": {
+      const glob = r.glob ? ` (glob ${String(r.glob)})` : "";
+      return `${String(r.name)} ${String(r.status)}: ${String(r.reason)}${glob}${paint(` [${String(r.source)}]`, "dim")}`;
+    }
+    case "decision":
+      return `${String(r.key)}  ${formatValue(r.value)}  ${String(r.layer)}  ${String(r.source)}`;
+    case "plan":
+      return describePlan(r, paint);
+    case "hook": {
+      const time = r.status === "ok" || r.status === "failed" || r.status === "timed-out" ? paint(` (${String(r.durationMs)} ms)`, "dim") : "";
+      const message = r.message ? `: ${String(r.message)}` : "";
+      return `${String(r.phase)} ${String(r.file)} ${String(r.status)}${message}${time}`;
+    }
+    case "state":
+      return describeState(r, paint);
+    case "warning":
+      return String(r.message);
+    case "error": {
+      const where = r.source ? `\n${" ".repeat(labelWidth)}${paint(`at ${String(r.source)}`, "dim")}` : "";
+      return `${paint(String(r.name), "bold")} (exit ${String(r.exitCode)}): ${String(r.message)}${where}`;
+    }
+  }
+}
+
+function describeConfig(r: LogRecord, paint: Paint): string {
+  const searched = (r.searched as string[] | undefined) ?? [];
+  const stop = r.stop as { dir: string; reason: string } | undefined;
+  const walk = searched.length > 0
+    ? paint(` (searched ${searched.join(", ")}; stopped: ${stop?.reason ?? "?"} at ${stop?.dir ?? "?"})`, "dim")
+    : "";
+  switch (r.via) {
+    case "none":
+      return `no config file, using defaults${walk}`;
+    case "flag":
+      return `${String(r.file)} (from --config)`;
+    case "env":
+      return `${String(r.file)} (from DROPKIT_CONFIG)`;
+    default:
+      return `${String(r.file)} (found by discovery)${walk}`;
+  }
+}
+
+function describePlan(r: LogRecord, paint: Paint): string {
+  switch (r.item) {
+    case "theme": {
+      const alternatives = (r.alternatives as string[] | undefined) ?? [];
+      const also = alternatives.length > 0 ? `; alternatives: ${alternatives.join(", ")}` : "";
+      return `theme ${r.value === null ? "(none)" : String(r.value)}: ${String(r.reason)}${also}`;
+    }
+    case "module": {
+      const mark = r.selected ? paint("+", "green") : paint("-", "red");
+      return `module ${mark} ${String(r.name)}: ${String(r.reason)}`;
+    }
+    default: {
+      const modules = (r.modules as string[]).join(", ") || "(none)";
+      return `summary: theme ${r.theme === null ? "(none)" : String(r.theme)}; modules ${modules}`;
+    }
+  }
+}
+
+function describeState(r: LogRecord, paint: Paint): string {
+  if (r.action === "cache") {
+    const hashed = (r.hashed as string[]).length;
+    const reused = (r.reused as string[]).length;
+    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused`;
+  }
+  const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
+  const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${plan.modules.join(", ") || "none"})`, "dim") : "";
+  return `${String(r.action)} ${String(r.file)}${summary}`;
+}
+
+/**
+ * The offending line of the file with a caret (or an underline of the span) under the column.
+ * Tabs before the column are copied into the marker line so that the caret lines up in any terminal.
+ */
+function codeFrame(p: Problem, paint: Paint): string {
+  if (!p.file || !p.line) return "";
+  let text: string;
+  try {
+    text = readFileSync(p.file, "utf8");
+  } catch {
+    // The file may be gone or unreadable by now; the message alone still says what is wrong.
+    return "";
+  }
+  const lines = text.split(/\r\n|\r|\n/);
+  let source = lines[p.line - 1];
+  if (source === undefined) return "";
+  if (p.line === 1 && source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  const gutter = String(p.line);
+  const indent = " ".repeat(labelWidth);
+  let frame = `${indent}${paint(`${gutter} |`, "dim")} ${source}\n`;
+  if (p.column !== undefined && p.column >= 1) {
+    const before = source.slice(0, p.column - 1).replace(/[^\t]/g, " ");
+    const span = Math.max(1, Math.min(p.length ?? 1, source.length - (p.column - 1)));
+    frame += `${indent}${paint(`${" ".repeat(gutter.length)} |`, "dim")} ${before}${paint("^".repeat(span), "red")}\n`;
+  }
+  return frame;
+}
