@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The dropkit executable: builds the clipanion CLI from the command list and maps its outcomes to exit codes.
+
+import { readFileSync } from "node:fs";
+import { Builtins, Cli, type BaseContext } from "clipanion";
+import { commands } from "./commands/index.js";
+
+/** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
+const usageExitCode = 64;
+
+process.exitCode = await runCli(process.argv.slice(2));
+
+/**
+ * Runs dropkit with `argv` and returns the exit code. Usage problems go to stderr (clipanion would
+ * print them on stdout, which carries only the data a user asked for) and end with 64; `--help` and
+ * `--version` print on stdout and end with 0.
+ */
+async function runCli(argv: string[]): Promise<number> {
+  const context: BaseContext = { ...Cli.defaultContext, env: process.env };
+  try {
+    // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
+    const cli = new Cli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
+    for (const command of commands) cli.register(command);
+    cli.register(Builtins.HelpCommand);
+    cli.register(Builtins.VersionCommand);
+    if (argv.length === 0) {
+      // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
+      return reportUsageError(argv, new Error("No command given."), `${cli.usage(null, { colored: colorOn(process.stderr) })}`);
+    }
+    let command;
+    try {
+      command = cli.process(argv, context);
+    } catch (error) {
+      if (!isClipanionError(error)) throw error;
+      return reportUsageError(argv, error, cli.error(error, { colored: colorOn(process.stderr) }));
+    }
+    // Help output goes to stdout: it was asked for.
+    return await cli.run(command, context);
+  } catch (error) {
+    const { DecisionLog, earlyLogFormat } = await import("./log.js");
+    const { reportFailure } = await import("./failure.js");
+    return reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env)), process.env);
+  }
+}
+
+// --- helpers ---
+
+/** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
+function reportUsageError(argv: string[], error: Error, text: string): number {
+  const json = logFormatFlag(argv) === "json" || (logFormatFlag(argv) === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
+  if (json) {
+    const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: error.message };
+    process.stderr.write(JSON.stringify(record) + "\n");
+  } else {
+    process.stderr.write(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
+  }
+  return usageExitCode;
+}
+
+/** The value of `--log-format` in `argv`, read by hand because parsing failed (or has not happened yet). */
+function logFormatFlag(argv: string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") break;
+    if (arg.startsWith("--log-format=")) value = arg.slice("--log-format=".length);
+    else if (arg === "--log-format") value = argv[++i];
+  }
+  return value;
+}
+
+/** Clipanion's parse errors (unknown command or flag, bad value) carry a `clipanion` marker. */
+function isClipanionError(error: unknown): error is Error {
+  return error instanceof Error && "clipanion" in error;
+}
+
+function colorOn(stream: NodeJS.WriteStream): boolean {
+  return stream.isTTY === true && !process.env.NO_COLOR;
+}
+
+/** The version from the package's own package.json, read at run time so it never drifts from it. */
+function readVersion(): string {
+  const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
+}

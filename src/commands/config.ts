@@ -1,0 +1,110 @@
+// `dropkit config`: the resolved config with the origin of every value, as a table, JSON, or one key explained.
+
+import { Command, Option } from "clipanion";
+import type { LoadConfigResult } from "../config.js";
+import { alignColumns, formatValue, type DecisionLog } from "../log.js";
+import { DropkitCommand, reportResolution } from "./base.js";
+
+/** Prints the resolved config (SPEC section 6); writes nothing, so it doubles as a validator. */
+export class ConfigCommand extends DropkitCommand {
+  static override paths = [["config"]];
+
+  static override usage = Command.Usage({
+    description: "print the resolved config and where every value comes from",
+    details: `
+      Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the flag, the variable, \`file:line:column\`, the preset, or \`default\`. For the module lists, which are the union of every layer, each entry also gets its own row.
+
+      \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead. \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
+
+      Writes nothing, so it doubles as a validator in CI: exit 65 when the config is invalid.
+    `,
+    examples: [
+      ["Show the resolved config", "$0 config"],
+      ["Machine-readable, for scripts", "$0 config --json"],
+      ["Why is the theme what it is?", "$0 config --explain theme"],
+      ["Validate a config in CI", "$0 config --config=./dropkit.config.json > /dev/null"],
+    ],
+  });
+
+  json = Option.Boolean("--json", false, { description: "print JSON instead of a table" });
+
+  explain = Option.String("--explain", { description: "show every layer that set this dotted key, the winner first" });
+
+  protected async run(log: DecisionLog): Promise<number> {
+    const { loadConfig } = await import("../config.js");
+    const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags() });
+    // The decisions are what stdout prints; logging them on stderr too would only repeat them.
+    const code = reportResolution(log, loaded, { decisions: false });
+    if (code !== 0) return code;
+    const out = this.context.stdout;
+    if (this.explain !== undefined) {
+      const explained = explainKey(loaded, this.explain, this.json);
+      if (typeof explained !== "string") {
+        log.errors([explained]);
+        return explained.exitCode;
+      }
+      out.write(explained);
+    } else if (this.json) {
+      const origins: Record<string, { layer: string; source: string }> = {};
+      for (const d of loaded.decisions!) origins[d.key] = { layer: d.layer, source: d.source };
+      out.write(JSON.stringify({ config: loaded.config, origins }, null, 2) + "\n");
+    } else {
+      out.write(renderTable(loaded));
+    }
+    return 0;
+  }
+}
+
+// --- helpers ---
+
+/** The aligned table: a header, one row per leaf, and one row per entry of the union lists. */
+function renderTable(loaded: LoadConfigResult): string {
+  const rows = [["KEY", "VALUE", "LAYER", "SOURCE"]];
+  for (const d of loaded.decisions!) {
+    rows.push([d.key, formatValue(d.value), d.layer, d.source]);
+    const entries = loaded.entries?.[d.key] ?? [];
+    entries.forEach((e, i) => rows.push([`${d.key}[${i}]`, e.value, e.layer, e.source]));
+  }
+  return alignColumns(rows).join("\n") + "\n";
+}
+
+/** What `--explain` prints for `key`, or the usage error for an unknown key. */
+function explainKey(loaded: LoadConfigResult, key: string, json: boolean): string | { name: string; exitCode: number; message: string; source: string } {
+  const keys = Object.keys(loaded.explain ?? {});
+  const layers = loaded.explain?.[key];
+  if (!layers) {
+    const guess = closest(key, keys);
+    const hint = guess ? ` Did you mean "${guess}"?` : "";
+    return { name: "UsageError", exitCode: 64, source: "--explain", message: `Unknown key "${key}" for --explain.${hint} Keys: ${keys.join(", ")}.` };
+  }
+  // Union lists take entries from every layer; every other key has one winner and overridden layers.
+  const union = loaded.entries !== undefined && Object.hasOwn(loaded.entries, key);
+  const rows = layers.map((l, i) => ({ ...l, status: union ? "merged" : i === 0 ? "wins" : "overridden" }));
+  const value = loaded.decisions!.find((d) => d.key === key)?.value;
+  if (json) return JSON.stringify({ key, value, layers: rows }, null, 2) + "\n";
+  const lines = rows.map((r) => [r.layer, JSON.stringify(r.value), r.source, r.status]);
+  return `${key} = ${JSON.stringify(value)}\n` + alignColumns(lines).map((l) => `  ${l}\n`).join("");
+}
+
+/** The candidate closest to `input` by edit distance, when it is close enough to be a likely typo. */
+function closest(input: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(input.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return bestDistance <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,104 @@
+// `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
+
+import { Command } from "clipanion";
+import type { Plan, ResolvedConfig } from "../core.js";
+import type { HookRecord } from "../hooks.js";
+import type { DecisionLog } from "../log.js";
+import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
+
+/** Creates the drop in the working directory (SPEC section 6). */
+export class CreateCommand extends DropkitCommand {
+  static override paths = [["create"]];
+
+  static override usage = Command.Usage({
+    description: "create the drop in the working directory",
+    details: `
+      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
+
+      Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. An invalid config stops the run before anything is written.
+    `,
+    examples: [
+      ["Create the drop with no config at all", "$0 create"],
+      ["Pick a theme and leave out some modules", "$0 create --theme=ocean --exclude='test-*'"],
+      ["Use only the standard preset, with a JSON log for CI", "$0 create --preset=standard --log-format=json"],
+    ],
+  });
+
+  protected async run(log: DecisionLog): Promise<number> {
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }] = await Promise.all([
+      import("../config.js"),
+      import("../hooks.js"),
+      import("../archives.js"),
+    ]);
+    const cwd = this.cwd();
+    const env = this.context.env;
+    const loaded = await loadConfig({ cwd, env, flags: this.configFlags() });
+    const resolved = reportResolution(log, loaded, { decisions: true });
+    if (resolved !== 0) return resolved;
+    const config = loaded.config!;
+    // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
+    const timeoutMs = hookTimeoutMs(env);
+    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+
+    const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
+    for (const warning of init.warnings) log.warn(warning);
+
+    const archives = await scanArchives(cwd);
+    const planned = await planDrop(loaded, archives);
+    if (!planned.ok) return reportProblems(log, planned.errors);
+    const plan = planned.plan!;
+    await requireTheme(plan);
+    logPlan(log, plan);
+
+    const { writeState, stateFileName } = await import("../state.js");
+    const { default: path } = await import("node:path");
+    const stateFile = path.join(cwd, stateFileName);
+    const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+    for (const warning of written.warnings) log.warn(warning, stateFile);
+    log.write({ event: "state", action: written.action, file: stateFile, plan: written.state.plan });
+
+    await updateCache(log, cwd, config, archives);
+
+    const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
+    for (const warning of post.warnings) log.warn(warning);
+    return 0;
+  }
+}
+
+// --- helpers ---
+
+/** A `.zip` path theme outside the drop is the host's to check (the core cannot see files). */
+async function requireTheme(plan: Plan): Promise<void> {
+  const { path: file, file: inDrop } = plan.theme;
+  if (file === null || inDrop !== null) return;
+  const { statSync } = await import("node:fs");
+  if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+  const { fail } = await import("../errors.js");
+  fail("ThemeNotFound", `Theme archive ${file} not found. Check the theme path, or use a theme name or "auto".`, { path: "theme", file, source: file });
+}
+
+/** The theme as the state file keeps it: its name for an archive of the drop, the path for one outside, or null. */
+function themeName(plan: Plan): string | null {
+  const { file, path: outside } = plan.theme;
+  if (file !== null) return file.replace(/-theme\.zip$/i, "").replace(/\.zip$/i, "");
+  return outside;
+}
+
+/** One `plan` record for the theme, one per module, and a summary. */
+function logPlan(log: DecisionLog, plan: Plan): void {
+  const theme = plan.theme.file ?? plan.theme.path;
+  log.write({ event: "plan", item: "theme", value: theme, reason: plan.theme.reason, alternatives: plan.theme.alternatives });
+  for (const d of plan.decisions) log.write({ event: "plan", item: "module", ...d });
+  log.write({ event: "plan", item: "summary", theme, modules: plan.modules, excluded: plan.excluded });
+}
+
+/** Fingerprints the archives (hashing only changed ones) and saves the cache, when it is enabled. */
+async function updateCache(log: DecisionLog, cwd: string, config: ResolvedConfig, archives: string[]): Promise<void> {
+  if (!config.cache.enabled) return;
+  const { fingerprintArchives, loadCache, saveCache } = await import("../cache.js");
+  const cache = loadCache(config.cache.file);
+  if (cache.warning) log.warn(cache.warning, config.cache.file);
+  const result = await fingerprintArchives(cwd, archives, cache);
+  await saveCache(config.cache.file, result);
+  log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused });
+}

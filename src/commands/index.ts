@@ -1,0 +1,7 @@
+// The one list of dropkit's commands: the CLI registers exactly these.
+
+import { ConfigCommand } from "./config.js";
+import { CreateCommand } from "./create.js";
+
+/** Every command, in the order `dropkit --help` lists them. */
+export const commands = [CreateCommand, ConfigCommand];
