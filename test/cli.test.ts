@@ -1,0 +1,512 @@
+// Tests for the built CLI (dist/cli.js): discovery, layers, presets, create, config, exit codes and the log.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { age, eventsOf, fixture, runCli, cliPath, type RunResult } from "./helpers/cli.js";
+
+const zip = { zip: { "readme.txt": "hello\n" } };
+const json = ["--log-format=json"];
+
+/** `dropkit config --json` in `cwd`: the parsed stdout, after checking the run succeeded. */
+function configJson(cwd: string, args: string[] = [], env: Record<string, string> = {}): { config: any; origins: Record<string, { layer: string; source: string }>; run: RunResult } {
+  const run = runCli(cwd, ["config", "--json", ...json, ...args], env);
+  assert.equal(run.status, 0, run.stderr);
+  return { ...JSON.parse(run.stdout), run };
+}
+
+function errorsOf(run: RunResult): Array<Record<string, any>> {
+  return eventsOf(run, "error");
+}
+
+describe("discovery (SPEC section 3)", () => {
+  const forms: Array<[string, string]> = [
+    ["dropkit.config.ts", 'const theme: string = "ocean";\nexport default { theme };\n'],
+    ["dropkit.config.js", 'export default { theme: "ocean" };\n'],
+    ["dropkit.config.json", '{ "theme": "ocean" }\n'],
+    ["package.json", '{ "name": "x", "dropkit": { "theme": "ocean" } }\n'],
+  ];
+  for (const [name, text] of forms) {
+    test(`finds ${name} from a subdirectory, and logs every directory searched`, () => {
+      const root = fixture({ [name]: text, "sub/deeper/": "" });
+      const cwd = path.join(root, "sub/deeper");
+      const { config, origins, run } = configJson(cwd);
+      assert.equal(config.theme, "ocean");
+      assert.equal(origins.theme!.layer, "config");
+      const [record] = eventsOf(run, "config");
+      assert.deepEqual(record, {
+        event: "config", file: path.join(root, name), via: "discovery", format: name === "package.json" ? "package.json" : path.extname(name).slice(1),
+        searched: [cwd, path.join(root, "sub"), root], stop: { dir: root, reason: "found" },
+      });
+    });
+  }
+
+  test("a package.json without a dropkit key is not a match", () => {
+    const root = fixture({ "package.json": '{"name":"x"}' });
+    const run = runCli(root, ["config", ...json]);
+    assert.equal(run.status, 0);
+    assert.equal(eventsOf(run, "config")[0]!.via, "none");
+  });
+
+  test("stops at the directory holding .git, and says so", () => {
+    const root = fixture({ "dropkit.config.json": '{"theme":"outer"}', "repo/.git/": "", "repo/src/": "" });
+    const run = runCli(path.join(root, "repo/src"), ["config", ...json]);
+    const [record] = eventsOf(run, "config");
+    assert.equal(record!.via, "none");
+    assert.equal(record!.file, null);
+    assert.deepEqual(record!.searched, [path.join(root, "repo/src"), path.join(root, "repo")]);
+    assert.deepEqual(record!.stop, { dir: path.join(root, "repo"), reason: "repository-root" });
+  });
+
+  test("never enters a GIT_CEILING_DIRECTORIES directory", () => {
+    const root = fixture({ "a/dropkit.config.json": '{"theme":"above"}', "a/b/c/": "" });
+    const run = runCli(path.join(root, "a/b/c"), ["config", ...json], { GIT_CEILING_DIRECTORIES: path.join(root, "a") });
+    const [record] = eventsOf(run, "config");
+    assert.equal(record!.via, "none");
+    assert.deepEqual(record!.stop, { dir: path.join(root, "a"), reason: "ceiling" });
+  });
+
+  test("several forms in one directory: the first wins and the others are named in a warning", () => {
+    const root = fixture({ "dropkit.config.js": 'export default { theme: "js" };', "dropkit.config.json": '{"theme":"json"}', "package.json": '{"dropkit":{"theme":"pkg"}}' });
+    const { config, run } = configJson(root);
+    assert.equal(config.theme, "js");
+    const [warning] = eventsOf(run, "warning");
+    assert.match(warning!.message, /dropkit\.config\.json and package\.json \(dropkit key\)/);
+    assert.equal(warning!.source, path.join(root, "dropkit.config.js"));
+  });
+
+  test("--config and DROPKIT_CONFIG skip discovery", () => {
+    const root = fixture({ "dropkit.config.json": '{"theme":"found"}', "conf/ci.json": '{"theme":"ci"}' });
+    const byFlag = configJson(root, ["--config=conf/ci.json"]);
+    assert.equal(byFlag.config.theme, "ci");
+    assert.equal(eventsOf(byFlag.run, "config")[0]!.via, "flag");
+    const byEnv = configJson(root, [], { DROPKIT_CONFIG: "conf/ci.json" });
+    assert.equal(byEnv.config.theme, "ci");
+    assert.equal(eventsOf(byEnv.run, "config")[0]!.via, "env");
+  });
+
+  test("a missing --config or DROPKIT_CONFIG path exits 66 (ConfigNotFound)", () => {
+    const root = fixture();
+    for (const [args, env] of [[["--config=nope.json"], {}], [[], { DROPKIT_CONFIG: "nope.json" }]] as const) {
+      const run = runCli(root, ["config", ...json, ...args], env);
+      assert.equal(run.status, 66);
+      assert.equal(run.stdout, "");
+      const [error] = errorsOf(run);
+      assert.equal(error!.name, "ConfigNotFound");
+      assert.equal(error!.exitCode, 66);
+    }
+  });
+});
+
+describe("loading configs", () => {
+  test(".js may be CommonJS, and a default export may be an async function", () => {
+    const cjs = fixture({ "dropkit.config.js": 'module.exports = { theme: "cjs" };\n' });
+    assert.equal(configJson(cjs).config.theme, "cjs");
+    const fn = fixture({ "dropkit.config.ts": 'export default async (): Promise<{ theme: string }> => ({ theme: "async" });\n' });
+    assert.equal(configJson(fn).config.theme, "async");
+  });
+
+  test("a .ts config may import defineConfig from the package", () => {
+    const root = fixture({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "typed" });\n' });
+    fs.mkdirSync(path.join(root, "node_modules"));
+    fs.symlinkSync(path.resolve(path.dirname(cliPath), ".."), path.join(root, "node_modules/dropkit"));
+    assert.equal(configJson(root).config.theme, "typed");
+  });
+
+  test("a config that throws exits 65 with ConfigLoadError", () => {
+    const root = fixture({ "dropkit.config.js": 'throw new Error("boom");\n' });
+    const run = runCli(root, ["config", ...json]);
+    assert.equal(run.status, 65);
+    const [error] = errorsOf(run);
+    assert.equal(error!.name, "ConfigLoadError");
+    assert.match(error!.message, /boom/);
+  });
+
+  test("a syntax error exits 65 with its line and column", () => {
+    const root = fixture({ "dropkit.config.json": '{\n  "theme": "ocean",\n  "modules": [\n}\n' });
+    const run = runCli(root, ["config", ...json]);
+    assert.equal(run.status, 65);
+    const [error] = errorsOf(run);
+    assert.equal(error!.name, "ConfigSyntaxError");
+    assert.equal(error!.source, `${path.join(root, "dropkit.config.json")}:4:1`);
+    assert.equal(error!.line, 4);
+    assert.equal(error!.column, 1);
+  });
+
+  test("every schema problem is reported at once, each with its path and position", () => {
+    const root = fixture({ "dropkit.config.json": '{\n  "theme": 3,\n  "modules": { "include": ["a", "b*c"] },\n  "themee": "x"\n}\n' });
+    const run = runCli(root, ["config", ...json]);
+    assert.equal(run.status, 65);
+    assert.equal(run.stdout, "");
+    const errors = errorsOf(run);
+    assert.deepEqual(errors.map((e) => [e.name, e.path, e.line, e.column]), [
+      ["SchemaValidationError", "theme", 2, 12],
+      ["SchemaValidationError", "modules.include[1]", 3, 33],
+      ["SchemaValidationError", "themee", 4, 3],
+    ]);
+    assert.match(errors[2]!.message, /Did you mean "theme"\?/);
+  });
+
+  test("text mode shows a code frame with a caret under the column, and no colour off a terminal", () => {
+    const root = fixture({ "dropkit.config.json": '{\n\t"theme": 3\n}\n' });
+    const run = runCli(root, ["config"]);
+    assert.equal(run.status, 65);
+    assert.match(run.stderr, /error +SchemaValidationError \(exit 65\): theme must be a string/);
+    assert.match(run.stderr, new RegExp(`at ${escape(path.join(root, "dropkit.config.json"))}:2:11`));
+    assert.match(run.stderr, /2 \| \t"theme": 3\n +\| \t {9}\^\n/);
+    assert.doesNotMatch(run.stderr, /\u001b\[/);
+  });
+
+  test("an invalid environment value is a schema error naming the variable; an unknown one a warning", () => {
+    const root = fixture();
+    const bad = runCli(root, ["config", ...json], { DROPKIT_CACHE_ENABLED: "maybe" });
+    assert.equal(bad.status, 65);
+    assert.equal(errorsOf(bad)[0]!.source, "DROPKIT_CACHE_ENABLED");
+    const typo = configJson(root, [], { DROPKIT_THEMES: "x" });
+    assert.match(eventsOf(typo.run, "warning")[0]!.message, /Did you mean DROPKIT_THEME\?/);
+  });
+
+  test("log.format in the config switches the log to JSON", () => {
+    const root = fixture({ "dropkit.config.json": '{"log":{"format":"json"}}' });
+    const run = runCli(root, ["config", "--json"]);
+    assert.equal(run.status, 0);
+    assert.equal(run.records[0]!.event, "config");
+  });
+});
+
+describe("layers (SPEC section 4)", () => {
+  test("flags > environment > config > presets > defaults, one layer removed at a time", () => {
+    const root = fixture({
+      "dropkit.config.json": '{"theme":"from-config","presets":["mine"],"presetsSearchPath":["./presets"]}',
+      "presets/mine.json": '{"theme":"from-preset"}',
+    });
+    const env = { DROPKIT_THEME: "from-env" };
+    const all = configJson(root, ["--theme=from-flag"], env);
+    assert.deepEqual([all.config.theme, all.origins.theme], ["from-flag", { layer: "cli", source: "--theme" }]);
+    const noFlag = configJson(root, [], env);
+    assert.deepEqual([noFlag.config.theme, noFlag.origins.theme], ["from-env", { layer: "env", source: "DROPKIT_THEME" }]);
+    const noEnv = configJson(root);
+    assert.equal(noEnv.config.theme, "from-config");
+    assert.equal(noEnv.origins.theme!.layer, "config");
+    assert.match(noEnv.origins.theme!.source, /dropkit\.config\.json:1:10$/);
+    fs.writeFileSync(path.join(root, "dropkit.config.json"), '{"presets":["mine"],"presetsSearchPath":["./presets"]}');
+    assert.deepEqual(configJson(root).origins.theme, { layer: "preset", source: `${path.join(root, "presets/mine.json")}:1:10` });
+    fs.writeFileSync(path.join(root, "dropkit.config.json"), '{"presets":[]}');
+    assert.deepEqual(configJson(root).origins.theme, { layer: "default", source: "default" });
+  });
+
+  test("module lists are the union of every layer, each entry keeping its origin", () => {
+    const root = fixture({ "a.zip": zip, "dropkit.config.json": '{"exclude":["old-*"],"modules":{"exclude":["tmp"]}}' });
+    const { config, origins } = configJson(root, ["--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
+    assert.deepEqual(config.modules.exclude, ["test-*", "dev-*", "old-*", "tmp", "scratch", "wip-*"]);
+    assert.deepEqual(origins["modules.exclude"], { layer: "cli", source: "--exclude" });
+    const table = runCli(root, ["config", "--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
+    assert.match(table.stdout, /^modules\.exclude\[0\] +test-\* +preset +standard$/m);
+    assert.match(table.stdout, /^modules\.exclude\[4\] +scratch +env +DROPKIT_MODULES_EXCLUDE$/m);
+  });
+
+  test("--preset replaces the preset list of every other layer", () => {
+    const root = fixture({ "dropkit.config.json": '{"presets":["none"]}' });
+    const { config, origins } = configJson(root, ["--preset=standard"], { DROPKIT_PRESETS: "none" });
+    assert.deepEqual(config.presets, ["standard"]);
+    assert.deepEqual(origins.presets, { layer: "cli", source: "--preset" });
+    assert.equal(config.hooks.onFailure, "fail");
+  });
+});
+
+describe("presets (SPEC section 5)", () => {
+  test("an unknown preset exits 67 with the closest suggestion and the list, from any layer", () => {
+    const root = fixture({ "presets/mine.json": "{}", "dropkit.config.json": '{"presetsSearchPath":["./presets"],"presets":["mien"]}' });
+    for (const [args, env] of [[["--preset=standrd"], {}], [[], { DROPKIT_PRESETS: "standrd" }], [[], {}]] as const) {
+      const run = runCli(root, ["config", ...json, ...args], env);
+      assert.equal(run.status, 67, run.stderr);
+      const [error] = errorsOf(run);
+      assert.equal(error!.name, "PresetNotFound");
+      assert.match(error!.message, args.length + Object.keys(env).length > 0 ? /Did you mean "standard"\?/ : /Did you mean "mine"\?/);
+      assert.match(error!.message, /none, standard, mine/);
+    }
+  });
+
+  test("auto-detect applies bundled then local presets and logs the glob that matched", () => {
+    const root = fixture({
+      "a.zip": zip,
+      "notes.md": "# notes",
+      "dropkit.config.json": '{"presetsSearchPath":["./presets","./missing"]}',
+      "presets/docs.json": '{"detect":["*.txt","*.md"],"theme":"paper"}',
+      "presets/never.json": '{"detect":["*.nothing"]}',
+    });
+    const { config, run } = configJson(root);
+    assert.deepEqual(config.presets, ["standard", "docs"]);
+    assert.equal(config.theme, "paper");
+    const presets = eventsOf(run, "preset");
+    const applied = presets.filter((p) => p.status === "applied").map((p) => [p.name, p.glob]);
+    assert.deepEqual(applied, [["standard", "*.zip"], ["docs", "*.md"]]);
+    assert.ok(presets.some((p) => p.name === "never" && p.status === "skipped"));
+    assert.match(eventsOf(run, "warning")[0]!.message, /missing does not exist/);
+  });
+
+  test("local preset files may be .ts, and are validated like a config (exit 65)", () => {
+    const root = fixture({
+      "dropkit.config.json": '{"presetsSearchPath":["./presets"],"presets":["strict","bad"]}',
+      "presets/strict.ts": 'export default { hooks: { onFailure: "fail" as const } };\n',
+      "presets/bad.json": '{"schema":1}',
+    });
+    const run = runCli(root, ["config", ...json]);
+    assert.equal(run.status, 65);
+    assert.equal(errorsOf(run)[0]!.path, "schema");
+    fs.writeFileSync(path.join(root, "presets/bad.json"), "{}");
+    assert.equal(configJson(root).config.hooks.onFailure, "fail");
+  });
+});
+
+describe("create (SPEC section 6)", () => {
+  test("chooses the theme and modules, writes the state and the cache, logs every step", () => {
+    const root = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "shop.zip": zip, "test-data.zip": zip });
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.equal(eventsOf(run, "decision").length, 13);
+    const plan = eventsOf(run, "plan");
+    assert.deepEqual(plan.at(-1), { event: "plan", item: "summary", theme: "ocean-theme.zip", modules: ["blog", "shop"], excluded: ["test-data"] });
+    const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
+    assert.equal(state.schema, 1);
+    assert.equal(state.toolVersion, JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
+    assert.deepEqual(state.plan, { theme: "ocean", modules: ["blog", "shop"], excluded: ["test-data"], presets: ["standard"] });
+    assert.equal(state.createdAt, state.updatedAt);
+    assert.deepEqual(state.extra, {});
+    const cache = JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8"));
+    assert.deepEqual(Object.keys(cache.archives), ["blog.zip", "ocean-theme.zip", "shop.zip", "test-data.zip"]);
+    assert.deepEqual(eventsOf(run, "state").map((s) => s.action), ["created", "cache"]);
+  });
+
+  test("module selection: only, exclude, include, and --exclude over everything", () => {
+    const root = fixture({
+      "blog.zip": zip, "shop-a.zip": zip, "shop-b.zip": zip, "legacy.zip": zip,
+      "dropkit.config.json": '{"presets":[],"modules":{"only":["shop-*","blog"],"exclude":["shop-*"],"include":["shop-b","blog"]}}',
+    });
+    const run = runCli(root, ["create", ...json, "--exclude=blog"]);
+    assert.equal(run.status, 0, run.stderr);
+    const summary = eventsOf(run, "plan").at(-1)!;
+    assert.deepEqual(summary.modules, ["shop-b"]);
+    assert.deepEqual(summary.excluded, ["blog", "legacy", "shop-a"]);
+    const blog = eventsOf(run, "plan").find((p) => p.name === "blog")!;
+    assert.equal(blog.source, "--exclude");
+  });
+
+  test("theme auto with several theme archives picks the first by name and names the others", () => {
+    const root = fixture({ "river-theme.zip": zip, "ocean-theme.zip": zip });
+    const run = runCli(root, ["create", ...json]);
+    const theme = eventsOf(run, "plan").find((p) => p.item === "theme")!;
+    assert.equal(theme.value, "ocean-theme.zip");
+    assert.deepEqual(theme.alternatives, ["river-theme.zip"]);
+  });
+
+  test("a named or path theme that is not there exits 66 (ThemeNotFound) and writes nothing", () => {
+    const root = fixture({ "ocean-theme.zip": zip, "themes/": "" });
+    for (const theme of ["river", "./themes/river.zip"]) {
+      const run = runCli(root, ["create", ...json, `--theme=${theme}`]);
+      assert.equal(run.status, 66, run.stderr);
+      assert.equal(errorsOf(run)[0]!.name, "ThemeNotFound");
+      assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
+    }
+    fs.writeFileSync(path.join(root, "themes/river.zip"), Buffer.from(""));
+    const ok = runCli(root, ["create", ...json, "--theme=./themes/river.zip"]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.theme, path.join(root, "themes/river.zip"));
+  });
+
+  test("an invalid config stops the run before any hook or write", () => {
+    const root = fixture({
+      "a.zip": zip,
+      "dropkit.config.json": '{"theme": 1}',
+      "init-scripts/01-touch": { text: "#!/bin/sh\ntouch ran\n", mode: 0o755 },
+    });
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 65);
+    assert.deepEqual(fs.readdirSync(root).sort(), [".git", "a.zip", "dropkit.config.json", "init-scripts"]);
+  });
+
+  test("hooks run in name order; a failure with continue is a warning, with fail it exits 1", () => {
+    const root = fixture({
+      "a.zip": zip,
+      "init-scripts/01-first": { text: "#!/bin/sh\necho first >> order\n", mode: 0o755 },
+      "init-scripts/02-fails": { text: "#!/bin/sh\necho second >> order\nexit 3\n", mode: 0o755 },
+      "init-scripts/03-third": { text: "#!/bin/sh\necho third >> order\n", mode: 0o755 },
+      "post-scripts/01-post": { text: "#!/bin/sh\necho post >> order\n", mode: 0o755 },
+    });
+    const cont = runCli(root, ["create", ...json, "--preset=none"]);
+    assert.equal(cont.status, 0, cont.stderr);
+    assert.equal(fs.readFileSync(path.join(root, "order"), "utf8"), "first\nsecond\nthird\npost\n");
+    assert.ok(eventsOf(cont, "warning").some((w) => /02-fails failed with exit code 3/.test(w.message)));
+    const hooks = eventsOf(cont, "hook").map((h) => [h.phase, path.basename(h.file), h.status]);
+    assert.deepEqual(hooks, [["init", "01-first", "ok"], ["init", "02-fails", "failed"], ["init", "03-third", "ok"], ["post", "01-post", "ok"]]);
+
+    fs.rmSync(path.join(root, "order"));
+    fs.rmSync(path.join(root, ".dropkit.json"));
+    const stop = runCli(root, ["create", ...json], { DROPKIT_HOOKS_ON_FAILURE: "fail" });
+    assert.equal(stop.status, 1);
+    assert.equal(errorsOf(stop)[0]!.name, "HookFailed");
+    assert.equal(fs.readFileSync(path.join(root, "order"), "utf8"), "first\nsecond\n");
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
+  });
+
+  test("a second run reuses the cached fingerprints of unchanged archives; a corrupt cache is rebuilt", () => {
+    const root = fixture({ "a.zip": zip, "b.zip": zip });
+    age(path.join(root, "a.zip"));
+    age(path.join(root, "b.zip"));
+    assert.deepEqual(eventsOf(runCli(root, ["create", ...json]), "state")[1]!.hashed, ["a.zip", "b.zip"]);
+    fs.writeFileSync(path.join(root, "b.zip"), Buffer.from("changed"));
+    age(path.join(root, "b.zip"), 1800);
+    const second = eventsOf(runCli(root, ["create", ...json]), "state")[1]!;
+    assert.deepEqual([second.hashed, second.reused], [["b.zip"], ["a.zip"]]);
+    fs.writeFileSync(path.join(root, ".dropkit-cache.json"), "{not json");
+    const third = runCli(root, ["create", ...json]);
+    assert.equal(third.status, 0);
+    assert.ok(eventsOf(third, "warning").some((w) => /cache .* is corrupt/.test(w.message)));
+    assert.deepEqual(eventsOf(third, "state")[1]!.hashed, ["a.zip", "b.zip"]);
+  });
+
+  test("the state file keeps createdAt and unknown keys; a corrupt one is moved aside", () => {
+    const root = fixture({ "a.zip": zip, ".dropkit.json": JSON.stringify({ schema: 1, createdAt: "2024-05-01T10:00:00.000Z", plan: {}, note: "mine", extra: { kept: true } }) });
+    assert.equal(runCli(root, ["create", ...json]).status, 0);
+    const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
+    assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
+    assert.deepEqual(state.extra, { kept: true, note: "mine" });
+    fs.writeFileSync(path.join(root, ".dropkit.json"), "{torn");
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0);
+    const aside = fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json.corrupt-"));
+    assert.equal(aside.length, 1);
+    assert.equal(fs.readFileSync(path.join(root, aside[0]!), "utf8"), "{torn");
+    assert.ok(eventsOf(run, "warning").some((w) => w.message.includes(aside[0]!)));
+  });
+
+  test("a state or cache file that cannot be written exits 74 (IOError)", () => {
+    const root = fixture({ "a.zip": zip, "dropkit.config.json": '{"cache":{"file":"./no/such/dir/cache.json"}}' });
+    const cache = runCli(root, ["create", ...json]);
+    assert.equal(cache.status, 74);
+    assert.equal(errorsOf(cache)[0]!.name, "IOError");
+    const blocked = fixture({ "a.zip": zip, ".dropkit.json/": "" });
+    const state = runCli(blocked, ["create", ...json]);
+    assert.equal(state.status, 74);
+    assert.match(errorsOf(state)[0]!.message, /state file/);
+  });
+
+  test("a read-only drop exits 74 (IOError)", { skip: process.getuid?.() === 0 ? "root can write to read-only directories" : false }, () => {
+    const root = fixture({ "a.zip": zip });
+    fs.chmodSync(root, 0o555);
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 74);
+  });
+});
+
+describe("config (SPEC section 6)", () => {
+  test("--json prints the config and the origin of every leaf, and writes nothing", () => {
+    const root = fixture({ "dropkit.config.json": '{"cache":{"enabled":false}}' });
+    const { config, origins } = configJson(root, ["--theme=ocean"]);
+    assert.equal(Object.keys(origins).length, 13);
+    assert.deepEqual(origins["cache.enabled"]!.layer, "config");
+    assert.equal(config.theme, "ocean");
+    assert.equal(config.hooks.initScriptsDir, path.join(root, "init-scripts"));
+    assert.deepEqual(fs.readdirSync(root).sort(), [".git", "dropkit.config.json"]);
+  });
+
+  test("the table has one aligned row per leaf", () => {
+    const root = fixture();
+    const run = runCli(root, ["config", "--theme=ocean"]);
+    assert.equal(run.status, 0);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.match(lines[0]!, /^KEY +VALUE +LAYER +SOURCE$/);
+    assert.match(run.stdout, /^theme +ocean +cli +--theme$/m);
+    const column = lines[0]!.indexOf("LAYER");
+    for (const line of lines.slice(1)) assert.match(line.slice(column), /^(cli|env|config|preset|default) /);
+  });
+
+  test("--explain shows every layer that set a key, the winner first", () => {
+    const root = fixture({ "dropkit.config.json": '{"theme":"config-theme"}' });
+    const run = runCli(root, ["config", "--explain", "theme", "--theme=flag-theme"], { DROPKIT_THEME: "env-theme" });
+    assert.equal(run.status, 0, run.stderr);
+    const lines = run.stdout.trimEnd().split("\n");
+    assert.equal(lines[0], 'theme = "flag-theme"');
+    assert.deepEqual(lines.slice(1).map((l) => l.trim().split(/ +/)[0]), ["cli", "env", "config", "default"]);
+    assert.match(lines[1]!, /"flag-theme" +--theme +wins$/);
+    assert.match(lines[3]!, /"config-theme" +\S+dropkit\.config\.json:1:10 +overridden$/);
+    const asJson = JSON.parse(runCli(root, ["config", "--explain=theme", "--json"]).stdout);
+    assert.deepEqual(asJson.layers.map((l: { layer: string }) => l.layer), ["config", "default"]);
+  });
+
+  test("--explain with an unknown key is a usage error with a suggestion", () => {
+    const root = fixture();
+    const run = runCli(root, ["config", "--explain", "cache.enable"]);
+    assert.equal(run.status, 64);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /Unknown key "cache\.enable" for --explain\. Did you mean "cache\.enabled"\? Keys: schema, theme,/);
+  });
+});
+
+describe("usage, help and version", () => {
+  test("unknown flags and commands, and bad flag values, exit 64 on stderr with nothing on stdout", () => {
+    const root = fixture();
+    for (const args of [["create", "--bogus"], ["frobnicate"], ["config", "--log-format=xml"], []]) {
+      const run = runCli(root, args);
+      assert.equal(run.status, 64, `${args.join(" ")}: ${run.stderr}`);
+      assert.equal(run.stdout, "");
+      assert.notEqual(run.stderr, "");
+    }
+    const inJson = runCli(root, ["config", "--nope", "--log-format=json"]);
+    assert.equal(inJson.status, 64);
+    assert.deepEqual(Object.keys(inJson.records[0]!), ["event", "name", "exitCode", "path", "source", "message"]);
+    assert.equal(inJson.records[0]!.name, "UsageError");
+  });
+
+  test("a bad module glob in --exclude is a usage error (64)", () => {
+    const run = runCli(fixture(), ["config", ...json, "--exclude=a*b"]);
+    assert.equal(run.status, 64);
+    assert.equal(errorsOf(run)[0]!.source, "--exclude");
+  });
+
+  test("--help prints on stdout and exits 0, for the CLI and every command", () => {
+    const root = fixture();
+    for (const args of [["--help"], ["create", "--help"], ["config", "-h"]]) {
+      const run = runCli(root, args);
+      assert.equal(run.status, 0);
+      assert.match(run.stdout, /dropkit/);
+      assert.equal(run.stderr, "");
+    }
+    assert.match(runCli(root, ["create", "--help"]).stdout, /Create the drop in the working directory/);
+  });
+
+  test("--version prints the package version, also after a command", () => {
+    const version = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+    const root = fixture();
+    for (const args of [["--version"], ["config", "--version"], ["create", "--version"]]) {
+      const run = runCli(root, args);
+      assert.equal(run.status, 0);
+      assert.equal(run.stdout, `${version}\n`);
+    }
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
+  });
+
+  test("colour only on a terminal, and never with NO_COLOR", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal" }, () => {
+    const root = fixture({ "dropkit.config.json": '{"theme": 3}' });
+    const onTty = (env: Record<string, string>) => spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} config`, "/dev/null"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+      encoding: "utf8",
+    }).stdout;
+    assert.match(onTty({}), /\u001b\[31merror/);
+    assert.doesNotMatch(onTty({ NO_COLOR: "1" }), /\u001b\[/);
+  });
+});
+
+// --- helpers ---
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function hasScript(): boolean {
+  return spawnSync("script", ["-qec", "true", "/dev/null"]).status === 0;
+}

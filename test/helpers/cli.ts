@@ -1,0 +1,150 @@
+// Running the built CLI on fixture trees: temp dirs fenced with .git and GIT_CEILING_DIRECTORIES.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after } from "node:test";
+import { fileURLToPath } from "node:url";
+
+/** The built executable; the tests run what users run. */
+export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+const roots: string[] = [];
+after(() => {
+  for (const root of roots) {
+    // Read-only directories made by a test must be writable again before they can be removed.
+    spawnSync("chmod", ["-R", "u+w", root]);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** A file's content: text, or `{ text, mode }` for an executable script, or a zip made from entries. */
+export type FixtureFile = string | { text: string; mode: number } | { zip: Record<string, string> };
+
+/**
+ * A temp tree from `{ "a/b.json": "text" }` with a `.git` directory at its root, so that discovery
+ * never walks into the real file system. A key ending in "/" is an empty directory.
+ */
+export function fixture(files: Record<string, FixtureFile> = {}): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-cli-")));
+  roots.push(root);
+  fs.mkdirSync(path.join(root, ".git"));
+  for (const [name, content] of Object.entries(files)) {
+    const full = path.join(root, name);
+    if (name.endsWith("/")) {
+      fs.mkdirSync(full, { recursive: true });
+      continue;
+    }
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    if (typeof content === "string") {
+      fs.writeFileSync(full, content);
+    } else if ("zip" in content) {
+      fs.writeFileSync(full, makeZip(content.zip));
+    } else {
+      fs.writeFileSync(full, content.text, { mode: content.mode });
+    }
+  }
+  return root;
+}
+
+/** What a run of the CLI produced. */
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** stderr parsed as NDJSON records (only when every line is JSON). */
+  records: Array<Record<string, any>>;
+}
+
+/**
+ * Runs `node dist/cli.js ...args` in `cwd` with a clean environment: no DROPKIT_* from the outer
+ * environment, no colour settings, and a ceiling at the fixture root's parent.
+ */
+export function runCli(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
+  const base: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir() };
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd,
+    env: { ...base, GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, records: parseRecords(result.stderr) };
+}
+
+/** The records of one event. */
+export function eventsOf(result: RunResult, event: string): Array<Record<string, any>> {
+  return result.records.filter((r) => r.event === event);
+}
+
+/** Sets a file's mtime well in the past, so the cache's racy-timestamp guard trusts it. */
+export function age(file: string, seconds = 3600): void {
+  const when = new Date(Date.now() - seconds * 1000);
+  fs.utimesSync(file, when, when);
+}
+
+/** A small valid zip (stored entries) with the given text files, made by hand so tests need no zip tool. */
+export function makeZip(entries: Record<string, string>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of Object.entries(entries)) {
+    const data = Buffer.from(text);
+    const nameBytes = Buffer.from(name);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    locals.push(local, nameBytes, data);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const centralSize = centrals.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(entries).length, 8);
+  end.writeUInt16LE(Object.keys(entries).length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+// --- helpers ---
+
+function parseRecords(stderr: string): Array<Record<string, any>> {
+  const lines = stderr.split("\n").filter((l) => l.trim() !== "");
+  try {
+    return lines.map((l) => JSON.parse(l) as Record<string, any>);
+  } catch {
+    return [];
+  }
+}
+
+/** The fixture root holding `cwd` (the nearest directory with .git), for the ceiling. */
+function rootOf(cwd: string): string {
+  let dir = cwd;
+  while (!fs.existsSync(path.join(dir, ".git")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
