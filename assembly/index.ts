@@ -1,5 +1,7 @@
 // The module's exports: the byte-level ABI of SPEC section 11 and the entry the JS binding uses.
 
+// Every string literal in assembly/ decodes from one blob (literal.ts and its asc transform).
+import "./literal";
 import { handle } from "./request";
 
 // Buffers handed out by dk_alloc stay reachable from here until dk_free, so the collector keeps them.

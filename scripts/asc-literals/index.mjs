@@ -1,0 +1,124 @@
+// An asc transform that stores the core's string literals as one UTF-8 blob instead of one UTF-16 object each.
+//
+// asc gives every distinct string literal its own object in the data section: a 20-byte header and two
+// bytes per character, split by binaryen into two data segments. The core's messages and JSON keys are
+// ASCII, so that is about four bytes of module for every byte of text. This transform rewrites each
+// literal in assembly/ (except the blob itself) to `__literal(offset)`, which decodes it on demand from
+// `BLOB` in assembly/literal.ts, and fills that blob in: one length byte, then the UTF-8 bytes, per
+// distinct literal, packed two bytes to a UTF-16 code unit. The source keeps its literals and named
+// message constants; only their storage changes. A decoded literal is a fresh string each time, which
+// is fine for the core: nothing compares strings by identity.
+//
+// asconfig.json names the transform as a package (a `file:` dev dependency) because asc turns a relative
+// transform path in asconfig.json into a bare module name, which Node cannot resolve.
+import { Node } from "assemblyscript";
+import { Transform } from "assemblyscript/transform";
+
+const NodeKind = { Identifier: 7, Literal: 17, Export: 36, Import: 43, Variable: 48 };
+const LiteralKind = { String: 2 };
+const CONST = 8;
+const BLOB_FILE = "assembly/literal";
+const BLOB_NAME = "BLOB";
+
+function isStringLiteral(node) {
+  return node.kind === NodeKind.Literal && node.literalKind === LiteralKind.String;
+}
+
+function userSources(parser) {
+  return parser.sources.filter((source) => source.internalPath.startsWith("assembly/"));
+}
+
+export default class LiteralsTransform extends Transform {
+  afterParse(parser) {
+    const offsets = new Map();
+    const bytes = [];
+    let blobDeclaration = null;
+    const offsetOf = (text) => {
+      let offset = offsets.get(text);
+      if (offset === undefined) {
+        const utf8 = Buffer.from(text, "utf8");
+        offset = bytes.length;
+        offsets.set(text, offset);
+        bytes.push(utf8.length, ...utf8);
+      }
+      return offset;
+    };
+    const replace = (node) => {
+      const text = node.value;
+      // Empty literals are shared with the standard library already; long ones would not fit a length byte.
+      if (text.length === 0 || Buffer.byteLength(text, "utf8") > 255) return node;
+      const range = node.range;
+      return Node.createCallExpression(
+        Node.createIdentifierExpression("__literal", range),
+        null,
+        [Node.createIntegerLiteralExpression(globalThis.i64_new(offsetOf(text), 0), range)],
+        range,
+      );
+    };
+    const visit = (node) => {
+      for (const key of Object.keys(node)) {
+        // Ranges point back at their source; decorators and import paths must stay literals.
+        // Names that are declared or accessed as properties are not uses of a constant.
+        if (key === "range" || key === "decorators" || key === "parent" || key === "name" || key === "property") continue;
+        if (node.kind === NodeKind.Import || node.kind === NodeKind.Export) continue;
+        const value = node[key];
+        if (Array.isArray(value)) {
+          for (let i = 0; i < value.length; i++) value[i] = visitChild(value[i]);
+        } else if (value && typeof value === "object") {
+          node[key] = visitChild(value);
+        }
+      }
+    };
+    const visitChild = (child) => {
+      if (!child || typeof child !== "object" || typeof child.kind !== "number" || !child.range) return child;
+      if (isStringLiteral(child)) return replace(child);
+      if (child.kind === NodeKind.Identifier && constants.has(child.text)) return replace({ value: constants.get(child.text), range: child.range });
+      visit(child);
+      return child;
+    };
+    // A top-level `const NAME = "text"` would be a global, set at start and visited by the collector:
+    // each use of NAME becomes the literal instead. Only SCREAMING_CASE names declared once at the top
+    // level of a file in assembly/ qualify, so that no local variable or other declaration is mistaken.
+    const constants = new Map();
+    const declaredTwice = new Set();
+    const declarations = [];
+    for (const source of userSources(parser)) {
+      for (const statement of source.statements) {
+        if (statement.kind !== NodeKind.Variable) continue;
+        for (const d of statement.declarations) {
+          const name = d.name.text;
+          if (constants.has(name)) declaredTwice.add(name);
+          const init = d.initializer;
+          const isText = d.flags & CONST && init && isStringLiteral(init) && init.value.length > 0;
+          constants.set(name, isText && /^[A-Z][A-Z0-9_]*$/.test(name) ? init.value : null);
+          if (isText) declarations.push(d);
+        }
+      }
+    }
+    for (const [name, text] of constants) if (text === null || declaredTwice.has(name)) constants.delete(name);
+    // The declarations stay (imports name them), marked @lazy so that, unused now, they are not compiled.
+    for (const d of declarations) {
+      if (!constants.has(d.name.text)) continue;
+      const lazy = Node.createDecorator(Node.createIdentifierExpression("lazy", d.range), null, d.range);
+      d.decorators = d.decorators ? [...d.decorators, lazy] : [lazy];
+    }
+    for (const source of userSources(parser)) {
+      for (let i = 0; i < source.statements.length; i++) {
+        const statement = source.statements[i];
+        if (source.internalPath === BLOB_FILE && statement.kind === NodeKind.Variable) {
+          const declaration = statement.declarations.find((d) => d.name.text === BLOB_NAME);
+          if (declaration) {
+            blobDeclaration = declaration;
+            continue;
+          }
+        }
+        source.statements[i] = visitChild(statement);
+      }
+    }
+    if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
+    if (bytes.length % 2) bytes.push(0);
+    let packed = "";
+    for (let i = 0; i < bytes.length; i += 2) packed += String.fromCharCode(bytes[i] | (bytes[i + 1] << 8));
+    blobDeclaration.initializer.value = packed;
+  }
+}
