@@ -88,12 +88,15 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
   let contributor: Link | null = null;
+  const seen = new Set<string>();
   for (let i = r.chain.length - 1; i >= 0; i--) {
     const link = r.chain[i];
     const s = link.setting;
     if (s.list.length > 0) contributor = link;
     for (let j = 0; j < s.list.length; j++) {
-      if (!hasEntry(r.entries, s.list[j])) r.entries.push(new Entry(s.list[j], link.layer, s.sources[j]));
+      if (seen.has(s.list[j])) continue;
+      seen.add(s.list[j]);
+      r.entries.push(new Entry(s.list[j], link.layer, s.sources[j]));
     }
   }
   if (contributor == null && r.chain.length > 0) contributor = r.chain[0];
@@ -103,9 +106,4 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
     r.setting = contributor.setting;
   }
   return r;
-}
-
-function hasEntry(entries: Array<Entry>, value: string): bool {
-  for (let i = 0; i < entries.length; i++) if (entries[i].value == value) return true;
-  return false;
 }

@@ -138,8 +138,12 @@ export class Layer {
       s.source = source;
       this.settings[leaf] = s;
     }
+    // A set, not list.includes: a config may hold tens of thousands of globs.
+    const seen = new Set<string>();
+    for (let i = 0; i < s.list.length; i++) seen.add(s.list[i]);
     for (let i = 0; i < values.length; i++) {
-      if (!s.list.includes(values[i])) {
+      if (!seen.has(values[i])) {
+        seen.add(values[i]);
         s.list.push(values[i]);
         s.sources.push(sources[i]);
       }
