@@ -1,0 +1,102 @@
+// Tests for the core's limits: large configs, hostile nesting, and bounded memory over many calls on one instance.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import * as M from "../assembly/messages.js";
+import { openAbi } from "./helpers/abi.js";
+import { only, resolveOk, validate } from "./helpers/core.js";
+
+describe("size", () => {
+  test("a 1 MB config of tens of thousands of module globs validates, through the binding and the raw ABI", () => {
+    const globs = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? `module-${i}-*` : `module-${i}`));
+    const text = JSON.stringify({ schema: 1, modules: { include: globs, exclude: globs.slice(0, 1000) } }, null, 1);
+    assert.ok(text.length >= 1_000_000, `${text.length} bytes`);
+    const started = performance.now();
+    const r = validate(text);
+    // Linear work: a quadratic duplicate check once made this take minutes.
+    assert.ok(performance.now() - started < 10_000, `validate took ${Math.round(performance.now() - started)} ms`);
+    assert.equal(r.ok, true);
+    assert.equal((r.config as { modules: { include: string[] } }).modules.include.length, 60_000);
+
+    const { status, text: out } = openAbi().call(JSON.stringify({ op: "validate", text }));
+    assert.equal(status, 0);
+    assert.equal(JSON.parse(out).ok, true);
+  });
+
+  test("a resolve with a 1 MB config merges its lists in linear time", () => {
+    const globs = Array.from({ length: 60_000 }, (_, i) => `module-${i}`);
+    const started = performance.now();
+    const r = resolveOk({
+      cwd: "/d",
+      flags: { exclude: ["module-1"] },
+      env: { DROPKIT_PRESETS: "standard", DROPKIT_MODULES_EXCLUDE: "module-2,extra" },
+      config: { source: "/d/dropkit.config.json", format: "json", text: JSON.stringify({ modules: { exclude: globs } }) },
+      archives: ["module-0.zip", "module-1.zip", "other.zip"],
+    });
+    assert.ok(performance.now() - started < 10_000, `resolve took ${Math.round(performance.now() - started)} ms`);
+    assert.equal(r.config!.modules.exclude.length, 60_000 + 3);
+    assert.deepEqual(r.config!.modules.exclude.slice(0, 3), ["test-*", "dev-*", "module-0"]);
+    assert.deepEqual(r.config!.modules.exclude.slice(-1), ["extra"]);
+    assert.deepEqual(r.plan!.modules, ["other"]);
+  });
+
+  test("a 1 MB config with one bad glob at the end reports it with its position", () => {
+    const globs = Array.from({ length: 70_000 }, (_, i) => `m${i}`);
+    globs.push("bad*glob");
+    const text = JSON.stringify({ modules: { only: globs } });
+    const e = only(validate(text).errors);
+    assert.equal(e.path, "modules.only[70000]");
+    assert.equal(e.offset, text.indexOf('"bad*glob"'));
+  });
+});
+
+describe("nesting", () => {
+  const deep = 100_000;
+
+  test("100,000-deep arrays are rejected with an error record, not a trap (binding)", () => {
+    const e = only(validate("[".repeat(deep) + "]".repeat(deep)).errors);
+    assert.deepEqual([e.name, e.message, e.column], ["ConfigSyntaxError", M.MSG_TOO_DEEP, 129]);
+  });
+
+  test("100,000-deep objects and unclosed arrays through the raw ABI", () => {
+    const abi = openAbi();
+    for (const text of ['{"a":'.repeat(deep) + "1" + "}".repeat(deep), "[".repeat(deep)]) {
+      const { status, text: out } = abi.call(JSON.stringify({ op: "parse", text }));
+      assert.equal(status, 0);
+      const e = only(JSON.parse(out).errors as Array<{ name: string; message: string }>);
+      assert.deepEqual([e.name, e.message], ["ConfigSyntaxError", M.MSG_TOO_DEEP]);
+    }
+  });
+
+  test("a 100,000-deep request itself is status 1, not a trap", () => {
+    const abi = openAbi();
+    const { status, text } = abi.call("[".repeat(deep) + "]".repeat(deep));
+    assert.equal(status, 1);
+    assert.match(JSON.parse(text).errors[0].message, new RegExp(`^${M.MSG_REQUEST_NOT_JSON}: ${M.MSG_TOO_DEEP}`));
+  });
+});
+
+describe("memory", () => {
+  test("100,000 calls on one instance do not grow memory without bound", () => {
+    const abi = openAbi();
+    const requests = [
+      JSON.stringify({ op: "parse", text: '{"a": [1, 2.5, "x\\u00e9"], "b": {"c": null}}' }),
+      JSON.stringify({ op: "validate", text: '{"theme": "ocean", "modules": {"exclude": ["test-*", "a*b"]}, "themes": 1}' }),
+      JSON.stringify({ op: "resolve", cwd: "/d", flags: { theme: "ocean", exclude: ["old-*"] }, env: { DROPKIT_CACHE_ENABLED: "no", DROPKIT_X: "1" }, files: ["a.zip"], archives: ["ocean-theme.zip", "blog.zip", "old-a.zip", "test-b.zip"] }),
+      JSON.stringify({ op: "presets" }),
+      "not json",
+    ];
+    const calls = 100_000;
+    const warmup = 2_000;
+    let after = 0;
+    for (let i = 0; i < calls; i++) {
+      const { status } = abi.call(requests[i % requests.length]);
+      if (status !== (i % requests.length === 4 ? 1 : 0)) assert.fail(`call ${i}: status ${status}`);
+      if (i === warmup) after = abi.memoryBytes();
+    }
+    const end = abi.memoryBytes();
+    // Every call frees its garbage: after warm-up the memory stays where it was (a few pages of slack at most).
+    assert.ok(end <= after + 4 * 65536, `memory grew from ${after} to ${end} bytes`);
+    assert.ok(end <= 4 * 1024 * 1024, `memory is ${end} bytes`);
+  });
+});
