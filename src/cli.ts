@@ -2,8 +2,11 @@
 // The dropkit executable: builds the clipanion CLI from the command list and maps its outcomes to exit codes.
 
 import { readFileSync } from "node:fs";
-import { Builtins, Cli, type BaseContext } from "clipanion";
+import type { BaseContext } from "clipanion";
+import { clipanion } from "./commands/clipanion.js";
 import { commands } from "./commands/index.js";
+
+const { Builtins, Cli } = clipanion;
 
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 const usageExitCode = 64;

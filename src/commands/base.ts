@@ -1,10 +1,11 @@
 // The shared flags of every command, and turning what a run ends with into a log record and an exit code.
 
-import { Command, Option } from "clipanion";
-import * as t from "typanion";
+import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../core.js";
 import type { ConfigFlags, LoadConfigResult } from "../config.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../log.js";
+
+const { Command, Option } = clipanion;
 
 /**
  * The base of every dropkit command: the layer-1 flags of SPEC section 4, `--version`, and error

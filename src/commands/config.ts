@@ -1,9 +1,11 @@
 // `dropkit config`: the resolved config with the origin of every value, as a table, JSON, or one key explained.
 
-import { Command, Option } from "clipanion";
+import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../config.js";
 import { alignColumns, formatValue, type DecisionLog } from "../log.js";
 import { DropkitCommand, reportResolution } from "./base.js";
+
+const { Command, Option } = clipanion;
 
 /** Prints the resolved config (SPEC section 6); writes nothing, so it doubles as a validator. */
 export class ConfigCommand extends DropkitCommand {

@@ -1,10 +1,12 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
-import { Command } from "clipanion";
+import { clipanion } from "./clipanion.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
+
+const { Command } = clipanion;
 
 /** Creates the drop in the working directory (SPEC section 6). */
 export class CreateCommand extends DropkitCommand {
