@@ -49,7 +49,8 @@ const detectIgnore = ["**/node_modules/**", "**/.git/**"];
 /**
  * Resolves the config: finds the file (SPEC section 3), loads it (JSON text goes to the core as is, so
  * that problems have positions; `.ts`/`.js` are evaluated), then runs the core's staged resolve,
- * loading preset files and answering auto-detect on the way (docs/abi.md, "Stages").
+ * loading preset files and answering auto-detect on the way (docs/abi.md, "Stages"). Top-level detect
+ * globs (`*.zip`) are answered with a listing of `cwd` that the core matches; deeper ones with tinyglobby.
  *
  * Problems in the inputs come back as `ok: false` with every problem in `errors`; problems the host
  * meets before the core can look (a missing `--config` path, a config that throws) are thrown.
@@ -101,8 +102,11 @@ async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: 
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
       Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings));
-    } else if (response.stage === "detect" && request.detected === undefined) {
-      request.detected = await detectPresets(request.cwd, (response as ResolveNeedsDetect).needs.detect);
+    } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
+      const candidates = (response as ResolveNeedsDetect).needs.detect;
+      const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd) : null;
+      if (files) request.files = files;
+      else request.detected = await detectPresets(request.cwd, candidates);
     } else {
       throw new CoreTrap(`the core asked for stage "${response.stage}" again after it was answered`);
     }
@@ -207,8 +211,8 @@ function listSearchPath(dirs: string[], warnings: CoreWarning[]): Map<string, st
 }
 
 /**
- * Answers auto-detect: for each candidate preset, the first of its globs that matches a file in `cwd`
- * (tinyglobby, loaded only now), or `null`.
+ * Answers auto-detect for globs that reach below the top level: for each candidate preset, the first of
+ * its globs that matches a file in `cwd` (tinyglobby, loaded only now), or `null`.
  */
 async function detectPresets(cwd: string, candidates: ResolveNeedsDetect["needs"]["detect"]): Promise<Record<string, string | null>> {
   const { glob } = await import("tinyglobby");
@@ -230,6 +234,35 @@ async function detectPresets(cwd: string, candidates: ResolveNeedsDetect["needs"
     detected[id] = hit;
   }
   return detected;
+}
+
+/**
+ * Whether a detect glob looks only at the top level of the working directory and means the same to
+ * tinyglobby and to the core's matcher: one path segment, no braces, extglobs, negation or escapes,
+ * and no leading dot (neither side then matches dotfiles).
+ */
+function isTopLevelGlob(glob: string): boolean {
+  return /^[^./\\{}()!@+][^/\\{}()!@+]*$/.test(glob);
+}
+
+/**
+ * The non-hidden files directly in `cwd` (symbolic links to files included), for the core to match
+ * against top-level detect globs: a directory listing is far cheaper than loading a glob library, and
+ * it is the same matching the playground uses. `null` when the directory cannot be listed.
+ */
+function listTopLevelFiles(cwd: string): string[] | null {
+  let entries;
+  try {
+    entries = readdirSync(cwd, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    if (entry.isFile() || (entry.isSymbolicLink() && isFile(path.join(cwd, entry.name)))) files.push(entry.name);
+  }
+  return files.sort(compareCodeUnits);
 }
 
 function presetName(file: string): string {
