@@ -179,18 +179,16 @@ function describeRecord(r: LogRecord, paint: Paint): string {
 function describeConfig(r: LogRecord, paint: Paint): string {
   const searched = (r.searched as string[] | undefined) ?? [];
   const stop = r.stop as { dir: string; reason: string } | undefined;
-  const walk = searched.length > 0
-    ? paint(` (searched ${searched.join(", ")}; stopped: ${stop?.reason ?? "?"} at ${stop?.dir ?? "?"})`, "dim")
-    : "";
+  const walk = `searched ${searched.join(", ")}; stopped: ${stop?.reason ?? "?"} at ${stop?.dir ?? "?"}`;
   switch (r.via) {
     case "none":
-      return `no config file, using defaults${walk}`;
+      return `no config file, using defaults${paint(` (${walk})`, "dim")}`;
     case "flag":
-      return `${String(r.file)} (from --config)`;
+      return `${String(r.file)}${paint(" (from --config)", "dim")}`;
     case "env":
-      return `${String(r.file)} (from DROPKIT_CONFIG)`;
+      return `${String(r.file)}${paint(" (from DROPKIT_CONFIG)", "dim")}`;
     default:
-      return `${String(r.file)} (found by discovery)${walk}`;
+      return `${String(r.file)}${paint(` (found by discovery; ${walk})`, "dim")}`;
   }
 }
 
