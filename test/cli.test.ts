@@ -501,6 +501,30 @@ describe("usage, help and version", () => {
   });
 });
 
+describe("internal errors", () => {
+  test("a damaged install exits 70 asking for a bug report; the stack only with DROPKIT_DEBUG=1", () => {
+    // A copy of the package whose wasm core is garbage: a real failure, not a simulated one.
+    const install = fixture({ "package.json": fs.readFileSync(new URL("../package.json", import.meta.url), "utf8") });
+    fs.cpSync(path.dirname(cliPath), path.join(install, "dist"), { recursive: true });
+    fs.symlinkSync(path.resolve(path.dirname(cliPath), "../node_modules"), path.join(install, "node_modules"));
+    fs.writeFileSync(path.join(install, "dist/dropkit.wasm"), "not wasm");
+    const drop = fixture();
+    const run = (env: Record<string, string>) => spawnSync(process.execPath, [path.join(install, "dist/cli.js"), "config"], {
+      cwd: drop,
+      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(drop), ...env },
+      encoding: "utf8",
+    });
+    const plain = run({});
+    assert.equal(plain.status, 70);
+    assert.equal(plain.stdout, "");
+    assert.match(plain.stderr, /InternalError \(exit 70\): dropkit failed unexpectedly: .*This is a bug in dropkit: please report it/s);
+    assert.doesNotMatch(plain.stderr, /^\s+at /m);
+    const debug = run({ DROPKIT_DEBUG: "1" });
+    assert.equal(debug.status, 70);
+    assert.match(debug.stderr, /^\s+at /m);
+  });
+});
+
 // --- helpers ---
 
 function escape(text: string): string {
