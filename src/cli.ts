@@ -28,7 +28,8 @@ async function runCli(argv: string[]): Promise<number> {
     cli.register(Builtins.VersionCommand);
     if (argv.length === 0) {
       // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
-      return reportUsageError(argv, new Error("No command given."), `${cli.usage(null, { colored: colorOn(process.stderr) })}`);
+      const message = "No command given. Run dropkit --help for details.";
+      return reportUsageError(argv, new Error(message), `${message}\n\n${cli.usage(null, { colored: colorOn(process.stderr) })}`);
     }
     let command;
     try {
@@ -50,7 +51,9 @@ async function runCli(argv: string[]): Promise<number> {
 
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
 function reportUsageError(argv: string[], error: Error, text: string): number {
-  const json = logFormatFlag(argv) === "json" || (logFormatFlag(argv) === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
+  // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
+  const flag = logFormatFlag(argv);
+  const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
   if (json) {
     const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: error.message };
     process.stderr.write(JSON.stringify(record) + "\n");
