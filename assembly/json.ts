@@ -510,7 +510,7 @@ class Parser {
     this.offset += n;
   }
 
-  @inline byte(i: i32): u8 {
+  byte(i: i32): u8 {
     return i < this.len ? load<u8>(this.ptr + <usize>i) : 0;
   }
 
@@ -718,15 +718,16 @@ export class JsonWriter {
     for (let i = 0; i < n; i++) {
       const c = <u32>s.charCodeAt(i);
       if (c < 0x80) {
-        if (c == 0x22) this.ascii("\\\"");
-        else if (c == 0x5c) this.ascii("\\\\");
-        else if (c == 0x0a) this.ascii("\\n");
-        else if (c == 0x0d) this.ascii("\\r");
-        else if (c == 0x09) this.ascii("\\t");
-        else if (c == 0x08) this.ascii("\\b");
-        else if (c == 0x0c) this.ascii("\\f");
-        else if (c < 0x20) this.unicodeEscape(c);
-        else this.byte(<u8>c);
+        // The letter of a two-character escape (\" \\ \n \r \t \b \f), or 0.
+        const e: u32 = c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
+        if (e != 0) {
+          this.byte(0x5c);
+          this.byte(<u8>e);
+        } else if (c < 0x20) {
+          this.unicodeEscape(c);
+        } else {
+          this.byte(<u8>c);
+        }
       } else if (c < 0x800) {
         this.byte(<u8>(0xc0 | (c >> 6)));
         this.byte(<u8>(0x80 | (c & 0x3f)));
@@ -764,7 +765,7 @@ export class JsonWriter {
     for (let i = 0, n = s.length; i < n; i++) this.byte(<u8>s.charCodeAt(i));
   }
 
-  @inline byte(b: u8): void {
+  byte(b: u8): void {
     if (this.len == this.buf.length) this.grow();
     unchecked(this.buf[this.len++] = b);
   }
