@@ -12,8 +12,8 @@ import {
   DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
-import { GlobList, Plan, compareNames, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, isAbsolutePath } from "./text";
+import { GlobList, Plan, selectPlan } from "./select";
+import { basenameOf, didYouMean, dirnameOf, isAbsolutePath, sortedOrder } from "./text";
 
 /** A preset that applies, and why. */
 class Applied {
@@ -93,11 +93,12 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
       const name = BUNDLED_NAMES[i];
       candidates.push(new Applied(bundledLayer(name, cwd), name, name, "", ""));
     }
-    const local = files.slice(0);
-    local.sort((a: PresetFile, b: PresetFile): i32 => compareNames(a.name, b.name));
-    for (let i = 0; i < local.length; i++) {
-      const layer = readPresetFile(local[i], cwd, errors);
-      candidates.push(new Applied(layer, local[i].source, local[i].source, "", ""));
+    const names = new Array<string>(files.length);
+    for (let i = 0; i < files.length; i++) names[i] = files[i].name;
+    const order = sortedOrder(names);
+    for (let i = 0; i < order.length; i++) {
+      const file = files[order[i]];
+      candidates.push(new Applied(readPresetFile(file, cwd, errors), file.source, file.source, "", ""));
     }
     if (errors.length > 0) {
       writeFailure(w, errors, warnings, logFormat);

@@ -3,7 +3,7 @@
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { findModuleMatch } from "./glob";
 import { isZipPath } from "./schema";
-import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, normalizePath } from "./text";
+import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, normalizePath, sortedOrder } from "./text";
 
 /** A list of globs with where each came from. */
 export class GlobList {
@@ -50,8 +50,9 @@ export function selectPlan(
   only: GlobList, exclude: GlobList, include: GlobList, flagExclude: GlobList,
 ): Plan {
   const plan = new Plan();
-  const files = archives.slice(0);
-  files.sort(compareNames);
+  const order = sortedOrder(archives);
+  const files = new Array<string>(order.length);
+  for (let i = 0; i < order.length; i++) files[i] = archives[order[i]];
   const themes = new Array<string>();
   for (let i = 0; i < files.length; i++) if (isThemeArchive(files[i])) themes.push(files[i]);
   chooseTheme(plan, files, themes, theme, themeSource, cwd);
@@ -147,9 +148,4 @@ function set(d: ModuleDecision, selected: bool, reason: string, note: string, li
     d.layer = "";
     d.source = "";
   }
-}
-
-/** Plain code-unit order, the same in every host. */
-export function compareNames(a: string, b: string): i32 {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -124,6 +124,34 @@ export function endsWithIgnoreCase(s: string, suffix: string): bool {
   return s.length >= suffix.length && asciiLower(s.slice(s.length - suffix.length)) == suffix;
 }
 
+/**
+ * The indices of `names` in plain code-unit order (the same in every host), equal names in their
+ * original order: a bottom-up merge sort, linear-logarithmic for any number of names.
+ */
+export function sortedOrder(names: Array<string>): Array<i32> {
+  const n = names.length;
+  let order = new Array<i32>(n);
+  let next = new Array<i32>(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  for (let width = 1; width < n; width <<= 1) {
+    for (let lo = 0; lo < n; lo += width << 1) {
+      const mid = min<i32>(lo + width, n);
+      const hi = min<i32>(lo + (width << 1), n);
+      let a = lo;
+      let b = mid;
+      for (let k = lo; k < hi; k++) {
+        // Take from the right run only when strictly smaller, so that equal names keep their order.
+        if (a < mid && (b >= hi || !(names[order[b]] < names[order[a]]))) next[k] = order[a++];
+        else next[k] = order[b++];
+      }
+    }
+    const t = order;
+    order = next;
+    next = t;
+  }
+  return order;
+}
+
 /** Appends the entries of `from` to `into` that it does not hold yet. */
 export function pushUnique(into: Array<string>, value: string): bool {
   if (into.includes(value)) return false;
