@@ -171,7 +171,7 @@ class Parser {
     }
     const keys = node.keys;
     const items = node.items;
-    let seen: Map<string, i32> | null = null;
+    let seen: Set<string> | null = null;
     this.pathKeys.push("");
     this.pathIndex.push(-1);
     const top = this.pathKeys.length - 1;
@@ -189,16 +189,14 @@ class Parser {
       key.span.end = this.offset;
       if (this.failed) return;
       unchecked(this.pathKeys[top] = key.name);
-      // Duplicate keys: a linear scan for small objects, a map once an object grows.
+      // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
+      // and only a duplicate pays for the scan (the same Set<string> the merge uses, so no second hash map).
       let first: i32 = -1;
       if (seen == null && keys.length >= 16) {
-        seen = new Map<string, i32>();
-        for (let i = 0; i < keys.length; i++) if (!seen.has(keys[i].name)) seen.set(keys[i].name, i);
+        seen = new Set<string>();
+        for (let i = 0; i < keys.length; i++) seen.add(keys[i].name);
       }
-      if (seen != null) {
-        if (seen.has(key.name)) first = seen.get(key.name);
-        else seen.set(key.name, keys.length);
-      } else {
+      if (seen == null || seen.has(key.name)) {
         for (let i = 0; i < keys.length; i++) {
           if (keys[i].name == key.name) {
             first = i;
@@ -206,6 +204,7 @@ class Parser {
           }
         }
       }
+      if (seen != null) seen.add(key.name);
       if (first >= 0) this.duplicate(key, keys[first]);
       this.skipSpace();
       if (this.byte(this.pos) != 0x3a || this.pos >= this.len) {
