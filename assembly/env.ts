@@ -2,7 +2,7 @@
 
 import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
-import { asciiLower, suggest } from "./text";
+import { asciiLower, splitOn, suggest } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = ["DROPKIT_CONFIG", "DROPKIT_HOOK_TIMEOUT"];
@@ -42,7 +42,7 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
   const def = LEAVES[leaf];
   if (def.isList()) {
     // Lists: comma-separated, blanks trimmed, empty items dropped; an empty variable is an empty list.
-    const parts = raw.split(",");
+    const parts = splitOn(raw, ",");
     const values = new Array<string>();
     const sources = new Array<string>();
     let ok = true;

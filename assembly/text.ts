@@ -92,7 +92,7 @@ export function resolvePath(base: string, p: string): string {
 export function normalizePath(p: string): string {
   const windows = p.length >= 2 && p.charCodeAt(1) == 0x3a;
   const unified = slashes(p);
-  const raw = unified.split("/");
+  const raw = splitOn(unified, "/");
   const out = new Array<string>();
   for (let i = 0; i < raw.length; i++) {
     const part = raw[i];
@@ -152,6 +152,18 @@ export function sortedOrder(names: Array<string>): Array<i32> {
   return order;
 }
 
+/** The parts of `s` between occurrences of `sep`, as String#split gives them (a smaller, single-separator loop). */
+export function splitOn(s: string, sep: string): Array<string> {
+  const parts = new Array<string>();
+  let start = 0;
+  for (let i = s.indexOf(sep); i >= 0; i = s.indexOf(sep, start)) {
+    parts.push(s.slice(start, i));
+    start = i + sep.length;
+  }
+  parts.push(s.slice(start));
+  return parts;
+}
+
 /** Appends the entries of `from` to `into` that it does not hold yet. */
 export function pushUnique(into: Array<string>, value: string): bool {
   if (into.includes(value)) return false;
@@ -180,5 +192,5 @@ function isUpper(c: i32): bool {
 /** Backslashes to forward slashes, so that Windows paths fold like POSIX ones. */
 function slashes(p: string): string {
   if (!p.includes("\\")) return p;
-  return p.split("\\").join("/");
+  return splitOn(p, "\\").join("/");
 }
