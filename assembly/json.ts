@@ -81,10 +81,11 @@ export function parseJson(ptr: usize, len: i32): ParseResult {
   return parser.run();
 }
 
-/** Parses a string (encoded to UTF-8 first). */
+/** Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two). */
 export function parseJsonString(text: string): ParseResult {
-  const buf = String.UTF8.encode(text);
-  return parseJson(changetype<usize>(buf), buf.byteLength);
+  const bytes = new JsonWriter();
+  bytes.utf8(text, false);
+  return parseJson(bytes.buf.dataStart, bytes.len);
 }
 
 class Parser {
@@ -713,24 +714,38 @@ export class JsonWriter {
 
   quoted(s: string): void {
     this.byte(0x22);
+    this.utf8(s, true);
+    this.byte(0x22);
+  }
+
+  /**
+   * Writes `s` as UTF-8: with `escape`, as the inside of a JSON string (a lone surrogate, which has no
+   * UTF-8 form, as its \uXXXX escape, as JSON.stringify does); without, every code unit as it is, a lone
+   * surrogate in the three-byte form String.UTF8.encode gives it (which the parser rejects).
+   */
+  utf8(s: string, escape: bool): void {
     const n = s.length;
     for (let i = 0; i < n; i++) {
       const c = <u32>s.charCodeAt(i);
       if (c < 0x80) {
         // The letter of a two-character escape (\" \\ \n \r \t \b \f), or 0.
-        const e: u32 = c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
+        const e: u32 = !escape ? 0 : c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
         if (e != 0) {
           this.byte(0x5c);
           this.byte(<u8>e);
-        } else if (c < 0x20) {
+        } else if (escape && c < 0x20) {
           this.unicodeEscape(c);
         } else {
           this.byte(<u8>c);
         }
-      } else if (c < 0x800) {
+        continue;
+      }
+      if (c < 0x800) {
         this.byte(<u8>(0xc0 | (c >> 6)));
         this.byte(<u8>(0x80 | (c & 0x3f)));
-      } else if (c >= 0xd800 && c <= 0xdfff) {
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
         const d = i + 1 < n ? <u32>s.charCodeAt(i + 1) : 0;
         if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
           const cp = 0x10000 + (((c - 0xd800) << 10) | (d - 0xdc00));
@@ -739,17 +754,17 @@ export class JsonWriter {
           this.byte(<u8>(0x80 | ((cp >> 6) & 0x3f)));
           this.byte(<u8>(0x80 | (cp & 0x3f)));
           i++;
-        } else {
-          // A lone surrogate has no UTF-8 form: escape it, as JSON.stringify does.
-          this.unicodeEscape(c);
+          continue;
         }
-      } else {
-        this.byte(<u8>(0xe0 | (c >> 12)));
-        this.byte(<u8>(0x80 | ((c >> 6) & 0x3f)));
-        this.byte(<u8>(0x80 | (c & 0x3f)));
+        if (escape) {
+          this.unicodeEscape(c);
+          continue;
+        }
       }
+      this.byte(<u8>(0xe0 | (c >> 12)));
+      this.byte(<u8>(0x80 | ((c >> 6) & 0x3f)));
+      this.byte(<u8>(0x80 | (c & 0x3f)));
     }
-    this.byte(0x22);
   }
 
   unicodeEscape(c: u32): void {
