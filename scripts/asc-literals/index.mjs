@@ -3,11 +3,11 @@
 // asc gives every distinct string literal its own object in the data section: a 20-byte header and two
 // bytes per character, split by binaryen into two data segments. The core's messages and JSON keys are
 // ASCII, so that is about four bytes of module for every byte of text. This transform rewrites each
-// literal in assembly/ (except the blob itself) to `__literal(offset)`, which decodes it on demand from
-// `BLOB` in assembly/literal.ts, and fills that blob in: one length byte, then the UTF-8 bytes, per
-// distinct literal, packed two bytes to a UTF-16 code unit. The source keeps its literals and named
-// message constants; only their storage changes. A decoded literal is a fresh string each time, which
-// is fine for the core: nothing compares strings by identity.
+// literal in assembly/ (except the blob itself) to `__literal(ref)`, which decodes it on demand from
+// `BLOB` in assembly/literal.ts, and fills that blob in: the UTF-8 bytes of every distinct literal, laid
+// out so that literals share bytes where one occurs in another, packed two bytes to a UTF-16 code unit.
+// The source keeps its literals and named message constants; only their storage changes. A decoded
+// literal is a fresh string each time, which is fine for the core: nothing compares strings by identity.
 //
 // asconfig.json names the transform as a package (a `file:` dev dependency) because asc turns a relative
 // transform path in asconfig.json into a bare module name, which Node cannot resolve.
@@ -20,6 +20,33 @@ const CONST = 8;
 const BLOB_FILE = "assembly/literal";
 const BLOB_NAME = "BLOB";
 
+// A ref is `length * (MAX_OFFSET + 1) + offset`: a short literal's ref fits a three-byte i32.const.
+const MAX_OFFSET = 8191;
+const MAX_LENGTH = 255;
+
+/**
+ * Lays the distinct literals out in one byte string, longest first: a literal that already occurs in it
+ * (as "include" does in "modules.include") takes no bytes of its own, and a new one overlaps the end of
+ * what is there as far as it can. Returns the bytes and each literal's offset.
+ */
+function layOut(texts) {
+  const distinct = [...new Set(texts)].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+  let blob = Buffer.alloc(0);
+  const offsets = new Map();
+  for (const text of distinct) {
+    const utf8 = Buffer.from(text, "utf8");
+    let at = blob.indexOf(utf8);
+    if (at < 0) {
+      let overlap = Math.min(utf8.length - 1, blob.length);
+      while (overlap > 0 && !blob.subarray(blob.length - overlap).equals(utf8.subarray(0, overlap))) overlap--;
+      at = blob.length - overlap;
+      blob = Buffer.concat([blob, utf8.subarray(overlap)]);
+    }
+    offsets.set(text, at);
+  }
+  return { blob, offsets };
+}
+
 function isStringLiteral(node) {
   return node.kind === NodeKind.Literal && node.literalKind === LiteralKind.String;
 }
@@ -30,30 +57,17 @@ function userSources(parser) {
 
 export default class LiteralsTransform extends Transform {
   afterParse(parser) {
-    const offsets = new Map();
-    const bytes = [];
+    // Each use becomes `__literal(ref)` now; the refs are filled in once every literal is known.
+    const uses = [];
     let blobDeclaration = null;
-    const offsetOf = (text) => {
-      let offset = offsets.get(text);
-      if (offset === undefined) {
-        const utf8 = Buffer.from(text, "utf8");
-        offset = bytes.length;
-        offsets.set(text, offset);
-        bytes.push(utf8.length, ...utf8);
-      }
-      return offset;
-    };
     const replace = (node) => {
       const text = node.value;
-      // Empty literals are shared with the standard library already; long ones would not fit a length byte.
-      if (text.length === 0 || Buffer.byteLength(text, "utf8") > 255) return node;
+      // Empty literals are shared with the standard library already; long ones would not fit their length field.
+      if (text.length === 0 || Buffer.byteLength(text, "utf8") > MAX_LENGTH) return node;
       const range = node.range;
-      return Node.createCallExpression(
-        Node.createIdentifierExpression("__literal", range),
-        null,
-        [Node.createIntegerLiteralExpression(globalThis.i64_new(offsetOf(text), 0), range)],
-        range,
-      );
+      const ref = Node.createIntegerLiteralExpression(globalThis.i64_new(0, 0), range);
+      uses.push({ text, ref });
+      return Node.createCallExpression(Node.createIdentifierExpression("__literal", range), null, [ref], range);
     };
     const visit = (node) => {
       for (const key of Object.keys(node)) {
@@ -116,7 +130,12 @@ export default class LiteralsTransform extends Transform {
       }
     }
     if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
-    if (bytes.length % 2) bytes.push(0);
+    const { blob, offsets } = layOut(uses.map((use) => use.text));
+    if (blob.length > MAX_OFFSET) throw new Error(`literals transform: the blob outgrew ${MAX_OFFSET} bytes`);
+    for (const { text, ref } of uses) {
+      ref.value = globalThis.i64_new(Buffer.byteLength(text, "utf8") * (MAX_OFFSET + 1) + offsets.get(text), 0);
+    }
+    const bytes = [...blob, ...(blob.length % 2 ? [0] : [])];
     let packed = "";
     for (let i = 0; i < bytes.length; i += 2) packed += String.fromCharCode(bytes[i] | (bytes[i + 1] << 8));
     blobDeclaration.initializer.value = packed;
