@@ -11,7 +11,9 @@ const { Builtins, Cli } = clipanion;
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 const usageExitCode = 64;
 
-process.exitCode = await runCli(process.argv.slice(2));
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
 
 /**
  * Runs dropkit with `argv` and returns the exit code. Usage problems go to stderr (clipanion would

@@ -1,4 +1,4 @@
-// Tests for the built CLI (dist/cli.js): discovery, layers, presets, create, config, exit codes and the log.
+// Tests for the built CLI (dist/dropkit.cjs): discovery, layers, presets, create, config, exit codes and the log.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -509,7 +509,7 @@ describe("internal errors", () => {
     fs.symlinkSync(path.resolve(path.dirname(cliPath), "../node_modules"), path.join(install, "node_modules"));
     fs.writeFileSync(path.join(install, "dist/dropkit.wasm"), "not wasm");
     const drop = fixture();
-    const run = (env: Record<string, string>) => spawnSync(process.execPath, [path.join(install, "dist/cli.js"), "config"], {
+    const run = (env: Record<string, string>) => spawnSync(process.execPath, [path.join(install, "dist/dropkit.cjs"), "config"], {
       cwd: drop,
       env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(drop), ...env },
       encoding: "utf8",

@@ -8,7 +8,7 @@ import { after } from "node:test";
 import { fileURLToPath } from "node:url";
 
 /** The built executable; the tests run what users run. */
-export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const cliPath = fileURLToPath(new URL("../../dist/dropkit.cjs", import.meta.url));
 
 const roots: string[] = [];
 after(() => {
@@ -58,7 +58,7 @@ export interface RunResult {
 }
 
 /**
- * Runs `node dist/cli.js ...args` in `cwd` with a clean environment: no DROPKIT_* from the outer
+ * Runs `node dist/dropkit.cjs ...args` in `cwd` with a clean environment: no DROPKIT_* from the outer
  * environment, no colour settings, and a ceiling at the fixture root's parent.
  */
 export function runCli(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
