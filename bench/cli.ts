@@ -1,0 +1,92 @@
+// Whole-process start-up: `dropkit config` against `node -e ''` and against lilconfig and cosmiconfig finding the same file.
+
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = path.join(root, "dist/dropkit.cjs");
+const require = createRequire(import.meta.url);
+const runs = Number(process.env.BENCH_RUNS ?? 25);
+
+// A repository whose config sits 5 directories above the working directory.
+const repo = mkdtempSync(path.join(os.tmpdir(), "dropkit-bench-"));
+mkdirSync(path.join(repo, ".git"));
+const deep = path.join(repo, "a/b/c/d/e");
+mkdirSync(deep, { recursive: true });
+const jsonRepo = path.join(repo, "json");
+const tsRepo = path.join(repo, "ts");
+for (const dir of [jsonRepo, tsRepo]) {
+  mkdirSync(path.join(dir, ".git"), { recursive: true });
+  mkdirSync(path.join(dir, "a/b/c/d/e"), { recursive: true });
+}
+const config = { theme: "ocean", exclude: ["legacy-*"], modules: { include: ["test-keep"] }, hooks: { onFailure: "continue" } };
+writeFileSync(path.join(jsonRepo, "dropkit.config.json"), JSON.stringify(config, null, 2));
+writeFileSync(path.join(tsRepo, "dropkit.config.ts"), `const theme: string = "ocean";\nexport default { theme, exclude: ["legacy-*"], modules: { include: ["test-keep"] } };\n`);
+const jsonCwd = path.join(jsonRepo, "a/b/c/d/e");
+const tsCwd = path.join(tsRepo, "a/b/c/d/e");
+
+// The peers load the same JSON file, found by the same upward search, in a process of their own.
+const lilconfigScript = path.join(repo, "lilconfig.cjs");
+writeFileSync(lilconfigScript, `const { lilconfigSync } = require(${JSON.stringify(require.resolve("lilconfig"))});
+const r = lilconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
+process.stdout.write(JSON.stringify(r.config) + "\\n");\n`);
+const cosmiconfigScript = path.join(repo, "cosmiconfig.cjs");
+writeFileSync(cosmiconfigScript, `const { cosmiconfigSync } = require(${JSON.stringify(require.resolve("cosmiconfig"))});
+const r = cosmiconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
+process.stdout.write(JSON.stringify(r.config) + "\\n");\n`);
+
+interface Case {
+  name: string;
+  args: string[];
+  cwd: string;
+  before?: () => void;
+}
+
+const jitiCache = path.join(root, "node_modules/.cache/jiti");
+const clearJitiCache = () => {
+  rmSync(jitiCache, { recursive: true, force: true });
+  rmSync(path.join(os.tmpdir(), "jiti"), { recursive: true, force: true });
+};
+
+const cases: Case[] = [
+  { name: "node -e ''", args: ["-e", ""], cwd: jsonCwd },
+  { name: "dropkit config (JSON, 5 dirs up)", args: [bin, "config"], cwd: jsonCwd },
+  { name: "lilconfig (same JSON)", args: [lilconfigScript], cwd: jsonCwd },
+  { name: "cosmiconfig (same JSON)", args: [cosmiconfigScript], cwd: jsonCwd },
+  { name: "dropkit config (.ts, warm cache)", args: [bin, "config"], cwd: tsCwd },
+  { name: "dropkit config (.ts, cold cache)", args: [bin, "config"], cwd: tsCwd, before: clearJitiCache },
+];
+
+// Sanity: every command works before it is timed.
+for (const c of cases) {
+  const r = spawnSync(process.execPath, c.args, { cwd: c.cwd, env: { ...process.env, GIT_CEILING_DIRECTORIES: repo }, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${c.name} failed (${r.status}): ${r.stderr}`);
+}
+
+// Interleave the cases so that noise from the machine hits all of them alike.
+const times = cases.map(() => [] as number[]);
+for (let i = 0; i < runs; i++) {
+  cases.forEach((c, j) => {
+    c.before?.();
+    const start = performance.now();
+    spawnSync(process.execPath, c.args, { cwd: c.cwd, env: { ...process.env, GIT_CEILING_DIRECTORIES: repo }, stdio: "ignore" });
+    times[j]!.push(performance.now() - start);
+  });
+}
+rmSync(repo, { recursive: true, force: true });
+
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const best = (xs: number[]) => Math.min(...xs);
+const base = median(times[0]!);
+const baseBest = best(times[0]!);
+console.log(`whole process, ${runs} interleaved runs each (median and best, ratio to node -e '')`);
+for (const [j, c] of cases.entries()) {
+  const m = median(times[j]!);
+  const b = best(times[j]!);
+  console.log(`  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`);
+}
+console.log("targets: JSON at most 1.35x; .ts warm at most 1.5x; .ts cold at most 4x");
