@@ -218,7 +218,9 @@ function describeState(r: LogRecord, paint: Paint): string {
   }
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
   const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${plan.modules.join(", ") || "none"})`, "dim") : "";
-  return `${String(r.action)} ${String(r.file)}${summary}`;
+  const lifted = r.lifted ? `, lifted from the legacy shape (original kept as ${String(r.legacyCopy)})` : "";
+  const aside = r.movedAside ? `, the unreadable file moved to ${String(r.movedAside)}` : "";
+  return `${String(r.action)} ${String(r.file)}${lifted}${aside}${summary}`;
 }
 
 /**

@@ -55,9 +55,13 @@ export class CreateCommand extends DropkitCommand {
     const { writeState, stateFileName } = await import("../state.js");
     const { default: path } = await import("node:path");
     const stateFile = path.join(cwd, stateFileName);
-    const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+    // Before the cache and the post hooks (SPEC section 6): a state file that cannot be written stops the run with exit 74 and nothing else written.
+    const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0", { env });
     for (const warning of written.warnings) log.warn(warning, stateFile);
-    log.write({ event: "state", action: written.action, file: stateFile, plan: written.state.plan });
+    log.write({
+      event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
+      legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+    });
 
     await updateCache(log, cwd, config, archives);
 
