@@ -92,6 +92,19 @@ export async function planDrop(loaded: LoadConfigResult, archives: string[], cor
   return resolveStaged(core, { ...loaded.request, archives }, []);
 }
 
+/**
+ * Resolves a config that exists only in memory (for `init`, before its file is written): no discovery,
+ * the given source as the config layer, then presets and defaults exactly as `loadConfig` would.
+ *
+ * @param options - `cwd`, the config `source` (`null` for none), and optionally `env` and `flags`.
+ * @throws DropkitError for a preset file that cannot be loaded (as `loadConfig`).
+ */
+export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
+  const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
+  if (options.source) request.config = options.source;
+  return resolveStaged(options.core ?? loadCore(), request, []);
+}
+
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */

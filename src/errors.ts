@@ -11,6 +11,8 @@ export const exitCodes = {
   ThemeNotFound: 66,
   PresetNotFound: 67,
   InternalError: 70,
+  // Not in SPEC section 8: `init` refusing to replace a config without --force (sysexits EX_CANTCREAT).
+  ConfigExists: 73,
   IOError: 74,
 } as const;
 
