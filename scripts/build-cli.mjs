@@ -10,8 +10,8 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  // Loaded lazily, only when a .ts/.js config or a deep detect glob needs them: kept out of the start-up path.
-  external: ["jiti", "tinyglobby"],
+  // Loaded lazily, only when a .ts/.js config, a deep detect glob or `init`'s prompts need them: kept out of the start-up path.
+  external: ["jiti", "tinyglobby", "@clack/prompts"],
   // The sources locate package.json and the wasm relative to import.meta.url; in the bundle that is the bundle's own URL.
   define: { "import.meta.url": "__dropkitUrl" },
   banner: { js: "const __dropkitUrl = require(\"node:url\").pathToFileURL(__filename).href;" },
