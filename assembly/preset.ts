@@ -2,9 +2,10 @@
 
 import { parseJsonString } from "./json";
 import { DOC_PRESET, DocContext, Layer, LAYER_PRESET, readDocument } from "./schema";
+import { words } from "./text";
 
 /** The bundled presets, as JSON text: the same reader checks them as users' presets. */
-export const BUNDLED_NAMES: Array<string> = ["none", "standard"];
+export const BUNDLED_NAMES: Array<string> = words("none standard");
 const BUNDLED_TEXTS: Array<string> = [
   "{}",
   "{\"modules\":{\"exclude\":[\"test-*\",\"dev-*\"]},\"hooks\":{\"onFailure\":\"fail\"},\"detect\":[\"*.zip\"]}",

@@ -6,7 +6,7 @@ import {
   MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
-import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath, suggest } from "./text";
+import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -51,29 +51,32 @@ export const LEAF_CACHE_FILE: i32 = 10;
 export const LEAF_CACHE_ENABLED: i32 = 11;
 export const LEAF_LOG_FORMAT: i32 = 12;
 
+/** The choices of a leaf that is not an enum. */
+const NO_CHOICES: Array<string> = [];
+
 /** The leaves in the order the resolved config lists them. */
 export const LEAVES: Array<Leaf> = [
-  new Leaf("schema", TYPE_SCHEMA, "", [], "1"),
-  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", [], "auto"),
-  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", [], ""),
-  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", [], ""),
-  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", [], ""),
-  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", [], ""),
-  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", [], ""),
-  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", [], "./init-scripts"),
-  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", [], "./post-scripts"),
-  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", ["continue", "fail"], "continue"),
-  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", [], ".dropkit-cache.json"),
-  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", [], "true"),
-  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", ["text", "json"], "text"),
+  new Leaf("schema", TYPE_SCHEMA, "", NO_CHOICES, "1"),
+  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", NO_CHOICES, "auto"),
+  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
+  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", NO_CHOICES, ""),
+  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
+  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
+  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
+  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
+  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
+  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
+  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
 ];
 
-export const CONFIG_KEYS: Array<string> = ["$schema", "schema", "theme", "modules", "exclude", "presets", "presetsSearchPath", "hooks", "cache", "log"];
-export const PRESET_KEYS: Array<string> = ["theme", "modules", "exclude", "hooks", "cache", "log", "detect"];
-const MODULES_KEYS: Array<string> = ["include", "exclude", "only"];
-const HOOKS_KEYS: Array<string> = ["initScriptsDir", "postScriptsDir", "onFailure"];
-const CACHE_KEYS: Array<string> = ["file", "enabled"];
-const LOG_KEYS: Array<string> = ["format"];
+export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log");
+export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
+const MODULES_KEYS: Array<string> = words("include exclude only");
+const HOOKS_KEYS: Array<string> = words("initScriptsDir postScriptsDir onFailure");
+const CACHE_KEYS: Array<string> = words("file enabled");
+const LOG_KEYS: Array<string> = words("format");
 
 /** A value that one layer sets for one leaf, with where it came from. */
 export class Setting {

@@ -164,6 +164,11 @@ export function splitOn(s: string, sep: string): Array<string> {
   return parts;
 }
 
+/** The space-separated words of `list`: a table of names from one literal, which costs less than an array literal. */
+export function words(list: string): Array<string> {
+  return splitOn(list, " ");
+}
+
 /** Appends the entries of `from` to `into` that it does not hold yet. */
 export function pushUnique(into: Array<string>, value: string): bool {
   if (into.includes(value)) return false;
