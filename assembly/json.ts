@@ -6,6 +6,7 @@ import {
   MSG_EXPECTED_KEY, MSG_EXPECTED_VALUE, MSG_TOO_DEEP, MSG_TRAILING, MSG_TRAILING_COMMA,
   MSG_UNTERMINATED_STRING,
 } from "./messages";
+import { StringSet } from "./set";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -172,7 +173,7 @@ class Parser {
     }
     const keys = node.keys;
     const items = node.items;
-    let seen: Set<string> | null = null;
+    let seen: StringSet | null = null;
     this.pathKeys.push("");
     this.pathIndex.push(-1);
     const top = this.pathKeys.length - 1;
@@ -191,10 +192,10 @@ class Parser {
       if (this.failed) return;
       unchecked(this.pathKeys[top] = key.name);
       // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
-      // and only a duplicate pays for the scan (the same Set<string> the merge uses, so no second hash map).
+      // and only a duplicate pays for the scan (the set the merge uses too).
       let first: i32 = -1;
       if (seen == null && keys.length >= 16) {
-        seen = new Set<string>();
+        seen = new StringSet();
         for (let i = 0; i < keys.length; i++) seen.add(keys[i].name);
       }
       if (seen == null || seen.has(key.name)) {

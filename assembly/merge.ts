@@ -1,6 +1,7 @@
 // The 5-layer merge of SPEC section 4: the winner of every leaf, union lists, and the override chain.
 
 import { LAYER_DEFAULT, LEAVES, Layer, Setting, TYPE_BOOL, TYPE_PATH, TYPE_SCHEMA, LEAF_PRESETS, normalizeValue } from "./schema";
+import { StringSet } from "./set";
 
 /** One entry of a union list, with the layer and source that brought it. */
 export class Entry {
@@ -88,7 +89,7 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
   let contributor: Link | null = null;
-  const seen = new Set<string>();
+  const seen = new StringSet();
   for (let i = r.chain.length - 1; i >= 0; i--) {
     const link = r.chain[i];
     const s = link.setting;

@@ -6,6 +6,7 @@ import {
   MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
+import { StringSet } from "./set";
 import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
@@ -142,7 +143,7 @@ export class Layer {
       this.settings[leaf] = s;
     }
     // A set, not list.includes: a config may hold tens of thousands of globs.
-    const seen = new Set<string>();
+    const seen = new StringSet();
     for (let i = 0; i < s.list.length; i++) seen.add(s.list[i]);
     for (let i = 0; i < values.length; i++) {
       if (!seen.has(values[i])) {
