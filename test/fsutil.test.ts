@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { writeFileAtomic } from "../src/fsutil.js";
+import { createFileExclusive, stageFile, writeFileAtomic } from "../src/fsutil.js";
 
 const roots: string[] = [];
 after(() => {
@@ -69,4 +69,37 @@ test("writing through a symbolic link replaces the target, not the link", async 
   assert.ok(fs.lstatSync(path.join(dir, "link.json")).isSymbolicLink());
   assert.equal(fs.readFileSync(path.join(dir, "real", "c.json"), "utf8"), "new");
   assert.deepEqual(fs.readdirSync(path.join(dir, "real")), ["c.json"]);
+});
+
+test("stageFile writes the temporary file only; commit replaces the target, discard leaves it as it was", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "s.json");
+  fs.writeFileSync(file, "old");
+  const staged = await stageFile(file, "new");
+  assert.equal(fs.readFileSync(staged.temp, "utf8"), "new");
+  assert.equal(fs.readFileSync(file, "utf8"), "old");
+  await staged.discard();
+  assert.deepEqual(fs.readdirSync(dir), ["s.json"]);
+  const again = await stageFile(file, "new");
+  await again.commit();
+  assert.equal(fs.readFileSync(file, "utf8"), "new");
+  assert.deepEqual(fs.readdirSync(dir), ["s.json"]);
+});
+
+test("stageFile in a missing directory throws and leaves nothing", async () => {
+  const dir = tempDir();
+  await assert.rejects(stageFile(path.join(dir, "nope", "s.json"), "x"), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
+  assert.deepEqual(fs.readdirSync(dir), []);
+});
+
+test("createFileExclusive creates a file once and never overwrites, even when racing", async () => {
+  const dir = tempDir();
+  const file = path.join(dir, "copy");
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createFileExclusive(file, `writer ${i}`)));
+  assert.equal(results.filter(Boolean).length, 1);
+  const winner = results.indexOf(true);
+  assert.equal(fs.readFileSync(file, "utf8"), `writer ${winner}`);
+  assert.equal(await createFileExclusive(file, "later"), false);
+  assert.equal(fs.readFileSync(file, "utf8"), `writer ${winner}`);
+  assert.deepEqual(fs.readdirSync(dir), ["copy"]);
 });
