@@ -1,0 +1,551 @@
+// Tests for the state file (SPEC section 9): the legacy mapping, tolerant reading, the .legacy copy, corrupt files, concurrency, kills and read-only folders.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { liftLegacy, readState, readV1, writeState, type StateV1 } from "../src/state.js";
+import { cliPath, eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
+
+const zip = { zip: { "readme.txt": "hello\n" } };
+const json = ["--log-format=json"];
+const version = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version as string;
+
+/** The legacy example of SPEC section 9, as 0.7.2 wrote it. */
+const specLegacy = '{ "version": "0.7.2", "theme": "ocean", "modules": ["blog", "shop"],\n  "excluded": ["legacy-*"], "preset": "standard", "created": 1714557600000,\n  "lastRun": "2024-05-01T10:00:00.000Z" }\n';
+
+/** A valid v1 file, as a later run wrote it. */
+const v1File: StateV1 = {
+  schema: 1,
+  toolVersion: "1.0.0",
+  createdAt: "2024-05-01T10:00:00.000Z",
+  updatedAt: "2026-11-21T12:00:00.000Z",
+  plan: { theme: "ocean", modules: ["blog", "shop"], excluded: ["legacy-*"], presets: ["standard"] },
+  migratedFrom: { version: "0.7.2", at: "2026-11-21T12:00:00.000Z" },
+  extra: { note: "mine", nested: { a: [1, null] } },
+};
+const v1Text = JSON.stringify(v1File, null, 2) + "\n";
+
+const stateName = ".dropkit.json";
+
+describe("legacy mapping (SPEC section 9)", () => {
+  test("the SPEC's legacy example lifts to the SPEC's v1 fields", () => {
+    const { state, setAside } = liftLegacy(JSON.parse(specLegacy));
+    assert.deepEqual(state, {
+      schema: 1, toolVersion: "", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-01T10:00:00.000Z",
+      plan: { theme: "ocean", modules: ["blog", "shop"], excluded: ["legacy-*"], presets: ["standard"] },
+      migratedFrom: { version: "0.7.2", at: "" },
+      extra: {},
+    });
+    assert.deepEqual(setAside, []);
+  });
+
+  const cases: Array<[string, Record<string, unknown>, (s: StateV1) => unknown, unknown]> = [
+    ["version → migratedFrom.version", { version: "0.6.0" }, (s) => s.migratedFrom, { version: "0.6.0", at: "" }],
+    ["no version → migratedFrom without one", {}, (s) => s.migratedFrom, { at: "" }],
+    ["theme → plan.theme", { theme: "forest" }, (s) => s.plan.theme, "forest"],
+    ["theme null → plan.theme null", { theme: null }, (s) => s.plan.theme, null],
+    ["modules → plan.modules", { modules: ["a", "b"] }, (s) => s.plan.modules, ["a", "b"]],
+    ["excluded → plan.excluded", { excluded: ["x-*"] }, (s) => s.plan.excluded, ["x-*"]],
+    ["preset (a string) → plan.presets", { preset: "standard" }, (s) => s.plan.presets, ["standard"]],
+    ["presets (a list) → plan.presets", { presets: ["standard", "./p.json"] }, (s) => s.plan.presets, ["standard", "./p.json"]],
+    ["preset equal to a one-item presets is not set aside", { preset: "a", presets: ["a"] }, (s) => [s.plan.presets, s.extra], [["a"], {}]],
+    ["created as epoch milliseconds → createdAt", { created: 1714557600000 }, (s) => s.createdAt, "2024-05-01T10:00:00.000Z"],
+    ["created as an ISO string → createdAt", { created: "2024-05-01T12:00:00+02:00" }, (s) => s.createdAt, "2024-05-01T10:00:00.000Z"],
+    ["lastRun → updatedAt", { lastRun: "2024-06-01T08:30:00.000Z" }, (s) => s.updatedAt, "2024-06-01T08:30:00.000Z"],
+    ["lastRun as epoch milliseconds → updatedAt", { lastRun: 1717230600000 }, (s) => s.updatedAt, "2024-06-01T08:30:00.000Z"],
+    ["missing fields take their defaults", {}, (s) => [s.plan, s.createdAt, s.updatedAt, s.extra], [{ theme: null, modules: [], excluded: [], presets: [] }, "", "", {}]],
+  ];
+  for (const [name, data, pick, want] of cases) {
+    test(name, () => {
+      const { state, setAside } = liftLegacy(data);
+      assert.deepEqual(pick(state), want);
+      assert.deepEqual(setAside, []);
+    });
+  }
+
+  test("presets and a different preset: the list wins, the single name is kept under extra", () => {
+    const { state, setAside } = liftLegacy({ preset: "none", presets: ["standard"] });
+    assert.deepEqual(state.plan.presets, ["standard"]);
+    assert.deepEqual(state.extra, { preset: "none" });
+    assert.deepEqual(setAside.map((s) => s.key), ["preset"]);
+  });
+
+  test("values of the wrong type are kept verbatim under extra, each named with why", () => {
+    const data = {
+      version: 7, theme: 5, modules: ["blog", 1], excluded: "old-*", preset: ["standard"], presets: "standard",
+      created: "yesterday", lastRun: { when: "now" },
+    };
+    const { state, setAside } = liftLegacy(data);
+    assert.deepEqual(state.extra, data);
+    assert.deepEqual(state.plan, { theme: null, modules: [], excluded: [], presets: [] });
+    assert.equal(state.createdAt, "");
+    assert.deepEqual(state.migratedFrom, { at: "" });
+    assert.deepEqual(setAside.map((s) => s.key).sort(), Object.keys(data).sort());
+    assert.match(setAside.find((s) => s.key === "version")!.reason, /expected a string, got a number/);
+    assert.match(setAside.find((s) => s.key === "modules")!.reason, /expected a list of names, got a list/);
+    assert.match(setAside.find((s) => s.key === "created")!.reason, /epoch milliseconds or an ISO time/);
+  });
+
+  test("an empty name, an out-of-range epoch and a date without a time are wrong values too", () => {
+    const { state } = liftLegacy({ theme: "", preset: "", created: 1e20, lastRun: "2024-05-01" });
+    assert.deepEqual(state.extra, { theme: "", preset: "", created: 1e20, lastRun: "2024-05-01" });
+  });
+
+  test("unknown keys are kept verbatim under extra, including __proto__ and an `extra` key", () => {
+    const data = JSON.parse('{"theme":"ocean","colour":"blue","__proto__":{"x":1},"extra":[1],"schema":"1"}');
+    const { state, setAside } = liftLegacy(data);
+    assert.equal(state.plan.theme, "ocean");
+    assert.deepEqual(Object.keys(state.extra), ["colour", "__proto__", "extra", "schema"]);
+    assert.deepEqual(state.extra.__proto__, { x: 1 });
+    assert.equal(Object.getPrototypeOf(state.extra), Object.prototype);
+    assert.ok(setAside.every((s) => s.reason === "unknown key"));
+  });
+});
+
+describe("reading v1 (SPEC section 9)", () => {
+  test("a valid v1 file is read back unchanged, and writes the same bytes", () => {
+    const { state, setAside } = readV1(JSON.parse(v1Text));
+    assert.deepEqual(state, v1File);
+    assert.deepEqual(setAside, []);
+    assert.equal(JSON.stringify(state, null, 2) + "\n", v1Text);
+  });
+
+  test("wrong-typed and unknown values go under extra by their dotted path; existing extra keys are never replaced", () => {
+    const data = {
+      schema: 1, toolVersion: 2, createdAt: "soon", plan: { theme: 1, modules: "blog", presets: ["standard"], colour: "blue" },
+      migratedFrom: "0.7.2", extra: { note: "mine", top: "old" }, top: "new",
+    };
+    const { state, setAside } = readV1(data);
+    assert.deepEqual(state.extra, {
+      note: "mine", top: "old", "top~2": "new", toolVersion: 2, createdAt: "soon",
+      "plan.colour": "blue", "plan.theme": 1, "plan.modules": "blog", migratedFrom: "0.7.2",
+    });
+    assert.deepEqual(state.plan, { theme: null, modules: [], excluded: [], presets: ["standard"] });
+    assert.equal(state.migratedFrom, undefined);
+    assert.deepEqual(setAside.map((s) => s.key).sort(), ["createdAt", "migratedFrom", "plan.colour", "plan.modules", "plan.theme", "toolVersion", "top~2"]);
+  });
+
+  test("readState tells the shapes apart: missing, v1, legacy, corrupt", () => {
+    const dir = fixture({ "v1.json": v1Text, "legacy.json": specLegacy, "bad.json": "{torn", "list.json": "[1]", "bom.json": "\ufeff" + v1Text });
+    assert.equal(readState(path.join(dir, "none.json")).kind, "missing");
+    assert.equal(readState(path.join(dir, "v1.json")).kind, "v1");
+    assert.equal(readState(path.join(dir, "bom.json")).kind, "v1");
+    assert.equal(readState(path.join(dir, "legacy.json")).kind, "legacy");
+    const bad = readState(path.join(dir, "bad.json"));
+    assert.equal(bad.kind, "corrupt");
+    const list = readState(path.join(dir, "list.json"));
+    assert.ok(list.kind === "corrupt" && /a list, not an object/.test(list.reason));
+  });
+});
+
+describe("writing the state file (SPEC section 9)", () => {
+  const plan = { theme: "river", modules: ["blog"], excluded: [], presets: [] };
+
+  test("the first write lifts a legacy file, keeps it byte for byte as .legacy, records migratedFrom", async () => {
+    const dir = fixture({ [stateName]: specLegacy });
+    const file = path.join(dir, stateName);
+    const now = new Date("2026-11-21T12:00:00.000Z");
+    const result = await writeState(file, plan, "1.0.0", { now });
+    assert.equal(fs.readFileSync(file + ".legacy", "utf8"), specLegacy);
+    const state = JSON.parse(fs.readFileSync(file, "utf8"));
+    assert.deepEqual(state, {
+      schema: 1, toolVersion: "1.0.0", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2026-11-21T12:00:00.000Z",
+      plan, migratedFrom: { version: "0.7.2", at: "2026-11-21T12:00:00.000Z" }, extra: {},
+    });
+    assert.deepEqual(Object.keys(state), ["schema", "toolVersion", "createdAt", "updatedAt", "plan", "migratedFrom", "extra"]);
+    assert.deepEqual([result.action, result.read, result.lifted, result.legacyCopy, result.movedAside], ["updated", "legacy", true, file + ".legacy", null]);
+  });
+
+  test("later writes keep createdAt, migratedFrom and extra, and never touch the .legacy copy", async () => {
+    const dir = fixture({ [stateName]: JSON.stringify({ ...JSON.parse(specLegacy), colour: "blue" }) });
+    const file = path.join(dir, stateName);
+    await writeState(file, plan, "1.0.0", { now: new Date("2026-11-21T12:00:00.000Z") });
+    const copy = fs.readFileSync(file + ".legacy");
+    const copyStat = fs.statSync(file + ".legacy");
+    const second = await writeState(file, { ...plan, theme: null }, "1.1.0", { now: new Date("2026-12-01T00:00:00.000Z") });
+    const state = JSON.parse(fs.readFileSync(file, "utf8"));
+    assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
+    assert.equal(state.updatedAt, "2026-12-01T00:00:00.000Z");
+    assert.equal(state.toolVersion, "1.1.0");
+    assert.deepEqual(state.migratedFrom, { version: "0.7.2", at: "2026-11-21T12:00:00.000Z" });
+    assert.deepEqual(state.extra, { colour: "blue" });
+    assert.equal(state.plan.theme, null);
+    assert.deepEqual([second.read, second.lifted, second.legacyCopy], ["v1", false, null]);
+    assert.deepEqual(fs.readFileSync(file + ".legacy"), copy);
+    assert.equal(fs.statSync(file + ".legacy").mtimeMs, copyStat.mtimeMs);
+    assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit.json", ".dropkit.json.legacy", ".git"]);
+  });
+
+  test("the .legacy copy is made once: the same legacy file again reuses it, another one goes next to it", async () => {
+    const dir = fixture({ [stateName]: specLegacy });
+    const file = path.join(dir, stateName);
+    await writeState(file, plan, "1.0.0");
+    // The same legacy file is restored (say, from a backup): nothing new to keep.
+    fs.writeFileSync(file, specLegacy);
+    const again = await writeState(file, plan, "1.0.0");
+    assert.equal(again.legacyCopy, file + ".legacy");
+    assert.deepEqual(again.warnings, []);
+    assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit.json", ".dropkit.json.legacy", ".git"]);
+    // A different legacy file: .legacy is never overwritten; this one is kept beside it, with a warning.
+    const other = '{"version":"0.9.1","theme":"forest"}';
+    fs.writeFileSync(file, other);
+    const third = await writeState(file, plan, "1.0.0", { now: new Date("2026-11-21T12:00:00.000Z") });
+    assert.equal(fs.readFileSync(file + ".legacy", "utf8"), specLegacy);
+    assert.equal(third.legacyCopy, file + ".legacy-2026-11-21T12-00-00-000Z");
+    assert.equal(fs.readFileSync(third.legacyCopy!, "utf8"), other);
+    assert.match(third.warnings.join("\n"), /never overwritten/);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).migratedFrom.version, "0.9.1");
+  });
+
+  test("a state file that does not parse, or is not an object, is moved aside byte for byte, never overwritten in place", async () => {
+    for (const bad of ["{torn", "", "[]", "null", "42", '"text"', "\u0000\u00ff"]) {
+      const dir = fixture({ [stateName]: bad });
+      const file = path.join(dir, stateName);
+      const result = await writeState(file, plan, "1.0.0", { now: new Date("2026-11-21T12:00:00.000Z") });
+      const aside = file + ".corrupt-2026-11-21T12-00-00-000Z";
+      assert.equal(result.movedAside, aside);
+      assert.deepEqual(fs.readFileSync(aside), Buffer.from(bad));
+      assert.match(result.warnings[0]!, /does not parse .* moved to .*corrupt-2026/);
+      assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).schema, 1);
+      assert.deepEqual([result.action, result.read], ["created", "corrupt"]);
+    }
+  });
+
+  test("debris of a killed writer is removed after a successful write; a live writer's is not", async () => {
+    const dir = fixture({});
+    const file = path.join(dir, stateName);
+    const dead = path.join(dir, `..dropkit.json.${deadPid()}.0123456789ab.tmp`);
+    const live = path.join(dir, `..dropkit.json.${process.pid}.0123456789ab.tmp`);
+    const fresh = path.join(dir, `..dropkit.json.legacy.${deadPid()}.ba9876543210.tmp`);
+    for (const f of [dead, live, fresh]) fs.writeFileSync(f, "{half");
+    for (const f of [dead, live]) age(f, 120);
+    await writeState(file, plan, "1.0.0");
+    assert.ok(!fs.existsSync(dead));
+    assert.ok(fs.existsSync(live));
+    // Too young to be sure: a writer on another machine sharing the folder might still own it.
+    assert.ok(fs.existsSync(fresh));
+  });
+});
+
+describe("create and the state file", () => {
+  test("lifts a legacy file, warns about what it set aside, and logs a state record with the read shape and the copy", () => {
+    const legacy = JSON.stringify({ ...JSON.parse(specLegacy), colour: "blue", modules: "blog" });
+    const root = fixture({ "blog.zip": zip, [stateName]: legacy });
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    const file = path.join(root, stateName);
+    const [record] = eventsOf(run, "state");
+    assert.deepEqual(record, {
+      event: "state", action: "updated", file, read: "legacy", lifted: true, legacyCopy: file + ".legacy", movedAside: null,
+      plan: { theme: null, modules: ["blog"], excluded: [], presets: ["standard"] },
+    });
+    const warning = eventsOf(run, "warning").find((w) => /kept verbatim under "extra"/.test(w.message))!;
+    assert.match(warning.message, /colour \(unknown key\), modules \(expected a list of names, got a string\)/);
+    assert.equal(warning.source, file);
+    assert.equal(fs.readFileSync(file + ".legacy", "utf8"), legacy);
+    const state = JSON.parse(fs.readFileSync(file, "utf8"));
+    assert.equal(state.toolVersion, version);
+    assert.deepEqual(state.extra, { colour: "blue", modules: "blog" });
+    assert.equal(state.migratedFrom.version, "0.7.2");
+
+    const text = runCli(root, ["create"]);
+    assert.match(text.stderr, /state {5}updated .*\.dropkit\.json \(theme none; modules blog\)/);
+    const again = eventsOf(runCli(root, ["create", ...json]), "state")[0]!;
+    assert.deepEqual([again.read, again.lifted, again.legacyCopy], ["v1", false, null]);
+    assert.equal(fs.readFileSync(file + ".legacy", "utf8"), legacy);
+  });
+
+  test("a valid v1 file keeps everything but updatedAt, toolVersion and the plan", () => {
+    const root = fixture({ "blog.zip": zip, [stateName]: v1Text });
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
+    assert.deepEqual({ ...state, updatedAt: "", plan: null, toolVersion: "" }, { ...v1File, updatedAt: "", plan: null, toolVersion: "" });
+    assert.deepEqual(eventsOf(run, "warning"), []);
+  });
+
+  for (const start of ["missing", "legacy", "corrupt"] as const) {
+    test(`8 concurrent runs in one folder (${start} state file) leave one valid v1 file and no temporary files`, async () => {
+      for (let round = 0; round < 3; round++) {
+        const initial = start === "legacy" ? specLegacy : start === "corrupt" ? "{torn" : undefined;
+        const root = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "shop.zip": zip, ...(initial ? { [stateName]: initial } : {}) });
+        const runs = await Promise.all(Array.from({ length: 8 }, () => startCli(root, ["create", ...json]).done));
+        for (const r of runs) assert.equal(r.status, 0, r.stderr);
+        const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
+        assert.equal(state.schema, 1);
+        assert.deepEqual(state.plan, { theme: "ocean", modules: ["blog", "shop"], excluded: [], presets: ["standard"] });
+        const names = fs.readdirSync(root);
+        assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), []);
+        JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8"));
+        if (start === "legacy") {
+          assert.equal(state.migratedFrom.version, "0.7.2");
+          assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
+          assert.deepEqual(names.filter((n) => n.startsWith(".dropkit.json.legacy")), [".dropkit.json.legacy"]);
+          assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.legacy"), "utf8"), specLegacy);
+        }
+        if (start === "corrupt") {
+          // Every run that saw the torn file kept a copy of it; all copies are the original bytes.
+          const copies = names.filter((n) => n.startsWith(".dropkit.json.corrupt-"));
+          assert.ok(copies.length >= 1);
+          for (const c of copies) assert.equal(fs.readFileSync(path.join(root, c), "utf8"), "{torn");
+        }
+      }
+    });
+  }
+});
+
+describe("a run killed (SIGKILL) in the middle of the state write", () => {
+  const shapes = { legacy: specLegacy, v1: v1Text, corrupt: "{torn" } as const;
+  const points = ["staged", "copied", "committed"] as const;
+  const repeats = 4;
+
+  test(`at each step of the write (${points.join(", ")}) × ${Object.keys(shapes).length} shapes × ${repeats}: the old or the new file, both parseable, nothing lost`, async () => {
+    const jobs: Array<() => Promise<void>> = [];
+    for (const point of points) {
+      for (const [shape, initial] of Object.entries(shapes)) {
+        for (let i = 0; i < repeats; i++) {
+          jobs.push(async () => {
+            const root = fixture({ "blog.zip": zip, [stateName]: initial });
+            const run = startCli(root, ["create", ...json], { __DROPKIT_TEST_STATE_PAUSE: point });
+            await run.waitFor(`__dropkit_test_state_pause ${point}`);
+            run.child.kill("SIGKILL");
+            const result = await run.done;
+            assert.equal(result.signal, "SIGKILL", `${point}/${shape}: ${result.stderr}`);
+            const after = checkKilled(root, initial, `${point}/${shape}`);
+            assert.equal(after, point === "committed" ? "new" : "old", `${point}/${shape}`);
+            await recoverAfterKill(root, initial, shape, `${point}/${shape}`);
+          });
+        }
+      }
+    }
+    await inBatches(jobs, 8);
+  });
+
+  test("at random moments of a whole run (40 runs): the old or the new file, both parseable, nothing lost", async (t) => {
+    // Calibrate: how long a whole run takes here, so that the kills spread over all of it.
+    const probe = fixture({ "blog.zip": zip });
+    const started = Date.now();
+    await startCli(probe, ["create", ...json]).done;
+    const runMs = Date.now() - started;
+    const jobs: Array<() => Promise<void>> = [];
+    const outcomes = { old: 0, new: 0 };
+    for (let i = 0; i < 40; i++) {
+      const shape = i % 2 === 0 ? "legacy" : "v1";
+      const initial = shapes[shape];
+      jobs.push(async () => {
+        const root = fixture({ "blog.zip": zip, [stateName]: initial });
+        const run = startCli(root, ["create", ...json]);
+        await delay(Math.random() * runMs * 1.1);
+        run.child.kill("SIGKILL");
+        await run.done;
+        outcomes[checkKilled(root, initial, `random ${i}`)]++;
+        await recoverAfterKill(root, initial, shape, `random ${i}`);
+      });
+    }
+    await inBatches(jobs, 4);
+    assert.equal(outcomes.old + outcomes.new, 40);
+    t.diagnostic(`runs take ${runMs} ms; killed before the rename ${outcomes.old} times, after it ${outcomes.new} times`);
+  });
+});
+
+describe("a folder where the state cannot be written", () => {
+  const readOnly = readOnlyRunner();
+
+  test(`exits 74 with the path and the reason, loses nothing, and writes nothing else (read-only by ${readOnly.how})`, { skip: readOnly.skip }, () => {
+    // A folder that was migrated before: a v1 file and the .legacy copy must survive as they are.
+    const migrated = fixture({ "blog.zip": zip, [stateName]: v1Text, ".dropkit.json.legacy": specLegacy });
+    // A folder still holding the legacy file: the lift must not happen halfway.
+    const legacy = fixture({ "blog.zip": zip, [stateName]: specLegacy });
+    for (const root of [migrated, legacy]) {
+      const outside = fixture({
+        "init/01-init": { text: "#!/bin/sh\ntouch \"$OUT/init-ran\"\n", mode: 0o755 },
+        "post/01-post": { text: "#!/bin/sh\ntouch \"$OUT/post-ran\"\n", mode: 0o755 },
+      });
+      fs.chmodSync(outside, 0o777);
+      const before = snapshot(root);
+      const env = {
+        OUT: outside,
+        DROPKIT_HOOKS_INIT_SCRIPTS_DIR: path.join(outside, "init"),
+        DROPKIT_HOOKS_POST_SCRIPTS_DIR: path.join(outside, "post"),
+        DROPKIT_CACHE_FILE: path.join(outside, "cache.json"),
+      };
+      const run = readOnly.run!(root, ["create", ...json], env);
+      assert.equal(run.status, 74, run.stderr);
+      const [error] = eventsOf(run, "error");
+      assert.equal(error!.name, "IOError");
+      assert.equal(error!.source, path.join(root, stateName));
+      assert.match(error!.message, new RegExp(`Cannot write the state file ${escape(path.join(root, stateName))} \\((EROFS|EACCES)`));
+      assert.deepEqual(snapshot(root), before);
+      // The init hooks run before the state is written (SPEC section 6); the cache and the post hooks come after, so they never happen.
+      assert.ok(fs.existsSync(path.join(outside, "init-ran")));
+      assert.ok(!fs.existsSync(path.join(outside, "post-ran")));
+      assert.ok(!fs.existsSync(path.join(outside, "cache.json")));
+    }
+  });
+});
+
+// --- helpers ---
+
+/** A CLI run in the background: its process, a promise of its end, and a wait for a line on stderr. */
+function startCli(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => {
+    stderr += d;
+    for (const w of waiters.filter((w) => stderr.includes(w.text))) w.resolve();
+  });
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, records: [] }));
+  });
+  const waitFor = (text: string) => new Promise<void>((resolve, reject) => {
+    if (stderr.includes(text)) return resolve();
+    waiters.push({ text, resolve });
+    void done.then(() => reject(new Error(`the run ended before printing ${text}: ${stderr}`)));
+  });
+  return { child, done, waitFor };
+}
+
+/**
+ * After a kill: the state file is the old bytes or a complete v1 file, the legacy bytes are still
+ * somewhere, and every copy made is whole. Returns which of the two the state file is.
+ */
+function checkKilled(root: string, initial: string, what: string): "old" | "new" {
+  const file = path.join(root, stateName);
+  const text = fs.readFileSync(file, "utf8");
+  const legacyCopy = path.join(root, ".dropkit.json.legacy");
+  if (initial === specLegacy) {
+    assert.ok(text === specLegacy || fs.readFileSync(legacyCopy, "utf8") === specLegacy, `${what}: the legacy bytes are gone`);
+  }
+  if (fs.existsSync(legacyCopy)) assert.equal(fs.readFileSync(legacyCopy, "utf8"), specLegacy, `${what}: a torn .legacy copy`);
+  for (const name of fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json.corrupt-"))) {
+    assert.equal(fs.readFileSync(path.join(root, name), "utf8"), initial, `${what}: a torn corrupt copy`);
+  }
+  if (text === initial) return "old";
+  const state = JSON.parse(text);
+  assert.equal(state.schema, 1, `${what}: neither old nor v1: ${text}`);
+  assert.deepEqual(state.plan.modules, ["blog"], what);
+  return "new";
+}
+
+/** The next run after a kill succeeds, lifts or keeps what it should, and clears the dead run's temporary files. */
+async function recoverAfterKill(root: string, initial: string, shape: string, what: string): Promise<void> {
+  // The killed run's temporary files are debris only once they are old enough (see removeStaleTempFiles).
+  for (const name of fs.readdirSync(root).filter((n) => n.endsWith(".tmp"))) age(path.join(root, name), 120);
+  const next = await startCli(root, ["create", ...json]).done;
+  assert.equal(next.status, 0, `${what}: ${next.stderr}`);
+  const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
+  assert.equal(state.schema, 1, what);
+  const names = fs.readdirSync(root);
+  assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), [], what);
+  if (shape === "legacy") {
+    assert.equal(state.migratedFrom.version, "0.7.2", what);
+    assert.deepEqual(names.filter((n) => n.startsWith(".dropkit.json.legacy")), [".dropkit.json.legacy"], what);
+    assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.legacy"), "utf8"), initial, what);
+  }
+  if (shape === "v1") assert.deepEqual(state.extra, v1File.extra, what);
+}
+
+/**
+ * How to make a folder really read-only for a CLI run. Not root: `chmod`. Root ignores permissions, so:
+ * a read-only bind mount in a private mount namespace (`unshare`), which disappears with the process;
+ * else the CLI as `nobody` (`setpriv`) in a folder it does not own; else the test is skipped.
+ */
+function readOnlyRunner(): { how: string; skip: string | false; run?: (cwd: string, args: string[], env: Record<string, string>) => RunResult } {
+  const base = (cwd: string, env: Record<string, string>) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env });
+  const finish = (r: ReturnType<typeof spawnSync>): RunResult => {
+    const stderr = String(r.stderr);
+    let records: Array<Record<string, any>> = [];
+    try {
+      records = stderr.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+    } catch {
+      // Not all JSON: the assertions show stderr.
+    }
+    return { status: r.status, stdout: String(r.stdout), stderr, records };
+  };
+  if (process.getuid?.() !== 0) {
+    return {
+      how: "chmod 0555",
+      skip: false,
+      run(cwd, args, env) {
+        fs.chmodSync(cwd, 0o555);
+        try {
+          return finish(spawnSync(process.execPath, [cliPath, ...args], { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 }));
+        } finally {
+          fs.chmodSync(cwd, 0o755);
+        }
+      },
+    };
+  }
+  const script = 'd="$1"; shift; mount --bind "$d" "$d" && mount -o remount,ro,bind "$d" "$d" && cd "$d" && exec "$@"';
+  const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-ro-"));
+  try {
+    const probe = spawnSync("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", probeDir, "sh", "-c", "! touch probe 2>/dev/null"], { encoding: "utf8" });
+    if (probe.status === 0 && !fs.existsSync(path.join(probeDir, "probe"))) {
+      return {
+        how: "a read-only bind mount (unshare)",
+        skip: false,
+        run: (cwd, args, env) => finish(spawnSync("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", cwd, process.execPath, cliPath, ...args], { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 })),
+      };
+    }
+    fs.chmodSync(probeDir, 0o755);
+    const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    const drop = spawnSync("setpriv", [...asNobody, "sh", "-c", `! touch '${probeDir}/probe' 2>/dev/null && '${process.execPath}' '${cliPath}' --version`], { encoding: "utf8" });
+    if (drop.status === 0) {
+      return {
+        how: "running as nobody (setpriv)",
+        skip: false,
+        run(cwd, args, env) {
+          fs.chmodSync(cwd, 0o755);
+          return finish(spawnSync("setpriv", [...asNobody, process.execPath, cliPath, ...args], { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 }));
+        },
+      };
+    }
+    return { how: "nothing", skip: "running as root, and neither a read-only bind mount (unshare) nor dropping to nobody (setpriv) works here" };
+  } finally {
+    fs.rmSync(probeDir, { recursive: true, force: true });
+  }
+}
+
+/** Every file of a folder (but .git) with its bytes, for "nothing changed". */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of fs.readdirSync(root).sort()) {
+    if (name === ".git") continue;
+    out[name] = fs.readFileSync(path.join(root, name)).toString("base64");
+  }
+  return out;
+}
+
+async function inBatches(jobs: Array<() => Promise<void>>, size: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += size) await Promise.all(jobs.slice(i, i + size).map((job) => job()));
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Sets a file's mtime well in the past. */
+function age(file: string, seconds: number): void {
+  const when = new Date(Date.now() - seconds * 1000);
+  fs.utimesSync(file, when, when);
+}
+
+/** A process id that is not running. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
