@@ -439,32 +439,32 @@ class Parser {
 
   number(node: JsonNode): void {
     node.kind = KIND_NUMBER;
+    // byte() is 0 past the end, which is no digit, sign, dot or letter: no separate end checks.
     const begin = this.pos;
     let p = begin;
-    const len = this.len;
     if (this.byte(p) == 0x2d) p++;
-    if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
-    if (this.byte(p) == 0x30) {
-      p++;
-    } else {
-      while (p < len && isDigit(this.byte(p))) p++;
+    if (!isDigit(this.byte(p))) return this.badNumber(p);
+    p = this.byte(p) == 0x30 ? p + 1 : this.digits(p);
+    if (this.byte(p) == 0x2e) {
+      if (!isDigit(this.byte(++p))) return this.badNumber(p);
+      p = this.digits(p);
     }
-    if (p < len && this.byte(p) == 0x2e) {
-      p++;
-      if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
-      while (p < len && isDigit(this.byte(p))) p++;
-    }
-    if (p < len && (this.byte(p) == 0x65 || this.byte(p) == 0x45)) {
-      p++;
-      if (p < len && (this.byte(p) == 0x2b || this.byte(p) == 0x2d)) p++;
-      if (p >= len || !isDigit(this.byte(p))) return this.badNumber(p);
-      while (p < len && isDigit(this.byte(p))) p++;
+    if ((this.byte(p) | 0x20) == 0x65) {
+      const sign = this.byte(++p);
+      if (sign == 0x2b || sign == 0x2d) p++;
+      if (!isDigit(this.byte(p))) return this.badNumber(p);
+      p = this.digits(p);
     }
     // A number runs straight into a letter or digit ("01", "1x"): report it as one bad token.
-    if (p < len && isWordByte(this.byte(p))) return this.badNumber(p);
-    const text = String.UTF8.decodeUnsafe(this.ptr + <usize>begin, <usize>(p - begin));
-    node.text = text;
+    if (isWordByte(this.byte(p))) return this.badNumber(p);
+    node.text = String.UTF8.decodeUnsafe(this.ptr + <usize>begin, <usize>(p - begin));
     this.advance(p - begin);
+  }
+
+  /** The position after the digits that start at `p`. */
+  digits(p: i32): i32 {
+    while (isDigit(this.byte(p))) p++;
+    return p;
   }
 
   badNumber(at: i32): void {
