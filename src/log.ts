@@ -1,6 +1,10 @@
 // The decisions log on stderr (SPEC section 7): one record per line, as aligned text or as NDJSON.
 
 import { readFileSync } from "node:fs";
+import { alignColumns, formatValue } from "./table.js";
+
+// Pure and shared with the browser playground, so they live in table.ts; re-exported for existing callers.
+export { alignColumns, formatValue };
 
 /** How records are written: aligned lines for people, or one JSON object per line. */
 export type LogFormat = "text" | "json";
@@ -129,18 +133,6 @@ export function earlyLogFormat(flag: string | undefined, env: NodeJS.ProcessEnv)
 /** Whether to colour: only on a terminal, and never when `NO_COLOR` is set to anything but "" (no-color.org). */
 export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean {
   return target.isTTY === true && !env.NO_COLOR;
-}
-
-/** A value for a text line: strings bare, everything else as compact JSON. */
-export function formatValue(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-/** Pads every column but the last to its widest cell, two spaces apart. */
-export function alignColumns(rows: string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
 }
 
 // --- helpers ---

@@ -2,7 +2,8 @@
 
 import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../config.js";
-import { alignColumns, formatValue, type DecisionLog } from "../log.js";
+import type { DecisionLog } from "../log.js";
+import { alignColumns, configTableHeader, configTableRows } from "../table.js";
 import { DropkitCommand, reportResolution } from "./base.js";
 
 const { Command, Option } = clipanion;
@@ -61,12 +62,7 @@ export class ConfigCommand extends DropkitCommand {
 
 /** The aligned table: a header, one row per leaf, and one row per entry of the union lists. */
 function renderTable(loaded: LoadConfigResult): string {
-  const rows = [["KEY", "VALUE", "LAYER", "SOURCE"]];
-  for (const d of loaded.decisions!) {
-    rows.push([d.key, formatValue(d.value), d.layer, d.source]);
-    const entries = loaded.entries?.[d.key] ?? [];
-    entries.forEach((e, i) => rows.push([`${d.key}[${i}]`, e.value, e.layer, e.source]));
-  }
+  const rows = [[...configTableHeader], ...configTableRows(loaded.decisions!, loaded.entries)];
   return alignColumns(rows).join("\n") + "\n";
 }
 
