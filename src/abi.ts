@@ -1,0 +1,134 @@
+// The plain-WebAssembly host of the dk_* ABI (docs/embedding.md): no loader and no Node built-ins, only web-standard APIs, so
+// the same file runs in browsers, Web Workers, Deno, Bun and Node.
+
+/** The ABI version this host speaks (SPEC section 11). */
+export const ABI_VERSION = 1;
+
+/** The core trapped, answered outside its memory or with bytes that are not UTF-8 JSON: a bug in the core (exit 70 in the CLI). */
+export class CoreTrap extends Error {
+  override readonly name = "InternalError";
+}
+
+/** What `callBytes` returns: the ABI status (0 handled, 1 not JSON or not an object, 2 not a valid request) and the response. */
+export interface RawResponse {
+  status: number;
+  /** The response bytes as the core wrote them (a copy: the module's own are valid only until its next call). */
+  bytes: Uint8Array;
+}
+
+export interface AbiCore {
+  /** `dk_abi_version()` of the module. */
+  readonly abiVersion: number;
+  /** The status of the last request: 0 handled, 1 not JSON or not an object, 2 JSON but not a valid request. */
+  readonly lastStatus: number;
+  /** Sends one request (an object is sent as JSON, a string as is) and returns the parsed response. */
+  call<T = Record<string, unknown>>(request: object | string): T;
+  /** Sends request text; returns the response text exactly as the core wrote it. */
+  callText(text: string): string;
+  /** Sends raw request bytes (which need not be valid UTF-8). */
+  callBytes(request: Uint8Array): RawResponse;
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  dk_abi_version(): number;
+  dk_alloc(len: number): number;
+  dk_free(ptr: number): void;
+  dk_call(ptr: number, len: number): number;
+  dk_out_ptr(): number;
+  dk_out_len(): number;
+}
+
+const encoder = new TextEncoder();
+// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD.
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function instantiate(module: WebAssembly.Module): Exports {
+  // The release module has no imports (docs/embedding.md); an import object is still required by the API.
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  for (const name of ["dk_abi_version", "dk_alloc", "dk_free", "dk_call", "dk_out_ptr", "dk_out_len"] as const) {
+    if (typeof exports[name] !== "function") throw new TypeError(`the module does not export ${name}: is it dropkit's core?`);
+  }
+  if (!(exports.memory instanceof WebAssembly.Memory)) throw new TypeError("the module does not export its memory");
+  const version = exports.dk_abi_version();
+  if (version !== ABI_VERSION) throw new TypeError(`the core speaks ABI version ${version}; this host knows version ${ABI_VERSION}`);
+  return exports;
+}
+
+class Host implements AbiCore {
+  readonly abiVersion: number;
+  lastStatus = 0;
+  private exports: Exports | null;
+
+  constructor(private readonly module: WebAssembly.Module) {
+    this.exports = instantiate(module);
+    this.abiVersion = this.exports.dk_abi_version();
+  }
+
+  callBytes(request: Uint8Array): RawResponse {
+    // After a trap the old instance is gone; a fresh one starts from the module's initial state.
+    const e = (this.exports ??= instantiate(this.module));
+    try {
+      const ptr = e.dk_alloc(request.length) >>> 0;
+      // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
+      new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
+      const status = e.dk_call(ptr, request.length);
+      e.dk_free(ptr);
+      const out = e.dk_out_ptr() >>> 0;
+      const len = e.dk_out_len() >>> 0;
+      const bytes = new Uint8Array(e.memory.buffer, out, len).slice();
+      this.lastStatus = status;
+      return { status, bytes };
+    } catch (error) {
+      // A trap (or an answer outside memory) leaves the instance in an unknown state: discard it (SPEC section 11).
+      this.exports = null;
+      throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  callText(text: string): string {
+    const { bytes } = this.callBytes(encoder.encode(text));
+    try {
+      return decoder.decode(bytes);
+    } catch (error) {
+      throw new CoreTrap("the core answered with bytes that are not UTF-8", { cause: error });
+    }
+  }
+
+  call<T = Record<string, unknown>>(request: object | string): T {
+    const text = this.callText(typeof request === "string" ? request : JSON.stringify(request));
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new CoreTrap("the core answered with text that is not JSON", { cause: error });
+    }
+  }
+}
+
+/**
+ * Opens the core from the module's bytes or a compiled module, synchronously. Browsers refuse to compile large modules
+ * synchronously on the main thread: there, pass a compiled module or use `openCoreAsync`; workers, Deno, Bun and Node may
+ * pass bytes.
+ */
+export function openCore(source: BufferSource | WebAssembly.Module): AbiCore {
+  return new Host(source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
+}
+
+/** Opens the core from bytes, a compiled module, or a fetch `Response` (compiled while it streams). */
+export async function openCoreAsync(source: BufferSource | WebAssembly.Module | Response | PromiseLike<Response>): Promise<AbiCore> {
+  const resolved = await source;
+  if (resolved instanceof WebAssembly.Module) return new Host(resolved);
+  if (isResponse(resolved)) {
+    if (!resolved.ok) throw new Error(`cannot load the core: ${resolved.status} ${resolved.statusText} for ${resolved.url}`);
+    // compileStreaming needs the application/wasm type; a server (or file: fetch) without it still gives the bytes.
+    const compiled = resolved.headers.get("content-type")?.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function"
+      ? await WebAssembly.compileStreaming(resolved)
+      : await WebAssembly.compile(await resolved.arrayBuffer());
+    return new Host(compiled);
+  }
+  return new Host(await WebAssembly.compile(resolved));
+}
+
+function isResponse(value: unknown): value is Response {
+  return typeof Response !== "undefined" && value instanceof Response;
+}
