@@ -1,13 +1,15 @@
-// An asc transform that stores the core's string literals as one UTF-8 blob instead of one UTF-16 object each.
+// An asc transform that stores the core's string literals as one compressed blob instead of one UTF-16
+// object each.
 //
 // asc gives every distinct string literal its own object in the data section: a 20-byte header and two
 // bytes per character, split by binaryen into two data segments. The core's messages and JSON keys are
 // ASCII, so that is about four bytes of module for every byte of text. This transform rewrites each
-// literal in assembly/ (except the blob itself) to `__literal(ref)`, which decodes it on demand from
-// `BLOB` in assembly/literal.ts, and fills that blob in: the UTF-8 bytes of every distinct literal, laid
-// out so that literals share bytes where one occurs in another, packed two bytes to a UTF-16 code unit.
-// The source keeps its literals and named message constants; only their storage changes. A decoded
-// literal is a fresh string each time, which is fine for the core: nothing compares strings by identity.
+// ASCII literal in assembly/ (except the blob itself) to `__literal(ref)`, which decodes it on demand
+// from `BLOB` in assembly/literal.ts, and fills that blob in: the literals as bytes, frequent words
+// (" must be ", ", found ", "preset") replaced by one byte 0x80-0xff each, laid out so that literals
+// share bytes where one occurs in another, packed two bytes to a UTF-16 code unit. The source keeps its
+// literals and named message constants; only their storage changes. A decoded literal is a fresh string
+// each time, which is fine for the core: nothing compares strings by identity.
 //
 // asconfig.json names the transform as a package (a `file:` dev dependency) because asc turns a relative
 // transform path in asconfig.json into a bare module name, which Node cannot resolve.
@@ -23,28 +25,83 @@ const BLOB_NAME = "BLOB";
 // A ref is `length * (MAX_OFFSET + 1) + offset`: a short literal's ref fits a three-byte i32.const.
 const MAX_OFFSET = 8191;
 const MAX_LENGTH = 255;
+// The literals are ASCII, so bytes 0x80-0xff are free: each stands for a word of a dictionary.
+const MAX_WORDS = 128;
+const TABLE_ENTRY = 3;
 
 /**
- * Lays the distinct literals out in one byte string, longest first: a literal that already occurs in it
- * (as "include" does in "modules.include") takes no bytes of its own, and a new one overlaps the end of
- * what is there as far as it can. Returns the bytes and each literal's offset.
+ * Picks the dictionary greedily, each time the substring (of 3 to 24 bytes, possibly holding earlier
+ * words) that saves the most: an occurrence saves all but one of its bytes; the word costs its bytes and
+ * a table entry. Returns the words and the texts written with them, both as byte strings.
  */
-function layOut(texts) {
-  const distinct = [...new Set(texts)].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+function compress(texts) {
+  let encoded = texts.slice();
+  const words = [];
+  while (words.length < MAX_WORDS) {
+    const counts = new Map();
+    for (const text of encoded) {
+      const seen = new Set();
+      for (let i = 0; i < text.length; i++) {
+        for (let n = 3; n <= 24 && i + n <= text.length; n++) {
+          const s = text.slice(i, i + n);
+          if (seen.has(s)) continue;
+          seen.add(s);
+          counts.set(s, (counts.get(s) ?? 0) + 1);
+        }
+      }
+    }
+    let best = null;
+    let bestGain = TABLE_ENTRY;
+    for (const [s, count] of counts) {
+      const gain = count * (s.length - 1) - (s.length + TABLE_ENTRY);
+      if (gain > bestGain) {
+        best = s;
+        bestGain = gain;
+      }
+    }
+    if (best === null) break;
+    const token = String.fromCharCode(0x80 + words.length);
+    words.push(best);
+    encoded = encoded.map((text) => text.split(best).join(token));
+  }
+  return { words, encoded };
+}
+
+/**
+ * Lays byte strings out in one buffer, longest first: one that already occurs in it (as "include" does in
+ * "modules.include") takes no bytes of its own, and a new one overlaps the end of what is there as far
+ * as it can. Returns the bytes and each string's offset.
+ */
+function layOut(strings) {
+  const distinct = [...new Set(strings)].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   let blob = Buffer.alloc(0);
   const offsets = new Map();
-  for (const text of distinct) {
-    const utf8 = Buffer.from(text, "utf8");
-    let at = blob.indexOf(utf8);
+  for (const string of distinct) {
+    const bytes = Buffer.from(string, "latin1");
+    let at = blob.indexOf(bytes);
     if (at < 0) {
-      let overlap = Math.min(utf8.length - 1, blob.length);
-      while (overlap > 0 && !blob.subarray(blob.length - overlap).equals(utf8.subarray(0, overlap))) overlap--;
+      let overlap = Math.min(bytes.length - 1, blob.length);
+      while (overlap > 0 && !blob.subarray(blob.length - overlap).equals(bytes.subarray(0, overlap))) overlap--;
       at = blob.length - overlap;
-      blob = Buffer.concat([blob, utf8.subarray(overlap)]);
+      blob = Buffer.concat([blob, bytes.subarray(overlap)]);
     }
-    offsets.set(text, at);
+    offsets.set(string, at);
   }
   return { blob, offsets };
+}
+
+/** The blob: a table of the words (offset: u16, length: u8), then the words and the literals, encoded. */
+function buildBlob(texts) {
+  const { words, encoded } = compress(texts);
+  const table = Buffer.alloc(words.length * TABLE_ENTRY);
+  const { blob, offsets } = layOut([...words, ...encoded]);
+  const at = (string) => table.length + offsets.get(string);
+  words.forEach((word, i) => {
+    table.writeUInt16LE(at(word), i * TABLE_ENTRY);
+    table.writeUInt8(word.length, i * TABLE_ENTRY + 2);
+  });
+  const refs = new Map(texts.map((text, i) => [text, encoded[i].length * (MAX_OFFSET + 1) + at(encoded[i])]));
+  return { bytes: Buffer.concat([table, blob]), refs };
 }
 
 function isStringLiteral(node) {
@@ -62,8 +119,9 @@ export default class LiteralsTransform extends Transform {
     let blobDeclaration = null;
     const replace = (node) => {
       const text = node.value;
-      // Empty literals are shared with the standard library already; long ones would not fit their length field.
-      if (text.length === 0 || Buffer.byteLength(text, "utf8") > MAX_LENGTH) return node;
+      // Empty literals are shared with the standard library already; long ones would not fit their length
+      // field, and only ASCII leaves the bytes 0x80-0xff to the dictionary.
+      if (text.length === 0 || text.length > MAX_LENGTH || /[^\x00-\x7f]/.test(text)) return node;
       const range = node.range;
       const ref = Node.createIntegerLiteralExpression(globalThis.i64_new(0, 0), range);
       uses.push({ text, ref });
@@ -130,11 +188,9 @@ export default class LiteralsTransform extends Transform {
       }
     }
     if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
-    const { blob, offsets } = layOut(uses.map((use) => use.text));
+    const { bytes: blob, refs } = buildBlob([...new Set(uses.map((use) => use.text))]);
     if (blob.length > MAX_OFFSET) throw new Error(`literals transform: the blob outgrew ${MAX_OFFSET} bytes`);
-    for (const { text, ref } of uses) {
-      ref.value = globalThis.i64_new(Buffer.byteLength(text, "utf8") * (MAX_OFFSET + 1) + offsets.get(text), 0);
-    }
+    for (const { text, ref } of uses) ref.value = globalThis.i64_new(refs.get(text), 0);
     const bytes = [...blob, ...(blob.length % 2 ? [0] : [])];
     let packed = "";
     for (let i = 0; i < bytes.length; i += 2) packed += String.fromCharCode(bytes[i] | (bytes[i + 1] << 8));
