@@ -243,15 +243,24 @@ int main(int argc, char** argv) {
   wasm_rt_init();
   Z_dropkit_init_module();
   Z_dropkit_instance_t core;
-  Z_dropkit_instantiate(&core);
-
   int code;
-  if (Z_dropkitZ_dk_abi_version(&core) != 1) {
-    fprintf(stderr, "dropkit-embed: the core speaks ABI version %u; this host knows version 1\n", Z_dropkitZ_dk_abi_version(&core));
+  u32 version = 0;
+  /* Instantiation runs the module's start function, which could trap too. */
+  wasm_rt_trap_t trap = wasm_rt_impl_try();
+  if (trap == WASM_RT_TRAP_NONE) {
+    Z_dropkit_instantiate(&core);
+    version = Z_dropkitZ_dk_abi_version(&core);
+  } else {
+    fprintf(stderr, "dropkit-embed: internal error: the core trapped while starting (%s); please report this\n", wasm_rt_strerror(trap));
+    wasm_rt_free();
+    return EXIT_INTERNAL;
+  }
+  if (version != 1) {
+    fprintf(stderr, "dropkit-embed: the core speaks ABI version %u; this host knows version 1\n", version);
     code = EXIT_INTERNAL;
   } else {
     u32 status = 0;
-    wasm_rt_trap_t trap = core_call(&core, &request, &status, &response);
+    trap = core_call(&core, &request, &status, &response);
     if (trap != WASM_RT_TRAP_NONE) {
       /* A trap is a bug in the core. This process ends; a long-lived host would Z_dropkit_free and instantiate anew. */
       fprintf(stderr, "dropkit-embed: internal error: the core trapped (%s); please report this\n", wasm_rt_strerror(trap));
