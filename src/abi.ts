@@ -106,9 +106,8 @@ class Host implements AbiCore {
 }
 
 /**
- * Opens the core from the module's bytes or a compiled module, synchronously. Browsers refuse to compile large modules
- * synchronously on the main thread: there, pass a compiled module or use `openCoreAsync`; workers, Deno, Bun and Node may
- * pass bytes.
+ * Opens the core from the module's bytes or a compiled module, synchronously. Browsers cap synchronous compiles on a
+ * page's main thread (older Chromium at 4 KB): there, prefer `openCoreAsync`; workers, Deno, Bun and Node may pass bytes.
  */
 export function openCore(source: BufferSource | WebAssembly.Module): AbiCore {
   return new Host(source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));

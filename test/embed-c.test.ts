@@ -146,6 +146,23 @@ describe("the C host (examples/embed-c)", { skip }, () => {
     });
   });
 
+  test("docs/embedding.md: the complete C program compiles as written and prints what the page says", () => {
+    const doc = fs.readFileSync(path.join(root, "docs/embedding.md"), "utf8");
+    const block = /<!-- embedding-c-example -->\n```c\n([\s\S]*?)\n```/.exec(doc);
+    assert.ok(block, "the marked C block is missing from docs/embedding.md");
+    const dir = path.join(tmp, "doc");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "hello.c"), block[1]);
+    const runtime = spawnSync("make", ["-s", "-C", exampleDir, "--no-print-directory", "print-runtime-dir"], { encoding: "utf8" }).stdout.trim();
+    const cc = spawnSync("cc", ["-O1", "-Wall", "-Werror", `-I${buildDir}`, `-I${runtime}`, "hello.c", path.join(buildDir, "dropkit.o"), path.join(buildDir, "wasm-rt-impl.o"), "-o", "hello", "-lm"], { cwd: dir, encoding: "utf8" });
+    assert.equal(cc.status, 0, cc.stderr);
+    const r = run(path.join(dir, "hello"), []);
+    assert.equal(r.status, 0, r.stderr.toString());
+    const out = r.stdout.toString();
+    assert.match(out, /^status 0: \{"ok":false,"errors":\[\{"name":"SchemaValidationError","exitCode":65,"path":"theme",/);
+    assert.match(out, /"line":1,"column":11,/);
+  });
+
   describe("traps and versions, with a stand-in module", () => {
     // Built without the signal handler, so memory grows by realloc and may move: the host must re-read it after each call.
     const cflags = "CFLAGS=-O0 -DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0";
