@@ -634,6 +634,11 @@ export class JsonWriter {
     return this;
   }
 
+  /** A member with a string value: `key(name).string(value)` in one call. */
+  field(name: string, value: string): JsonWriter {
+    return this.key(name).string(value);
+  }
+
   string(value: string): JsonWriter {
     this.sep();
     this.quoted(value);

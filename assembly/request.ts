@@ -95,7 +95,7 @@ function presetsRequest(w: JsonWriter): void {
   for (let i = 0; i < BUNDLED_NAMES.length; i++) {
     const name = BUNDLED_NAMES[i];
     w.beginObject();
-    w.key("name").string(name);
+    w.field("name", name);
     w.key("preset").node(parseJsonString(bundledText(name)).value!);
     const detect = bundledLayer(name, "/").detect;
     w.key("detect");

@@ -143,8 +143,8 @@ function writeResolved(
 ): void {
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
-  w.key("stage").string("done");
-  w.key("logFormat").string(merged[LEAF_LOG_FORMAT].text());
+  w.field("stage", "done");
+  w.field("logFormat", merged[LEAF_LOG_FORMAT].text());
 
   // The config, nested by the dotted keys.
   w.key("config").beginObject();
@@ -175,7 +175,7 @@ function writeResolved(
   w.key("decisions").beginArray();
   for (let i = 0; i < LEAVES.length; i++) {
     w.beginObject();
-    w.key("key").string(LEAVES[i].key);
+    w.field("key", LEAVES[i].key);
     w.key("value");
     writeValue(w, merged[i], auto, autoNames);
     writeOrigin(w, merged[i], auto);
@@ -190,9 +190,9 @@ function writeResolved(
     const entries = merged[i].entries;
     for (let j = 0; j < entries.length; j++) {
       w.beginObject();
-      w.key("value").string(entries[j].value);
-      w.key("layer").string(entries[j].layer);
-      w.key("source").string(entries[j].source);
+      w.field("value", entries[j].value);
+      w.field("layer", entries[j].layer);
+      w.field("source", entries[j].source);
       w.endObject();
     }
     w.endArray();
@@ -206,16 +206,16 @@ function writeResolved(
     const chain = merged[i].chain;
     for (let j = 0; j < chain.length; j++) {
       w.beginObject();
-      w.key("layer").string(chain[j].layer);
-      w.key("source").string(chain[j].setting.source);
+      w.field("layer", chain[j].layer);
+      w.field("source", chain[j].setting.source);
       w.key("value");
       writeSetting(w, i, chain[j].setting);
       w.endObject();
     }
     if (i == LEAF_PRESETS && auto) {
       w.beginObject();
-      w.key("layer").string(LAYER_DEFAULT);
-      w.key("source").string("auto-detect");
+      w.field("layer", LAYER_DEFAULT);
+      w.field("source", "auto-detect");
       w.key("value").stringArray(autoNames);
       w.endObject();
     }
@@ -224,7 +224,7 @@ function writeResolved(
   w.endObject();
 
   w.key("presets").beginObject();
-  w.key("mode").string(auto ? "auto" : "list");
+  w.field("mode", auto ? "auto" : "list");
   w.key("applied");
   writeApplied(w, applied);
   w.key("skipped");
@@ -251,12 +251,12 @@ function writeValue(w: JsonWriter, r: Resolved, auto: bool, autoNames: Array<str
 
 function writeOrigin(w: JsonWriter, r: Resolved, auto: bool): void {
   if (r.leaf == LEAF_PRESETS && auto) {
-    w.key("layer").string(LAYER_DEFAULT);
-    w.key("source").string("auto-detect");
+    w.field("layer", LAYER_DEFAULT);
+    w.field("source", "auto-detect");
     return;
   }
-  w.key("layer").string(r.layer);
-  w.key("source").string(r.source);
+  w.field("layer", r.layer);
+  w.field("source", r.source);
 }
 
 function writeApplied(w: JsonWriter, list: Array<Applied>): void {
@@ -264,10 +264,10 @@ function writeApplied(w: JsonWriter, list: Array<Applied>): void {
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
     w.beginObject();
-    w.key("name").string(a.layer.label);
-    w.key("source").string(a.source);
-    w.key("reason").string(a.reason);
-    if (a.glob.length > 0) w.key("glob").string(a.glob);
+    w.field("name", a.layer.label);
+    w.field("source", a.source);
+    w.field("reason", a.reason);
+    if (a.glob.length > 0) w.field("glob", a.glob);
     w.endObject();
   }
   w.endArray();
@@ -282,7 +282,7 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   w.key("path");
   if (plan.themePath.length > 0) w.string(plan.themePath);
   else w.null();
-  w.key("reason").string(plan.themeReason);
+  w.field("reason", plan.themeReason);
   w.key("alternatives").stringArray(plan.themeAlternatives);
   w.endObject();
   const selected = new Array<string>();
@@ -297,14 +297,14 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   for (let i = 0; i < plan.modules.length; i++) {
     const d = plan.modules[i];
     w.beginObject();
-    w.key("name").string(d.name);
-    w.key("file").string(d.file);
+    w.field("name", d.name);
+    w.field("file", d.file);
     w.key("selected").bool(d.selected);
-    w.key("reason").string(d.reason);
+    w.field("reason", d.reason);
     if (d.glob.length > 0) {
-      w.key("glob").string(d.glob);
-      w.key("layer").string(d.layer);
-      w.key("source").string(d.source);
+      w.field("glob", d.glob);
+      w.field("layer", d.layer);
+      w.field("source", d.source);
     }
     w.endObject();
   }
@@ -315,16 +315,16 @@ function writePlan(w: JsonWriter, plan: Plan): void {
 function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPath: Array<string>, logFormat: string, warnings: Array<Warning>): void {
   w.beginObject();
   w.key("ok").bool(true);
-  w.key("stage").string("presets");
-  w.key("logFormat").string(logFormat);
+  w.field("stage", "presets");
+  w.field("logFormat", logFormat);
   w.key("needs").beginObject();
-  w.key("mode").string(auto ? "auto" : "list");
+  w.field("mode", auto ? "auto" : "list");
   w.key("presets").beginArray();
   const entries = listed.list();
   for (let i = 0; i < entries.length; i++) {
     w.beginObject();
-    w.key("ref").string(entries[i]);
-    w.key("kind").string(isPresetPath(entries[i]) ? "path" : "name");
+    w.field("ref", entries[i]);
+    w.field("kind", isPresetPath(entries[i]) ? "path" : "name");
     w.endObject();
   }
   w.endArray();
@@ -337,16 +337,16 @@ function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPat
 function writeNeedDetect(w: JsonWriter, candidates: Array<Applied>, logFormat: string, warnings: Array<Warning>): void {
   w.beginObject();
   w.key("ok").bool(true);
-  w.key("stage").string("detect");
-  w.key("logFormat").string(logFormat);
+  w.field("stage", "detect");
+  w.field("logFormat", logFormat);
   w.key("needs").beginObject();
   w.key("detect").beginArray();
   for (let i = 0; i < candidates.length; i++) {
     const detect = candidates[i].layer.detect;
     if (detect == null) continue;
     w.beginObject();
-    w.key("id").string(candidates[i].id);
-    w.key("name").string(candidates[i].layer.label);
+    w.field("id", candidates[i].id);
+    w.field("name", candidates[i].layer.label);
     w.key("globs").stringArray(detect);
     w.endObject();
   }

@@ -12,18 +12,18 @@ export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnos
 
 export function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
   w.beginObject();
-  w.key("name").string(d.name);
+  w.field("name", d.name);
   w.key("exitCode").int(d.exitCode());
-  w.key("path").string(d.path);
-  w.key("source").string(d.source);
+  w.field("path", d.path);
+  w.field("source", d.source);
   if (d.hasPosition) {
-    w.key("file").string(d.file);
+    w.field("file", d.file);
     w.key("line").int(d.span.line);
     w.key("column").int(d.span.column);
     w.key("offset").int(d.span.offset);
     w.key("length").int(max<i32>(1, d.span.end - d.span.offset));
   }
-  w.key("message").string(d.message);
+  w.field("message", d.message);
   w.endObject();
 }
 
@@ -31,8 +31,8 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
   w.key("warnings").beginArray();
   for (let i = 0; i < list.length; i++) {
     w.beginObject();
-    w.key("message").string(list[i].message);
-    w.key("source").string(list[i].source);
+    w.field("message", list[i].message);
+    w.field("source", list[i].source);
     w.endObject();
   }
   w.endArray();
@@ -51,8 +51,8 @@ export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
 export function writeFailure(w: JsonWriter, errors: Array<Diagnostic>, warnings: Array<Warning>, logFormat: string): void {
   w.beginObject();
   w.key("ok").bool(false);
-  w.key("stage").string("done");
-  if (logFormat.length > 0) w.key("logFormat").string(logFormat);
+  w.field("stage", "done");
+  if (logFormat.length > 0) w.field("logFormat", logFormat);
   writeDiagnostics(w, "errors", errors);
   writeWarnings(w, warnings);
   w.endObject();
