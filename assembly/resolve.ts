@@ -13,7 +13,7 @@ import {
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
 import { GlobList, Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, isAbsolutePath, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset that applies, and why. */
 class Applied {
@@ -599,6 +599,6 @@ function baseDirOf(file: string, fallback: string): string {
 }
 
 function stripExtension(name: string): string {
-  const dot = name.lastIndexOf(".");
+  const dot = lastIndexOf(name, 0x2e);
   return dot > 0 ? name.slice(0, dot) : name;
 }
