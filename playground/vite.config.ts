@@ -1,0 +1,93 @@
+// Builds the playground into dist/playground/index.html: one self-contained file (classic script, style and the release core inlined).
+
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vite";
+
+const wasmFile = fileURLToPath(new URL("../dist/dropkit.wasm", import.meta.url));
+
+/**
+ * `import base64 from "virtual:dropkit-wasm"`: the release core that `npm run build:wasm` made, the very file the
+ * CLI loads. Inlined because the page must work from file:// and offline, where fetch() is not allowed.
+ */
+function inlineWasm(): Plugin {
+  const id = "virtual:dropkit-wasm";
+  return {
+    name: "dropkit-inline-wasm",
+    resolveId: (source) => (source === id ? "\0" + id : undefined),
+    load(resolved) {
+      if (resolved !== "\0" + id) return undefined;
+      if (!existsSync(wasmFile)) this.error(`${wasmFile} is missing: run \`npm run build:wasm\` first`);
+      this.addWatchFile(wasmFile);
+      return `export default ${JSON.stringify(readFileSync(wasmFile).toString("base64"))};`;
+    },
+  };
+}
+
+/**
+ * Moves the bundle into index.html as a classic inline script and an inline style, then fills in the Content
+ * Security Policy with their hashes. Chrome runs no module script from file:// (it counts as a cross-origin
+ * fetch), and a classic script at the end of <body> needs no file at all.
+ */
+function singleFile(): Plugin {
+  return {
+    name: "dropkit-single-file",
+    enforce: "post",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const html = bundle["index.html"];
+      if (!html || html.type !== "asset") this.error("no index.html in the bundle");
+      let text = String(html.source);
+      let script = "";
+      let style = "";
+      for (const [name, file] of Object.entries(bundle)) {
+        if (file.type === "chunk") script += file.code;
+        else if (name.endsWith(".css")) style += String(file.source);
+        else continue;
+        delete bundle[name];
+      }
+      // What Vite injected to load the files that are now inline.
+      text = text.replace(/<script type="module"[^>]*><\/script>\s*/g, "").replace(/<link rel="stylesheet"[^>]*>\s*/g, "");
+      // The script's text must not end its own element early.
+      script = script.replace(/<\/(script)/gi, "<\\/$1").trim();
+      style = style.trim();
+      const hash = (code: string) => `'sha256-${createHash("sha256").update(code).digest("base64")}'`;
+      const csp = [
+        "default-src 'none'",
+        `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+        `style-src ${hash(style)}`,
+        "img-src data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+      ].join("; ");
+      text = text
+        .replace("__DROPKIT_CSP__", csp)
+        .replace("</head>", () => `<style>${style}</style>\n  </head>`)
+        .replace("</body>", () => `<script>${script}</script>\n  </body>`);
+      html.source = text;
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "./",
+  publicDir: false,
+  // A quiet build (it runs inside `npm run build`); `vite preview` still prints its address.
+  logLevel: command === "build" ? "warn" : "info",
+  plugins: [inlineWasm(), singleFile()],
+  build: {
+    outDir: "../dist/playground",
+    emptyOutDir: true,
+    target: "es2022",
+    modulePreload: false,
+    cssCodeSplit: false,
+    reportCompressedSize: false,
+    rolldownOptions: {
+      // One classic script: an IIFE runs from file://, where Chrome blocks module scripts.
+      output: { format: "iife" },
+    },
+  },
+  preview: { host: "127.0.0.1", port: 4173 },
+}));
