@@ -1,6 +1,7 @@
 // The decisions log on stderr (SPEC section 7): one record per line, as aligned text or as NDJSON.
 
 import { readFileSync } from "node:fs";
+import type { Diagnostic } from "./errors.js";
 import { alignColumns, formatValue } from "./table.js";
 
 // Pure and shared with the browser playground, so they live in table.ts; re-exported for existing callers.
@@ -19,15 +20,10 @@ export interface LogRecord {
 }
 
 /** A problem to report: the fields of an `error` record, plus what a code frame needs. */
-export interface Problem {
+export interface Problem extends Omit<Diagnostic, "name"> {
+  /** An error name of SPEC section 8, or one the core reports (`RequestError` never reaches users). */
   name: string;
   exitCode: number;
-  message: string;
-  path?: string;
-  source?: string;
-  file?: string;
-  line?: number;
-  column?: number;
   /** Length of the offending span, in UTF-16 code units, for the underline of the code frame. */
   length?: number;
 }
