@@ -5,7 +5,7 @@ import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeV
 import { asciiLower, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
-export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT");
+export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
 
 /** Every variable dropkit reads, for suggestions and docs. */
 export function knownVariables(): Array<string> {

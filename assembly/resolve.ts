@@ -4,7 +4,7 @@ import { Diagnostic, PRESET_NOT_FOUND, USAGE_ERROR, Warning } from "./diagnostic
 import { Document, readInto, sourceDocument } from "./document";
 import { readEnvironment } from "./env";
 import { matchFile } from "./glob";
-import { JsonNode, JsonWriter, KIND_ARRAY, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
+import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
 import { Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
 import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
 import { writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
@@ -36,6 +36,7 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
     return;
   }
   const cwd = cwdNode.text;
+  const explain = wantsExplain(req, problems);
   const errors = new Array<Diagnostic>();
   const warnings = new Array<Warning>();
 
@@ -134,12 +135,12 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
 
   const presetNames = new Array<string>();
   if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
-  writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings);
+  writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings, explain);
 }
 
 function writeResolved(
   w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Applied>,
-  skipped: Array<Applied>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>,
+  skipped: Array<Applied>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
 ): void {
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
@@ -199,7 +200,25 @@ function writeResolved(
   }
   w.endObject();
 
-  // Every layer that set each key, the winner first, with the values that were overridden.
+  // Every layer that set each key, the winner first, with the values that were overridden: the largest
+  // part of the answer, which only `dropkit config --explain` reads, so it is written only when asked for.
+  if (explain) writeExplain(w, merged, auto, autoNames);
+
+  w.key("presets").beginObject();
+  w.field("mode", auto ? "auto" : "list");
+  w.key("applied");
+  writeApplied(w, applied);
+  w.key("skipped");
+  writeApplied(w, skipped);
+  w.endObject();
+
+  if (plan != null) writePlan(w, plan);
+  writeDiagnostics(w, "errors", errors);
+  writeWarnings(w, warnings);
+  w.endObject();
+}
+
+function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>): void {
   w.key("explain").beginObject();
   for (let i = 0; i < LEAVES.length; i++) {
     w.key(LEAVES[i].key).beginArray();
@@ -221,19 +240,6 @@ function writeResolved(
     }
     w.endArray();
   }
-  w.endObject();
-
-  w.key("presets").beginObject();
-  w.field("mode", auto ? "auto" : "list");
-  w.key("applied");
-  writeApplied(w, applied);
-  w.key("skipped");
-  writeApplied(w, skipped);
-  w.endObject();
-
-  if (plan != null) writePlan(w, plan);
-  writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
   w.endObject();
 }
 
@@ -571,6 +577,14 @@ function flagExcludes(cli: Layer): GlobList {
     list.sources.push(s.sources[i]);
   }
   return list;
+}
+
+/** Whether the request asks for `explain` (`"explain": true`); any other value than a boolean is malformed. */
+function wantsExplain(req: JsonNode, problems: Array<string>): bool {
+  const node = req.get("explain");
+  if (node == null || node.kind == KIND_NULL) return false;
+  if (node.kind != KIND_BOOL) problems.push("explain must be true or false");
+  return node.flag;
 }
 
 function hasPathEntry(entries: Array<string>): bool {

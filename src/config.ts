@@ -27,6 +27,8 @@ export interface LoadConfigOptions {
   flags?: ConfigFlags;
   /** The core to use. @default the process-wide core */
   core?: Core;
+  /** Ask the core for `explain` (every layer that set each key), as `dropkit config --explain` does. @default false */
+  explain?: boolean;
 }
 
 /** The resolved config and how it came about. */
@@ -74,6 +76,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
     });
   }
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
+  if (options.explain) request.explain = true;
   if (discovery.file && discovery.format) {
     request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format));
   }

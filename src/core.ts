@@ -66,6 +66,8 @@ export interface ResolveRequest {
   detected?: Record<string, string | null>;
   files?: string[];
   archives?: string[];
+  /** Ask for `explain` in the answer (every layer that set each key): only `dropkit config --explain` needs it. */
+  explain?: boolean;
 }
 
 export interface PresetChoice {
@@ -106,6 +108,7 @@ export interface ResolveDone extends Staged {
   origins?: Record<string, Origin>;
   decisions?: Decision[];
   entries?: Record<string, Array<{ value: string } & Origin>>;
+  /** Only when the request asked for it (`explain: true`). */
   explain?: Record<string, Array<{ value: unknown } & Origin>>;
   presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
   plan?: Plan;

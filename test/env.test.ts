@@ -161,8 +161,8 @@ describe("unknown variables", () => {
     assert.doesNotMatch(w.message, /Did you mean/);
   });
 
-  test("DROPKIT_CONFIG and DROPKIT_HOOK_TIMEOUT are the host's: no warning", () => {
-    const r = withEnv({ DROPKIT_CONFIG: "/x/dropkit.config.json", DROPKIT_HOOK_TIMEOUT: "30" });
+  test("DROPKIT_CONFIG, DROPKIT_HOOK_TIMEOUT and DROPKIT_DEBUG are the host's: no warning", () => {
+    const r = withEnv({ DROPKIT_CONFIG: "/x/dropkit.config.json", DROPKIT_HOOK_TIMEOUT: "30", DROPKIT_DEBUG: "1" });
     assert.deepEqual(r.warnings, []);
     assert.equal(r.ok, true);
   });

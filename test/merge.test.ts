@@ -19,6 +19,7 @@ interface Layers {
 function layered({ flags, env, config, preset }: Layers): ResolveDone {
   return resolveOk({
     cwd,
+    explain: true,
     flags,
     env: { DROPKIT_PRESETS: "/d/p.json", ...env },
     config: config ? { source: CONFIG, format: "json", text: JSON.stringify(config, null, 2) } : null,
@@ -126,7 +127,7 @@ describe("presets and presetsSearchPath are replaced by the highest layer", () =
     assert.deepEqual([fromEnv.config!.presets, fromEnv.origins!.presets], [["none"], { layer: "env", source: "DROPKIT_PRESETS" }]);
     assert.deepEqual(fromEnv.presets!.applied.map((p) => p.name), ["none"]);
     assert.deepEqual(fromEnv.config!.modules.exclude, []);
-    const fromFlag = resolveOk({ ...base, env: { DROPKIT_PRESETS: "none" }, flags: { preset: ["standard"] } });
+    const fromFlag = resolveOk({ ...base, env: { DROPKIT_PRESETS: "none" }, flags: { preset: ["standard"] }, explain: true });
     assert.deepEqual([fromFlag.config!.presets, fromFlag.origins!.presets], [["standard"], { layer: "cli", source: "--preset" }]);
     assert.deepEqual(fromFlag.explain!.presets.map((l) => [l.layer, l.value]), [["cli", ["standard"]], ["env", ["none"]], ["config", ["standard"]]]);
   });
@@ -150,7 +151,7 @@ describe("several presets", () => {
   ];
 
   test("a later preset wins over an earlier one", () => {
-    const r = resolveOk({ cwd, flags: { preset: ["a", "b"] }, presetFiles: files });
+    const r = resolveOk({ cwd, flags: { preset: ["a", "b"] }, presetFiles: files, explain: true });
     assert.equal(r.config!.theme, "from-b");
     assert.deepEqual(r.origins!.theme, { layer: "preset", source: "/d/presets/b.json:1:11" });
     assert.deepEqual(r.explain!.theme.map((l) => [l.source, l.value]), [["/d/presets/b.json:1:11", "from-b"], ["/d/presets/a.json:1:11", "from-a"], ["default", "auto"]]);
@@ -184,6 +185,7 @@ describe("origins and relative paths", () => {
   test("config paths resolve against the config's directory; flags, env and defaults against cwd", () => {
     const r = resolveOk({
       cwd: "/w/drop",
+      explain: true,
       flags: { theme: "t/flag.zip" },
       env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_FILE: "env-cache.json" },
       config: { source: "/w/conf/sub/dropkit.config.json", format: "json", text: '{"theme": "../x.zip", "hooks": {"initScriptsDir": "init"}, "presetsSearchPath": []}' },

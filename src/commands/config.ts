@@ -35,7 +35,7 @@ export class ConfigCommand extends DropkitCommand {
 
   protected async run(log: DecisionLog): Promise<number> {
     const { loadConfig } = await import("../config.js");
-    const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags() });
+    const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags(), explain: this.explain !== undefined });
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
     const code = reportResolution(log, loaded, { decisions: false });
     if (code !== 0) return code;
