@@ -7,12 +7,31 @@ const BLOB: string = "";
 /** Where a literal is in the blob: `length * 8192 + offset`, as the transform writes it. */
 const OFFSET_BITS = 13;
 
+/**
+ * Decoded literals by ref, kept in globals so that they survive the collection at the end of each call:
+ * each literal is decoded once per instance, not at every use. Open addressing with linear probing; the
+ * transform checks that there are fewer distinct literals than half the slots, so probes stay short and
+ * an empty slot (ref 0, which no literal has: its length is at least 1) is always found.
+ */
+const CACHE_BITS = 10;
+const cacheRefs = new StaticArray<i32>(1 << CACHE_BITS);
+const cacheStrings = new StaticArray<string>(1 << CACHE_BITS);
+
 /** The literal `ref` points at. The transform rewrites every string literal in assembly/ to a call of this. */
 @global export function __literal(ref: i32): string {
+  let slot = (<u32>ref * 0x9e3779b1) >>> (32 - CACHE_BITS);
+  while (true) {
+    const cached = unchecked(cacheRefs[slot]);
+    if (cached == ref) return unchecked(cacheStrings[slot]);
+    if (cached == 0) break;
+    slot = (slot + 1) & ((1 << CACHE_BITS) - 1);
+  }
   const start = changetype<usize>(BLOB) + <usize>(ref & ((1 << OFFSET_BITS) - 1));
   const end = start + <usize>(ref >>> OFFSET_BITS);
   const out = changetype<string>(__new(<usize>expandedLength(start, end) << 1, idof<string>()));
   expand(start, end, changetype<usize>(out));
+  unchecked(cacheRefs[slot] = ref);
+  unchecked(cacheStrings[slot] = out);
   return out;
 }
 

@@ -8,8 +8,8 @@
 // from `BLOB` in assembly/literal.ts, and fills that blob in: the literals as bytes, frequent words
 // (" must be ", ", found ", "preset") replaced by one byte 0x80-0xff each, laid out so that literals
 // share bytes where one occurs in another, packed two bytes to a UTF-16 code unit. The source keeps its
-// literals and named message constants; only their storage changes. A decoded literal is a fresh string
-// each time, which is fine for the core: nothing compares strings by identity.
+// literals and named message constants; only their storage changes. A literal is decoded at its first
+// use and cached (literal.ts), so later uses cost a lookup.
 //
 // asconfig.json names the transform as a package (a `file:` dev dependency) because asc turns a relative
 // transform path in asconfig.json into a bare module name, which Node cannot resolve.
@@ -28,6 +28,8 @@ const MAX_LENGTH = 255;
 // The literals are ASCII, so bytes 0x80-0xff are free: each stands for a word of a dictionary.
 const MAX_WORDS = 128;
 const TABLE_ENTRY = 3;
+// literal.ts caches decoded literals in a table of 1024 slots: at most half full, so probes stay short.
+const MAX_LITERALS = 512;
 
 /**
  * Picks the dictionary greedily, each time the substring (of 3 to 24 bytes, possibly holding earlier
@@ -188,7 +190,9 @@ export default class LiteralsTransform extends Transform {
       }
     }
     if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
-    const { bytes: blob, refs } = buildBlob([...new Set(uses.map((use) => use.text))]);
+    const texts = [...new Set(uses.map((use) => use.text))];
+    if (texts.length > MAX_LITERALS) throw new Error(`literals transform: more than ${MAX_LITERALS} literals outgrow the cache in ${BLOB_FILE}.ts`);
+    const { bytes: blob, refs } = buildBlob(texts);
     if (blob.length > MAX_OFFSET) throw new Error(`literals transform: the blob outgrew ${MAX_OFFSET} bytes`);
     for (const { text, ref } of uses) ref.value = globalThis.i64_new(refs.get(text), 0);
     const bytes = [...blob, ...(blob.length % 2 ? [0] : [])];
