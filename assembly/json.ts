@@ -731,58 +731,55 @@ export class JsonWriter {
    */
   utf8(s: string, escape: bool): void {
     const n = s.length;
+    // Room for the longest form of every code unit (six bytes: \uXXXX) at once, so no byte needs a check.
+    this.reserve(n * 6);
+    const chars = changetype<usize>(s);
+    let p = this.buf.dataStart + <usize>this.len;
     for (let i = 0; i < n; i++) {
-      const c = <u32>s.charCodeAt(i);
+      const c = <u32>load<u16>(chars + (<usize>i << 1));
       if (c < 0x80) {
         // The letter of a two-character escape (\" \\ \n \r \t \b \f), or 0.
         const e: u32 = !escape ? 0 : c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
         if (e != 0) {
-          this.byte(0x5c);
-          this.byte(<u8>e);
+          store<u16>(p, <u16>(0x5c | (e << 8)));
+          p += 2;
         } else if (escape && c < 0x20) {
-          this.unicodeEscape(c);
+          p = hexEscape(p, c);
         } else {
-          this.byte(<u8>c);
+          store<u8>(p++, <u8>c);
         }
         continue;
       }
       if (c < 0x800) {
-        this.byte(<u8>(0xc0 | (c >> 6)));
-        this.byte(<u8>(0x80 | (c & 0x3f)));
+        store<u8>(p++, <u8>(0xc0 | (c >> 6)));
+        store<u8>(p++, <u8>(0x80 | (c & 0x3f)));
         continue;
       }
       if (c >= 0xd800 && c <= 0xdfff) {
-        const d = i + 1 < n ? <u32>s.charCodeAt(i + 1) : 0;
+        const d = i + 1 < n ? <u32>load<u16>(chars + (<usize>(i + 1) << 1)) : 0;
         if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
           const cp = 0x10000 + (((c - 0xd800) << 10) | (d - 0xdc00));
-          this.byte(<u8>(0xf0 | (cp >> 18)));
-          this.byte(<u8>(0x80 | ((cp >> 12) & 0x3f)));
-          this.byte(<u8>(0x80 | ((cp >> 6) & 0x3f)));
-          this.byte(<u8>(0x80 | (cp & 0x3f)));
+          store<u8>(p++, <u8>(0xf0 | (cp >> 18)));
+          store<u8>(p++, <u8>(0x80 | ((cp >> 12) & 0x3f)));
+          store<u8>(p++, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+          store<u8>(p++, <u8>(0x80 | (cp & 0x3f)));
           i++;
           continue;
         }
         if (escape) {
-          this.unicodeEscape(c);
+          p = hexEscape(p, c);
           continue;
         }
       }
-      this.byte(<u8>(0xe0 | (c >> 12)));
-      this.byte(<u8>(0x80 | ((c >> 6) & 0x3f)));
-      this.byte(<u8>(0x80 | (c & 0x3f)));
+      store<u8>(p++, <u8>(0xe0 | (c >> 12)));
+      store<u8>(p++, <u8>(0x80 | ((c >> 6) & 0x3f)));
+      store<u8>(p++, <u8>(0x80 | (c & 0x3f)));
     }
-  }
-
-  unicodeEscape(c: u32): void {
-    this.ascii("\\u");
-    for (let shift = 12; shift >= 0; shift -= 4) {
-      const h = (c >> shift) & 0xf;
-      this.byte(<u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
-    }
+    this.len = <i32>(p - this.buf.dataStart);
   }
 
   ascii(s: string): void {
-    for (let i = 0, n = s.length; i < n; i++) this.byte(<u8>s.charCodeAt(i));
+    this.utf8(s, false);
   }
 
   byte(b: u8): void {
@@ -791,10 +788,28 @@ export class JsonWriter {
   }
 
   grow(): void {
-    const next = new Uint8Array(this.buf.length << 1);
+    this.reserve(1);
+  }
+
+  /** Makes room for `extra` more bytes: at least double the buffer, so that growing stays linear. */
+  reserve(extra: i32): void {
+    const need = this.len + extra;
+    if (need <= this.buf.length) return;
+    const next = new Uint8Array(max<i32>(need, this.buf.length << 1));
     next.set(this.buf);
     this.buf = next;
   }
+}
+
+/** Writes the \uXXXX escape of `c` at `p`; returns where it stopped. */
+function hexEscape(p: usize, c: u32): usize {
+  store<u16>(p, 0x755c);
+  p += 2;
+  for (let shift = 12; shift >= 0; shift -= 4) {
+    const h = (c >> shift) & 0xf;
+    store<u8>(p++, <u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
+  }
+  return p;
 }
 
 function isDigit(c: u8): bool {
