@@ -10,7 +10,7 @@ export const THEME_NOT_FOUND = "ThemeNotFound";
 export const REQUEST_ERROR = "RequestError";
 
 /** One problem: what, where (path, file position or flag or variable) and how to fix it. */
-export class Diagnostic {
+export class Diagnostic extends Span {
   name: string = SCHEMA_ERROR;
   /** Dotted key path such as `modules.include[2]`; "" when the problem is not about one value. */
   path: string = "";
@@ -18,8 +18,8 @@ export class Diagnostic {
   source: string = "";
   /** The file the position is in, or "". */
   file: string = "";
+  /** Whether the span (inherited) is a position in `file`. */
   hasPosition: bool = false;
-  span: Span = new Span();
   message: string = "";
 
   static at(name: string, path: string, message: string, file: string, span: Span | null): Diagnostic {
@@ -30,7 +30,7 @@ export class Diagnostic {
     d.file = file;
     if (span != null) {
       d.hasPosition = true;
-      d.span = span;
+      d.copySpan(span);
       d.source = file + ":" + span.line.toString() + ":" + span.column.toString();
     } else {
       d.source = file;

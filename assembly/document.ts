@@ -36,7 +36,7 @@ export function parseDocument(text: string, format: string, file: string, doc: i
     return d;
   }
   if (root.kind != KIND_OBJECT) {
-    d.ctx.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root.span));
+    d.ctx.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root));
     return d;
   }
   // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.
@@ -105,7 +105,7 @@ export function readInto(d: Document, layer: Layer): Layer {
 function problemDiagnostic(p: ParseProblem, file: string, strip: string): Diagnostic {
   let path = p.path;
   if (strip.length > 0) path = path.slice(strip.length + (path.charCodeAt(strip.length) == 0x2e ? 1 : 0));
-  return Diagnostic.at(p.name, path, p.message, file, p.span);
+  return Diagnostic.at(p.name, path, p.message, file, p);
 }
 
 /** Orders problems by where they are in the file (insertion sort: lists are short, and it keeps ties in order). */
@@ -113,7 +113,7 @@ export function sortByPosition(list: Array<Diagnostic>): void {
   for (let i = 1; i < list.length; i++) {
     const d = list[i];
     let j = i - 1;
-    while (j >= 0 && list[j].hasPosition && d.hasPosition && list[j].span.offset > d.span.offset) {
+    while (j >= 0 && list[j].hasPosition && d.hasPosition && list[j].offset > d.offset) {
       list[j + 1] = list[j];
       j--;
     }

@@ -18,28 +18,49 @@ export const KIND_OBJECT: i32 = 5;
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
 export const MAX_DEPTH: i32 = 128;
 
-/** A position in the text: 1-based line and column, columns and offsets in UTF-16 code units. */
+/**
+ * A stretch of the text: 1-based line and column of its start, columns and offsets in UTF-16 code units.
+ * Values, keys and problems extend it rather than holding one: no separate object for every value.
+ */
 export class Span {
   line: i32 = 1;
   column: i32 = 1;
   offset: i32 = 0;
   end: i32 = 0;
+
+  /** Takes the position of `from`. */
+  copySpan(from: Span): void {
+    this.line = from.line;
+    this.column = from.column;
+    this.offset = from.offset;
+    this.end = from.end;
+  }
 }
 
 /** An object key with its own position. */
-export class JsonKey {
+export class JsonKey extends Span {
   name: string = "";
-  span: Span = new Span();
 }
 
+// Scalars have no items or keys: they all share these two empty arrays, which nothing adds to.
+const NO_ITEMS: Array<JsonNode> = [];
+const NO_KEYS: Array<JsonKey> = [];
+
 /** A parsed value. Numbers keep their source text so that nothing is rounded on the way out. */
-export class JsonNode {
+export class JsonNode extends Span {
   kind: i32 = KIND_NULL;
-  span: Span = new Span();
   flag: bool = false;
   text: string = "";
-  items: Array<JsonNode> = [];
-  keys: Array<JsonKey> = [];
+  /** Arrays and objects get their own lists (`makeContainer`). */
+  items: Array<JsonNode> = NO_ITEMS;
+  keys: Array<JsonKey> = NO_KEYS;
+
+  /** Makes this an empty array or object, with lists of its own to add to. */
+  makeContainer(kind: i32): void {
+    this.kind = kind;
+    this.items = [];
+    if (kind == KIND_OBJECT) this.keys = [];
+  }
 
   /** The member named `name` of an object, or null. */
   get(name: string): JsonNode | null {
@@ -61,10 +82,9 @@ export class JsonNode {
 }
 
 /** A problem found while parsing: a syntax error, or a duplicate key. */
-export class ParseProblem {
+export class ParseProblem extends Span {
   name: string = "";
   path: string = "";
-  span: Span = new Span();
   message: string = "";
 }
 
@@ -133,10 +153,9 @@ class Parser {
 
   value(): JsonNode {
     const node = new JsonNode();
-    const span = node.span;
-    span.line = this.line;
-    span.column = this.column;
-    span.offset = this.offset;
+    node.line = this.line;
+    node.column = this.column;
+    node.offset = this.offset;
     const c = this.byte(this.pos);
     if (c == 0x7b) {
       this.object(node);
@@ -157,12 +176,12 @@ class Parser {
     } else {
       this.error(MSG_EXPECTED_VALUE + this.describeHere());
     }
-    span.end = this.offset;
+    node.end = this.offset;
     return node;
   }
 
   object(node: JsonNode): void {
-    node.kind = KIND_OBJECT;
+    node.makeContainer(KIND_OBJECT);
     if (!this.enter()) return;
     this.advance(1);
     this.skipSpace();
@@ -184,11 +203,11 @@ class Parser {
         return;
       }
       const key = new JsonKey();
-      key.span.line = this.line;
-      key.span.column = this.column;
-      key.span.offset = this.offset;
+      key.line = this.line;
+      key.column = this.column;
+      key.offset = this.offset;
       key.name = this.string();
-      key.span.end = this.offset;
+      key.end = this.offset;
       if (this.failed) return;
       unchecked(this.pathKeys[top] = key.name);
       // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
@@ -242,7 +261,7 @@ class Parser {
   }
 
   array(node: JsonNode): void {
-    node.kind = KIND_ARRAY;
+    node.makeContainer(KIND_ARRAY);
     if (!this.enter()) return;
     this.advance(1);
     this.skipSpace();
@@ -535,10 +554,10 @@ class Parser {
     const problem = new ParseProblem();
     problem.name = "ConfigSyntaxError";
     problem.path = this.currentPath();
-    problem.span.line = line;
-    problem.span.column = column;
-    problem.span.offset = offset;
-    problem.span.end = max<i32>(offset + 1, this.offset);
+    problem.line = line;
+    problem.column = column;
+    problem.offset = offset;
+    problem.end = max<i32>(offset + 1, this.offset);
     problem.message = message;
     this.result.syntaxError = problem;
   }
@@ -547,9 +566,9 @@ class Parser {
     const problem = new ParseProblem();
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();
-    problem.span = key.span;
-    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + first.span.line.toString()
-      + ", column " + first.span.column.toString() + ". Keep one of them.";
+    problem.copySpan(key);
+    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + first.line.toString()
+      + ", column " + first.column.toString() + ". Keep one of them.";
     this.result.duplicates.push(problem);
   }
 

@@ -29,7 +29,7 @@ export function handle(ptr: usize, len: i32): Response {
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
-    const detail = syntax != null ? ": " + syntax.message + " at line " + syntax.span.line.toString() + ", column " + syntax.span.column.toString() : "";
+    const detail = syntax != null ? ": " + syntax.message + " at line " + syntax.line.toString() + ", column " + syntax.column.toString() : "";
     out.status = STATUS_UNREADABLE;
     writeRequestError(w, req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
     out.bytes = w.toBuffer();

@@ -18,10 +18,10 @@ export function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
   w.field("source", d.source);
   if (d.hasPosition) {
     w.field("file", d.file);
-    w.key("line").int(d.span.line);
-    w.key("column").int(d.span.column);
-    w.key("offset").int(d.span.offset);
-    w.key("length").int(max<i32>(1, d.span.end - d.span.offset));
+    w.key("line").int(d.line);
+    w.key("column").int(d.column);
+    w.key("offset").int(d.offset);
+    w.key("length").int(max<i32>(1, d.end - d.offset));
   }
   w.field("message", d.message);
   w.endObject();

@@ -183,9 +183,9 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
     const value = node.items[i];
     if (!accepted.includes(key)) {
       if (ctx.doc == DOC_PRESET && CONFIG_KEYS.includes(key)) {
-        errorAtKey(ctx, key, keys[i].span, "\"" + key + "\" " + MSG_PRESET_ONLY_KEY + ".");
+        errorAtKey(ctx, key, keys[i], "\"" + key + "\" " + MSG_PRESET_ONLY_KEY + ".");
       } else {
-        unknownKey(ctx, "", key, keys[i].span, accepted);
+        unknownKey(ctx, "", key, keys[i], accepted);
       }
       continue;
     }
@@ -371,14 +371,14 @@ function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: 
   let ok = true;
   for (let i = 0; i < value.keys.length; i++) {
     if (!accepted.includes(value.keys[i].name)) {
-      unknownKey(ctx, path, value.keys[i].name, value.keys[i].span, accepted);
+      unknownKey(ctx, path, value.keys[i].name, value.keys[i], accepted);
       ok = false;
     }
   }
   if (!ok) {
     // Validate the known keys anyway, so that every problem is reported at once.
     const known = new JsonNode();
-    known.kind = KIND_OBJECT;
+    known.makeContainer(KIND_OBJECT);
     for (let i = 0; i < value.keys.length; i++) {
       if (accepted.includes(value.keys[i].name)) {
         known.keys.push(value.keys[i]);
@@ -400,7 +400,7 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
 }
 
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? node.span : null));
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
@@ -409,7 +409,7 @@ function errorAtKey(ctx: DocContext, path: string, span: Span, message: string):
 
 function source(ctx: DocContext, node: JsonNode): string {
   if (!ctx.positions) return ctx.file;
-  return ctx.file + ":" + node.span.line.toString() + ":" + node.span.column.toString();
+  return ctx.file + ":" + node.line.toString() + ":" + node.column.toString();
 }
 
 function capitalize(s: string): string {
