@@ -1,6 +1,7 @@
 // Problems and warnings as the core reports them: never thrown, always returned.
 
 import { Span } from "./json";
+import { positionText } from "./text";
 
 export const SCHEMA_ERROR = "SchemaValidationError";
 export const SYNTAX_ERROR = "ConfigSyntaxError";
@@ -31,7 +32,7 @@ export class Diagnostic extends Span {
     if (span != null) {
       d.hasPosition = true;
       d.copySpan(span);
-      d.source = file + ":" + span.line.toString() + ":" + span.column.toString();
+      d.source = positionText(file, span.line, span.column);
     } else {
       d.source = file;
     }

@@ -18,13 +18,13 @@ export function knownVariables(): Array<string> {
 /** Builds the environment layer from variable names and values (only DROPKIT_* ones are looked at). */
 export function readEnvironment(names: Array<string>, values: Array<string>, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>): Layer {
   const layer = new Layer(LAYER_ENV, cwd);
-  const known = knownVariables();
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     if (!name.startsWith("DROPKIT_")) continue;
     const leaf = leafOf(name);
     if (leaf < 0) {
       if (HOST_VARIABLES.includes(name)) continue;
+      const known = knownVariables();
       const close = suggest(name, known);
       warnings.push(new Warning(
         "Unknown environment variable " + name + " is ignored." + (close.length > 0 ? " Did you mean " + close + "?" : "") +

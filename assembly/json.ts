@@ -7,6 +7,7 @@ import {
   MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { StringSet } from "./set";
+import { digitCount } from "./text";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -664,9 +665,17 @@ export class JsonWriter {
     return this;
   }
 
+  /** Writes a non-negative number (a response has no others: exit codes, positions, lengths). */
   int(value: i32): JsonWriter {
     this.sep();
-    this.ascii(value.toString());
+    const n = digitCount(value);
+    this.reserve(n);
+    this.len += n;
+    let p = this.buf.dataStart + <usize>this.len;
+    do {
+      store<u8>(--p, <u8>(0x30 + value % 10));
+      value /= 10;
+    } while (value > 0);
     return this;
   }
 

@@ -1,6 +1,6 @@
 // The bundled presets and the reading of preset documents.
 
-import { parseJsonString } from "./json";
+import { JsonNode, parseJsonString } from "./json";
 import { DOC_PRESET, DocContext, Layer, LAYER_PRESET, readDocument } from "./schema";
 import { words } from "./text";
 
@@ -11,21 +11,27 @@ const BUNDLED_TEXTS: Array<string> = [
   "{\"modules\":{\"exclude\":[\"test-*\",\"dev-*\"]},\"hooks\":{\"onFailure\":\"fail\"},\"detect\":[\"*.zip\"]}",
 ];
 
-export function bundledText(name: string): string {
-  const i = BUNDLED_NAMES.indexOf(name);
-  return i < 0 ? "" : BUNDLED_TEXTS[i];
+// The bundled presets parsed, once per instance (globals survive the collection after each call); the
+// validator only reads them.
+const bundledNodes = new Array<JsonNode>();
+
+/** The parsed JSON of a bundled preset. */
+export function bundledNode(name: string): JsonNode {
+  if (bundledNodes.length == 0) {
+    for (let i = 0; i < BUNDLED_TEXTS.length; i++) bundledNodes.push(parseJsonString(BUNDLED_TEXTS[i]).value!);
+  }
+  return bundledNodes[BUNDLED_NAMES.indexOf(name)];
 }
 
 /** The layer a bundled preset sets; its values' source is the preset's name. */
 export function bundledLayer(name: string, cwd: string): Layer {
   const layer = new Layer(LAYER_PRESET, cwd);
   layer.label = name;
-  const parsed = parseJsonString(bundledText(name));
   const ctx = new DocContext();
   ctx.file = name;
   ctx.positions = false;
   ctx.doc = DOC_PRESET;
-  readDocument(parsed.value!, ctx, layer);
+  readDocument(bundledNode(name), ctx, layer);
   return layer;
 }
 

@@ -2,9 +2,9 @@
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
 import { FORMAT_JSON, FORMAT_PACKAGE, parseDocument, readInto } from "./document";
-import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson, parseJsonString } from "./json";
+import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson } from "./json";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
-import { BUNDLED_NAMES, bundledLayer, bundledText } from "./preset";
+import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
 import { DOC_CONFIG, DOC_PRESET, Layer } from "./schema";
@@ -96,7 +96,7 @@ function presetsRequest(w: JsonWriter): void {
     const name = BUNDLED_NAMES[i];
     w.beginObject();
     w.field("name", name);
-    w.key("preset").node(parseJsonString(bundledText(name)).value!);
+    w.key("preset").node(bundledNode(name));
     const detect = bundledLayer(name, "/").detect;
     w.key("detect");
     if (detect != null) w.stringArray(detect);

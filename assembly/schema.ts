@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, quoteList, resolvePath, suggest, words } from "./text";
+import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, positionText, quoteList, resolvePath, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -142,6 +142,7 @@ export class Layer {
       s.source = source;
       this.settings[leaf] = s;
     }
+    if (values.length == 0) return s;
     // A set, not list.includes: a config may hold tens of thousands of globs.
     const seen = new StringSet();
     for (let i = 0; i < s.list.length; i++) seen.add(s.list[i]);
@@ -409,7 +410,7 @@ function errorAtKey(ctx: DocContext, path: string, span: Span, message: string):
 
 function source(ctx: DocContext, node: JsonNode): string {
   if (!ctx.positions) return ctx.file;
-  return ctx.file + ":" + node.line.toString() + ":" + node.column.toString();
+  return positionText(ctx.file, node.line, node.column);
 }
 
 function capitalize(s: string): string {
