@@ -330,11 +330,7 @@ class Parser {
     const len = this.len;
     // Fast path: no escapes and plain ASCII, decoded straight from the input bytes.
     let p = begin;
-    while (p < len) {
-      const c = <u32>load<u8>(ptr + <usize>p);
-      if (c == 0x22 || c == 0x5c || c < 0x20 || c >= 0x80) break;
-      p++;
-    }
+    while (p < len && isPlainByte(load<u8>(ptr + <usize>p))) p++;
     if (p < len && load<u8>(ptr + <usize>p) == 0x22) {
       const n = p - begin;
       this.column += n + 1;
@@ -344,11 +340,12 @@ class Parser {
     }
     const out = this.scratch;
     out.reset();
-    for (let i = begin; i < p; i++) out.push(<u16>load<u8>(ptr + <usize>i));
-    this.column += p - begin;
-    this.offset += p - begin;
-    this.pos = p;
     while (true) {
+      // A run of plain ASCII (at first, the one the fast path found), copied at once.
+      let q = this.pos;
+      while (q < len && isPlainByte(load<u8>(ptr + <usize>q))) q++;
+      out.ascii(ptr + <usize>this.pos, q - this.pos);
+      this.advance(q - this.pos);
       if (this.pos >= len) {
         this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn, startOffset);
         return "";
@@ -364,11 +361,6 @@ class Parser {
       }
       if (c == 0x5c) {
         if (!this.escape(out)) return "";
-        continue;
-      }
-      if (c < 0x80) {
-        out.push(<u16>c);
-        this.advance(1);
         continue;
       }
       const cp = this.utf8();
@@ -599,12 +591,24 @@ class Scratch {
   }
 
   push(c: u16): void {
-    if (this.len == this.buf.length) {
-      const next = new Uint16Array(this.buf.length << 1);
-      next.set(this.buf);
-      this.buf = next;
-    }
+    this.reserve(1);
     unchecked(this.buf[this.len++] = c);
+  }
+
+  /** Makes room for `n` more code units: at least double the buffer, so that growing stays linear. */
+  reserve(n: i32): void {
+    if (this.len + n <= this.buf.length) return;
+    const next = new Uint16Array(max<i32>(this.len + n, this.buf.length << 1));
+    next.set(this.buf);
+    this.buf = next;
+  }
+
+  /** Appends `n` ASCII bytes from `src`, widened to code units. */
+  ascii(src: usize, n: i32): void {
+    this.reserve(n);
+    const to = this.buf.dataStart + (<usize>this.len << 1);
+    for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(src + <usize>i));
+    this.len += n;
   }
 
   toString(): string {
@@ -838,6 +842,11 @@ function hexEscape(p: usize, c: u32): usize {
     store<u8>(p++, <u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
   }
   return p;
+}
+
+/** A byte that stands for itself in a string: ASCII, not a quote, backslash or control character. */
+function isPlainByte(c: u8): bool {
+  return c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5c;
 }
 
 function isDigit(c: u8): bool {

@@ -13,6 +13,9 @@ export class Link {
   constructor(public layer: string, public setting: Setting) {}
 }
 
+// Leaves that are not union lists share this empty list of entries; union lists get their own.
+const NO_ENTRIES: Array<Entry> = [];
+
 /** The merged result for one leaf. */
 export class Resolved {
   leaf: i32 = 0;
@@ -22,7 +25,7 @@ export class Resolved {
   /** The winning value (scalars and replaced lists). */
   setting: Setting | null = null;
   /** Union lists: every entry, lowest layer first, without duplicates. */
-  entries: Array<Entry> = [];
+  entries: Array<Entry> = NO_ENTRIES;
   /** Every layer that set the leaf, highest first. */
   chain: Array<Link> = [];
 
@@ -88,6 +91,7 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
     return r;
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
+  r.entries = [];
   let contributor: Link | null = null;
   const seen = new StringSet();
   for (let i = r.chain.length - 1; i >= 0; i--) {

@@ -24,15 +24,13 @@ export class Response {
 /** Handles `len` bytes of UTF-8 JSON at `ptr`. */
 export function handle(ptr: usize, len: i32): Response {
   const out = new Response();
-  const w = new JsonWriter();
   const parsed = parseJson(ptr, len);
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
     const detail = syntax != null ? ": " + syntax.message + " at line " + syntax.line.toString() + ", column " + syntax.column.toString() : "";
     out.status = STATUS_UNREADABLE;
-    writeRequestError(w, req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
-    out.bytes = w.toBuffer();
+    out.bytes = requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
     return out;
   }
   const opNode = req.get("op");
@@ -46,8 +44,7 @@ export function handle(ptr: usize, len: i32): Response {
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
   if (problems.length > 0) {
     out.status = STATUS_MALFORMED;
-    writeRequestError(w, "Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
-    out.bytes = w.toBuffer();
+    out.bytes = requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
     return out;
   }
   out.bytes = body.toBuffer();
@@ -123,13 +120,16 @@ function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): vo
   w.endObject();
 }
 
-function writeRequestError(w: JsonWriter, message: string): void {
+/** The response to a request the core cannot read. */
+function requestError(message: string): ArrayBuffer {
+  const w = new JsonWriter();
   w.beginObject();
   w.key("ok").bool(false);
   const errors = new Array<Diagnostic>();
   errors.push(Diagnostic.from(REQUEST_ERROR, "", message, "request"));
   writeDiagnostics(w, "errors", errors);
   w.endObject();
+  return w.toBuffer();
 }
 
 function stringField(req: JsonNode, key: string, fallback: string): string {

@@ -79,14 +79,17 @@ const HOOKS_KEYS: Array<string> = words("initScriptsDir postScriptsDir onFailure
 const CACHE_KEYS: Array<string> = words("file enabled");
 const LOG_KEYS: Array<string> = words("format");
 
+// Scalar settings share these empty lists (nothing adds to them); list settings get their own (`addList`).
+const NO_STRINGS: Array<string> = [];
+
 /** A value that one layer sets for one leaf, with where it came from. */
 export class Setting {
   leaf: i32 = 0;
   str: string = "";
   flag: bool = false;
-  list: Array<string> = [];
+  list: Array<string> = NO_STRINGS;
   /** For lists: the source of each entry. */
-  sources: Array<string> = [];
+  sources: Array<string> = NO_STRINGS;
   source: string = "";
 }
 
@@ -140,6 +143,8 @@ export class Layer {
       s = new Setting();
       s.leaf = leaf;
       s.source = source;
+      s.list = [];
+      s.sources = [];
       this.settings[leaf] = s;
     }
     if (values.length == 0) return s;
