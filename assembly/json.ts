@@ -769,6 +769,11 @@ export class JsonWriter {
     let p = this.buf.dataStart + <usize>this.len;
     for (let i = 0; i < n; i++) {
       const c = <u32>load<u16>(chars + (<usize>i << 1));
+      // Most characters stand for themselves: one test for them before the escapes.
+      if (c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5c) {
+        store<u8>(p++, <u8>c);
+        continue;
+      }
       if (c < 0x80) {
         // The letter of a two-character escape (\" \\ \n \r \t \b \f), or 0.
         const e: u32 = !escape ? 0 : c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
