@@ -2,7 +2,7 @@
 
 import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
-import { asciiLower, splitOn, suggest, words } from "./text";
+import { asciiLower, intText, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
@@ -53,7 +53,7 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
       if (item.length == 0) continue;
       const problem = checkText(leaf, item);
       if (problem.length > 0) {
-        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + (index++).toString() + "]",
+        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + intText(index++) + "]",
           "Invalid value in " + name + ": " + problem + ", found \"" + item + "\".", name));
         ok = false;
         continue;

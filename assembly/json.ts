@@ -7,7 +7,7 @@ import {
   MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { StringSet } from "./set";
-import { digitCount } from "./text";
+import { asciiText, digitCount, intText } from "./text";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -336,7 +336,7 @@ class Parser {
       this.column += n + 1;
       this.offset += n + 1;
       this.pos = p + 1;
-      return String.UTF8.decodeUnsafe(ptr + <usize>begin, <usize>n);
+      return asciiText(ptr + <usize>begin, n);
     }
     const out = this.scratch;
     out.reset();
@@ -469,7 +469,7 @@ class Parser {
     }
     // A number runs straight into a letter or digit ("01", "1x"): report it as one bad token.
     if (isWordByte(this.byte(p))) return this.badNumber(p);
-    node.text = String.UTF8.decodeUnsafe(this.ptr + <usize>begin, <usize>(p - begin));
+    node.text = asciiText(this.ptr + <usize>begin, p - begin);
     this.advance(p - begin);
   }
 
@@ -560,8 +560,8 @@ class Parser {
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();
     problem.copySpan(key);
-    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + first.line.toString()
-      + ", column " + first.column.toString() + ". Keep one of them.";
+    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + intText(first.line)
+      + ", column " + intText(first.column) + ". Keep one of them.";
     this.result.duplicates.push(problem);
   }
 
@@ -574,7 +574,7 @@ class Parser {
         if (parts.length > 0) parts.push(".");
         parts.push(keys[i]);
       } else {
-        parts.push("[" + idx[i].toString() + "]");
+        parts.push("[" + intText(idx[i]) + "]");
       }
     }
     return parts.join("");
@@ -735,9 +735,6 @@ export class JsonWriter {
     return out;
   }
 
-  toString(): string {
-    return String.UTF8.decodeUnsafe(this.buf.dataStart, <usize>this.len);
-  }
 
   sep(): void {
     if (this.afterKey) {

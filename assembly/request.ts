@@ -8,6 +8,7 @@ import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
 import { DOC_CONFIG, DOC_PRESET, Layer } from "./schema";
+import { intText } from "./text";
 
 /** The request was handled (its response may still report problems with its inputs). */
 export const STATUS_DONE: i32 = 0;
@@ -28,7 +29,7 @@ export function handle(ptr: usize, len: i32): Response {
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
-    const detail = syntax != null ? ": " + syntax.message + " at line " + syntax.line.toString() + ", column " + syntax.column.toString() : "";
+    const detail = syntax != null ? ": " + syntax.message + " at line " + intText(syntax.line) + ", column " + intText(syntax.column) : "";
     out.status = STATUS_UNREADABLE;
     out.bytes = requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
     return out;

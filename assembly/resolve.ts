@@ -13,7 +13,7 @@ import {
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
 import { GlobList, Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset that applies, and why. */
 class Applied {
@@ -454,7 +454,7 @@ function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<
     const item = node.items[i];
     const source = item.kind == KIND_OBJECT ? item.get("source") : null;
     if (source == null || source.kind != KIND_STRING) {
-      problems.push("presetFiles[" + i.toString() + "].source must be a string");
+      problems.push("presetFiles[" + intText(i) + "].source must be a string");
       continue;
     }
     const f = new PresetFile();
@@ -600,7 +600,7 @@ function stringList(node: JsonNode, what: string, problems: Array<string>): Arra
   }
   for (let i = 0; i < node.items.length; i++) {
     if (node.items[i].kind != KIND_STRING) {
-      problems.push(what + "[" + i.toString() + "] must be a string");
+      problems.push(what + "[" + intText(i) + "] must be a string");
       continue;
     }
     out.push(node.items[i].text);

@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { describe, didYouMean, endsWithIgnoreCase, isAbsolutePath, positionText, quoteList, resolvePath, suggest, words } from "./text";
+import { describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -332,7 +332,7 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
   let ok = true;
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    const itemPath = path + "[" + i.toString() + "]";
+    const itemPath = path + "[" + intText(i) + "]";
     if (item.kind != KIND_STRING) {
       error(ctx, itemPath, item, itemPath + " must be a string, found " + describe(item) + ".");
       ok = false;
@@ -358,7 +358,7 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   const globs = new Array<string>();
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    const itemPath = "detect[" + i.toString() + "]";
+    const itemPath = "detect[" + intText(i) + "]";
     if (item.kind != KIND_STRING || item.text.length == 0) {
       error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string, found " + describe(item) + ".");
       continue;

@@ -3,7 +3,7 @@
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { findModuleMatch } from "./glob";
 import { isZipPath } from "./schema";
-import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, normalizePath, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, intText, normalizePath, sortedOrder } from "./text";
 
 /** A list of globs with where each came from. */
 export class GlobList {
@@ -78,7 +78,7 @@ function chooseTheme(plan: Plan, files: Array<string>, themes: Array<string>, th
     if (themes.length == 1) {
       plan.themeReason = "the only theme archive";
     } else {
-      plan.themeReason = "first of " + themes.length.toString() + " theme archives by name; set theme to choose another";
+      plan.themeReason = "first of " + intText(themes.length) + " theme archives by name; set theme to choose another";
       for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
     }
     return;

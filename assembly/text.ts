@@ -195,6 +195,22 @@ export function positionText(file: string, line: i32, column: i32): string {
   return out;
 }
 
+/** A non-negative number in decimal: the core's only numbers to print are counts, indices and positions. */
+export function intText(v: i32): string {
+  const n = digitCount(v);
+  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
+  writeDigits(changetype<usize>(out), v, n);
+  return out;
+}
+
+/** A string of the `n` ASCII bytes at `ptr`, widened to UTF-16 (String.UTF8.decode does more, at a cost). */
+export function asciiText(ptr: usize, n: i32): string {
+  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
+  const to = changetype<usize>(out);
+  for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(ptr + <usize>i));
+  return out;
+}
+
 /** The number of decimal digits of a non-negative number. */
 export function digitCount(v: i32): i32 {
   let n = 1;
