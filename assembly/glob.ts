@@ -1,15 +1,17 @@
 // Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
 
+import { Entry } from "./merge";
+
 /** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
 export function matchModule(glob: string, name: string): bool {
   if (glob.endsWith("*")) return name.startsWith(glob.slice(0, glob.length - 1));
   return glob == name;
 }
 
-/** Whether any glob of the list matches the name; returns its index or -1. */
-export function findModuleMatch(globs: Array<string>, name: string): i32 {
-  for (let i = 0, n = globs.length; i < n; i++) if (matchModule(globs[i], name)) return i;
-  return -1;
+/** The first entry whose glob matches the name, or null. */
+export function findModuleMatch(globs: Array<Entry>, name: string): Entry | null {
+  for (let i = 0, n = globs.length; i < n; i++) if (matchModule(globs[i].value, name)) return globs[i];
+  return null;
 }
 
 /**

@@ -5,14 +5,14 @@ import { Document, readInto, sourceDocument } from "./document";
 import { readEnvironment } from "./env";
 import { matchFile } from "./glob";
 import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
-import { Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
+import { Entry, Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
 import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
 import { writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
 import {
   DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
-import { GlobList, Plan, selectPlan } from "./select";
+import { Plan, selectPlan } from "./select";
 import { basenameOf, didYouMean, dirnameOf, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset that applies, and why. */
@@ -128,7 +128,7 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
     if (problems.length > 0) return;
     plan = selectPlan(
       archives, merged[LEAF_THEME].text(), merged[LEAF_THEME].source, cwd,
-      globList(merged[LEAF_ONLY]), globList(merged[LEAF_EXCLUDE]), globList(merged[LEAF_INCLUDE]), flagExcludes(cli),
+      merged[LEAF_ONLY].entries, merged[LEAF_EXCLUDE].entries, merged[LEAF_INCLUDE].entries, flagExcludes(cli),
     );
     for (let i = 0; i < plan.errors.length; i++) errors.push(plan.errors[i]);
   }
@@ -557,25 +557,12 @@ function readEnvNode(node: JsonNode | null, cwd: string, errors: Array<Diagnosti
   return readEnvironment(names, values, cwd, errors, warnings);
 }
 
-function globList(r: Resolved): GlobList {
-  const list = new GlobList();
-  for (let i = 0; i < r.entries.length; i++) {
-    list.globs.push(r.entries[i].value);
-    list.layers.push(r.entries[i].layer);
-    list.sources.push(r.entries[i].source);
-  }
-  return list;
-}
-
-function flagExcludes(cli: Layer): GlobList {
-  const list = new GlobList();
+/** The --exclude flag's globs, which win over every other layer in module selection. */
+function flagExcludes(cli: Layer): Array<Entry> {
+  const list = new Array<Entry>();
   const s = cli.get(LEAF_EXCLUDE);
   if (s == null) return list;
-  for (let i = 0; i < s.list.length; i++) {
-    list.globs.push(s.list[i]);
-    list.layers.push(LAYER_CLI);
-    list.sources.push(s.sources[i]);
-  }
+  for (let i = 0; i < s.list.length; i++) list.push(new Entry(s.list[i], LAYER_CLI, s.sources[i]));
   return list;
 }
 

@@ -2,15 +2,9 @@
 
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { findModuleMatch } from "./glob";
+import { Entry } from "./merge";
 import { isZipPath } from "./schema";
 import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, intText, normalizePath, sortedOrder } from "./text";
-
-/** A list of globs with where each came from. */
-export class GlobList {
-  globs: Array<string> = [];
-  sources: Array<string> = [];
-  layers: Array<string> = [];
-}
 
 export class ModuleDecision {
   name: string = "";
@@ -47,7 +41,7 @@ export function moduleName(file: string): string {
 /** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
 export function selectPlan(
   archives: Array<string>, theme: string, themeSource: string, cwd: string,
-  only: GlobList, exclude: GlobList, include: GlobList, flagExclude: GlobList,
+  only: Array<Entry>, exclude: Array<Entry>, include: Array<Entry>, flagExclude: Array<Entry>,
 ): Plan {
   const plan = new Plan();
   const order = sortedOrder(archives);
@@ -110,38 +104,35 @@ function chooseTheme(plan: Plan, files: Array<string>, themes: Array<string>, th
   plan.themeReason = "theme \"" + theme + "\"";
 }
 
-function decideModule(file: string, only: GlobList, exclude: GlobList, include: GlobList, flagExclude: GlobList): ModuleDecision {
+function decideModule(file: string, only: Array<Entry>, exclude: Array<Entry>, include: Array<Entry>, flagExclude: Array<Entry>): ModuleDecision {
   const d = new ModuleDecision();
   d.file = file;
   d.name = moduleName(file);
   d.selected = true;
   d.reason = "included: every module is, by default";
-  if (only.globs.length > 0) {
-    const k = findModuleMatch(only.globs, d.name);
-    if (k < 0) {
-      set(d, false, "excluded: not matched by modules.only", "", null, -1);
-    } else {
-      set(d, true, "included: matched by modules.only", "", only, k);
-    }
+  if (only.length > 0) {
+    const match = findModuleMatch(only, d.name);
+    if (match == null) set(d, false, "excluded: not matched by modules.only", "", null);
+    else set(d, true, "included: matched by modules.only", "", match);
   }
   if (d.selected) {
-    const k = findModuleMatch(exclude.globs, d.name);
-    if (k >= 0) set(d, false, "excluded: matched by modules.exclude", "", exclude, k);
+    const match = findModuleMatch(exclude, d.name);
+    if (match != null) set(d, false, "excluded: matched by modules.exclude", "", match);
   }
-  const back = findModuleMatch(include.globs, d.name);
-  if (!d.selected && back >= 0) set(d, true, "included: added back by modules.include", "", include, back);
-  const flag = findModuleMatch(flagExclude.globs, d.name);
-  if (flag >= 0) set(d, false, "excluded: matched by --exclude", "; a --exclude flag wins over everything", flagExclude, flag);
+  const back = findModuleMatch(include, d.name);
+  if (!d.selected && back != null) set(d, true, "included: added back by modules.include", "", back);
+  const flag = findModuleMatch(flagExclude, d.name);
+  if (flag != null) set(d, false, "excluded: matched by --exclude", "; a --exclude flag wins over everything", flag);
   return d;
 }
 
-function set(d: ModuleDecision, selected: bool, reason: string, note: string, list: GlobList | null, k: i32): void {
+function set(d: ModuleDecision, selected: bool, reason: string, note: string, match: Entry | null): void {
   d.selected = selected;
   d.reason = reason;
-  if (list != null && k >= 0) {
-    d.glob = list.globs[k];
-    d.layer = list.layers[k];
-    d.source = list.sources[k];
+  if (match != null) {
+    d.glob = match.value;
+    d.layer = match.layer;
+    d.source = match.source;
     d.reason = reason + " \"" + d.glob + "\" (" + d.layer + ", " + d.source + ")" + note;
   } else {
     d.glob = "";
