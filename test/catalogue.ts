@@ -1,0 +1,281 @@
+// The bad-input catalogue: every input the CLI takes, broken on purpose, with the exit code, error name and place each must give; docs/errors.md is rendered from it.
+
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { cliPath, fixture, type FixtureFile } from "./helpers/cli.js";
+
+/** Which input a case breaks: the sections of docs/errors.md's index. */
+export type InputKind =
+  | "dropkit.config.json" | "dropkit.config.ts / .js" | "package.json" | "presets" | "environment" | "flags"
+  | "state file" | "cache file" | "archive names" | "paths with spaces and unicode" | "hooks" | "init";
+
+/** An error name of SPEC section 8 (and `init`'s ConfigExists), or a warning that lets the run go on. */
+export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ConfigNotFound"
+  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "ConfigExists" | "warning";
+
+export interface CatalogueCase {
+  input: InputKind;
+  /** What is wrong, in a few words. */
+  title: string;
+  /** The fixture tree (a `.git` directory is added at its root). */
+  files?: Record<string, FixtureFile>;
+  /** Files written as raw bytes (for text that is not UTF-8). */
+  bytes?: Record<string, Buffer>;
+  /** The working directory, relative to the fixture root. @default "." */
+  cwd?: string;
+  args: string[];
+  env?: Record<string, string>;
+  exit: number;
+  /** The error record's name, or "warning" for a warning record (then `exit` is the run's). */
+  name: Outcome;
+  /** What the message (or its `source`, printed under it) must name: a key path, a variable, a flag, a file; `<root>` is the fixture root. */
+  place: string[];
+  /** Whether this case is the example shown for its error name in docs/errors.md. */
+  example?: boolean;
+}
+
+const exe = (text: string): FixtureFile => ({ text, mode: 0o755 });
+const cfg = (value: unknown): Record<string, FixtureFile> => ({ "dropkit.config.json": JSON.stringify(value, null, 2) + "\n" });
+const create = ["create"];
+const config = ["config"];
+
+export const cases: CatalogueCase[] = [
+  // dropkit.config.json
+  { input: "dropkit.config.json", title: "a trailing comma", files: { "dropkit.config.json": '{\n  "theme": "ocean",\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:3:1"], example: true },
+  { input: "dropkit.config.json", title: "an unknown key, with a suggestion", files: cfg({ themes: "ocean" }), args: config, exit: 65, name: "SchemaValidationError", place: ["themes", "theme", "<root>/dropkit.config.json:2:3"], example: true },
+  { input: "dropkit.config.json", title: "a wrong type", files: cfg({ theme: 3 }), args: config, exit: 65, name: "SchemaValidationError", place: ["theme", "<root>/dropkit.config.json:2:12"] },
+  { input: "dropkit.config.json", title: "a nested wrong type, reported with its dotted path", files: cfg({ modules: { include: ["a", "b", 7] } }), args: config, exit: 65, name: "SchemaValidationError", place: ["modules.include[2]"] },
+  { input: "dropkit.config.json", title: "a '*' inside a module glob", files: cfg({ exclude: ["a*b"] }), args: config, exit: 65, name: "SchemaValidationError", place: ["exclude[0]"] },
+  { input: "dropkit.config.json", title: "a duplicate key", files: { "dropkit.config.json": '{"theme": "a",\n "theme": "b"}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["theme", "line 1", "<root>/dropkit.config.json:2:2"] },
+  { input: "dropkit.config.json", title: "schema 2", files: cfg({ schema: 2 }), args: config, exit: 65, name: "SchemaValidationError", place: ["schema"] },
+  { input: "dropkit.config.json", title: "an array instead of an object", files: { "dropkit.config.json": "[]\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["<root>/dropkit.config.json:1:1"] },
+  { input: "dropkit.config.json", title: "an empty file", files: { "dropkit.config.json": "" }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:1:1"] },
+  { input: "dropkit.config.json", title: "not UTF-8", bytes: { "dropkit.config.json": Buffer.from('{"theme": "caf\xe9"}', "latin1") }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json", "UTF-8"] },
+  { input: "dropkit.config.json", title: "an unknown hooks.onFailure value", files: cfg({ hooks: { onFailure: "retry" } }), args: create, exit: 65, name: "SchemaValidationError", place: ["hooks.onFailure"] },
+  { input: "dropkit.config.json", title: "a comment (JSON has none)", files: { "dropkit.config.json": '{\n  // the theme\n  "theme": "ocean"\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:2:3"] },
+
+  // dropkit.config.ts / .js
+  { input: "dropkit.config.ts / .js", title: "a .ts config that throws", files: { "dropkit.config.ts": 'throw new Error("no config today");\nexport default {};\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "no config today"], example: true },
+  { input: "dropkit.config.ts / .js", title: "a .js config with no default export", files: { "dropkit.config.js": "export const theme = 'ocean';\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "theme"] },
+  { input: "dropkit.config.ts / .js", title: "a default export that is a number", files: { "dropkit.config.js": "module.exports = 42;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "42"] },
+  { input: "dropkit.config.ts / .js", title: "an async function that rejects", files: { "dropkit.config.ts": 'export default async () => { throw new Error("vault locked"); };\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "vault locked"] },
+  { input: "dropkit.config.ts / .js", title: "a TypeScript syntax error", files: { "dropkit.config.ts": "export default { theme: 'ocean' ;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "a value JSON cannot carry (NaN)", files: { "dropkit.config.ts": "export default { cache: { enabled: NaN } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled", "<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "an unknown key in a .ts config", files: { "dropkit.config.ts": "export default { modules: { exlude: ['a'] } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["exlude", "modules", "<root>/dropkit.config.ts"] },
+
+  // package.json
+  { input: "package.json", title: "a package.json that does not parse", files: { "package.json": '{"name": "x", "dropkit": {"theme": "ocean"}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/package.json:2:1"] },
+  { input: "package.json", title: "a dropkit key that is not an object", files: { "package.json": '{"name": "x", "dropkit": "ocean"}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["<root>/package.json:1:26"] },
+  { input: "package.json", title: "an unknown key under dropkit", files: { "package.json": '{\n  "name": "x",\n  "dropkit": {"colour": "red"}\n}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["colour", "<root>/package.json:3:15"] },
+  { input: "package.json", title: "a wrong type under dropkit", files: { "package.json": '{"dropkit": {"cache": {"enabled": "yes"}}}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled"] },
+
+  // presets
+  { input: "presets", title: "an unknown preset in the config", files: cfg({ presets: ["standrad"] }), args: config, exit: 67, name: "PresetNotFound", place: ["standrad", "standard"], example: true },
+  { input: "presets", title: "an unknown --preset", args: [...config, "--preset=ghost"], exit: 67, name: "PresetNotFound", place: ["ghost", "--preset"] },
+  { input: "presets", title: "an unknown preset in DROPKIT_PRESETS", args: config, env: { DROPKIT_PRESETS: "standard,nope" }, exit: 67, name: "PresetNotFound", place: ["nope", "DROPKIT_PRESETS"] },
+  { input: "presets", title: "a preset path that does not exist", files: cfg({ presets: ["./presets/ci.json"] }), args: config, exit: 67, name: "PresetNotFound", place: ["presets/ci.json"] },
+  { input: "presets", title: "a local preset with a key presets may not hold", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"schema": 1}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["schema", "<root>/presets/mine.json:1:2"] },
+  { input: "presets", title: "a local preset that does not parse", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"theme": }\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/presets/mine.json:1:11"] },
+  { input: "presets", title: "a presets search path directory that does not exist", files: cfg({ presetsSearchPath: ["./nowhere"] }), args: config, exit: 0, name: "warning", place: ["<root>/nowhere"] },
+
+  // environment
+  { input: "environment", title: "a boolean variable with another word", args: config, env: { DROPKIT_CACHE_ENABLED: "maybe" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_CACHE_ENABLED"], example: false },
+  { input: "environment", title: "an unknown log format", args: config, env: { DROPKIT_LOG_FORMAT: "xml" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_LOG_FORMAT"] },
+  { input: "environment", title: "an unknown hooks.onFailure", args: config, env: { DROPKIT_HOOKS_ON_FAILURE: "sometimes" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_HOOKS_ON_FAILURE"] },
+  { input: "environment", title: "a theme with a slash", args: config, env: { DROPKIT_THEME: "themes/ocean" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_THEME"] },
+  { input: "environment", title: "a bad glob in a list", args: config, env: { DROPKIT_MODULES_EXCLUDE: "test-*, a*b" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_MODULES_EXCLUDE"] },
+  { input: "environment", title: "DROPKIT_CONFIG naming a missing file", args: config, env: { DROPKIT_CONFIG: "./nope.json" }, exit: 66, name: "ConfigNotFound", place: ["DROPKIT_CONFIG", "<root>/nope.json"] },
+  { input: "environment", title: "a hook timeout that is not a number", args: create, env: { DROPKIT_HOOK_TIMEOUT: "soon" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_HOOK_TIMEOUT"] },
+  { input: "environment", title: "a misspelt variable (a warning with a suggestion)", args: config, env: { DROPKIT_THEM: "ocean" }, exit: 0, name: "warning", place: ["DROPKIT_THEM", "DROPKIT_THEME"] },
+  { input: "environment", title: "DROPKIT_LOG_FORMAT=json with an invalid config: the errors still come as JSON", files: cfg({ theme: "" }), args: config, env: { DROPKIT_LOG_FORMAT: "json" }, exit: 65, name: "SchemaValidationError", place: ["theme"] },
+
+  // flags
+  { input: "flags", title: "an unknown flag", args: [...config, "--colour=red"], exit: 64, name: "UsageError", place: ["--colour"], example: true },
+  { input: "flags", title: "an unknown command", args: ["craete"], exit: 64, name: "UsageError", place: ["craete"] },
+  { input: "flags", title: "a bad --log-format value", args: [...config, "--log-format=xml"], exit: 64, name: "UsageError", place: ["--log-format"] },
+  { input: "flags", title: "a bad --exclude glob", args: [...config, "--exclude=a*b"], exit: 64, name: "UsageError", place: ["--exclude"] },
+  { input: "flags", title: "an empty --theme", args: [...config, "--theme="], exit: 64, name: "UsageError", place: ["--theme"] },
+  { input: "flags", title: "--config naming a missing file", args: [...config, "--config=./missing.json"], exit: 66, name: "ConfigNotFound", place: ["--config", "<root>/missing.json"], example: true },
+  { input: "flags", title: "--config naming a directory", files: { "conf/": "" }, args: [...config, "--config=conf"], exit: 66, name: "ConfigNotFound", place: ["<root>/conf"] },
+  { input: "flags", title: "an empty --config", args: [...config, "--config="], exit: 64, name: "UsageError", place: ["--config"] },
+  { input: "flags", title: "a --theme that is not in the drop", files: { "blog.zip": { zip: { "a.txt": "a" } }, "ocean-theme.zip": { zip: { "t.txt": "t" } } }, args: [...create, "--theme=forest"], exit: 66, name: "ThemeNotFound", place: ["forest", "--theme"], example: true },
+  { input: "flags", title: "a --theme path that does not exist", args: [...create, "--theme=./themes/sea.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/sea.zip"] },
+
+  // state file
+  { input: "state file", title: "a state file that is not a JSON object (moved aside, a warning)", files: { ".dropkit.json": '"torn"\n' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", ".dropkit.json.corrupt-"] },
+  { input: "state file", title: "a state file that is a directory", files: { ".dropkit.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit.json"], example: true },
+  { input: "state file", title: "values dropkit does not use (kept under extra, a warning)", files: { ".dropkit.json": '{"version": "0.7.2", "owner": "ops", "modules": "blog"}' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "owner", "modules"] },
+
+  // cache file
+  { input: "cache file", title: "a corrupt cache (rebuilt, a warning)", files: { ".dropkit-cache.json": "[1, 2]" }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit-cache.json", "corrupt"] },
+  { input: "cache file", title: "a cache file in a directory that does not exist", files: cfg({ cache: { file: "./no/such/dir/cache.json" } }), args: create, exit: 74, name: "IOError", place: ["<root>/no/such/dir/cache.json", "cache.enabled"] },
+  { input: "cache file", title: "a cache file that is a directory", files: { ".dropkit-cache.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit-cache.json"] },
+  { input: "cache file", title: "an empty cache.file", files: cfg({ cache: { file: "" } }), args: config, exit: 65, name: "SchemaValidationError", place: ["cache.file"] },
+
+  // archive names
+  { input: "archive names", title: "a theme name with spaces and accents that is not there", files: { "forêt profonde-theme.zip": { zip: { "t": "t" } } }, args: [...create, "--theme=forêt"], exit: 66, name: "ThemeNotFound", place: ["forêt"] },
+  { input: "archive names", title: "several themes, one named in the config that is missing", files: { ...cfg({ theme: "été 2024" }), "ocean-theme.zip": { zip: { t: "t" } }, "日本-theme.zip": { zip: { t: "t" } } }, args: create, exit: 66, name: "ThemeNotFound", place: ["été 2024"] },
+  { input: "archive names", title: "a module glob written as a path", files: cfg({ modules: { only: ["mods/shop"] } }), args: config, exit: 65, name: "SchemaValidationError", place: ["modules.only[0]"] },
+  { input: "archive names", title: "an archive named like a flag, with an unknown preset", files: { "--help.zip": { zip: { a: "a" } }, "-x y.zip": { zip: { a: "a" } } }, args: [...create, "--preset=odd"], exit: 67, name: "PresetNotFound", place: ["odd"] },
+
+  // paths with spaces and unicode
+  { input: "paths with spaces and unicode", title: "a config with a syntax error in a folder with spaces and unicode", files: { "my drop/ünï côde/dropkit.config.json": '{"theme": ocean}' }, cwd: "my drop/ünï côde", args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/my drop/ünï côde/dropkit.config.json:1:11"] },
+  { input: "paths with spaces and unicode", title: "--config with spaces that does not exist", args: [...config, "--config=./cfg dir/my config.json"], exit: 66, name: "ConfigNotFound", place: ["<root>/cfg dir/my config.json"] },
+  { input: "paths with spaces and unicode", title: "a failing hook in a folder with spaces", files: { ...cfg({ hooks: { onFailure: "fail", initScriptsDir: "./my hooks" } }), "my hooks/01 prépare.sh": exe("#!/bin/sh\nexit 3\n") }, args: create, exit: 1, name: "HookFailed", place: ["<root>/my hooks/01 prépare.sh", "3"] },
+  { input: "paths with spaces and unicode", title: "an unknown preset found through a search path with spaces", files: { ...cfg({ presets: ["ci"], presetsSearchPath: ["./mes presets"] }), "mes presets/cd.json": "{}" }, args: config, exit: 67, name: "PresetNotFound", place: ["ci", "cd"] },
+
+  // hooks
+  { input: "hooks", title: "a failing hook with onFailure: fail", files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/10-check": exe("#!/bin/sh\nexit 2\n") }, args: create, exit: 1, name: "HookFailed", place: ["<root>/init-scripts/10-check", "2"], example: true },
+  { input: "hooks", title: "a failing hook with onFailure: continue (a warning)", files: { "post-scripts/notify": exe("#!/bin/sh\nexit 9\n") }, args: create, exit: 0, name: "warning", place: ["<root>/post-scripts/notify", "9"] },
+  { input: "hooks", title: "a hook that runs past DROPKIT_HOOK_TIMEOUT", files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/slow": exe("#!/bin/sh\nexec sleep 20\n") }, args: create, env: { DROPKIT_HOOK_TIMEOUT: "0.3" }, exit: 1, name: "HookFailed", place: ["<root>/init-scripts/slow", "DROPKIT_HOOK_TIMEOUT"] },
+  { input: "hooks", title: "a hooks directory that is a file", files: { "init-scripts": "not a directory" }, args: create, exit: 74, name: "IOError", place: ["<root>/init-scripts"] },
+
+  // init
+  { input: "init", title: "init without a terminal and without --yes", args: ["init"], exit: 64, name: "UsageError", place: ["--yes"] },
+  { input: "init", title: "init in a folder that has a config", files: cfg({}), args: ["init", "--yes"], exit: 73, name: "ConfigExists", place: ["<root>/dropkit.config.json", "--force"], example: true },
+  { input: "init", title: "init with --config", args: ["init", "--yes", "--config=x.json"], exit: 64, name: "UsageError", place: ["--config"] },
+];
+
+/** What each error means and how to fix it: the prose of docs/errors.md. */
+export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { exit: number; when: string; fix: string }> = {
+  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
+  SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
+  ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
+  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, or exports no object", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export." },
+  ConfigNotFound: { exit: 66, when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read)", fix: "Fix the path (relative paths start at the working directory), or drop the flag or variable to let discovery find the config." },
+  ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
+  PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },
+  HookFailed: { exit: 1, when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`", fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings." },
+  IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` elsewhere or `cache.enabled: false`." },
+  ConfigExists: { exit: 73, when: "`dropkit init` in a folder that already has a config, in any form", fix: "Edit the existing config, or run `dropkit init --force` to replace `dropkit.config.json`." },
+  InternalError: { exit: 70, when: "a bug in dropkit, or a failure of the wasm core", fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/fuzz.test.ts) checks that the core never fails." },
+};
+
+/** What one case produced, with the fixture root replaced by a fixed path so the docs do not change between runs. */
+export interface CaseResult {
+  status: number | null;
+  stderr: string;
+  records: Array<Record<string, any>>;
+  /** The record the case is about: the first error (or warning) of its name. */
+  record?: Record<string, any>;
+}
+
+/** The fixture root as shown in docs/errors.md. */
+export const shownRoot = "/home/me/drop";
+
+/** Runs every case with a JSON log (cases are independent, so a few at a time). */
+export async function runCases(list: CatalogueCase[] = cases, concurrency = 4): Promise<CaseResult[]> {
+  const results: CaseResult[] = new Array(list.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < list.length) {
+      const i = next++;
+      results[i] = await runCase(list[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}
+
+async function runCase(c: CatalogueCase): Promise<CaseResult> {
+  const root = fixture(c.files ?? {});
+  for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
+  const cwd = path.join(root, c.cwd ?? ".");
+  fs.mkdirSync(cwd, { recursive: true });
+  const args = c.args.some((a) => a.startsWith("--log-format")) ? c.args : [...c.args, "--log-format=json"];
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CEILING_DIRECTORIES: path.dirname(root), ...c.env };
+  const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (d: string) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ status: code, stderr: err });
+    });
+  });
+  // The fixture root and the time of the run would make docs/errors.md differ on every run.
+  const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>");
+  const records: Array<Record<string, any>> = [];
+  for (const line of shown.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      records.push(JSON.parse(line) as Record<string, any>);
+    } catch {
+      // A usage error in the text log (a bad --log-format value itself) is clipanion's "Usage Error: ..." line.
+      const usage = /^Usage Error: (.*)$/.exec(line);
+      records.push(usage ? { event: "error", name: "UsageError", exitCode: 64, message: usage[1], source: "" } : { event: "text", line });
+    }
+  }
+  const record = c.name === "warning"
+    ? records.find((r) => r.event === "warning" && c.place.every((p) => whereOf(r).includes(p.replace("<root>", shownRoot))))
+    : records.find((r) => r.event === "error" && r.name === c.name);
+  return { status, stderr: shown, records, record };
+}
+
+/** Where a record's text names places: its message and its source. */
+export function whereOf(record: Record<string, any>): string {
+  return `${String(record.message ?? "")}\n${String(record.source ?? "")}`;
+}
+
+// --- docs/errors.md ---
+
+/** docs/errors.md from the table and what the cases printed. */
+export function renderErrorsDoc(results: CaseResult[]): string {
+  const out: string[] = [
+    "# Errors",
+    "",
+    "<!-- Generated by `npm run docs:errors` from test/catalogue.ts, the bad-input catalogue that test/catalogue.test.ts runs",
+    "     against the built CLI; the test fails when this file is out of date. Do not edit by hand. -->",
+    "",
+    "Every error dropkit reports, with its exit code, what causes it, how to fix it, and real messages from the",
+    `bad-input catalogue (${cases.length} cases, run in CI by \`test/catalogue.test.ts\`; paths shown under \`${shownRoot}\`).`,
+    "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag or a variable) and, for a",
+    "file, the offending line with a caret; with `--log-format=json` each is one `error` record (SPEC section 7).",
+    "",
+    "| exit | name | when |",
+    "|---|---|---|",
+  ];
+  const names = Object.keys(errorDocs) as Array<keyof typeof errorDocs>;
+  for (const name of names) out.push(`| ${errorDocs[name].exit} | [${name}](#${name.toLowerCase()}) | ${errorDocs[name].when} |`);
+  out.push("", "A run that can go on reports a `warning` record instead, and exits as it would have; those cases are listed at the end.", "");
+  for (const name of names) {
+    const doc = errorDocs[name];
+    const mine = cases.map((c, i) => ({ c, r: results[i]! })).filter(({ c }) => c.name === name);
+    out.push(`## ${name}`, "", `Exit ${doc.exit}: ${doc.when}.`, "", `**Fix:** ${doc.fix}`, "");
+    const example = mine.find(({ c }) => c.example) ?? mine[0];
+    if (example) {
+      out.push(`Example (${example.c.input}, ${example.c.title}):`, "", "```console", `$ ${command(example.c)}`, ...textOf(example.r.record), "```", "");
+    }
+    if (mine.length > 0) {
+      out.push("| input | case | message | at |", "|---|---|---|---|");
+      for (const { c, r } of mine) out.push(`| ${c.input} | ${cell(c.title)} | ${cell(String(r.record?.message ?? "(no record)"))} | ${cell(String(r.record?.source ?? ""))} |`);
+      out.push("");
+    }
+  }
+  const warnings = cases.map((c, i) => ({ c, r: results[i]! })).filter(({ c }) => c.name === "warning");
+  out.push("## Warnings", "", "Problems that do not stop the run: the run goes on and exits as it would have.", "", "| input | case | message |", "|---|---|---|");
+  for (const { c, r } of warnings) out.push(`| ${c.input} | ${cell(c.title)} | ${cell(String(r.record?.message ?? "(no record)"))} |`);
+  out.push("");
+  return out.join("\n");
+}
+
+function command(c: CatalogueCase): string {
+  const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${/^[\w./,-]*$/.test(v) ? v : `'${v}'`} `).join("");
+  const args = c.args.map((a) => (/^[\w./=-]*$/.test(a) ? a : `'${a}'`)).join(" ");
+  return `${env}dropkit ${args}`;
+}
+
+/** The text log's two lines for a record: the message, then where. */
+function textOf(record: Record<string, any> | undefined): string[] {
+  if (!record) return ["(no record)"];
+  const lines = [`error     ${String(record.name)} (exit ${String(record.exitCode)}): ${String(record.message)}`];
+  if (record.source) lines.push(`          at ${String(record.source)}`);
+  return lines;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
