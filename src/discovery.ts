@@ -1,6 +1,6 @@
 // Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
 
-import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
 
@@ -131,7 +131,9 @@ function configFormsIn(dir: string): Array<{ file: string; format: ConfigFormat 
   const found: Array<{ file: string; format: ConfigFormat }> = [];
   for (const name of configFileNames) {
     const file = path.join(dir, name);
-    if (isFile(file)) found.push({ file, format: detectFormat(file) });
+    // A symbolic link that resolves to nothing (broken, a loop, unreadable) is a config that cannot be
+    // loaded, not a missing one: loading it then says why, instead of silently using the defaults.
+    if (isFile(file) || isDanglingLink(file)) found.push({ file, format: detectFormat(file) });
   }
   const pkg = path.join(dir, "package.json");
   if (isFile(pkg) && hasDropkitKey(pkg)) found.push({ file: pkg, format: "package.json" });
@@ -189,6 +191,15 @@ function statOrNull(file: string): Stats | null {
 
 function isFile(file: string): boolean {
   return statOrNull(file)?.isFile() ?? false;
+}
+
+/** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */
+function isDanglingLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink() && statOrNull(file) === null;
+  } catch {
+    return false;
+  }
 }
 
 function exists(file: string): boolean {

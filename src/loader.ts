@@ -1,6 +1,6 @@
 // Loading config and preset files: raw text for JSON forms, evaluated and checked plain data for .ts/.js.
 
-import { readFileSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { types } from "node:util";
 import { detectFormat, type ConfigFormat } from "./discovery.js";
@@ -132,8 +132,7 @@ function readText(file: string, role: FileRole): string {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${reason}). Check that it exists and is readable.`, { file, source: file });
+    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check that it exists and is readable.`, { file, source: file });
   }
   let text: string;
   try {
@@ -150,11 +149,35 @@ function requireFile(file: string, role: FileRole): void {
   try {
     stats = statSync(file, { throwIfNoEntry: false });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${reason}). Check the path and its permissions.`, { file, source: file });
+    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check the path and its permissions.`, { file, source: file });
   }
   if (!stats?.isFile()) {
-    fail("ConfigNotFound", `The ${role} file ${file} ${stats ? "is not a file" : "does not exist"}. Check the path.`, { file, source: file });
+    const why = stats ? "is not a file" : isLink(file) ? `is a broken symbolic link (to ${linkTarget(file)})` : "does not exist";
+    fail("ConfigNotFound", `The ${role} file ${file} ${why}. Check the path.`, { file, source: file });
+  }
+}
+
+/** Why a file cannot be read: the error code, and for a symbolic link what is wrong with it. */
+function unreadable(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  if (code === "ELOOP") return "ELOOP: a loop of symbolic links";
+  if (code === "ENOENT" && isLink(file)) return `ENOENT: a broken symbolic link to ${linkTarget(file)}`;
+  return code;
+}
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function linkTarget(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return "?";
   }
 }
 
