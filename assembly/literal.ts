@@ -8,21 +8,22 @@ const BLOB: string = "";
 const OFFSET_BITS = 13;
 
 /**
- * Decoded literals by ref, kept in globals so that they survive the collection at the end of each call:
- * each literal is decoded once per instance, not at every use. Open addressing with linear probing; the
+ * Decoded literals by ref, each decoded once per instance, not at every use. The strings are pinned and
+ * held by address, not as managed references: the collector at the end of each call then neither frees
+ * nor marks them (marking some 300 strings on every call cost more than a small request itself). Open addressing with linear probing; the
  * transform checks that there are fewer distinct literals than half the slots, so probes stay short and
  * an empty slot (ref 0, which no literal has: its length is at least 1) is always found.
  */
 const CACHE_BITS = 10;
 const cacheRefs = new StaticArray<i32>(1 << CACHE_BITS);
-const cacheStrings = new StaticArray<string>(1 << CACHE_BITS);
+const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
 
 /** The literal `ref` points at. The transform rewrites every string literal in assembly/ to a call of this. */
 @global export function __literal(ref: i32): string {
   let slot = (<u32>ref * 0x9e3779b1) >>> (32 - CACHE_BITS);
   while (true) {
     const cached = unchecked(cacheRefs[slot]);
-    if (cached == ref) return unchecked(cacheStrings[slot]);
+    if (cached == ref) return changetype<string>(unchecked(cacheStrings[slot]));
     if (cached == 0) break;
     slot = (slot + 1) & ((1 << CACHE_BITS) - 1);
   }
@@ -31,7 +32,7 @@ const cacheStrings = new StaticArray<string>(1 << CACHE_BITS);
   const out = changetype<string>(__new(<usize>expandedLength(start, end) << 1, idof<string>()));
   expand(start, end, changetype<usize>(out));
   unchecked(cacheRefs[slot] = ref);
-  unchecked(cacheStrings[slot] = out);
+  unchecked(cacheStrings[slot] = __pin(changetype<usize>(out)));
   return out;
 }
 
