@@ -2,12 +2,11 @@
 
 // Every string literal in assembly/ decodes from one blob (literal.ts and its asc transform).
 import "./literal";
-import { handle } from "./request";
+import { handle, lastStatus } from "./request";
 
 // Buffers handed out by dk_alloc stay reachable from here until dk_free, so the collector keeps them.
 const buffers = new Array<ArrayBuffer>();
 let output: ArrayBuffer = new ArrayBuffer(0);
-let status: i32 = 0;
 
 /** The ABI version: 1 for this contract. */
 export function dk_abi_version(): i32 {
@@ -35,7 +34,7 @@ export function dk_free(ptr: usize): void {
 /** Runs one UTF-8 JSON request; 0 = done, non-zero = the request itself was unreadable. */
 export function dk_call(ptr: usize, len: i32): i32 {
   run(ptr, len);
-  return status;
+  return lastStatus;
 }
 
 /** The UTF-8 JSON response of the last dk_call, valid until the next one. */
@@ -55,13 +54,11 @@ export function call(request: ArrayBuffer): ArrayBuffer {
 
 /** The status of the last request: 0 done, 1 not JSON, 2 not a valid request. */
 export function dk_status(): i32 {
-  return status;
+  return lastStatus;
 }
 
 function run(ptr: usize, len: i32): void {
-  const response = handle(ptr, len);
-  output = response.bytes;
-  status = response.status;
+  output = handle(ptr, len);
   // The minimal runtime collects only when asked: here nothing but globals is live, so every call
   // ends with all of its garbage freed and memory stays bounded however many calls a host makes.
   __collect();

@@ -17,22 +17,19 @@ export const STATUS_UNREADABLE: i32 = 1;
 /** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
 export const STATUS_MALFORMED: i32 = 2;
 
-export class Response {
-  status: i32 = STATUS_DONE;
-  bytes: ArrayBuffer = new ArrayBuffer(0);
-}
+/** The status of the last request that `handle` answered (a global: no object for a number). */
+export let lastStatus: i32 = STATUS_DONE;
 
-/** Handles `len` bytes of UTF-8 JSON at `ptr`. */
-export function handle(ptr: usize, len: i32): Response {
-  const out = new Response();
+/** Handles `len` bytes of UTF-8 JSON at `ptr`; returns the response bytes and sets `lastStatus`. */
+export function handle(ptr: usize, len: i32): ArrayBuffer {
+  lastStatus = STATUS_DONE;
   const parsed = parseJson(ptr, len);
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
     const detail = syntax != null ? ": " + syntax.message + " at line " + intText(syntax.line) + ", column " + intText(syntax.column) : "";
-    out.status = STATUS_UNREADABLE;
-    out.bytes = requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
-    return out;
+    lastStatus = STATUS_UNREADABLE;
+    return requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
   }
   const opNode = req.get("op");
   const op = opNode != null && opNode.kind == KIND_STRING ? opNode.text : "";
@@ -44,12 +41,10 @@ export function handle(ptr: usize, len: i32): Response {
   else if (op == "parse") parseRequest(req, body, problems);
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
   if (problems.length > 0) {
-    out.status = STATUS_MALFORMED;
-    out.bytes = requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
-    return out;
+    lastStatus = STATUS_MALFORMED;
+    return requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
   }
-  out.bytes = body.toBuffer();
-  return out;
+  return body.toBuffer();
 }
 
 /** `validate`: one config (or preset) text checked on its own. */
