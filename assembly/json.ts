@@ -158,10 +158,8 @@ class Parser {
     node.column = this.column;
     node.offset = this.offset;
     const c = this.byte(this.pos);
-    if (c == 0x7b) {
-      this.object(node);
-    } else if (c == 0x5b) {
-      this.array(node);
+    if (c == 0x7b || c == 0x5b) {
+      this.container(node, c == 0x7b ? KIND_OBJECT : KIND_ARRAY);
     } else if (c == 0x22) {
       node.kind = KIND_STRING;
       node.text = this.string();
@@ -181,12 +179,16 @@ class Parser {
     return node;
   }
 
-  object(node: JsonNode): void {
-    node.makeContainer(KIND_OBJECT);
+  /** An array or an object, from its opening bracket: one loop over the items serves both. */
+  container(node: JsonNode, kind: i32): void {
+    node.makeContainer(kind);
     if (!this.enter()) return;
+    const isObject = kind == KIND_OBJECT;
+    const close: u8 = isObject ? 0x7d : 0x5d;
     this.advance(1);
     this.skipSpace();
-    if (this.byte(this.pos) == 0x7d) {
+    // byte() is 0 past the end, which is no bracket, quote, colon or comma: no separate end checks.
+    if (this.byte(this.pos) == close) {
       this.advance(1);
       this.leave();
       return;
@@ -195,111 +197,76 @@ class Parser {
     const items = node.items;
     let seen: StringSet | null = null;
     this.pathKeys.push("");
-    this.pathIndex.push(-1);
+    this.pathIndex.push(isObject ? -1 : 0);
     const top = this.pathKeys.length - 1;
     while (true) {
       this.skipSpace();
-      if (this.pos >= this.len || this.byte(this.pos) != 0x22) {
-        this.error((keys.length > 0 && this.byte(this.pos) == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + this.describeHere());
-        return;
-      }
-      const key = new JsonKey();
-      key.line = this.line;
-      key.column = this.column;
-      key.offset = this.offset;
-      key.name = this.string();
-      key.end = this.offset;
-      if (this.failed) return;
-      unchecked(this.pathKeys[top] = key.name);
-      // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
-      // and only a duplicate pays for the scan (the set the merge uses too).
-      let first: i32 = -1;
-      if (seen == null && keys.length >= 16) {
-        seen = new StringSet();
-        for (let i = 0; i < keys.length; i++) seen.add(keys[i].name);
-      }
-      if (seen == null || seen.has(key.name)) {
-        for (let i = 0; i < keys.length; i++) {
-          if (keys[i].name == key.name) {
-            first = i;
-            break;
+      let key: JsonKey | null = null;
+      if (isObject) {
+        if (this.byte(this.pos) != 0x22) {
+          this.error((keys.length > 0 && this.byte(this.pos) == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + this.describeHere());
+          return;
+        }
+        const k = new JsonKey();
+        k.line = this.line;
+        k.column = this.column;
+        k.offset = this.offset;
+        k.name = this.string();
+        k.end = this.offset;
+        if (this.failed) return;
+        unchecked(this.pathKeys[top] = k.name);
+        // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
+        // and only a duplicate pays for the scan (the set the merge uses too).
+        let first: i32 = -1;
+        if (seen == null && keys.length >= 16) {
+          seen = new StringSet();
+          for (let i = 0; i < keys.length; i++) seen.add(keys[i].name);
+        }
+        if (seen == null || seen.has(k.name)) {
+          for (let i = 0; i < keys.length; i++) {
+            if (keys[i].name == k.name) {
+              first = i;
+              break;
+            }
           }
         }
+        if (seen != null) seen.add(k.name);
+        if (first >= 0) this.duplicate(k, keys[first]);
+        this.skipSpace();
+        if (this.byte(this.pos) != 0x3a) {
+          this.error(MSG_EXPECTED_COLON + this.describeHere());
+          return;
+        }
+        this.advance(1);
+        this.skipSpace();
+        key = k;
       }
-      if (seen != null) seen.add(key.name);
-      if (first >= 0) this.duplicate(key, keys[first]);
-      this.skipSpace();
-      if (this.byte(this.pos) != 0x3a || this.pos >= this.len) {
-        this.error(MSG_EXPECTED_COLON + this.describeHere());
-        return;
-      }
-      this.advance(1);
-      this.skipSpace();
       if (this.pos >= this.len) {
         this.error(MSG_EXPECTED_VALUE + this.describeHere());
         return;
       }
+      if (!isObject) {
+        if (items.length > 0 && this.byte(this.pos) == 0x5d) {
+          this.error(MSG_TRAILING_COMMA + this.describeHere());
+          return;
+        }
+        unchecked(this.pathIndex[top] = items.length);
+      }
       const item = this.value();
       if (this.failed) return;
-      keys.push(key);
+      if (key != null) keys.push(key);
       items.push(item);
       this.skipSpace();
-      const c = this.pos < this.len ? this.byte(this.pos) : 0;
+      const c = this.byte(this.pos);
       if (c == 0x2c) {
         this.advance(1);
         continue;
       }
-      if (c == 0x7d) {
+      if (c == close) {
         this.advance(1);
         break;
       }
-      this.error(MSG_EXPECTED_COMMA_OBJECT + this.describeHere());
-      return;
-    }
-    this.pathKeys.pop();
-    this.pathIndex.pop();
-    this.leave();
-  }
-
-  array(node: JsonNode): void {
-    node.makeContainer(KIND_ARRAY);
-    if (!this.enter()) return;
-    this.advance(1);
-    this.skipSpace();
-    if (this.byte(this.pos) == 0x5d && this.pos < this.len) {
-      this.advance(1);
-      this.leave();
-      return;
-    }
-    const items = node.items;
-    this.pathKeys.push("");
-    this.pathIndex.push(0);
-    const top = this.pathIndex.length - 1;
-    while (true) {
-      this.skipSpace();
-      if (this.pos >= this.len) {
-        this.error(MSG_EXPECTED_VALUE + this.describeHere());
-        return;
-      }
-      if (items.length > 0 && this.byte(this.pos) == 0x5d) {
-        this.error(MSG_TRAILING_COMMA + this.describeHere());
-        return;
-      }
-      unchecked(this.pathIndex[top] = items.length);
-      const item = this.value();
-      if (this.failed) return;
-      items.push(item);
-      this.skipSpace();
-      const c = this.pos < this.len ? this.byte(this.pos) : 0;
-      if (c == 0x2c) {
-        this.advance(1);
-        continue;
-      }
-      if (c == 0x5d) {
-        this.advance(1);
-        break;
-      }
-      this.error(MSG_EXPECTED_COMMA_ARRAY + this.describeHere());
+      this.error((isObject ? MSG_EXPECTED_COMMA_OBJECT : MSG_EXPECTED_COMMA_ARRAY) + this.describeHere());
       return;
     }
     this.pathKeys.pop();
