@@ -89,6 +89,7 @@ export class ParseProblem extends Span {
   message: string = "";
 }
 
+/** What a parse gives: the parser itself is one (no separate object), seen through this class. */
 export class ParseResult {
   value: JsonNode | null = null;
   /** The syntax error, if any: parsing stops at the first one. */
@@ -99,8 +100,7 @@ export class ParseResult {
 
 /** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
 export function parseJson(ptr: usize, len: i32): ParseResult {
-  const parser = new Parser(ptr, len);
-  return parser.run();
+  return new Parser(ptr, len).run();
 }
 
 /** Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two). */
@@ -110,7 +110,7 @@ export function parseJsonString(text: string): ParseResult {
   return parseJson(bytes.buf.dataStart, bytes.len);
 }
 
-class Parser {
+class Parser extends ParseResult {
   ptr: usize;
   len: i32;
   pos: i32 = 0;
@@ -118,7 +118,6 @@ class Parser {
   column: i32 = 1;
   offset: i32 = 0;
   depth: i32 = 0;
-  result: ParseResult = new ParseResult();
   failed: bool = false;
   // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
   pathKeys: Array<string> = [];
@@ -126,6 +125,7 @@ class Parser {
   scratch: Scratch = new Scratch();
 
   constructor(ptr: usize, len: i32) {
+    super();
     this.ptr = ptr;
     this.len = len;
   }
@@ -139,20 +139,20 @@ class Parser {
     this.skipSpace();
     if (this.pos >= this.len) {
       this.error(MSG_EMPTY);
-      return this.result;
+      return this;
     }
-    const value = this.value();
-    if (this.failed) return this.result;
+    const value = this.parseValue();
+    if (this.failed) return this;
     this.skipSpace();
     if (this.pos < this.len) {
       this.error(MSG_TRAILING + this.describeHere());
-      return this.result;
+      return this;
     }
-    this.result.value = value;
-    return this.result;
+    this.value = value;
+    return this;
   }
 
-  value(): JsonNode {
+  parseValue(): JsonNode {
     const node = new JsonNode();
     node.line = this.line;
     node.column = this.column;
@@ -252,7 +252,7 @@ class Parser {
         }
         unchecked(this.pathIndex[top] = items.length);
       }
-      const item = this.value();
+      const item = this.parseValue();
       if (this.failed) return;
       if (key != null) keys.push(key);
       items.push(item);
@@ -519,7 +519,7 @@ class Parser {
     problem.offset = offset;
     problem.end = max<i32>(offset + 1, this.offset);
     problem.message = message;
-    this.result.syntaxError = problem;
+    this.syntaxError = problem;
   }
 
   duplicate(key: JsonKey, first: JsonKey): void {
@@ -529,7 +529,7 @@ class Parser {
     problem.copySpan(key);
     problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + intText(first.line)
       + ", column " + intText(first.column) + ". Keep one of them.";
-    this.result.duplicates.push(problem);
+    this.duplicates.push(problem);
   }
 
   currentPath(): string {
