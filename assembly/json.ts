@@ -835,12 +835,14 @@ function hexValue(c: u8): i32 {
 
 /** Whether a JSON number's text denotes exactly 1 (as "1", "1.0", "10e-1" and "0.1e1" do), without rounding. */
 export function isExactlyOne(text: string): bool {
-  let digits = new Array<i32>();
-  let exp: i32 = 0;
-  let i = 0;
   const n = text.length;
-  if (i < n && text.charCodeAt(i) == 0x2d) return false;
+  // The mantissa's digits (without the dot) must be zeros and one 1: the number is then 10 to the power
+  // (integer digits - position of the 1 - 1 + exponent), which is 1 when that is 0.
+  let digits = 0;
+  let integerDigits = 0;
+  let one = -1;
   let fraction = false;
+  let i = 0;
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c == 0x2e) {
@@ -848,9 +850,16 @@ export function isExactlyOne(text: string): bool {
       continue;
     }
     if (c == 0x65 || c == 0x45) break;
-    digits.push(c - 0x30);
-    if (fraction) exp--;
+    if (c != 0x30) {
+      // A sign, a digit other than 0 and 1, or a second 1.
+      if (c != 0x31 || one >= 0) return false;
+      one = digits;
+    }
+    digits++;
+    if (!fraction) integerDigits++;
   }
+  if (one < 0) return false;
+  let exp: i32 = 0;
   if (i < n) {
     i++;
     let sign: i32 = 1;
@@ -864,14 +873,7 @@ export function isExactlyOne(text: string): bool {
       e = e * 10 + (text.charCodeAt(i) - 0x30);
       if (e > 100000) return false;
     }
-    exp += sign * e;
+    exp = sign * e;
   }
-  let first = 0;
-  while (first < digits.length && digits[first] == 0) first++;
-  let last = digits.length - 1;
-  while (last >= first && digits[last] == 0) {
-    last--;
-    exp++;
-  }
-  return first == last && digits[first] == 1 && exp == 0;
+  return integerDigits - one - 1 + exp == 0;
 }
