@@ -7,7 +7,7 @@ import { matchFile } from "./glob";
 import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
 import { Entry, Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
 import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
-import { writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
+import { beginStage, writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
 import {
   DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
@@ -142,10 +142,7 @@ function writeResolved(
   w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Applied>,
   skipped: Array<Applied>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
 ): void {
-  w.beginObject();
-  w.key("ok").bool(errors.length == 0);
-  w.field("stage", "done");
-  w.field("logFormat", merged[LEAF_LOG_FORMAT].text());
+  beginStage(w, errors.length == 0, "done", merged[LEAF_LOG_FORMAT].text());
 
   // The config, nested by the dotted keys.
   w.key("config").beginObject();
@@ -319,10 +316,7 @@ function writePlan(w: JsonWriter, plan: Plan): void {
 }
 
 function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPath: Array<string>, logFormat: string, warnings: Array<Warning>): void {
-  w.beginObject();
-  w.key("ok").bool(true);
-  w.field("stage", "presets");
-  w.field("logFormat", logFormat);
+  beginStage(w, true, "presets", logFormat);
   w.key("needs").beginObject();
   w.field("mode", auto ? "auto" : "list");
   w.key("presets").beginArray();
@@ -341,10 +335,7 @@ function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPat
 }
 
 function writeNeedDetect(w: JsonWriter, candidates: Array<Applied>, logFormat: string, warnings: Array<Warning>): void {
-  w.beginObject();
-  w.key("ok").bool(true);
-  w.field("stage", "detect");
-  w.field("logFormat", logFormat);
+  beginStage(w, true, "detect", logFormat);
   w.key("needs").beginObject();
   w.key("detect").beginArray();
   for (let i = 0; i < candidates.length; i++) {

@@ -47,12 +47,17 @@ export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
   else w.string(s.str);
 }
 
+/** Opens a resolve response: `{"ok":...,"stage":...,"logFormat":...` (the stages share their start). */
+export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: string): void {
+  w.beginObject();
+  w.key("ok").bool(ok);
+  w.field("stage", stage);
+  if (logFormat.length > 0) w.field("logFormat", logFormat);
+}
+
 /** Writes `{"ok":false, ...}` for a request whose inputs have problems. */
 export function writeFailure(w: JsonWriter, errors: Array<Diagnostic>, warnings: Array<Warning>, logFormat: string): void {
-  w.beginObject();
-  w.key("ok").bool(false);
-  w.field("stage", "done");
-  if (logFormat.length > 0) w.field("logFormat", logFormat);
+  beginStage(w, false, "done", logFormat);
   writeDiagnostics(w, "errors", errors);
   writeWarnings(w, warnings);
   w.endObject();
