@@ -10,10 +10,9 @@ export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
 export const FORMAT_VALUE = "value";
 
-/** A source parsed and ready to validate: the document node (null when there is none) and its context. */
-export class Document {
+/** A source parsed and ready to validate: the document node (null when there is none); it is its own context. */
+export class Document extends DocContext {
   node: JsonNode | null = null;
-  ctx: DocContext = new DocContext();
   /** A package.json without a `dropkit` key: not a config. */
   absent: bool = false;
 }
@@ -21,29 +20,29 @@ export class Document {
 /** Parses `text` in `format` ("json" or "package.json") from `file`; problems go to the context. */
 export function parseDocument(text: string, format: string, file: string, doc: i32): Document {
   const d = new Document();
-  d.ctx.file = file;
-  d.ctx.doc = doc;
+  d.file = file;
+  d.doc = doc;
   const parsed = parseJsonString(text);
   const syntax = parsed.syntaxError;
   if (syntax != null) {
-    d.ctx.errors.push(problemDiagnostic(syntax, file, ""));
+    d.errors.push(problemDiagnostic(syntax, file, ""));
     return d;
   }
   const root = parsed.value!;
   if (format != FORMAT_PACKAGE) {
-    for (let i = 0; i < parsed.duplicates.length; i++) d.ctx.errors.push(problemDiagnostic(parsed.duplicates[i], file, ""));
+    for (let i = 0; i < parsed.duplicates.length; i++) d.errors.push(problemDiagnostic(parsed.duplicates[i], file, ""));
     d.node = root;
     return d;
   }
   if (root.kind != KIND_OBJECT) {
-    d.ctx.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root));
+    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root));
     return d;
   }
   // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.
   for (let i = 0; i < parsed.duplicates.length; i++) {
     const p = parsed.duplicates[i];
-    if (p.path == "dropkit") d.ctx.errors.push(problemDiagnostic(p, file, ""));
-    else if (p.path.startsWith("dropkit.") || p.path.startsWith("dropkit[")) d.ctx.errors.push(problemDiagnostic(p, file, "dropkit"));
+    if (p.path == "dropkit") d.errors.push(problemDiagnostic(p, file, ""));
+    else if (p.path.startsWith("dropkit.") || p.path.startsWith("dropkit[")) d.errors.push(problemDiagnostic(p, file, "dropkit"));
   }
   const value = root.get("dropkit");
   if (value == null) d.absent = true;
@@ -54,9 +53,9 @@ export function parseDocument(text: string, format: string, file: string, doc: i
 /** Wraps a value that a host evaluated (a .ts or .js config): validated the same, without positions. */
 export function valueDocument(value: JsonNode, file: string, doc: i32): Document {
   const d = new Document();
-  d.ctx.file = file;
-  d.ctx.doc = doc;
-  d.ctx.positions = false;
+  d.file = file;
+  d.doc = doc;
+  d.positions = false;
   d.node = value;
   return d;
 }
@@ -97,8 +96,8 @@ export function sourceDocument(src: JsonNode, doc: i32, fallbackName: string, pr
 /** Validates a parsed document into `layer` (a document that did not parse has no node, and sets nothing). */
 export function readInto(d: Document, layer: Layer): Layer {
   const node = d.node;
-  if (node != null) readDocument(node, d.ctx, layer);
-  sortByPosition(d.ctx.errors);
+  if (node != null) readDocument(node, d, layer);
+  sortByPosition(d.errors);
   return layer;
 }
 

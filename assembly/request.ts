@@ -67,7 +67,7 @@ function validateRequest(req: JsonNode, w: JsonWriter, problems: Array<string>):
   const doc = parseDocument(text.text, format, stringField(req, "source", "<input>"), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
   const node = doc.node;
   readInto(doc, new Layer("config", "/"));
-  const errors = doc.ctx.errors;
+  const errors = doc.errors;
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
   if (errors.length == 0) {
@@ -108,7 +108,7 @@ function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): vo
     return;
   }
   const doc = parseDocument(text.text, FORMAT_JSON, stringField(req, "source", "<input>"), DOC_CONFIG);
-  const errors = doc.ctx.errors;
+  const errors = doc.errors;
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
   if (errors.length == 0) w.key("value").node(doc.node!);

@@ -47,9 +47,9 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   if (configNode != null && configNode.kind != KIND_NULL) {
     const doc = sourceDocument(configNode, DOC_CONFIG, "<config>", problems, "config");
     if (doc != null) {
-      config = new Layer(LAYER_CONFIG, baseDirOf(doc.ctx.file, cwd));
+      config = new Layer(LAYER_CONFIG, baseDirOf(doc.file, cwd));
       readInto(doc, config);
-      for (let i = 0; i < doc.ctx.errors.length; i++) errors.push(doc.ctx.errors[i]);
+      for (let i = 0; i < doc.errors.length; i++) errors.push(doc.errors[i]);
       if (doc.absent) config = null;
     }
   }
@@ -430,7 +430,7 @@ function readPresetFile(file: PresetFile, cwd: string, errors: Array<Diagnostic>
   const doc: Document | null = sourceDocument(file.node, DOC_PRESET, file.source, problems, "presetFiles[]");
   if (doc == null) return layer;
   readInto(doc, layer);
-  for (let i = 0; i < doc.ctx.errors.length; i++) errors.push(doc.ctx.errors[i]);
+  for (let i = 0; i < doc.errors.length; i++) errors.push(doc.errors[i]);
   return layer;
 }
 
