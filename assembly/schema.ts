@@ -332,15 +332,12 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
   let ok = true;
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    const itemPath = path + "[" + intText(i) + "]";
-    if (item.kind != KIND_STRING) {
-      error(ctx, itemPath, item, itemPath + " must be a string, found " + describe(item) + ".");
-      ok = false;
-      continue;
-    }
-    const problem = checkText(leaf, item.text);
-    if (problem.length > 0) {
-      error(ctx, itemPath, item, itemPath + ": " + problem + ", found " + describe(item) + ".");
+    const isString = item.kind == KIND_STRING;
+    const problem = isString ? checkText(leaf, item.text) : "";
+    if (!isString || problem.length > 0) {
+      // The item's path is built only for a problem: most items have none.
+      const itemPath = path + "[" + intText(i) + "]";
+      error(ctx, itemPath, item, itemPath + (isString ? ": " + problem : " must be a string") + ", found " + describe(item) + ".");
       ok = false;
       continue;
     }
@@ -358,8 +355,8 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   const globs = new Array<string>();
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    const itemPath = "detect[" + intText(i) + "]";
     if (item.kind != KIND_STRING || item.text.length == 0) {
+      const itemPath = "detect[" + intText(i) + "]";
       error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string, found " + describe(item) + ".");
       continue;
     }
