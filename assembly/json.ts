@@ -727,8 +727,9 @@ export class JsonWriter {
    */
   utf8(s: string, escape: bool): void {
     const n = s.length;
-    // Room for the longest form of every code unit (six bytes: \uXXXX) at once, so no byte needs a check.
-    this.reserve(n * 6);
+    // Room for the longest form of every code unit at once (three bytes of UTF-8, six for a \uXXXX
+    // escape), so that no byte needs a check.
+    this.reserve(n * (escape ? 6 : 3));
     const chars = changetype<usize>(s);
     let p = this.buf.dataStart + <usize>this.len;
     for (let i = 0; i < n; i++) {
