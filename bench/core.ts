@@ -61,6 +61,17 @@ function resolveWithJs(): unknown {
 }
 
 const core = loadCore();
+const coreRequest = { op: "resolve", cwd, flags, env, config: { source: cwd + "/dropkit.config.json", format: "json", text: configText }, archives };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+// The response as the core writes it (re-serialised, it is the same bytes: test/vectors.test.ts checks that).
+const responseBytes = encoder.encode(JSON.stringify(core.request(coreRequest).response));
+/** The binding's JSON work alone, without the core: request to bytes, response bytes to an object. */
+function jsonOnly(): unknown {
+  encoder.encode(JSON.stringify(coreRequest));
+  return JSON.parse(decoder.decode(responseBytes));
+}
+
 function resolveWithCore(): unknown {
   const r = core.resolveLayers({ cwd, flags, env, config: { source: cwd + "/dropkit.config.json", format: "json", text: configText }, archives });
   if (!r.ok || r.stage !== "done") throw new Error("core did not resolve: " + JSON.stringify(r));
@@ -82,12 +93,15 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const ms = Number(process.env.BENCH_MS ?? 400);
 measure(resolveWithCore, 300);
 measure(resolveWithJs, 300);
+measure(jsonOnly, 300);
 const coreTimes: number[] = [];
 const jsTimes: number[] = [];
+const jsonTimes: number[] = [];
 // Alternate the two so that machine noise hits both alike; report medians.
 for (let r = 0; r < rounds; r++) {
   coreTimes.push(measure(resolveWithCore, ms));
   jsTimes.push(measure(resolveWithJs, ms));
+  jsonTimes.push(measure(jsonOnly, ms));
 }
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const c = median(coreTimes);
@@ -96,3 +110,5 @@ console.log(`resolve, realistic config (${configText.length} bytes, 3 env vars, 
 console.log(`  dropkit core (wasm, incl. JSON request/response): ${c.toFixed(1)} µs/op`);
 console.log(`  JSON.parse + zod safeParse + defu:                ${j.toFixed(1)} µs/op`);
 console.log(`  ratio core / JS stack: ${(c / j).toFixed(2)}  (target: at most 1.00)`);
+// A floor under the core's time that no speed-up of the core can remove: the JSON in and out of the binding.
+console.log(`  of which JSON in and out (${responseBytes.length}-byte response), no core: ${median(jsonTimes).toFixed(1)} µs/op`);
