@@ -210,28 +210,17 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
       readStringList(ctx, layer, LEAF_SEARCH_PATH, "presetsSearchPath", value);
     } else if (key == "detect") {
       readDetect(ctx, layer, value);
-    } else if (key == "modules") {
-      if (!expectObject(ctx, "modules", value, MODULES_KEYS)) continue;
+    } else {
+      // modules, hooks, cache and log: objects whose keys are leaves, in the order of LEAVES.
+      const modules = key == "modules";
+      const group = modules ? MODULES_KEYS : key == "hooks" ? HOOKS_KEYS : key == "cache" ? CACHE_KEYS : LOG_KEYS;
+      const first = modules ? LEAF_INCLUDE : key == "hooks" ? LEAF_INIT_DIR : key == "cache" ? LEAF_CACHE_FILE : LEAF_LOG_FORMAT;
+      if (!expectObject(ctx, key, value, group)) continue;
       for (let j = 0; j < value.keys.length; j++) {
-        const name = value.keys[j].name;
-        const leaf = name == "include" ? LEAF_INCLUDE : name == "exclude" ? LEAF_EXCLUDE : LEAF_ONLY;
-        readStringList(ctx, layer, leaf, "modules." + name, value.items[j]);
+        const leaf = first + group.indexOf(value.keys[j].name);
+        if (modules) readStringList(ctx, layer, leaf, LEAVES[leaf].key, value.items[j]);
+        else readScalar(ctx, layer, leaf, value.items[j]);
       }
-    } else if (key == "hooks") {
-      if (!expectObject(ctx, "hooks", value, HOOKS_KEYS)) continue;
-      for (let j = 0; j < value.keys.length; j++) {
-        const name = value.keys[j].name;
-        const leaf = name == "initScriptsDir" ? LEAF_INIT_DIR : name == "postScriptsDir" ? LEAF_POST_DIR : LEAF_ON_FAILURE;
-        readScalar(ctx, layer, leaf, value.items[j]);
-      }
-    } else if (key == "cache") {
-      if (!expectObject(ctx, "cache", value, CACHE_KEYS)) continue;
-      for (let j = 0; j < value.keys.length; j++) {
-        readScalar(ctx, layer, value.keys[j].name == "file" ? LEAF_CACHE_FILE : LEAF_CACHE_ENABLED, value.items[j]);
-      }
-    } else if (key == "log") {
-      if (!expectObject(ctx, "log", value, LOG_KEYS)) continue;
-      for (let j = 0; j < value.keys.length; j++) readScalar(ctx, layer, LEAF_LOG_FORMAT, value.items[j]);
     }
   }
   return layer;
