@@ -179,7 +179,7 @@ export class DocContext {
 /** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
 export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Layer {
   if (node.kind != KIND_OBJECT) {
-    error(ctx, "", node, MSG_NOT_OBJECT + (ctx.doc == DOC_PRESET ? " (a preset)" : "") + ", found " + describe(node) + ".");
+    error(ctx, "", node, MSG_NOT_OBJECT + (ctx.doc == DOC_PRESET ? " (a preset)" : ""));
     return layer;
   }
   const keys = node.keys;
@@ -196,9 +196,9 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
       continue;
     }
     if (key == "$schema") {
-      if (value.kind != KIND_STRING) error(ctx, key, value, "$schema must be a string (the URL or path of the JSON Schema), found " + describe(value) + ".");
+      if (value.kind != KIND_STRING) error(ctx, key, value, "$schema must be a string (the URL or path of the JSON Schema)");
     } else if (key == "schema") {
-      if (value.kind != KIND_NUMBER || !isExactlyOne(value.text)) error(ctx, key, value, MSG_SCHEMA_VALUE + ", found " + describe(value) + ".");
+      if (value.kind != KIND_NUMBER || !isExactlyOne(value.text)) error(ctx, key, value, MSG_SCHEMA_VALUE);
       else layer.setText(LEAF_SCHEMA, "1", source(ctx, value));
     } else if (key == "theme") {
       readTheme(ctx, layer, value);
@@ -278,12 +278,12 @@ export function normalizeValue(leaf: i32, value: string, baseDir: string): strin
 
 function readTheme(ctx: DocContext, layer: Layer, value: JsonNode): void {
   if (value.kind != KIND_STRING) {
-    error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip), found " + describe(value) + ".");
+    error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
     return;
   }
   const problem = checkTheme(value.text);
   if (problem.length > 0) {
-    error(ctx, "theme", value, capitalize(problem) + ", found " + describe(value) + ".");
+    error(ctx, "theme", value, capitalize(problem));
     return;
   }
   layer.setText(LEAF_THEME, normalizeValue(LEAF_THEME, value.text, layer.baseDir), source(ctx, value));
@@ -293,18 +293,18 @@ function readScalar(ctx: DocContext, layer: Layer, leaf: i32, value: JsonNode): 
   const def = LEAVES[leaf];
   const path = def.key;
   if (def.type == TYPE_BOOL) {
-    if (value.kind != KIND_BOOL) error(ctx, path, value, path + " must be true or false, found " + describe(value) + ".");
+    if (value.kind != KIND_BOOL) error(ctx, path, value, path + " must be true or false");
     else layer.setFlag(leaf, value.flag, source(ctx, value));
     return;
   }
   if (value.kind != KIND_STRING) {
     const expected = def.type == TYPE_ENUM ? "one of " + quoteList(def.choices) : "a string (a path)";
-    error(ctx, path, value, path + " must be " + expected + ", found " + describe(value) + ".");
+    error(ctx, path, value, path + " must be " + expected);
     return;
   }
   const problem = checkText(leaf, value.text);
   if (problem.length > 0) {
-    error(ctx, path, value, path + ": " + problem + ", found " + describe(value) + ".");
+    error(ctx, path, value, path + ": " + problem);
     return;
   }
   layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), source(ctx, value));
@@ -313,7 +313,7 @@ function readScalar(ctx: DocContext, layer: Layer, leaf: i32, value: JsonNode): 
 function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, value: JsonNode): void {
   const what = LEAVES[leaf].type == TYPE_GLOBS ? "module globs" : LEAVES[leaf].type == TYPE_PATHS ? "directory paths" : "preset names or paths";
   if (value.kind != KIND_ARRAY) {
-    error(ctx, path, value, path + " must be an array of " + what + ", found " + describe(value) + ".");
+    error(ctx, path, value, path + " must be an array of " + what);
     return;
   }
   const values = new Array<string>();
@@ -326,7 +326,7 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
     if (!isString || problem.length > 0) {
       // The item's path is built only for a problem: most items have none.
       const itemPath = path + "[" + intText(i) + "]";
-      error(ctx, itemPath, item, itemPath + (isString ? ": " + problem : " must be a string") + ", found " + describe(item) + ".");
+      error(ctx, itemPath, item, itemPath + (isString ? ": " + problem : " must be a string"));
       ok = false;
       continue;
     }
@@ -338,7 +338,7 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
 
 function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   if (value.kind != KIND_ARRAY) {
-    error(ctx, "detect", value, "detect must be an array of file globs (such as \"*.zip\"), found " + describe(value) + ".");
+    error(ctx, "detect", value, "detect must be an array of file globs (such as \"*.zip\")");
     return;
   }
   const globs = new Array<string>();
@@ -346,7 +346,7 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
     const item = value.items[i];
     if (item.kind != KIND_STRING || item.text.length == 0) {
       const itemPath = "detect[" + intText(i) + "]";
-      error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string, found " + describe(item) + ".");
+      error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string");
       continue;
     }
     globs.push(item.text);
@@ -357,7 +357,7 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
 
 function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: Array<string>): bool {
   if (value.kind != KIND_OBJECT) {
-    error(ctx, path, value, path + " must be an object with the keys " + quoteList(accepted) + ", found " + describe(value) + ".");
+    error(ctx, path, value, path + " must be an object with the keys " + quoteList(accepted));
     return false;
   }
   let ok = true;
@@ -391,8 +391,9 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
   errorAtKey(ctx, path, span, "Unknown key \"" + key + "\" " + where + "." + didYouMean(key, shown) + " Accepted keys: " + shown.join(", ") + ".");
 }
 
+/** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? node : null));
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message + ", found " + describe(node) + ".", ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
