@@ -48,6 +48,14 @@ export class Diagnostic extends Span {
     return d;
   }
 
+  /**
+   * A bad value of a flag or variable: `Invalid value for --theme: <problem>, found "x".` (`where` is
+   * "for --theme" or "in DROPKIT_THEME"); the flag or variable is the source.
+   */
+  static invalid(name: string, path: string, where: string, problem: string, value: string, source: string): Diagnostic {
+    return Diagnostic.from(name, path, "Invalid value " + where + ": " + problem + ", found \"" + value + "\".", source);
+  }
+
   exitCode(): i32 {
     return exitCodeOf(this.name);
   }

@@ -53,8 +53,7 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
       if (item.length == 0) continue;
       const problem = checkText(leaf, item);
       if (problem.length > 0) {
-        errors.push(Diagnostic.from(SCHEMA_ERROR, def.key + "[" + intText(index++) + "]",
-          "Invalid value in " + name + ": " + problem + ", found \"" + item + "\".", name));
+        errors.push(Diagnostic.invalid(SCHEMA_ERROR, def.key + "[" + intText(index++) + "]", "in " + name, problem, item, name));
         ok = false;
         continue;
       }
@@ -72,13 +71,13 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
     const lower = asciiLower(value);
     if (lower == "true" || lower == "1" || lower == "yes") layer.setFlag(leaf, true, name);
     else if (lower == "false" || lower == "0" || lower == "no") layer.setFlag(leaf, false, name);
-    else errors.push(Diagnostic.from(SCHEMA_ERROR, def.key, "Invalid value in " + name + ": expected true, false, 1, 0, yes or no, found \"" + value + "\".", name));
+    else errors.push(Diagnostic.invalid(SCHEMA_ERROR, def.key, "in " + name, "expected true, false, 1, 0, yes or no", value, name));
     return;
   }
   if (def.type == TYPE_SCHEMA) return;
   const problem = checkText(leaf, value);
   if (problem.length > 0) {
-    errors.push(Diagnostic.from(SCHEMA_ERROR, def.key, "Invalid value in " + name + ": " + problem + ", found \"" + value + "\".", name));
+    errors.push(Diagnostic.invalid(SCHEMA_ERROR, def.key, "in " + name, problem, value, name));
     return;
   }
   layer.setText(leaf, normalizeValue(leaf, value, layer.baseDir), name);

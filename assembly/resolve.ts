@@ -505,7 +505,7 @@ function flagText(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors
   }
   const problem = checkText(leaf, value.text);
   if (problem.length > 0) {
-    errors.push(Diagnostic.from(USAGE_ERROR, LEAVES[leaf].key, "Invalid value for " + flag + ": " + problem + ", found \"" + value.text + "\".", flag));
+    errors.push(Diagnostic.invalid(USAGE_ERROR, LEAVES[leaf].key, "for " + flag, problem, value.text, flag));
     return;
   }
   layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), flag);
@@ -519,7 +519,7 @@ function flagList(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors
   for (let i = 0; i < items.length; i++) {
     const problem = checkText(leaf, items[i]);
     if (problem.length > 0) {
-      errors.push(Diagnostic.from(USAGE_ERROR, LEAVES[leaf].key, "Invalid value for " + flag + ": " + problem + ", found \"" + items[i] + "\".", flag));
+      errors.push(Diagnostic.invalid(USAGE_ERROR, LEAVES[leaf].key, "for " + flag, problem, items[i], flag));
       continue;
     }
     values.push(normalizeValue(leaf, items[i], layer.baseDir));
