@@ -347,17 +347,14 @@ class Parser extends ParseResult {
   }
 
   escape(out: Scratch): bool {
-    const e = this.pos + 1 < this.len ? <u32>this.byte(this.pos + 1) : 0;
-    let c: u32 = 0;
-    if (e == 0x22) c = 0x22;
-    else if (e == 0x5c) c = 0x5c;
-    else if (e == 0x2f) c = 0x2f;
-    else if (e == 0x62) c = 0x08;
-    else if (e == 0x66) c = 0x0c;
-    else if (e == 0x6e) c = 0x0a;
-    else if (e == 0x72) c = 0x0d;
-    else if (e == 0x74) c = 0x09;
-    else if (e == 0x75) {
+    const e = <i32>this.byte(this.pos + 1);
+    const k = indexOfUnit(ESCAPE_LETTERS, e);
+    if (k >= 0) {
+      out.push(<u16>ESCAPED.charCodeAt(k));
+      this.advance(2);
+      return true;
+    }
+    if (e == 0x75) {
       let v: u32 = 0;
       for (let i = 0; i < 4; i++) {
         const h = this.pos + 2 + i < this.len ? hexValue(this.byte(this.pos + 2 + i)) : -1;
@@ -370,13 +367,9 @@ class Parser extends ParseResult {
       out.push(<u16>v);
       this.advance(6);
       return true;
-    } else {
-      this.error(MSG_BAD_ESCAPE);
-      return false;
     }
-    out.push(<u16>c);
-    this.advance(2);
-    return true;
+    this.error(MSG_BAD_ESCAPE);
+    return false;
   }
 
   /** Decodes one multi-byte UTF-8 sequence at `pos`, advancing past it; -1 when it is not valid UTF-8. */
@@ -740,10 +733,10 @@ export class JsonWriter {
         continue;
       }
       if (c < 0x80) {
-        // The letter of a two-character escape (\" \\ \n \r \t \b \f), or 0.
-        const e: u32 = !escape ? 0 : c == 0x22 || c == 0x5c ? c : c == 0x0a ? 0x6e : c == 0x0d ? 0x72 : c == 0x09 ? 0x74 : c == 0x08 ? 0x62 : c == 0x0c ? 0x66 : 0;
-        if (e != 0) {
-          store<u16>(p, <u16>(0x5c | (e << 8)));
+        // A two-character escape (\" \\ \b \f \n \r \t; not \/, which JSON.stringify does not write).
+        const k = escape ? indexOfUnit(ESCAPED, c, 7) : -1;
+        if (k >= 0) {
+          store<u16>(p, <u16>(0x5c | (ESCAPE_LETTERS.charCodeAt(k) << 8)));
           p += 2;
         } else if (escape && c < 0x20) {
           p = hexEscape(p, c);
@@ -801,6 +794,17 @@ export class JsonWriter {
     next.set(this.buf);
     this.buf = next;
   }
+}
+
+// The two-character escapes of JSON: the letter after the backslash, and the character it stands for.
+const ESCAPE_LETTERS = "\"\\bfnrt/";
+const ESCAPED = "\"\\\b\f\n\r\t/";
+
+/** The index of the code unit `c` among the first `n` of `s` (all of it by default), or -1. */
+function indexOfUnit(s: string, c: i32, n: i32 = -1): i32 {
+  const end = n < 0 ? s.length : n;
+  for (let i = 0; i < end; i++) if (s.charCodeAt(i) == c) return i;
+  return -1;
 }
 
 /** Writes the \uXXXX escape of `c` at `p`; returns where it stopped. */
