@@ -1,11 +1,9 @@
 // String literals, decoded on demand from one compressed blob that scripts/asc-literals (an asc transform) builds.
 
 // Filled in at compile time, two bytes to a code unit: a table of dictionary words (offset: u16, length:
-// u8), then the words and the literals. Literals are ASCII; a byte 0x80 + i stands for word i.
+// u8), then the words and the literals. Literals are ASCII and end with a zero byte; a byte 0x80 + i
+// stands for word i.
 const BLOB: string = "";
-
-/** Where a literal is in the blob: `length * 8192 + offset`, as the transform writes it. */
-const OFFSET_BITS = 13;
 
 /**
  * Decoded literals by ref, each decoded once per instance, not at every use. The strings are pinned and
@@ -18,7 +16,7 @@ const CACHE_BITS = 10;
 const cacheRefs = new StaticArray<i32>(1 << CACHE_BITS);
 const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
 
-/** The literal `ref` points at. The transform rewrites every string literal in assembly/ to a call of this. */
+/** The literal at offset `ref` of the blob. The transform rewrites every string literal in assembly/ to a call of this. */
 @global export function __literal(ref: i32): string {
   let slot = (<u32>ref * 0x9e3779b1) >>> (32 - CACHE_BITS);
   while (true) {
@@ -27,8 +25,9 @@ const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
     if (cached == 0) break;
     slot = (slot + 1) & ((1 << CACHE_BITS) - 1);
   }
-  const start = changetype<usize>(BLOB) + <usize>(ref & ((1 << OFFSET_BITS) - 1));
-  const end = start + <usize>(ref >>> OFFSET_BITS);
+  const start = changetype<usize>(BLOB) + <usize>ref;
+  let end = start;
+  while (load<u8>(end) != 0) end++;
   const out = changetype<string>(__new(<usize>expandedLength(start, end) << 1, idof<string>()));
   expand(start, end, changetype<usize>(out));
   unchecked(cacheRefs[slot] = ref);

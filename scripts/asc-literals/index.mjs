@@ -22,9 +22,11 @@ const CONST = 8;
 const BLOB_FILE = "assembly/literal";
 const BLOB_NAME = "BLOB";
 
-// A ref is `length * (MAX_OFFSET + 1) + offset`: a short literal's ref fits a three-byte i32.const.
+// A ref is the literal's offset in the blob, where it ends with a zero byte: every ref fits a two-byte
+// i32.const (the length would cost a third byte at each of some 500 uses; a terminator costs one byte a
+// literal, none for a literal that ends another one).
 const MAX_OFFSET = 8191;
-const MAX_LENGTH = 255;
+const END = "\0";
 // The literals are ASCII, so bytes 0x80-0xff are free: each stands for a word of a dictionary.
 const MAX_WORDS = 128;
 const TABLE_ENTRY = 3;
@@ -96,13 +98,14 @@ function layOut(strings) {
 function buildBlob(texts) {
   const { words, encoded } = compress(texts);
   const table = Buffer.alloc(words.length * TABLE_ENTRY);
-  const { blob, offsets } = layOut([...words, ...encoded]);
+  const terminated = encoded.map((text) => text + END);
+  const { blob, offsets } = layOut([...words, ...terminated]);
   const at = (string) => table.length + offsets.get(string);
   words.forEach((word, i) => {
     table.writeUInt16LE(at(word), i * TABLE_ENTRY);
     table.writeUInt8(word.length, i * TABLE_ENTRY + 2);
   });
-  const refs = new Map(texts.map((text, i) => [text, encoded[i].length * (MAX_OFFSET + 1) + at(encoded[i])]));
+  const refs = new Map(texts.map((text, i) => [text, at(terminated[i])]));
   return { bytes: Buffer.concat([table, blob]), refs };
 }
 
@@ -121,9 +124,9 @@ export default class LiteralsTransform extends Transform {
     let blobDeclaration = null;
     const replace = (node) => {
       const text = node.value;
-      // Empty literals are shared with the standard library already; long ones would not fit their length
-      // field, and only ASCII leaves the bytes 0x80-0xff to the dictionary.
-      if (text.length === 0 || text.length > MAX_LENGTH || /[^\x00-\x7f]/.test(text)) return node;
+      // Empty literals are shared with the standard library already; only ASCII leaves the bytes 0x80-0xff
+      // to the dictionary, and a zero byte ends a literal.
+      if (text.length === 0 || /[^\x01-\x7f]/.test(text)) return node;
       const range = node.range;
       const ref = Node.createIntegerLiteralExpression(globalThis.i64_new(0, 0), range);
       uses.push({ text, ref });
