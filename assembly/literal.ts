@@ -1,8 +1,8 @@
 // String literals, decoded on demand from one compressed blob that scripts/asc-literals (an asc transform) builds.
 
-// Filled in at compile time, two bytes to a code unit: a table of dictionary words (offset: u16, length:
-// u8), then the words and the literals. Literals are ASCII and end with a zero byte; a byte 0x80 + i
-// stands for word i.
+// Filled in at compile time, two bytes to a code unit: the offset of the table of dictionary words, the
+// literals used most (their refs fit one byte), the table (offset: u16, length: u8), then the words and
+// the other literals. Literals are ASCII and end with a zero byte; a byte 0x80 + i stands for word i.
 const BLOB: string = "";
 
 /**
@@ -66,7 +66,7 @@ function expand(start: usize, end: usize, out: usize): usize {
 }
 
 function tableEntry(token: usize): usize {
-  return changetype<usize>(BLOB) + (token - 0x80) * 3;
+  return changetype<usize>(BLOB) + <usize>load<u8>(changetype<usize>(BLOB)) + (token - 0x80) * 3;
 }
 
 function wordAt(token: usize): usize {

@@ -94,19 +94,38 @@ function layOut(strings) {
   return { blob, offsets };
 }
 
-/** The blob: a table of the words (offset: u16, length: u8), then the words and the literals, encoded. */
-function buildBlob(texts) {
+// A ref below 64 fits a one-byte i32.const: the literals used most, for their size, start there.
+const ONE_BYTE_REFS = 64;
+
+/**
+ * The blob: the offset of the word table (one byte), the literals used most, the table of the words
+ * (offset: u16, length: u8), then the words and the other literals, encoded. `counts` is how many uses
+ * each text has.
+ */
+function buildBlob(texts, counts) {
   const { words, encoded } = compress(texts);
-  const table = Buffer.alloc(words.length * TABLE_ENTRY);
   const terminated = encoded.map((text) => text + END);
-  const { blob, offsets } = layOut([...words, ...terminated]);
-  const at = (string) => table.length + offsets.get(string);
+  const byValue = texts.map((_, i) => i).sort((a, b) => counts[b] / terminated[b].length - counts[a] / terminated[a].length || a - b);
+  let head = Buffer.alloc(1);
+  const headAt = new Map();
+  for (const i of byValue) {
+    if (head.length >= ONE_BYTE_REFS) break;
+    if (counts[i] < 2 || headAt.has(terminated[i])) continue;
+    headAt.set(terminated[i], head.length);
+    head = Buffer.concat([head, Buffer.from(terminated[i], "latin1")]);
+  }
+  if (head.length > 255) throw new Error("literals transform: the word table must start within 255 bytes");
+  head[0] = head.length;
+  const table = Buffer.alloc(words.length * TABLE_ENTRY);
+  const { blob, offsets } = layOut([...words, ...terminated.filter((t) => !headAt.has(t))]);
+  const base = head.length + table.length;
+  const at = (string) => headAt.get(string) ?? base + offsets.get(string);
   words.forEach((word, i) => {
     table.writeUInt16LE(at(word), i * TABLE_ENTRY);
     table.writeUInt8(word.length, i * TABLE_ENTRY + 2);
   });
   const refs = new Map(texts.map((text, i) => [text, at(terminated[i])]));
-  return { bytes: Buffer.concat([table, blob]), refs };
+  return { bytes: Buffer.concat([head, table, blob]), refs };
 }
 
 function isStringLiteral(node) {
@@ -195,7 +214,8 @@ export default class LiteralsTransform extends Transform {
     if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
     const texts = [...new Set(uses.map((use) => use.text))];
     if (texts.length > MAX_LITERALS) throw new Error(`literals transform: more than ${MAX_LITERALS} literals outgrow the cache in ${BLOB_FILE}.ts`);
-    const { bytes: blob, refs } = buildBlob(texts);
+    const counts = texts.map((text) => uses.filter((use) => use.text === text).length);
+    const { bytes: blob, refs } = buildBlob(texts, counts);
     if (blob.length > MAX_OFFSET) throw new Error(`literals transform: the blob outgrew ${MAX_OFFSET} bytes`);
     for (const { text, ref } of uses) ref.value = globalThis.i64_new(refs.get(text), 0);
     const bytes = [...blob, ...(blob.length % 2 ? [0] : [])];
