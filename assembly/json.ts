@@ -44,8 +44,8 @@ export class JsonKey extends Span {
 }
 
 // Scalars have no items or keys: they all share these two empty arrays, which nothing adds to.
-const NO_ITEMS: Array<JsonNode> = [];
-const NO_KEYS: Array<JsonKey> = [];
+const NO_ITEMS = new Array<JsonNode>();
+const NO_KEYS = new Array<JsonKey>();
 
 /** A parsed value. Numbers keep their source text so that nothing is rounded on the way out. */
 export class JsonNode extends Span {
@@ -59,8 +59,8 @@ export class JsonNode extends Span {
   /** Makes this an empty array or object, with lists of its own to add to. */
   makeContainer(kind: i32): void {
     this.kind = kind;
-    this.items = [];
-    if (kind == KIND_OBJECT) this.keys = [];
+    this.items = new Array<JsonNode>();
+    if (kind == KIND_OBJECT) this.keys = new Array<JsonKey>();
   }
 
   /** The member named `name` of an object, or null. */
@@ -95,7 +95,7 @@ export class ParseResult {
   /** The syntax error, if any: parsing stops at the first one. */
   syntaxError: ParseProblem | null = null;
   /** Duplicate keys: parsing goes on past them, so all of them are found. */
-  duplicates: Array<ParseProblem> = [];
+  duplicates: Array<ParseProblem> = new Array<ParseProblem>();
 }
 
 /** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
@@ -120,8 +120,8 @@ class Parser extends ParseResult {
   depth: i32 = 0;
   failed: bool = false;
   // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
-  pathKeys: Array<string> = [];
-  pathIndex: Array<i32> = [];
+  pathKeys: Array<string> = new Array<string>();
+  pathIndex: Array<i32> = new Array<i32>();
   scratch: Scratch = new Scratch();
 
   constructor(ptr: usize, len: i32) {
@@ -581,7 +581,7 @@ export class JsonWriter {
   buf: Uint8Array = new Uint8Array(1024);
   len: i32 = 0;
   // One entry per open container: whether the next item is its first.
-  firsts: Array<bool> = [];
+  firsts: Array<bool> = new Array<bool>();
   afterKey: bool = false;
 
   beginObject(): JsonWriter {

@@ -14,7 +14,7 @@ export class Link {
 }
 
 // Leaves that are not union lists share this empty list of entries; union lists get their own.
-const NO_ENTRIES: Array<Entry> = [];
+const NO_ENTRIES = new Array<Entry>();
 
 /** The merged result for one leaf. */
 export class Resolved {
@@ -27,7 +27,7 @@ export class Resolved {
   /** Union lists: every entry, lowest layer first, without duplicates. */
   entries: Array<Entry> = NO_ENTRIES;
   /** Every layer that set the leaf, highest first. */
-  chain: Array<Link> = [];
+  chain: Array<Link> = new Array<Link>();
 
   /** The value as a list (union lists: the entries). */
   list(): Array<string> {
@@ -37,7 +37,7 @@ export class Resolved {
       return out;
     }
     const s = this.setting;
-    return s == null ? [] : s.list;
+    return s == null ? new Array<string>() : s.list;
   }
 
   text(): string {
@@ -57,7 +57,7 @@ export function defaultLayer(cwd: string): Layer {
   for (let i = 0; i < LEAVES.length; i++) {
     const leaf = LEAVES[i];
     if (i == LEAF_PRESETS) continue;
-    if (leaf.isList()) layer.addList(i, [], [], "default");
+    if (leaf.isList()) layer.addList(i, new Array<string>(), new Array<string>(), "default");
     else if (leaf.type == TYPE_BOOL) layer.setFlag(i, leaf.defaultText == "true", "default");
     else if (leaf.type == TYPE_PATH) layer.setText(i, normalizeValue(i, leaf.defaultText, cwd), "default");
     else if (leaf.type == TYPE_SCHEMA) layer.setText(i, "1", "default");
@@ -91,7 +91,7 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
     return r;
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
-  r.entries = [];
+  r.entries = new Array<Entry>();
   let contributor: Link | null = null;
   const seen = new StringSet();
   for (let i = r.chain.length - 1; i >= 0; i--) {

@@ -53,7 +53,7 @@ export const LEAF_CACHE_ENABLED: i32 = 11;
 export const LEAF_LOG_FORMAT: i32 = 12;
 
 /** The choices of a leaf that is not an enum. */
-const NO_CHOICES: Array<string> = [];
+const NO_CHOICES = new Array<string>();
 
 /** The leaves in the order the resolved config lists them. */
 export const LEAVES: Array<Leaf> = [
@@ -80,7 +80,7 @@ const CACHE_KEYS: Array<string> = words("file enabled");
 const LOG_KEYS: Array<string> = words("format");
 
 // Scalar settings share these empty lists (nothing adds to them); list settings get their own (`addList`).
-const NO_STRINGS: Array<string> = [];
+const NO_STRINGS = new Array<string>();
 
 /** A value that one layer sets for one leaf, with where it came from. */
 export class Setting {
@@ -109,7 +109,7 @@ export class Layer {
   settings: Array<Setting | null> = new Array<Setting | null>(LEAVES.length);
   /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
   detect: Array<string> | null = null;
-  detectSources: Array<string> = [];
+  detectSources: Array<string> = new Array<string>();
 
   constructor(name: string, baseDir: string) {
     this.name = name;
@@ -143,8 +143,8 @@ export class Layer {
       s = new Setting();
       s.leaf = leaf;
       s.source = source;
-      s.list = [];
-      s.sources = [];
+      s.list = new Array<string>();
+      s.sources = new Array<string>();
       this.settings[leaf] = s;
     }
     if (values.length == 0) return s;
@@ -173,7 +173,7 @@ export class DocContext {
   /** Whether spans are real positions in `file` (JSON text) or absent (a .ts/.js value). */
   positions: bool = true;
   doc: i32 = DOC_CONFIG;
-  errors: Array<Diagnostic> = [];
+  errors: Array<Diagnostic> = new Array<Diagnostic>();
 }
 
 /** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */

@@ -23,9 +23,9 @@ export class Plan {
   /** The absolute path of a theme given as a path, for the host to check. */
   themePath: string = "";
   themeReason: string = "";
-  themeAlternatives: Array<string> = [];
-  modules: Array<ModuleDecision> = [];
-  errors: Array<Diagnostic> = [];
+  themeAlternatives: Array<string> = new Array<string>();
+  modules: Array<ModuleDecision> = new Array<ModuleDecision>();
+  errors: Array<Diagnostic> = new Array<Diagnostic>();
 }
 
 /** Whether an archive is a theme archive: its name ends in "-theme.zip". */
