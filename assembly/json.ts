@@ -72,6 +72,11 @@ export class JsonNode extends Span {
     return null;
   }
 
+  /** `get` of the literal at `ref`: the literals transform turns `node.get("name")` into this. */
+  getAt(ref: i32): JsonNode | null {
+    return this.get(__literal(ref));
+  }
+
   /** The index of member `name` of an object, or -1. */
   indexOf(name: string): i32 {
     const keys = this.keys;
@@ -621,6 +626,16 @@ export class JsonWriter {
   /** A member with a string value: `key(name).string(value)` in one call. */
   field(name: string, value: string): JsonWriter {
     return this.key(name).string(value);
+  }
+
+  /** `key` of the literal at `ref`: the literals transform turns `w.key("name")` into this (one call less a use). */
+  keyAt(ref: i32): JsonWriter {
+    return this.key(__literal(ref));
+  }
+
+  /** `field` of the literal at `ref`, as `keyAt`. */
+  fieldAt(ref: i32, value: string): JsonWriter {
+    return this.key(__literal(ref)).string(value);
   }
 
   string(value: string): JsonWriter {
