@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, suggest, words } from "./text";
+import { describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -55,22 +55,41 @@ export const LEAF_LOG_FORMAT: i32 = 12;
 /** The choices of a leaf that is not an enum. */
 const NO_CHOICES = new Array<string>();
 
-/** The leaves in the order the resolved config lists them. */
-export const LEAVES: Array<Leaf> = [
-  new Leaf("schema", TYPE_SCHEMA, "", NO_CHOICES, "1"),
-  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", NO_CHOICES, "auto"),
-  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
-  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", NO_CHOICES, ""),
-  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
-  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
-  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
-  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
-  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
-  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
-  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
-];
+/**
+ * The leaves in the order the resolved config lists them, from one table of literals (less code than a
+ * constructor call each): keys, their types (TYPE_* as digits), defaults ("|" between them), and the
+ * choices of each enum leaf in turn. A leaf's variable follows from its key (`envName`).
+ */
+export const LEAVES: Array<Leaf> = leafTable(
+  "schema theme modules.include modules.exclude modules.only presets presetsSearchPath hooks.initScriptsDir " +
+    "hooks.postScriptsDir hooks.onFailure cache.file cache.enabled log.format",
+  "0122234556576",
+  "1|auto||||||./init-scripts|./post-scripts|continue|.dropkit-cache.json|true|text",
+  "continue fail|text json",
+);
+
+function leafTable(keys: string, types: string, defaults: string, choices: string): Array<Leaf> {
+  const names = words(keys);
+  const defaultTexts = splitOn(defaults, "|");
+  const enums = splitOn(choices, "|");
+  const leaves = new Array<Leaf>();
+  for (let i = 0, e = 0; i < names.length; i++) {
+    const type = types.charCodeAt(i) - 0x30;
+    const env = type == TYPE_SCHEMA ? "" : envName(names[i]);
+    leaves.push(new Leaf(names[i], type, env, type == TYPE_ENUM ? words(enums[e++]) : NO_CHOICES, defaultTexts[i]));
+  }
+  return leaves;
+}
+
+/** A leaf's variable: DROPKIT_ and its key in upper snake case ("hooks.onFailure": DROPKIT_HOOKS_ON_FAILURE). */
+function envName(key: string): string {
+  let name = "DROPKIT_";
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    name += c == 0x2e ? "_" : c >= 0x61 ? String.fromCharCode(c - 32) : "_" + String.fromCharCode(c);
+  }
+  return name;
+}
 
 export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log");
 export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
