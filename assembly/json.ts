@@ -112,7 +112,7 @@ export function parseJson(ptr: usize, len: i32): ParseResult {
 export function parseJsonString(text: string): ParseResult {
   const bytes = new JsonWriter();
   bytes.utf8(text, false);
-  return parseJson(bytes.buf.dataStart, bytes.len);
+  return parseJson(changetype<usize>(bytes.buf), bytes.len);
 }
 
 class Parser extends ParseResult {
@@ -548,7 +548,8 @@ class Parser extends ParseResult {
 
 /** A growable UTF-16 buffer for strings with escapes: no quadratic string concatenation. */
 class Scratch {
-  buf: Uint16Array = new Uint16Array(64);
+  // StaticArrays, here and in the writer: a typed array would bring its view object and methods along.
+  buf: StaticArray<u16> = new StaticArray<u16>(64);
   len: i32 = 0;
 
   reset(): void {
@@ -563,27 +564,27 @@ class Scratch {
   /** Makes room for `n` more code units: at least double the buffer, so that growing stays linear. */
   reserve(n: i32): void {
     if (this.len + n <= this.buf.length) return;
-    const next = new Uint16Array(max<i32>(this.len + n, this.buf.length << 1));
-    next.set(this.buf);
+    const next = new StaticArray<u16>(max<i32>(this.len + n, this.buf.length << 1));
+    memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len << 1);
     this.buf = next;
   }
 
   /** Appends `n` ASCII bytes from `src`, widened to code units. */
   ascii(src: usize, n: i32): void {
     this.reserve(n);
-    const to = this.buf.dataStart + (<usize>this.len << 1);
+    const to = changetype<usize>(this.buf) + (<usize>this.len << 1);
     for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(src + <usize>i));
     this.len += n;
   }
 
   toString(): string {
-    return String.UTF16.decodeUnsafe(this.buf.dataStart, <usize>this.len << 1);
+    return String.UTF16.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len << 1);
   }
 }
 
 /** Writes JSON as UTF-8 bytes into a growing buffer; commas are placed by the writer. */
 export class JsonWriter {
-  buf: Uint8Array = new Uint8Array(1024);
+  buf: StaticArray<u8> = new StaticArray<u8>(1024);
   len: i32 = 0;
   // One entry per open container: whether the next item is its first.
   firsts: Array<bool> = new Array<bool>();
@@ -650,7 +651,7 @@ export class JsonWriter {
     const n = digitCount(value);
     this.reserve(n);
     this.len += n;
-    let p = this.buf.dataStart + <usize>this.len;
+    let p = changetype<usize>(this.buf) + <usize>this.len;
     do {
       store<u8>(--p, <u8>(0x30 + value % 10));
       value /= 10;
@@ -706,7 +707,7 @@ export class JsonWriter {
   /** The bytes written so far, as a fresh buffer. */
   toBuffer(): ArrayBuffer {
     const out = new ArrayBuffer(this.len);
-    memory.copy(changetype<usize>(out), this.buf.dataStart, <usize>this.len);
+    memory.copy(changetype<usize>(out), changetype<usize>(this.buf), <usize>this.len);
     return out;
   }
 
@@ -739,7 +740,7 @@ export class JsonWriter {
     // escape), so that no byte needs a check.
     this.reserve(n * (escape ? 6 : 3));
     const chars = changetype<usize>(s);
-    let p = this.buf.dataStart + <usize>this.len;
+    let p = changetype<usize>(this.buf) + <usize>this.len;
     for (let i = 0; i < n; i++) {
       const c = <u32>load<u16>(chars + (<usize>i << 1));
       // Most characters stand for themselves: one test for them before the escapes.
@@ -785,7 +786,7 @@ export class JsonWriter {
       store<u8>(p++, <u8>(0x80 | ((c >> 6) & 0x3f)));
       store<u8>(p++, <u8>(0x80 | (c & 0x3f)));
     }
-    this.len = <i32>(p - this.buf.dataStart);
+    this.len = <i32>(p - changetype<usize>(this.buf));
   }
 
   ascii(s: string): void {
@@ -805,8 +806,8 @@ export class JsonWriter {
   reserve(extra: i32): void {
     const need = this.len + extra;
     if (need <= this.buf.length) return;
-    const next = new Uint8Array(max<i32>(need, this.buf.length << 1));
-    next.set(this.buf);
+    const next = new StaticArray<u8>(max<i32>(need, this.buf.length << 1));
+    memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len);
     this.buf = next;
   }
 }

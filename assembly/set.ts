@@ -5,7 +5,7 @@ export class StringSet {
   /** The strings, in the order they were added. */
   values: Array<string> = new Array<string>();
   // Open addressing with linear probing: a slot holds a value's index + 1, or 0 when it is empty.
-  slots: Int32Array = new Int32Array(16);
+  slots: StaticArray<i32> = new StaticArray<i32>(16);
 
   has(s: string): bool {
     return unchecked(this.slots[this.find(s)]) != 0;
@@ -34,7 +34,7 @@ export class StringSet {
   }
 
   grow(): void {
-    const slots = new Int32Array(this.slots.length << 1);
+    const slots = new StaticArray<i32>(this.slots.length << 1);
     const mask = slots.length - 1;
     for (let k = 1, n = this.values.length; k <= n; k++) {
       let i = hash(unchecked(this.values[k - 1])) & mask;

@@ -26,9 +26,9 @@ export function editDistance(a: string, b: string): i32 {
   const m = b.length;
   if (n == 0) return m;
   if (m == 0) return n;
-  let prev2 = new Int32Array(m + 1);
-  let prev = new Int32Array(m + 1);
-  let cur = new Int32Array(m + 1);
+  let prev2 = new StaticArray<i32>(m + 1);
+  let prev = new StaticArray<i32>(m + 1);
+  let cur = new StaticArray<i32>(m + 1);
   for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= n; i++) {
     cur[0] = i;
@@ -246,12 +246,12 @@ export function asciiLower(s: string): string {
   const n = s.length;
   while (i < n && !isUpper(s.charCodeAt(i))) i++;
   if (i == n) return s;
-  const out = new Uint16Array(n);
+  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
   for (let j = 0; j < n; j++) {
     const c = s.charCodeAt(j);
-    out[j] = <u16>(isUpper(c) ? c + 32 : c);
+    store<u16>(changetype<usize>(out) + (<usize>j << 1), <u16>(isUpper(c) ? c + 32 : c));
   }
-  return String.UTF16.decodeUnsafe(out.dataStart, <usize>n << 1);
+  return out;
 }
 
 function isUpper(c: i32): bool {
