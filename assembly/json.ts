@@ -586,33 +586,45 @@ class Scratch {
 export class JsonWriter {
   buf: StaticArray<u8> = new StaticArray<u8>(1024);
   len: i32 = 0;
-  // One entry per open container: whether the next item is its first.
-  firsts: Array<bool> = new Array<bool>();
+  // One byte per open container (`depth` of them): whether the next item is its first. Grown like `buf`;
+  // Array<bool> would bring its push and pop along.
+  firsts: StaticArray<bool> = new StaticArray<bool>(16);
+  depth: i32 = 0;
   afterKey: bool = false;
 
   beginObject(): JsonWriter {
-    this.sep();
-    this.byte(0x7b);
-    this.firsts.push(true);
-    return this;
+    return this.open(0x7b);
   }
 
   endObject(): JsonWriter {
-    this.firsts.pop();
-    this.byte(0x7d);
-    return this;
+    return this.close(0x7d);
   }
 
   beginArray(): JsonWriter {
-    this.sep();
-    this.byte(0x5b);
-    this.firsts.push(true);
-    return this;
+    return this.open(0x5b);
   }
 
   endArray(): JsonWriter {
-    this.firsts.pop();
-    this.byte(0x5d);
+    return this.close(0x5d);
+  }
+
+  open(bracket: u8): JsonWriter {
+    this.sep();
+    this.byte(bracket);
+    const depth = this.depth;
+    if (depth == this.firsts.length) {
+      const next = new StaticArray<bool>(depth << 1);
+      memory.copy(changetype<usize>(next), changetype<usize>(this.firsts), <usize>depth);
+      this.firsts = next;
+    }
+    unchecked(this.firsts[depth] = true);
+    this.depth = depth + 1;
+    return this;
+  }
+
+  close(bracket: u8): JsonWriter {
+    this.depth--;
+    this.byte(bracket);
     return this;
   }
 
@@ -717,7 +729,7 @@ export class JsonWriter {
       this.afterKey = false;
       return;
     }
-    const n = this.firsts.length;
+    const n = this.depth;
     if (n == 0) return;
     if (unchecked(this.firsts[n - 1])) unchecked(this.firsts[n - 1] = false);
     else this.byte(0x2c);
