@@ -32,8 +32,8 @@ export class Resolved {
   /** The value as a list (union lists: the entries). */
   list(): Array<string> {
     if (LEAVES[this.leaf].isUnion()) {
-      const out = new Array<string>(this.entries.length);
-      for (let i = 0; i < this.entries.length; i++) out[i] = this.entries[i].value;
+      const out = new Array<string>();
+      for (let i = 0; i < this.entries.length; i++) out.push(this.entries[i].value);
       return out;
     }
     const s = this.setting;

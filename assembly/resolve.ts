@@ -94,8 +94,8 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
       const name = BUNDLED_NAMES[i];
       candidates.push(new Applied(bundledLayer(name, cwd), name, name, "", ""));
     }
-    const names = new Array<string>(files.length);
-    for (let i = 0; i < files.length; i++) names[i] = files[i].name;
+    const names = new Array<string>();
+    for (let i = 0; i < files.length; i++) names.push(files[i].name);
     const order = sortedOrder(names);
     for (let i = 0; i < order.length; i++) {
       const file = files[order[i]];

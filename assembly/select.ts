@@ -45,8 +45,8 @@ export function selectPlan(
 ): Plan {
   const plan = new Plan();
   const order = sortedOrder(archives);
-  const files = new Array<string>(order.length);
-  for (let i = 0; i < order.length; i++) files[i] = archives[order[i]];
+  const files = new Array<string>();
+  for (let i = 0; i < order.length; i++) files.push(archives[order[i]]);
   const themes = new Array<string>();
   for (let i = 0; i < files.length; i++) if (isThemeArchive(files[i])) themes.push(files[i]);
   chooseTheme(plan, files, themes, theme, themeSource, cwd);

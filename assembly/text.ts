@@ -68,8 +68,8 @@ export function describe(node: JsonNode): string {
 
 /** Quotes each name and joins them with ", ". */
 export function quoteList(names: Array<string>): string {
-  const parts = new Array<string>(names.length);
-  for (let i = 0; i < names.length; i++) parts[i] = "\"" + names[i] + "\"";
+  const parts = new Array<string>();
+  for (let i = 0; i < names.length; i++) parts.push("\"" + names[i] + "\"");
   return parts.join(", ");
 }
 
