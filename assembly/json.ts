@@ -7,7 +7,7 @@ import {
   MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { StringSet } from "./set";
-import { asciiText, digitCount, intText } from "./text";
+import { asciiText, charText, digitCount, intText } from "./text";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -495,7 +495,7 @@ class Parser extends ParseResult {
   describeHere(): string {
     if (this.pos >= this.len) return "the end of the text";
     const c = <i32>this.byte(this.pos);
-    if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
+    if (c >= 0x21 && c < 0x7f) return "'" + charText(c) + "'";
     if (c == 0x20) return "a space";
     if (c < 0x20) return "a control character";
     return "a non-ASCII character";

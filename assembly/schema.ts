@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
+import { charText, describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -86,7 +86,7 @@ function envName(key: string): string {
   let name = "DROPKIT_";
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    name += c == 0x2e ? "_" : c >= 0x61 ? String.fromCharCode(c - 32) : "_" + String.fromCharCode(c);
+    name += c == 0x2e ? "_" : c >= 0x61 ? charText(c - 32) : "_" + charText(c);
   }
   return name;
 }
@@ -426,5 +426,5 @@ function source(ctx: DocContext, node: JsonNode): string {
 
 function capitalize(s: string): string {
   const c = s.length > 0 ? s.charCodeAt(0) : 0;
-  return c >= 0x61 && c <= 0x7a ? String.fromCharCode(c - 32) + s.slice(1) : s;
+  return c >= 0x61 && c <= 0x7a ? charText(c - 32) + s.slice(1) : s;
 }

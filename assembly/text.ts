@@ -164,6 +164,13 @@ export function splitOn(s: string, sep: string): Array<string> {
   return parts;
 }
 
+/** The one-character string of code unit `c`: String.fromCharCode with less code. */
+export function charText(c: i32): string {
+  const s = changetype<string>(__new(2, idof<string>()));
+  store<u16>(changetype<usize>(s), <u16>c);
+  return s;
+}
+
 /** The space-separated words of `list`: a table of names from one literal, which costs less than an array literal. */
 export function words(list: string): Array<string> {
   return splitOn(list, " ");
