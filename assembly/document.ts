@@ -4,7 +4,7 @@ import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
 import { JsonNode, KIND_OBJECT, KIND_STRING, ParseProblem, parseJsonString } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
-import { describe } from "./text";
+import { describe, hasPrefix } from "./text";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
@@ -42,7 +42,7 @@ export function parseDocument(text: string, format: string, file: string, doc: i
   for (let i = 0; i < parsed.duplicates.length; i++) {
     const p = parsed.duplicates[i];
     if (p.path == "dropkit") d.errors.push(problemDiagnostic(p, file, ""));
-    else if (p.path.startsWith("dropkit.") || p.path.startsWith("dropkit[")) d.errors.push(problemDiagnostic(p, file, "dropkit"));
+    else if (hasPrefix(p.path, "dropkit.") || hasPrefix(p.path, "dropkit[")) d.errors.push(problemDiagnostic(p, file, "dropkit"));
   }
   const value = root.get("dropkit");
   if (value == null) d.absent = true;

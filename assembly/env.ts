@@ -3,7 +3,7 @@
 import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
 import { isSpace } from "util/string";
-import { asciiLower, intText, splitOn, suggest, words } from "./text";
+import { asciiLower, hasPrefix, intText, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
@@ -21,7 +21,7 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
   const layer = new Layer(LAYER_ENV, cwd);
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (!name.startsWith("DROPKIT_")) continue;
+    if (!hasPrefix(name, "DROPKIT_")) continue;
     const leaf = leafOf(name);
     if (leaf < 0) {
       if (HOST_VARIABLES.includes(name)) continue;

@@ -1,10 +1,11 @@
 // Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
 
 import { Entry } from "./merge";
+import { hasPrefix, hasSuffix } from "./text";
 
 /** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
 export function matchModule(glob: string, name: string): bool {
-  if (glob.endsWith("*")) return name.startsWith(glob.slice(0, glob.length - 1));
+  if (hasSuffix(glob, "*")) return hasPrefix(name, glob.slice(0, glob.length - 1));
   return glob == name;
 }
 
@@ -20,8 +21,8 @@ export function findModuleMatch(globs: Array<Entry>, name: string): Entry | null
  * backtracking, so no input makes it recurse or run away.
  */
 export function matchFile(glob: string, path: string): bool {
-  const g = glob.startsWith("./") ? glob.slice(2) : glob;
-  const p = path.startsWith("./") ? path.slice(2) : path;
+  const g = hasPrefix(glob, "./") ? glob.slice(2) : glob;
+  const p = hasPrefix(path, "./") ? path.slice(2) : path;
   const gn = g.length;
   const pn = p.length;
   let gi = 0;

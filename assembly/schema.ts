@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { charText, describe, didYouMean, endsWithIgnoreCase, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
+import { charText, describe, didYouMean, endsWithIgnoreCase, hasPrefix, hasSuffix, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -283,7 +283,7 @@ export function isZipPath(theme: string): bool {
 
 /** A `presets` entry names a file when it starts with "." or "/" or ends in .ts, .js or .json. */
 export function isPresetPath(entry: string): bool {
-  return entry.startsWith(".") || isAbsolutePath(entry) || entry.endsWith(".ts") || entry.endsWith(".js") || entry.endsWith(".json");
+  return hasPrefix(entry, ".") || isAbsolutePath(entry) || hasSuffix(entry, ".ts") || hasSuffix(entry, ".js") || hasSuffix(entry, ".json");
 }
 
 /** Turns a checked text value into its resolved form: paths become absolute. */

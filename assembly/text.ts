@@ -1,6 +1,7 @@
 // Small string helpers: did-you-mean suggestions, path arithmetic, value descriptions.
 
 import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING } from "./json";
+import { compareImpl } from "util/string";
 
 /** The closest candidate to `word` by edit distance (case-insensitive), or "" when none is close. */
 export function suggest(word: string, candidates: Array<string>): string {
@@ -78,14 +79,14 @@ export function clip(s: string): string {
 }
 
 export function isAbsolutePath(p: string): bool {
-  if (p.startsWith("/") || p.startsWith("\\")) return true;
+  if (hasPrefix(p, "/") || hasPrefix(p, "\\")) return true;
   // Windows drive paths such as C:\x or C:/x.
   return p.length >= 3 && p.charCodeAt(1) == 0x3a && (p.charCodeAt(2) == 0x5c || p.charCodeAt(2) == 0x2f);
 }
 
 /** Resolves `p` against the absolute directory `base`, folding "." and ".." segments. */
 export function resolvePath(base: string, p: string): string {
-  const full = isAbsolutePath(p) ? p : (base.endsWith("/") || base.endsWith("\\") ? base + p : base + "/" + p);
+  const full = isAbsolutePath(p) ? p : (hasSuffix(base, "/") || hasSuffix(base, "\\") ? base + p : base + "/" + p);
   return normalizePath(full);
 }
 
@@ -169,6 +170,19 @@ export function charText(c: i32): string {
   const s = changetype<string>(__new(2, idof<string>()));
   store<u16>(changetype<usize>(s), <u16>c);
   return s;
+}
+
+/** Whether `s` holds `part` at `at`: String#startsWith and #endsWith share this, in less code. */
+function hasAt(s: string, at: i32, part: string): bool {
+  return at >= 0 && at + part.length <= s.length && compareImpl(s, at, part, 0, part.length) == 0;
+}
+
+export function hasPrefix(s: string, prefix: string): bool {
+  return hasAt(s, 0, prefix);
+}
+
+export function hasSuffix(s: string, suffix: string): bool {
+  return hasAt(s, s.length - suffix.length, suffix);
 }
 
 /** The space-separated words of `list`: a table of names from one literal, which costs less than an array literal. */
