@@ -189,8 +189,7 @@ function writeResolved(
     for (let j = 0; j < entries.length; j++) {
       w.beginObject();
       w.field("value", entries[j].value);
-      w.field("layer", entries[j].layer);
-      w.field("source", entries[j].source);
+      writeLayerSource(w, entries[j].layer, entries[j].source);
       w.endObject();
     }
     w.endArray();
@@ -222,16 +221,14 @@ function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNa
     const chain = merged[i].chain;
     for (let j = 0; j < chain.length; j++) {
       w.beginObject();
-      w.field("layer", chain[j].layer);
-      w.field("source", chain[j].setting.source);
+      writeLayerSource(w, chain[j].layer, chain[j].setting.source);
       w.key("value");
       writeSetting(w, i, chain[j].setting);
       w.endObject();
     }
     if (i == LEAF_PRESETS && auto) {
       w.beginObject();
-      w.field("layer", LAYER_DEFAULT);
-      w.field("source", "auto-detect");
+      writeOrigin(w, merged[i], auto);
       w.key("value").stringArray(autoNames);
       w.endObject();
     }
@@ -253,13 +250,14 @@ function writeValue(w: JsonWriter, r: Resolved, auto: bool, autoNames: Array<str
 }
 
 function writeOrigin(w: JsonWriter, r: Resolved, auto: bool): void {
-  if (r.leaf == LEAF_PRESETS && auto) {
-    w.field("layer", LAYER_DEFAULT);
-    w.field("source", "auto-detect");
-    return;
-  }
-  w.field("layer", r.layer);
-  w.field("source", r.source);
+  const detected = r.leaf == LEAF_PRESETS && auto;
+  writeLayerSource(w, detected ? LAYER_DEFAULT : r.layer, detected ? "auto-detect" : r.source);
+}
+
+/** The `"layer"` and `"source"` members that origins, entries, the explain chain and plan decisions share. */
+function writeLayerSource(w: JsonWriter, layer: string, source: string): void {
+  w.field("layer", layer);
+  w.field("source", source);
 }
 
 function writeApplied(w: JsonWriter, list: Array<Applied>): void {
@@ -306,8 +304,7 @@ function writePlan(w: JsonWriter, plan: Plan): void {
     w.field("reason", d.reason);
     if (d.glob.length > 0) {
       w.field("glob", d.glob);
-      w.field("layer", d.layer);
-      w.field("source", d.source);
+      writeLayerSource(w, d.layer, d.source);
     }
     w.endObject();
   }
