@@ -1,7 +1,7 @@
 // Problems and warnings as the core reports them: never thrown, always returned.
 
 import { Span } from "./json";
-import { positionText } from "./text";
+import { format, positionText } from "./text";
 
 export const SCHEMA_ERROR = "SchemaValidationError";
 export const SYNTAX_ERROR = "ConfigSyntaxError";
@@ -53,7 +53,7 @@ export class Diagnostic extends Span {
    * "for --theme" or "in DROPKIT_THEME"); the flag or variable is the source.
    */
   static invalid(name: string, path: string, where: string, problem: string, value: string, source: string): Diagnostic {
-    return Diagnostic.from(name, path, "Invalid value " + where + ": " + problem + ", found \"" + value + "\".", source);
+    return Diagnostic.from(name, path, format("Invalid value %: %, found \"%\".", where, problem, value), source);
   }
 
   exitCode(): i32 {

@@ -4,7 +4,7 @@ import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
 import { JsonNode, KIND_OBJECT, KIND_STRING, ParseProblem, parseJsonString } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
-import { describe, hasPrefix } from "./text";
+import { describe, format as formatText, hasPrefix } from "./text";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
@@ -35,7 +35,7 @@ export function parseDocument(text: string, format: string, file: string, doc: i
     return d;
   }
   if (root.kind != KIND_OBJECT) {
-    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", MSG_PACKAGE_NOT_OBJECT + ", found " + describe(root) + ".", file, root));
+    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", formatText("%, found %.", MSG_PACKAGE_NOT_OBJECT, describe(root)), file, root));
     return d;
   }
   // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.

@@ -3,7 +3,7 @@
 import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
 import { isSpace } from "util/string";
-import { asciiLower, hasPrefix, intText, splitOn, suggest, words } from "./text";
+import { asciiLower, format, hasPrefix, intText, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
@@ -28,8 +28,10 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
       const known = knownVariables();
       const close = suggest(name, known);
       warnings.push(new Warning(
-        "Unknown environment variable " + name + " is ignored." + (close.length > 0 ? " Did you mean " + close + "?" : "") +
-        " dropkit reads: " + known.join(", ") + ".",
+        format(
+          "Unknown environment variable % is ignored.% dropkit reads: %.",
+          name, close.length > 0 ? " Did you mean " + close + "?" : "", known.join(", "),
+        ),
         name,
       ));
       continue;

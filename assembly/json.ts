@@ -7,7 +7,7 @@ import {
   MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { StringSet } from "./set";
-import { asciiText, charText, digitCount, intText } from "./text";
+import { asciiText, charText, digitCount, format, intText } from "./text";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -525,8 +525,9 @@ class Parser extends ParseResult {
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();
     problem.copySpan(key);
-    problem.message = "Duplicate key \"" + key.name + "\": it is also set at line " + intText(first.line)
-      + ", column " + intText(first.column) + ". Keep one of them.";
+    problem.message = format(
+      "Duplicate key \"%\": it is also set at line %, column %. Keep one of them.", key.name, intText(first.line), intText(first.column),
+    );
     this.duplicates.push(problem);
   }
 

@@ -8,7 +8,7 @@ import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
 import { DOC_CONFIG, DOC_PRESET, Layer } from "./schema";
-import { intText } from "./text";
+import { format, intText } from "./text";
 
 /** The request was handled (its response may still report problems with its inputs). */
 export const STATUS_DONE: i32 = 0;
@@ -27,7 +27,7 @@ export function handle(ptr: usize, len: i32): ArrayBuffer {
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
-    const detail = syntax != null ? ": " + syntax.message + " at line " + intText(syntax.line) + ", column " + intText(syntax.column) : "";
+    const detail = syntax != null ? format(": % at line %, column %", syntax.message, intText(syntax.line), intText(syntax.column)) : "";
     lastStatus = STATUS_UNREADABLE;
     return requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
   }

@@ -13,7 +13,7 @@ import {
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
 import { Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, format, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset that applies, and why. */
 class Applied {
@@ -410,7 +410,7 @@ function applyListed(
     }
   }
   if (isPresetPath(entry)) {
-    errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", "Preset file not found: " + entry + ". Check the path, or name a preset: " + available.join(", ") + ".", source));
+    errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", format("Preset file not found: %. Check the path, or name a preset: %.", entry, available.join(", ")), source));
     return;
   }
   if (BUNDLED_NAMES.includes(entry)) {
@@ -418,7 +418,7 @@ function applyListed(
     return;
   }
   errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets",
-    "Unknown preset \"" + entry + "\"." + didYouMean(entry, available) + " Available presets: " + available.join(", ") + ".", source));
+    format("Unknown preset \"%\".% Available presets: %.", entry, didYouMean(entry, available), available.join(", ")), source));
 }
 
 function readPresetFile(file: PresetFile, cwd: string, errors: Array<Diagnostic>): Layer {
@@ -575,7 +575,7 @@ function stringList(node: JsonNode, what: string, problems: Array<string>): Arra
   }
   for (let i = 0; i < node.items.length; i++) {
     if (node.items[i].kind != KIND_STRING) {
-      problems.push(what + "[" + intText(i) + "] must be a string");
+      problems.push(format("%[%] must be a string", what, intText(i)));
       continue;
     }
     out.push(node.items[i].text);

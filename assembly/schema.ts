@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { charText, describe, didYouMean, endsWithIgnoreCase, hasPrefix, hasSuffix, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
+import { charText, describe, didYouMean, endsWithIgnoreCase, format, hasPrefix, hasSuffix, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -208,7 +208,7 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
     const value = node.items[i];
     if (!accepted.includes(key)) {
       if (ctx.doc == DOC_PRESET && CONFIG_KEYS.includes(key)) {
-        errorAtKey(ctx, key, keys[i], "\"" + key + "\" " + MSG_PRESET_ONLY_KEY + ".");
+        errorAtKey(ctx, key, keys[i], format("\"%\" %.", key, MSG_PRESET_ONLY_KEY));
       } else {
         unknownKey(ctx, "", key, keys[i], accepted);
       }
@@ -344,7 +344,7 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
     const problem = isString ? checkText(leaf, item.text) : "";
     if (!isString || problem.length > 0) {
       // The item's path is built only for a problem: most items have none.
-      const itemPath = path + "[" + intText(i) + "]";
+      const itemPath = format("%[%]", path, intText(i));
       error(ctx, itemPath, item, itemPath + (isString ? ": " + problem : " must be a string"));
       ok = false;
       continue;
@@ -365,7 +365,7 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
     const item = value.items[i];
     if (item.kind != KIND_STRING || item.text.length == 0) {
       const itemPath = "detect[" + intText(i) + "]";
-      error(ctx, itemPath, item, itemPath + ": " + MSG_DETECT_EMPTY + " and must be a string");
+      error(ctx, itemPath, item, format("%: % and must be a string", itemPath, MSG_DETECT_EMPTY));
       continue;
     }
     globs.push(item.text);
@@ -407,12 +407,12 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
   const where = parent.length > 0 ? "in " + parent : "at the top level";
   const shown = new Array<string>();
   for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
-  errorAtKey(ctx, path, span, "Unknown key \"" + key + "\" " + where + "." + didYouMean(key, shown) + " Accepted keys: " + shown.join(", ") + ".");
+  errorAtKey(ctx, path, span, format("Unknown key \"%\" %.% Accepted keys: %.", key, where, didYouMean(key, shown), shown.join(", ")));
 }
 
 /** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message + ", found " + describe(node) + ".", ctx.file, ctx.positions ? node : null));
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, format("%, found %.", message, describe(node)), ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {

@@ -4,7 +4,7 @@ import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { findModuleMatch } from "./glob";
 import { Entry } from "./merge";
 import { isZipPath } from "./schema";
-import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, intText, normalizePath, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, format, intText, normalizePath, sortedOrder } from "./text";
 
 export class ModuleDecision {
   name: string = "";
@@ -97,7 +97,7 @@ function chooseTheme(plan: Plan, files: Array<string>, themes: Array<string>, th
     for (let i = 0; i < themes.length; i++) names.push(themes[i].slice(0, themes[i].length - 10));
     const available = themes.length > 0 ? " Theme archives in the drop: " + themes.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
     plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
-      "Theme \"" + theme + "\" not found: no " + plain + " or " + suffixed + " in " + cwd + "." + didYouMean(theme, names) + available,
+      format("Theme \"%\" not found: no % or % in %.", theme, plain, suffixed, cwd) + didYouMean(theme, names) + available,
       source));
     return;
   }
@@ -133,7 +133,7 @@ function set(d: ModuleDecision, selected: bool, reason: string, note: string, ma
     d.glob = match.value;
     d.layer = match.layer;
     d.source = match.source;
-    d.reason = reason + " \"" + d.glob + "\" (" + d.layer + ", " + d.source + ")" + note;
+    d.reason = format("% \"%\" (%, %)", reason, d.glob, d.layer, d.source) + note;
   } else {
     d.glob = "";
     d.layer = "";

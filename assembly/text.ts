@@ -284,3 +284,20 @@ function slashes(p: string): string {
   if (!p.includes("\\")) return p;
   return splitOn(p, "\\").join("/");
 }
+
+/**
+ * The template with each `%` replaced by the next argument: one literal and one call instead of a chain
+ * of literals and concatenations (no message of the core has a `%` of its own).
+ */
+export function format(template: string, a: string, b: string = "", c: string = "", d: string = ""): string {
+  let out = "";
+  let start = 0;
+  let n = 0;
+  for (let i = 0; i < template.length; i++) {
+    if (template.charCodeAt(i) != 0x25) continue;
+    out += template.slice(start, i) + (n == 0 ? a : n == 1 ? b : n == 2 ? c : d);
+    start = i + 1;
+    n++;
+  }
+  return out + template.slice(start);
+}
