@@ -127,7 +127,11 @@ class Parser extends ParseResult {
   // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
   pathKeys: Array<string> = new Array<string>();
   pathIndex: Array<i32> = new Array<i32>();
-  scratch: Scratch = new Scratch();
+  // A growable UTF-16 buffer for strings with escapes (no quadratic concatenation), kept in the parser
+  // rather than an object of its own: one class less for the collector's visitor. A StaticArray, here and
+  // in the writer: a typed array would bring its view object and methods along.
+  units: StaticArray<u16> = new StaticArray<u16>(64);
+  unitCount: i32 = 0;
 
   constructor(ptr: usize, len: i32) {
     super();
@@ -310,13 +314,12 @@ class Parser extends ParseResult {
       this.pos = p + 1;
       return asciiText(ptr + <usize>begin, n);
     }
-    const out = this.scratch;
-    out.reset();
+    this.unitCount = 0;
     while (true) {
       // A run of plain ASCII (at first, the one the fast path found), copied at once.
       let q = this.pos;
       while (q < len && isPlainByte(load<u8>(ptr + <usize>q))) q++;
-      out.ascii(ptr + <usize>this.pos, q - this.pos);
+      this.asciiUnits(ptr + <usize>this.pos, q - this.pos);
       this.advance(q - this.pos);
       if (this.pos >= len) {
         this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn, startOffset);
@@ -332,7 +335,7 @@ class Parser extends ParseResult {
         return "";
       }
       if (c == 0x5c) {
-        if (!this.escape(out)) return "";
+        if (!this.escape()) return "";
         continue;
       }
       const cp = this.utf8();
@@ -342,20 +345,41 @@ class Parser extends ParseResult {
       }
       if (cp >= 0x10000) {
         const v = cp - 0x10000;
-        out.push(<u16>(0xd800 | (v >> 10)));
-        out.push(<u16>(0xdc00 | (v & 0x3ff)));
+        this.pushUnit(<u16>(0xd800 | (v >> 10)));
+        this.pushUnit(<u16>(0xdc00 | (v & 0x3ff)));
       } else {
-        out.push(<u16>cp);
+        this.pushUnit(<u16>cp);
       }
     }
-    return out.toString();
+    return String.UTF16.decodeUnsafe(changetype<usize>(this.units), <usize>this.unitCount << 1);
   }
 
-  escape(out: Scratch): bool {
+  pushUnit(c: u16): void {
+    this.reserveUnits(1);
+    unchecked(this.units[this.unitCount++] = c);
+  }
+
+  /** Makes room for `n` more code units: at least double the buffer, so that growing stays linear. */
+  reserveUnits(n: i32): void {
+    if (this.unitCount + n <= this.units.length) return;
+    const next = new StaticArray<u16>(max<i32>(this.unitCount + n, this.units.length << 1));
+    memory.copy(changetype<usize>(next), changetype<usize>(this.units), <usize>this.unitCount << 1);
+    this.units = next;
+  }
+
+  /** Appends `n` ASCII bytes from `src`, widened to code units. */
+  asciiUnits(src: usize, n: i32): void {
+    this.reserveUnits(n);
+    const to = changetype<usize>(this.units) + (<usize>this.unitCount << 1);
+    for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(src + <usize>i));
+    this.unitCount += n;
+  }
+
+  escape(): bool {
     const e = <i32>this.byte(this.pos + 1);
     const k = indexOfUnit(ESCAPE_LETTERS, e);
     if (k >= 0) {
-      out.push(<u16>ESCAPED.charCodeAt(k));
+      this.pushUnit(<u16>ESCAPED.charCodeAt(k));
       this.advance(2);
       return true;
     }
@@ -369,7 +393,7 @@ class Parser extends ParseResult {
         }
         v = (v << 4) | <u32>h;
       }
-      out.push(<u16>v);
+      this.pushUnit(<u16>v);
       this.advance(6);
       return true;
     }
@@ -544,42 +568,6 @@ class Parser extends ParseResult {
       }
     }
     return parts.join("");
-  }
-}
-
-/** A growable UTF-16 buffer for strings with escapes: no quadratic string concatenation. */
-class Scratch {
-  // StaticArrays, here and in the writer: a typed array would bring its view object and methods along.
-  buf: StaticArray<u16> = new StaticArray<u16>(64);
-  len: i32 = 0;
-
-  reset(): void {
-    this.len = 0;
-  }
-
-  push(c: u16): void {
-    this.reserve(1);
-    unchecked(this.buf[this.len++] = c);
-  }
-
-  /** Makes room for `n` more code units: at least double the buffer, so that growing stays linear. */
-  reserve(n: i32): void {
-    if (this.len + n <= this.buf.length) return;
-    const next = new StaticArray<u16>(max<i32>(this.len + n, this.buf.length << 1));
-    memory.copy(changetype<usize>(next), changetype<usize>(this.buf), <usize>this.len << 1);
-    this.buf = next;
-  }
-
-  /** Appends `n` ASCII bytes from `src`, widened to code units. */
-  ascii(src: usize, n: i32): void {
-    this.reserve(n);
-    const to = changetype<usize>(this.buf) + (<usize>this.len << 1);
-    for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(src + <usize>i));
-    this.len += n;
-  }
-
-  toString(): string {
-    return String.UTF16.decodeUnsafe(changetype<usize>(this.buf), <usize>this.len << 1);
   }
 }
 
