@@ -4,13 +4,12 @@ import { LAYER_DEFAULT, LEAVES, Layer, Setting, TYPE_BOOL, TYPE_PATH, TYPE_SCHEM
 import { StringSet } from "./set";
 
 /** One entry of a union list, with the layer and source that brought it. */
+/**
+ * A union list's entry, or (with the setting, and no value) one layer's link in a leaf's override chain:
+ * one class for both, so that the module has one list type and one visitor fewer.
+ */
 export class Entry {
-  constructor(public value: string, public layer: string, public source: string) {}
-}
-
-/** One layer's value for a leaf, in the override chain. */
-export class Link {
-  constructor(public layer: string, public setting: Setting) {}
+  constructor(public value: string, public layer: string, public source: string, public setting: Setting | null) {}
 }
 
 // Leaves that are not union lists share this empty list of entries; union lists get their own.
@@ -27,7 +26,7 @@ export class Resolved {
   /** Union lists: every entry, lowest layer first, without duplicates. */
   entries: Array<Entry> = NO_ENTRIES;
   /** Every layer that set the leaf, highest first. */
-  chain: Array<Link> = new Array<Link>();
+  chain: Array<Entry> = new Array<Entry>();
 
   /** The value as a list (union lists: the entries). */
   list(): Array<string> {
@@ -79,35 +78,35 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
   r.leaf = leaf;
   for (let i = 0; i < layers.length; i++) {
     const s = layers[i].get(leaf);
-    if (s != null) r.chain.push(new Link(layers[i].name, s));
+    if (s != null) r.chain.push(new Entry("", layers[i].name, s.source, s));
   }
   if (!LEAVES[leaf].isUnion()) {
     if (r.chain.length > 0) {
       const top = r.chain[0];
       r.layer = top.layer;
-      r.source = top.setting.source;
+      r.source = top.source;
       r.setting = top.setting;
     }
     return r;
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
   r.entries = new Array<Entry>();
-  let contributor: Link | null = null;
+  let contributor: Entry | null = null;
   const seen = new StringSet();
   for (let i = r.chain.length - 1; i >= 0; i--) {
     const link = r.chain[i];
-    const s = link.setting;
+    const s = link.setting!;
     if (s.list.length > 0) contributor = link;
     for (let j = 0; j < s.list.length; j++) {
       if (seen.has(s.list[j])) continue;
       seen.add(s.list[j]);
-      r.entries.push(new Entry(s.list[j], link.layer, s.sources[j]));
+      r.entries.push(new Entry(s.list[j], link.layer, s.sources[j], null));
     }
   }
   if (contributor == null && r.chain.length > 0) contributor = r.chain[0];
   if (contributor != null) {
     r.layer = contributor.layer;
-    r.source = contributor.setting.source;
+    r.source = contributor.source;
     r.setting = contributor.setting;
   }
   return r;

@@ -221,9 +221,9 @@ function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNa
     const chain = merged[i].chain;
     for (let j = 0; j < chain.length; j++) {
       w.beginObject();
-      writeLayerSource(w, chain[j].layer, chain[j].setting.source);
+      writeLayerSource(w, chain[j].layer, chain[j].source);
       w.key("value");
-      writeSetting(w, i, chain[j].setting);
+      writeSetting(w, i, chain[j].setting!);
       w.endObject();
     }
     if (i == LEAF_PRESETS && auto) {
@@ -550,7 +550,7 @@ function flagExcludes(cli: Layer): Array<Entry> {
   const list = new Array<Entry>();
   const s = cli.get(LEAF_EXCLUDE);
   if (s == null) return list;
-  for (let i = 0; i < s.list.length; i++) list.push(new Entry(s.list[i], LAYER_CLI, s.sources[i]));
+  for (let i = 0; i < s.list.length; i++) list.push(new Entry(s.list[i], LAYER_CLI, s.sources[i], null));
   return list;
 }
 
