@@ -1,7 +1,7 @@
 // Config and preset sources: JSON text, the `dropkit` key of package.json, or a value a host evaluated.
 
 import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
-import { JsonNode, KIND_OBJECT, KIND_STRING, ParseProblem, parseJsonString } from "./json";
+import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
 import { describe, format as formatText, hasPrefix } from "./text";
@@ -101,7 +101,7 @@ export function readInto(d: Document, layer: Layer): Layer {
   return layer;
 }
 
-function problemDiagnostic(p: ParseProblem, file: string, strip: string): Diagnostic {
+function problemDiagnostic(p: Diagnostic, file: string, strip: string): Diagnostic {
   let path = p.path;
   if (strip.length > 0) path = path.slice(strip.length + (path.charCodeAt(strip.length) == 0x2e ? 1 : 0));
   return Diagnostic.at(p.name, path, p.message, file, p);

@@ -1,5 +1,8 @@
 // JSON over UTF-8 bytes: a strict parser that keeps every value's position, and a writer.
 
+// A problem found while parsing (a syntax error or a duplicate key) is a Diagnostic without its file,
+// which the document that parsed adds: no class of its own, nor a list type and a visitor for it.
+import { Diagnostic } from "./diagnostic";
 import {
   MSG_BAD_ESCAPE, MSG_BAD_NUMBER, MSG_BAD_UNICODE_ESCAPE, MSG_BAD_UTF8, MSG_CONTROL_CHAR,
   MSG_EMPTY, MSG_EXPECTED_COLON, MSG_EXPECTED_COMMA_ARRAY, MSG_EXPECTED_COMMA_OBJECT,
@@ -87,20 +90,14 @@ export class JsonNode extends Span {
   }
 }
 
-/** A problem found while parsing: a syntax error, or a duplicate key. */
-export class ParseProblem extends Span {
-  name: string = "";
-  path: string = "";
-  message: string = "";
-}
 
 /** What a parse gives: the parser itself is one (no separate object), seen through this class. */
 export class ParseResult {
   value: JsonNode | null = null;
   /** The syntax error, if any: parsing stops at the first one. */
-  syntaxError: ParseProblem | null = null;
+  syntaxError: Diagnostic | null = null;
   /** Duplicate keys: parsing goes on past them, so all of them are found. */
-  duplicates: Array<ParseProblem> = new Array<ParseProblem>();
+  duplicates: Array<Diagnostic> = new Array<Diagnostic>();
 }
 
 /** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
@@ -533,7 +530,7 @@ class Parser extends ParseResult {
   errorAt(message: string, line: i32, column: i32, offset: i32): void {
     if (this.failed) return;
     this.failed = true;
-    const problem = new ParseProblem();
+    const problem = new Diagnostic();
     problem.name = "ConfigSyntaxError";
     problem.path = this.currentPath();
     problem.line = line;
@@ -545,7 +542,7 @@ class Parser extends ParseResult {
   }
 
   duplicate(key: JsonKey, first: JsonKey): void {
-    const problem = new ParseProblem();
+    const problem = new Diagnostic();
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();
     problem.copySpan(key);
