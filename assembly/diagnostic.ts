@@ -61,14 +61,11 @@ export class Diagnostic extends Span {
   }
 }
 
-export class Warning {
-  message: string = "";
-  source: string = "";
+/** A warning is a Diagnostic of which only the message and source are reported: no class or list type of its own. */
+export type Warning = Diagnostic;
 
-  constructor(message: string, source: string) {
-    this.message = message;
-    this.source = source;
-  }
+export function warning(message: string, source: string): Warning {
+  return Diagnostic.from(SCHEMA_ERROR, "", message, source);
 }
 
 export function exitCodeOf(name: string): i32 {

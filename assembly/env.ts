@@ -1,6 +1,6 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
-import { Diagnostic, SCHEMA_ERROR, Warning } from "./diagnostic";
+import { Diagnostic, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
 import { isSpace } from "util/string";
 import { asciiLower, format, hasPrefix, intText, splitOn, suggest, words } from "./text";
@@ -27,7 +27,7 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
       if (HOST_VARIABLES.includes(name)) continue;
       const known = knownVariables();
       const close = suggest(name, known);
-      warnings.push(new Warning(
+      warnings.push(warning(
         format(
           "Unknown environment variable % is ignored.% dropkit reads: %.",
           name, close.length > 0 ? " Did you mean " + close + "?" : "", known.join(", "),
