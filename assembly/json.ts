@@ -41,10 +41,11 @@ export class Span {
   }
 }
 
-/** An object key with its own position. */
-export class JsonKey extends Span {
-  name: string = "";
-}
+/**
+ * An object key with its own position: a string node (the name in `text`), so that keys need no class, list
+ * type or visitor of their own.
+ */
+export type JsonKey = JsonNode;
 
 // Scalars have no items or keys: they all share these two empty arrays, which nothing adds to.
 const NO_ITEMS = new Array<JsonNode>();
@@ -70,7 +71,7 @@ export class JsonNode extends Span {
   get(name: string): JsonNode | null {
     const keys = this.keys;
     for (let i = 0, n = keys.length; i < n; i++) {
-      if (keys[i].name == name) return this.items[i];
+      if (keys[i].text == name) return this.items[i];
     }
     return null;
   }
@@ -84,7 +85,7 @@ export class JsonNode extends Span {
   indexOf(name: string): i32 {
     const keys = this.keys;
     for (let i = 0, n = keys.length; i < n; i++) {
-      if (keys[i].name == name) return i;
+      if (keys[i].text == name) return i;
     }
     return -1;
   }
@@ -213,30 +214,31 @@ class Parser extends ParseResult {
           this.error((keys.length > 0 && this.byte(this.pos) == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + this.describeHere());
           return;
         }
-        const k = new JsonKey();
+        const k = new JsonNode();
+        k.kind = KIND_STRING;
         k.line = this.line;
         k.column = this.column;
         k.offset = this.offset;
-        k.name = this.string();
+        k.text = this.string();
         k.end = this.offset;
         if (this.failed) return;
-        unchecked(this.pathKeys[top] = k.name);
+        unchecked(this.pathKeys[top] = k.text);
         // Duplicate keys: a linear scan for small objects; once an object grows, a set rules most keys out
         // and only a duplicate pays for the scan (the set the merge uses too).
         let first: i32 = -1;
         if (seen == null && keys.length >= 16) {
           seen = new StringSet();
-          for (let i = 0; i < keys.length; i++) seen.add(keys[i].name);
+          for (let i = 0; i < keys.length; i++) seen.add(keys[i].text);
         }
-        if (seen == null || seen.has(k.name)) {
+        if (seen == null || seen.has(k.text)) {
           for (let i = 0; i < keys.length; i++) {
-            if (keys[i].name == k.name) {
+            if (keys[i].text == k.text) {
               first = i;
               break;
             }
           }
         }
-        if (seen != null) seen.add(k.name);
+        if (seen != null) seen.add(k.text);
         if (first >= 0) this.duplicate(k, keys[first]);
         this.skipSpace();
         if (this.byte(this.pos) != 0x3a) {
@@ -547,7 +549,7 @@ class Parser extends ParseResult {
     problem.path = this.currentPath();
     problem.copySpan(key);
     problem.message = format(
-      "Duplicate key \"%\": it is also set at line %, column %. Keep one of them.", key.name, intText(first.line), intText(first.column),
+      "Duplicate key \"%\": it is also set at line %, column %. Keep one of them.", key.text, intText(first.line), intText(first.column),
     );
     this.duplicates.push(problem);
   }
@@ -696,7 +698,7 @@ export class JsonWriter {
     }
     this.beginObject();
     for (let i = 0, n = node.keys.length; i < n; i++) {
-      this.key(node.keys[i].name);
+      this.key(node.keys[i].text);
       this.node(node.items[i]);
     }
     return this.endObject();

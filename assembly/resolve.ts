@@ -477,7 +477,7 @@ function readFlags(node: JsonNode | null, cwd: string, errors: Array<Diagnostic>
     return layer;
   }
   for (let i = 0; i < node.keys.length; i++) {
-    const key = node.keys[i].name;
+    const key = node.keys[i].text;
     const value = node.items[i];
     if (key == "theme") {
       flagText(layer, LEAF_THEME, "--theme", value, errors, problems);
@@ -533,10 +533,10 @@ function readEnvNode(node: JsonNode | null, cwd: string, errors: Array<Diagnosti
     for (let i = 0; i < node.keys.length; i++) {
       const v = node.items[i];
       if (v.kind != KIND_STRING) {
-        problems.push("env." + node.keys[i].name + " must be a string");
+        problems.push("env." + node.keys[i].text + " must be a string");
         continue;
       }
-      names.push(node.keys[i].name);
+      names.push(node.keys[i].text);
       values.push(v.text);
     }
   } else if (node != null && node.kind != KIND_NULL) {

@@ -204,7 +204,7 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
   const keys = node.keys;
   const accepted = ctx.doc == DOC_PRESET ? PRESET_KEYS : CONFIG_KEYS;
   for (let i = 0, n = keys.length; i < n; i++) {
-    const key = keys[i].name;
+    const key = keys[i].text;
     const value = node.items[i];
     if (!accepted.includes(key)) {
       if (ctx.doc == DOC_PRESET && CONFIG_KEYS.includes(key)) {
@@ -236,7 +236,7 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
       const first = modules ? LEAF_INCLUDE : key == "hooks" ? LEAF_INIT_DIR : key == "cache" ? LEAF_CACHE_FILE : LEAF_LOG_FORMAT;
       if (!expectObject(ctx, key, value, group)) continue;
       for (let j = 0; j < value.keys.length; j++) {
-        const leaf = first + group.indexOf(value.keys[j].name);
+        const leaf = first + group.indexOf(value.keys[j].text);
         if (modules) readStringList(ctx, layer, leaf, LEAVES[leaf].key, value.items[j]);
         else readScalar(ctx, layer, leaf, value.items[j]);
       }
@@ -381,8 +381,8 @@ function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: 
   }
   let ok = true;
   for (let i = 0; i < value.keys.length; i++) {
-    if (!accepted.includes(value.keys[i].name)) {
-      unknownKey(ctx, path, value.keys[i].name, value.keys[i], accepted);
+    if (!accepted.includes(value.keys[i].text)) {
+      unknownKey(ctx, path, value.keys[i].text, value.keys[i], accepted);
       ok = false;
     }
   }
@@ -391,7 +391,7 @@ function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: 
     const known = new JsonNode();
     known.makeContainer(KIND_OBJECT);
     for (let i = 0; i < value.keys.length; i++) {
-      if (accepted.includes(value.keys[i].name)) {
+      if (accepted.includes(value.keys[i].text)) {
         known.keys.push(value.keys[i]);
         known.items.push(value.items[i]);
       }
