@@ -92,6 +92,12 @@ export class JsonNode extends Span {
 }
 
 
+/** The string member `key` of an object, or `fallback` when it is missing or not a string. */
+export function stringField(node: JsonNode, key: string, fallback: string): string {
+  const n = node.get(key);
+  return n != null && n.kind == KIND_STRING ? n.text : fallback;
+}
+
 /** What a parse gives: the parser itself is one (no separate object), seen through this class. */
 export class ParseResult {
   value: JsonNode | null = null;

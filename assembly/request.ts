@@ -2,7 +2,7 @@
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
 import { FORMAT_JSON, FORMAT_PACKAGE, parseDocument, readInto } from "./document";
-import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson } from "./json";
+import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson, stringField } from "./json";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
 import { resolveRequest } from "./resolve";
@@ -128,7 +128,3 @@ function requestError(message: string): ArrayBuffer {
   return w.toBuffer();
 }
 
-function stringField(req: JsonNode, key: string, fallback: string): string {
-  const n = req.get(key);
-  return n != null && n.kind == KIND_STRING ? n.text : fallback;
-}

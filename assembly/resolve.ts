@@ -4,7 +4,7 @@ import { Diagnostic, PRESET_NOT_FOUND, USAGE_ERROR, Warning } from "./diagnostic
 import { Document, readInto, sourceDocument } from "./document";
 import { readEnvironment } from "./env";
 import { matchFile } from "./glob";
-import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING } from "./json";
+import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING, stringField } from "./json";
 import { Entry, Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
 import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
 import { beginStage, writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
@@ -20,12 +20,14 @@ class Applied {
   constructor(public layer: Layer, public id: string, public source: string, public reason: string, public glob: string) {}
 }
 
-/** A preset file the host supplied. */
-class PresetFile {
-  ref: string = "";
-  name: string = "";
-  source: string = "";
-  node: JsonNode = new JsonNode();
+// A preset file the host supplied is its request object, `{"source", "ref", "name", ...}` (source checked
+// to be a string), read through the functions below: no class or list type of its own.
+function fileSource(file: JsonNode): string {
+  return stringField(file, "source", "");
+}
+
+function fileName(file: JsonNode): string {
+  return stringField(file, "name", stripExtension(basenameOf(fileSource(file))));
 }
 
 /** Runs a resolve request, writing the response. Malformed requests add to `problems` and write nothing. */
@@ -95,11 +97,12 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
       candidates.push(new Applied(bundledLayer(name, cwd), name, name, "", ""));
     }
     const names = new Array<string>();
-    for (let i = 0; i < files.length; i++) names.push(files[i].name);
+    for (let i = 0; i < files.length; i++) names.push(fileName(files[i]));
     const order = sortedOrder(names);
     for (let i = 0; i < order.length; i++) {
       const file = files[order[i]];
-      candidates.push(new Applied(readPresetFile(file, cwd, errors), file.source, file.source, "", ""));
+      const source = fileSource(file);
+      candidates.push(new Applied(readPresetFile(file, cwd, errors), source, source, "", ""));
     }
     if (errors.length > 0) {
       writeFailure(w, errors, warnings, logFormat);
@@ -399,13 +402,14 @@ function firstMatch(globs: Array<string>, files: Array<string>): string {
 }
 
 function applyListed(
-  entry: string, source: string, files: Array<PresetFile>, available: Array<string>, cwd: string,
+  entry: string, source: string, files: Array<JsonNode>, available: Array<string>, cwd: string,
   applied: Array<Applied>, errors: Array<Diagnostic>,
 ): void {
   for (let i = 0; i < files.length; i++) {
-    if (files[i].ref == entry) {
+    if (stringField(files[i], "ref", "") == entry) {
       const layer = readPresetFile(files[i], cwd, errors);
-      applied.push(new Applied(layer, files[i].source, files[i].source, "listed in presets (" + source + ")", ""));
+      const file = fileSource(files[i]);
+      applied.push(new Applied(layer, file, file, "listed in presets (" + source + ")", ""));
       return;
     }
   }
@@ -421,18 +425,19 @@ function applyListed(
     format("Unknown preset \"%\".% Available presets: %.", entry, didYouMean(entry, available), available.join(", ")), source));
 }
 
-function readPresetFile(file: PresetFile, cwd: string, errors: Array<Diagnostic>): Layer {
+function readPresetFile(file: JsonNode, cwd: string, errors: Array<Diagnostic>): Layer {
   const problems = new Array<string>();
-  const layer = presetLayer(file.name, baseDirOf(file.source, cwd));
-  const doc: Document | null = sourceDocument(file.node, DOC_PRESET, file.source, problems, "presetFiles[]");
+  const source = fileSource(file);
+  const layer = presetLayer(fileName(file), baseDirOf(source, cwd));
+  const doc: Document | null = sourceDocument(file, DOC_PRESET, source, problems, "presetFiles[]");
   if (doc == null) return layer;
   readInto(doc, layer);
   for (let i = 0; i < doc.errors.length; i++) errors.push(doc.errors[i]);
   return layer;
 }
 
-function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<PresetFile> {
-  const out = new Array<PresetFile>();
+function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<JsonNode> {
+  const out = new Array<JsonNode>();
   if (node == null || node.kind == KIND_NULL) return out;
   if (node.kind != KIND_ARRAY) {
     problems.push("presetFiles must be an array");
@@ -445,19 +450,12 @@ function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<
       problems.push("presetFiles[" + intText(i) + "].source must be a string");
       continue;
     }
-    const f = new PresetFile();
-    f.source = source.text;
-    const ref = item.get("ref");
-    f.ref = ref != null && ref.kind == KIND_STRING ? ref.text : "";
-    const name = item.get("name");
-    f.name = name != null && name.kind == KIND_STRING ? name.text : stripExtension(basenameOf(f.source));
-    f.node = item;
-    out.push(f);
+    out.push(item);
   }
   return out;
 }
 
-function availableNames(node: JsonNode | null, files: Array<PresetFile>): Array<string> {
+function availableNames(node: JsonNode | null, files: Array<JsonNode>): Array<string> {
   const names = copyOf(BUNDLED_NAMES);
   if (node != null && node.kind == KIND_ARRAY) {
     for (let i = 0; i < node.items.length; i++) {
@@ -465,7 +463,10 @@ function availableNames(node: JsonNode | null, files: Array<PresetFile>): Array<
       if (item.kind == KIND_STRING && !names.includes(item.text)) names.push(item.text);
     }
   }
-  for (let i = 0; i < files.length; i++) if (!names.includes(files[i].name)) names.push(files[i].name);
+  for (let i = 0; i < files.length; i++) {
+    const name = fileName(files[i]);
+    if (!names.includes(name)) names.push(name);
+  }
   return names;
 }
 
