@@ -1,7 +1,7 @@
 // Config and preset sources: JSON text, the `dropkit` key of package.json, or a value a host evaluated.
 
 import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
-import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString } from "./json";
+import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString, stringField } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
 import { describe, format as formatText, hasPrefix } from "./text";
@@ -69,10 +69,8 @@ export function sourceDocument(src: JsonNode, doc: i32, fallbackName: string, pr
     problems.push(where + " must be an object with source, format and text (or value)");
     return null;
   }
-  const sourceNode = src.get("source");
-  const file = sourceNode != null && sourceNode.kind == KIND_STRING ? sourceNode.text : fallbackName;
-  const formatNode = src.get("format");
-  const format = formatNode != null && formatNode.kind == KIND_STRING ? formatNode.text : FORMAT_JSON;
+  const file = stringField(src, "source", fallbackName);
+  const format = stringField(src, "format", FORMAT_JSON);
   if (format == FORMAT_VALUE) {
     const value = src.get("value");
     if (value == null) {

@@ -31,8 +31,7 @@ export function handle(ptr: usize, len: i32): ArrayBuffer {
     lastStatus = STATUS_UNREADABLE;
     return requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
   }
-  const opNode = req.get("op");
-  const op = opNode != null && opNode.kind == KIND_STRING ? opNode.text : "";
+  const op = stringField(req, "op", "");
   const problems = new Array<string>();
   const body = new JsonWriter();
   if (op == "validate") validateRequest(req, body, problems);
