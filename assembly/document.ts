@@ -10,16 +10,12 @@ export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
 export const FORMAT_VALUE = "value";
 
-/** A source parsed and ready to validate: the document node (null when there is none); it is its own context. */
-export class Document extends DocContext {
-  node: JsonNode | null = null;
-  /** A package.json without a `dropkit` key: not a config. */
-  absent: bool = false;
-}
+/** A source parsed and ready to validate: a DocContext with its node (one class, not a subclass too). */
+export type Document = DocContext;
 
 /** Parses `text` in `format` ("json" or "package.json") from `file`; problems go to the context. */
 export function parseDocument(text: string, format: string, file: string, doc: i32): Document {
-  const d = new Document();
+  const d = new DocContext();
   d.file = file;
   d.doc = doc;
   const parsed = parseJsonString(text);
@@ -52,7 +48,7 @@ export function parseDocument(text: string, format: string, file: string, doc: i
 
 /** Wraps a value that a host evaluated (a .ts or .js config): validated the same, without positions. */
 export function valueDocument(value: JsonNode, file: string, doc: i32): Document {
-  const d = new Document();
+  const d = new DocContext();
   d.file = file;
   d.doc = doc;
   d.positions = false;

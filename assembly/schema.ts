@@ -193,6 +193,10 @@ export class DocContext {
   positions: bool = true;
   doc: i32 = DOC_CONFIG;
   errors: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Documents: the document node, null when there is none. */
+  node: JsonNode | null = null;
+  /** Documents: a package.json without a `dropkit` key, not a config. */
+  absent: bool = false;
 }
 
 /** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
