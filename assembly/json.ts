@@ -98,14 +98,11 @@ export function stringField(node: JsonNode, key: string, fallback: string): stri
   return n != null && n.kind == KIND_STRING ? n.text : fallback;
 }
 
-/** What a parse gives: the parser itself is one (no separate object), seen through this class. */
-export class ParseResult {
-  value: JsonNode | null = null;
-  /** The syntax error, if any: parsing stops at the first one. */
-  syntaxError: Diagnostic | null = null;
-  /** Duplicate keys: parsing goes on past them, so all of them are found. */
-  duplicates: Array<Diagnostic> = new Array<Diagnostic>();
-}
+/**
+ * What a parse gives: the parser itself (no separate object, and no base class of its own); callers read
+ * its `value`, `syntaxError` and `duplicates`.
+ */
+export type ParseResult = Parser;
 
 /** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
 export function parseJson(ptr: usize, len: i32): ParseResult {
@@ -119,7 +116,12 @@ export function parseJsonString(text: string): ParseResult {
   return parseJson(changetype<usize>(bytes.buf), bytes.len);
 }
 
-class Parser extends ParseResult {
+export class Parser {
+  value: JsonNode | null = null;
+  /** The syntax error, if any: parsing stops at the first one. */
+  syntaxError: Diagnostic | null = null;
+  /** Duplicate keys: parsing goes on past them, so all of them are found. */
+  duplicates: Array<Diagnostic> = new Array<Diagnostic>();
   ptr: usize;
   len: i32;
   pos: i32 = 0;
@@ -138,7 +140,6 @@ class Parser extends ParseResult {
   unitCount: i32 = 0;
 
   constructor(ptr: usize, len: i32) {
-    super();
     this.ptr = ptr;
     this.len = len;
   }
