@@ -15,9 +15,11 @@ import {
 import { Plan, selectPlan } from "./select";
 import { basenameOf, didYouMean, dirnameOf, format, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
 
-/** A preset that applies, and why. */
-class Applied {
-  constructor(public layer: Layer, public id: string, public source: string, public reason: string, public glob: string) {}
+/** A preset layer as a candidate: where it comes from (its id in `detected`), and why it applies or not. */
+function candidate(layer: Layer, source: string, reason: string): Layer {
+  layer.presetSource = source;
+  layer.reason = reason;
+  return layer;
 }
 
 // A preset file the host supplied is its request object, `{"source", "ref", "name", ...}` (source checked
@@ -85,16 +87,16 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   const available = availableNames(req.get("presetNames"), files);
   if (problems.length > 0) return;
 
-  const applied = new Array<Applied>();
-  const skipped = new Array<Applied>();
+  const applied = new Array<Layer>();
+  const skipped = new Array<Layer>();
   if (!auto) {
     const s = listed.setting!;
     for (let i = 0; i < s.list.length; i++) applyListed(s.list[i], s.sources[i], files, available, cwd, applied, errors);
   } else {
-    const candidates = new Array<Applied>();
+    const candidates = new Array<Layer>();
     for (let i = 0; i < BUNDLED_NAMES.length; i++) {
       const name = BUNDLED_NAMES[i];
-      candidates.push(new Applied(bundledLayer(name, cwd), name, name, "", ""));
+      candidates.push(candidate(bundledLayer(name, cwd), name, ""));
     }
     const names = new Array<string>();
     for (let i = 0; i < files.length; i++) names.push(fileName(files[i]));
@@ -102,7 +104,7 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
     for (let i = 0; i < order.length; i++) {
       const file = files[order[i]];
       const source = fileSource(file);
-      candidates.push(new Applied(readPresetFile(file, cwd, errors), source, source, "", ""));
+      candidates.push(candidate(readPresetFile(file, cwd, errors), source, ""));
     }
     if (errors.length > 0) {
       writeFailure(w, errors, warnings, logFormat);
@@ -120,7 +122,7 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
 
   // All layers, highest first: flags, environment, config, presets (later ones win), defaults.
   const layers = copyOf(upper);
-  for (let i = applied.length - 1; i >= 0; i--) layers.push(applied[i].layer);
+  for (let i = applied.length - 1; i >= 0; i--) layers.push(applied[i]);
   layers.push(defaults);
   const merged = mergeLayers(layers);
 
@@ -137,13 +139,13 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   }
 
   const presetNames = new Array<string>();
-  if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
+  if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].label);
   writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings, explain);
 }
 
 function writeResolved(
-  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Applied>,
-  skipped: Array<Applied>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
+  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Layer>,
+  skipped: Array<Layer>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
 ): void {
   beginStage(w, errors.length == 0, "done", merged[LEAF_LOG_FORMAT].text());
 
@@ -263,13 +265,13 @@ function writeLayerSource(w: JsonWriter, layer: string, source: string): void {
   w.field("source", source);
 }
 
-function writeApplied(w: JsonWriter, list: Array<Applied>): void {
+function writeApplied(w: JsonWriter, list: Array<Layer>): void {
   w.beginArray();
   for (let i = 0; i < list.length; i++) {
     const a = list[i];
     w.beginObject();
-    w.field("name", a.layer.label);
-    w.field("source", a.source);
+    w.field("name", a.label);
+    w.field("source", a.presetSource);
     w.field("reason", a.reason);
     if (a.glob.length > 0) w.field("glob", a.glob);
     w.endObject();
@@ -334,16 +336,16 @@ function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPat
   w.endObject();
 }
 
-function writeNeedDetect(w: JsonWriter, candidates: Array<Applied>, logFormat: string, warnings: Array<Warning>): void {
+function writeNeedDetect(w: JsonWriter, candidates: Array<Layer>, logFormat: string, warnings: Array<Warning>): void {
   beginStage(w, true, "detect", logFormat);
   w.key("needs").beginObject();
   w.key("detect").beginArray();
   for (let i = 0; i < candidates.length; i++) {
-    const detect = candidates[i].layer.detect;
+    const detect = candidates[i].detect;
     if (detect == null) continue;
     w.beginObject();
-    w.field("id", candidates[i].id);
-    w.field("name", candidates[i].layer.label);
+    w.field("id", candidates[i].presetSource);
+    w.field("name", candidates[i].label);
     w.key("globs").stringArray(detect);
     w.endObject();
   }
@@ -358,7 +360,7 @@ function writeNeedDetect(w: JsonWriter, candidates: Array<Applied>, logFormat: s
  * `detected` (id -> matching glob or null, from a host that globbed) or from `files` (matched here).
  * Returns false when neither is given and some candidate has globs to check.
  */
-function detectPresets(req: JsonNode, candidates: Array<Applied>, applied: Array<Applied>, skipped: Array<Applied>, problems: Array<string>): bool {
+function detectPresets(req: JsonNode, candidates: Array<Layer>, applied: Array<Layer>, skipped: Array<Layer>, problems: Array<string>): bool {
   const detected = req.get("detected");
   const filesNode = req.get("files");
   const files = filesNode != null ? stringList(filesNode, "files", problems) : new Array<string>();
@@ -366,7 +368,7 @@ function detectPresets(req: JsonNode, candidates: Array<Applied>, applied: Array
   let pending = false;
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i];
-    const globs = c.layer.detect;
+    const globs = c.detect;
     if (globs == null) {
       c.reason = "no detect globs: applies only when listed in presets";
       skipped.push(c);
@@ -374,7 +376,7 @@ function detectPresets(req: JsonNode, candidates: Array<Applied>, applied: Array
     }
     let glob = "";
     if (detected != null && detected.kind == KIND_OBJECT) {
-      const answer = detected.get(c.id);
+      const answer = detected.get(c.presetSource);
       if (answer != null && answer.kind == KIND_STRING) glob = answer.text;
     } else if (filesNode != null) {
       glob = firstMatch(globs, files);
@@ -403,13 +405,13 @@ function firstMatch(globs: Array<string>, files: Array<string>): string {
 
 function applyListed(
   entry: string, source: string, files: Array<JsonNode>, available: Array<string>, cwd: string,
-  applied: Array<Applied>, errors: Array<Diagnostic>,
+  applied: Array<Layer>, errors: Array<Diagnostic>,
 ): void {
   for (let i = 0; i < files.length; i++) {
     if (stringField(files[i], "ref", "") == entry) {
       const layer = readPresetFile(files[i], cwd, errors);
       const file = fileSource(files[i]);
-      applied.push(new Applied(layer, file, file, "listed in presets (" + source + ")", ""));
+      applied.push(candidate(layer, file, "listed in presets (" + source + ")"));
       return;
     }
   }
@@ -418,7 +420,7 @@ function applyListed(
     return;
   }
   if (BUNDLED_NAMES.includes(entry)) {
-    applied.push(new Applied(bundledLayer(entry, cwd), entry, entry, "listed in presets (" + source + ")", ""));
+    applied.push(candidate(bundledLayer(entry, cwd), entry, "listed in presets (" + source + ")"));
     return;
   }
   errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets",

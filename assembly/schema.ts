@@ -129,6 +129,11 @@ export class Layer {
   /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
   detect: Array<string> | null = null;
   detectSources: Array<string> = new Array<string>();
+  /** Preset layers: the preset's source (a bundled name or a file), its id in auto-detect answers. */
+  presetSource: string = "";
+  /** Preset layers: why the preset applies or not, and the detect glob that matched. */
+  reason: string = "";
+  glob: string = "";
 
   constructor(name: string, baseDir: string) {
     this.name = name;
