@@ -124,17 +124,23 @@ static const char* format_of(const char* path) {
   return strcmp(slash ? slash + 1 : path, "package.json") == 0 ? "package.json" : "json";
 }
 
-static void validate_request(buf_t* req, const char* file) {
+/* The members of a source in a request: "format":"...","source":"<file>","text":"<its contents>". */
+static void buf_source(buf_t* req, const char* file) {
   buf_t text = {0};
   read_file(file, &text);
-  buf_str(req, "{\"op\":\"validate\",\"format\":\"");
+  buf_str(req, "\"format\":\"");
   buf_str(req, format_of(file));
   buf_str(req, "\",\"source\":");
   buf_json(req, file, strlen(file));
   buf_str(req, ",\"text\":");
   buf_json(req, text.data ? text.data : "", text.len);
-  buf_str(req, "}");
   free(text.data);
+}
+
+static void validate_request(buf_t* req, const char* file) {
+  buf_str(req, "{\"op\":\"validate\",");
+  buf_source(req, file);
+  buf_str(req, "}");
 }
 
 static char* absolute(const char* path) {
@@ -171,16 +177,9 @@ static void resolve_request(buf_t* req, const char* cwd_arg, const char* file) {
 
   if (file) {
     char* source = absolute(file);
-    buf_t text = {0};
-    read_file(source, &text);
-    buf_str(req, ",\"config\":{\"format\":\"");
-    buf_str(req, format_of(source));
-    buf_str(req, "\",\"source\":");
-    buf_json(req, source, strlen(source));
-    buf_str(req, ",\"text\":");
-    buf_json(req, text.data ? text.data : "", text.len);
+    buf_str(req, ",\"config\":{");
+    buf_source(req, source);
     buf_str(req, "}");
-    free(text.data);
     free(source);
   }
 
