@@ -3,22 +3,12 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { fingerprintArchives, loadCache, saveCache, type Cache } from "../src/cache.js";
 import { DropkitError } from "../src/errors.js";
+import { tempDir } from "./helpers/temp.js";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-"));
-  roots.push(root);
-  return root;
-}
 
 const hourAgo = (): Date => new Date(Date.now() - 3_600_000);
 

@@ -2,21 +2,11 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { createFileExclusive, stageFile, writeFileAtomic } from "../src/fsutil.js";
+import { tempDir } from "./helpers/temp.js";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-"));
-  roots.push(root);
-  return root;
-}
 
 test("writes a new file and leaves no temporary file", async () => {
   const dir = tempDir();

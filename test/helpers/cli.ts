@@ -4,20 +4,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after } from "node:test";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp.js";
 
 /** The built executable; the tests run what users run. */
 export const cliPath = fileURLToPath(new URL("../../dist/dropkit.cjs", import.meta.url));
-
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) {
-    // Read-only directories made by a test must be writable again before they can be removed.
-    spawnSync("chmod", ["-R", "u+w", root]);
-    fs.rmSync(root, { recursive: true, force: true });
-  }
-});
 
 /** A file's content: text, or `{ text, mode }` for an executable script, or a zip made from entries. */
 export type FixtureFile = string | { text: string; mode: number } | { zip: Record<string, string> };
@@ -27,8 +18,7 @@ export type FixtureFile = string | { text: string; mode: number } | { zip: Recor
  * never walks into the real file system. A key ending in "/" is an empty directory.
  */
 export function fixture(files: Record<string, FixtureFile> = {}): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-cli-")));
-  roots.push(root);
+  const root = tempDir("dropkit-cli-");
   fs.mkdirSync(path.join(root, ".git"));
   for (const [name, content] of Object.entries(files)) {
     const full = path.join(root, name);
