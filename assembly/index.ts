@@ -1,4 +1,4 @@
-// The module's exports: the byte-level ABI of SPEC section 11 and the entry the JS binding uses.
+// The module's exports: the byte-level ABI of SPEC section 11, which every host uses (the JS binding too).
 
 // Every string literal in assembly/ decodes from one blob (literal.ts and its asc transform).
 import "./literal";
@@ -33,7 +33,10 @@ export function dk_free(ptr: usize): void {
 
 /** Runs one UTF-8 JSON request; 0 = done, non-zero = the request itself was unreadable. */
 export function dk_call(ptr: usize, len: i32): i32 {
-  run(ptr, len);
+  output = handle(ptr, len);
+  // The minimal runtime collects only when asked: here nothing but globals is live, so every call
+  // ends with all of its garbage freed and memory stays bounded however many calls a host makes.
+  __collect();
   return lastStatus;
 }
 
@@ -46,20 +49,3 @@ export function dk_out_len(): i32 {
   return output.byteLength;
 }
 
-/** The JS binding's entry: request bytes in, response bytes out; the status is in dk_status(). */
-export function call(request: ArrayBuffer): ArrayBuffer {
-  run(changetype<usize>(request), request.byteLength);
-  return output;
-}
-
-/** The status of the last request: 0 done, 1 not JSON, 2 not a valid request. */
-export function dk_status(): i32 {
-  return lastStatus;
-}
-
-function run(ptr: usize, len: i32): void {
-  output = handle(ptr, len);
-  // The minimal runtime collects only when asked: here nothing but globals is live, so every call
-  // ends with all of its garbage freed and memory stays bounded however many calls a host makes.
-  __collect();
-}

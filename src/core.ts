@@ -144,12 +144,14 @@ export class CoreTrap extends Error {
   override readonly name = "InternalError";
 }
 
+// The loader instantiates the module; the binding speaks the same byte ABI as every other host (SPEC section 11).
 interface Exports {
   memory: WebAssembly.Memory;
-  call(ptr: number): number;
-  dk_status(): number;
-  __newArrayBuffer(buf: ArrayBuffer): number;
-  __getArrayBuffer(ptr: number): ArrayBuffer;
+  dk_alloc(len: number): number;
+  dk_free(ptr: number): void;
+  dk_call(ptr: number, len: number): number;
+  dk_out_ptr(): number;
+  dk_out_len(): number;
 }
 
 const encoder = new TextEncoder();
@@ -167,19 +169,23 @@ export class Core {
   /** Sends one request object and returns the parsed response, with the ABI status. */
   request<T>(req: object): { status: number; response: T } {
     const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).exports as unknown as Exports);
-    let bytes: ArrayBuffer;
+    let text: string;
     let status: number;
     try {
-      const ptr = exports.__newArrayBuffer(encoder.encode(JSON.stringify(req)).buffer as ArrayBuffer);
-      bytes = exports.__getArrayBuffer(exports.call(ptr));
-      status = exports.dk_status();
+      const bytes = encoder.encode(JSON.stringify(req));
+      const ptr = exports.dk_alloc(bytes.length);
+      new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
+      status = exports.dk_call(ptr, bytes.length);
+      exports.dk_free(ptr);
+      // A view, not a copy: the memory buffer is current after the call, and decoding copies.
+      text = decoder.decode(new Uint8Array(exports.memory.buffer, exports.dk_out_ptr(), exports.dk_out_len()));
     } catch (error) {
       // After a trap the instance's state is unknown: drop it, as SPEC section 11 asks of every host.
       this.exports = null;
       throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
     }
     try {
-      return { status, response: JSON.parse(decoder.decode(bytes)) as T };
+      return { status, response: JSON.parse(text) as T };
     } catch (error) {
       throw new CoreTrap("the core answered with text that is not JSON", { cause: error });
     }

@@ -134,6 +134,22 @@ describe("traps and versions", () => {
   });
 });
 
+describe("the release module's shape", () => {
+  const module = new WebAssembly.Module(bytes);
+
+  test("is at most 32 KB", () => {
+    assert.ok(bytes.byteLength <= 32 * 1024, `dist/dropkit.wasm is ${bytes.byteLength} bytes`);
+  });
+
+  test("imports nothing and exports memory and the six dk_* functions of docs/abi.md, nothing else", () => {
+    assert.deepEqual(WebAssembly.Module.imports(module), []);
+    const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind} ${e.name}`).sort();
+    const doc = fs.readFileSync(new URL("../docs/abi.md", import.meta.url), "utf8");
+    const documented = [...doc.matchAll(/^\| `(dk_\w+)`(?: \/ `(dk_\w+)`)? \|/gm)].flatMap((m) => [m[1], m[2]]).filter(Boolean);
+    assert.deepEqual(exports, ["memory memory", ...documented.map((name) => `function ${name}`)].sort());
+  });
+});
+
 describe("browser-safe entries", () => {
   const dist = new URL("../dist/", import.meta.url);
   for (const file of ["abi.js", "core.js"]) {
