@@ -2,7 +2,6 @@
 // The dropkit executable: builds the clipanion CLI from the command list and maps its outcomes to exit codes.
 
 import { readFileSync } from "node:fs";
-import type { BaseContext } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
 import { commands } from "./commands/index.js";
 
@@ -10,6 +9,9 @@ const { Builtins, Cli } = clipanion;
 
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 const usageExitCode = 64;
+
+/** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
+declare const __DROPKIT_VERSION__: string | undefined;
 
 void runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
@@ -21,7 +23,8 @@ void runCli(process.argv.slice(2)).then((code) => {
  * `--version` print on stdout and end with 0.
  */
 async function runCli(argv: string[]): Promise<number> {
-  const context: BaseContext = { ...Cli.defaultContext, env: process.env };
+  // clipanion adds its default context itself (lazily in the bundle); spreading it here would create process.stdin, which only init reads.
+  const context = { env: process.env };
   try {
     // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
     const cli = new Cli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
@@ -86,8 +89,9 @@ function colorOn(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && !process.env.NO_COLOR;
 }
 
-/** The version from the package's own package.json, read at run time so it never drifts from it. */
+/** The version from the package's own package.json: inlined by the bundle, read at run time otherwise, so it never drifts from it. */
 function readVersion(): string {
+  if (typeof __DROPKIT_VERSION__ === "string") return __DROPKIT_VERSION__;
   const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
   return (JSON.parse(text) as { version: string }).version;
 }
