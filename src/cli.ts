@@ -2,6 +2,7 @@
 // The dropkit executable: builds the clipanion CLI from the command list and maps its outcomes to exit codes.
 
 import { readFileSync } from "node:fs";
+import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
 import { commands } from "./commands/index.js";
 
@@ -26,11 +27,21 @@ async function runCli(argv: string[]): Promise<number> {
   // clipanion adds its default context itself (lazily in the bundle); spreading it here would create process.stdin, which only init reads.
   const context = { env: process.env };
   try {
-    // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
-    const cli = new Cli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
-    for (const command of commands) cli.register(command);
-    cli.register(Builtins.HelpCommand);
-    cli.register(Builtins.VersionCommand);
+    // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
+    // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one
+    // the full CLI makes; anything else (usage errors list every command) is left to the full CLI.
+    const named = commands.filter((c) => c.paths?.some((path) => path[0] === argv[0]));
+    if (named.length > 0) {
+      const cli = buildCli(named);
+      let command;
+      try {
+        command = cli.process(argv, context);
+      } catch (error) {
+        if (!isClipanionError(error)) throw error;
+      }
+      if (command) return await cli.run(command, context);
+    }
+    const cli = buildCli([...commands, Builtins.HelpCommand, Builtins.VersionCommand]);
     if (argv.length === 0) {
       // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
       const message = "No command given. Run dropkit --help for details.";
@@ -53,6 +64,14 @@ async function runCli(argv: string[]): Promise<number> {
 }
 
 // --- helpers ---
+
+/** A clipanion CLI with these commands registered. */
+function buildCli(registered: ReadonlyArray<CommandClass>): InstanceType<typeof Cli> {
+  // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
+  const cli = new Cli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
+  for (const command of registered) cli.register(command);
+  return cli;
+}
 
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
 function reportUsageError(argv: string[], error: Error, text: string): number {
