@@ -82,43 +82,64 @@ const result = await build({
 
 // The bin compiles the bundle as a function body, where src/cli.ts's hashbang would be a syntax error.
 const bundle = routeImports(result.outputFiles[0].text.replace(/^#!.*\n/, ""));
-// V8 checks a code cache only against the source's length, so the cache's name carries a hash of the source:
-// a cache left from another build is never used.
+// V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
+// left from another build (or made from another version of jiti) is never used.
 const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
 const dist = path.resolve("dist");
-for (const file of readdirSync(dist)) if (/^dropkit-cli\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
+for (const file of readdirSync(dist)) if (/^(dropkit-cli|jiti)\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
 writeFileSync(path.join(dist, "dropkit-cli.cjs"), bundle);
 writeFileSync(path.join(dist, "dropkit.cjs"), binSource(`dropkit-cli.${hash}.cache`));
 chmodSync(path.join(dist, "dropkit.cjs"), 0o755);
-makeCodeCache(path.join(dist, "dropkit.cjs"), path.join(dist, `dropkit-cli.${hash}.cache`));
+makeCodeCaches(path.join(dist, "dropkit.cjs"));
 
 // --- helpers ---
 
-/** The bin: compiles the bundle with its code cache (when V8 accepts it) and runs it as Node would a CommonJS module. */
-function binSource(cacheName) {
+/**
+ * The bin: compiles the bundle, and jiti when a .ts/.js config needs it, with their code caches (when V8 accepts
+ * them), and runs the bundle as Node would a CommonJS module.
+ */
+function binSource(bundleCache) {
   return `#!/usr/bin/env node
-// dropkit's bin, written by scripts/build-cli.mjs: runs the bundle dropkit-cli.cjs, compiled with the V8 code cache
-// the build made for it, which saves parsing and compiling it on every start-up. Without the cache, or when V8
-// rejects it (another Node version), the bundle is compiled as usual.
+// dropkit's bin, written by scripts/build-cli.mjs: runs the bundle dropkit-cli.cjs compiled with the V8 code cache
+// the build made for it, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and
+// .js configs) gets the same. Without a cache, or when V8 rejects one (another Node version), code compiles as usual.
 "use strict";
 const { readFileSync } = require("node:fs");
+const Module = require("node:module");
+const path = require("node:path");
 const { Script } = require("node:vm");
-const file = __dirname + "/dropkit-cli.cjs";
-let cachedData;
-try {
-  cachedData = readFileSync(__dirname + "/${cacheName}");
-} catch {
-  // No cache: compile without one.
+
+/** CommonJS \`source\` compiled as Node does (with one more parameter), with the code cache in \`cacheFile\` if any. */
+function compile(source, filename, cacheFile) {
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache: compile without one.
+  }
+  const script = new Script("(function (exports, require, module, __filename, __dirname, __dropkitImport) {" + source + "\\n})", { filename, cachedData });
+  return { script, cacheFile };
 }
-const script = new Script("(function (exports, require, module, __filename, __dirname, __dropkitImport) {" + readFileSync(file, "utf8") + "\\n})", {
-  filename: file,
-  cachedData,
-});
-// For the build, which makes the cache after a run.
-exports.script = script;
+
+// jiti's file is known only once the bundle requires it; its cache is named by a hash of its text, and crypto costs
+// nothing extra here since jiti loads it anyway.
+const jitiFile = path.join(path.sep, "jiti", "dist", "jiti.cjs");
+const compileModule = Module.prototype._compile;
+Module.prototype._compile = function (content, filename, ...rest) {
+  if (!filename.endsWith(jitiFile)) return compileModule.call(this, content, filename, ...rest);
+  Module.prototype._compile = compileModule;
+  const hash = require("node:crypto").createHash("sha256").update(content).digest("hex").slice(0, 16);
+  // Exported for the build, which makes the caches after a run.
+  exports.jiti = compile(content, filename, path.join(__dirname, "jiti." + hash + ".cache"));
+  const run = exports.jiti.script.runInThisContext();
+  return run.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
+};
+
+const file = path.join(__dirname, "dropkit-cli.cjs");
+exports.bundle = compile(readFileSync(file, "utf8"), file, path.join(__dirname, "${bundleCache}"));
 const bundle = { exports: {} };
 // The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs.
-script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) => import(specifier));
+exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) => import(specifier));
 `;
 }
 
@@ -141,28 +162,35 @@ function routeImports(text) {
 }
 
 /**
- * Runs \`dropkit config\` once on a small repository through the bin and saves V8's code cache of the bundle at
- * exit, so that it holds every function start-up compiles; then checks that a fresh process accepts it.
+ * Runs \`dropkit config\` through the bin and saves V8's code caches at exit, so that they hold every function
+ * start-up compiles: the bundle's from a JSON config (the common case), jiti's from a .ts config whose transpiled
+ * form jiti has cached (a second run). Then checks that a fresh process accepts both.
  */
-function makeCodeCache(bin, cacheFile) {
+function makeCodeCaches(bin) {
   const repo = mkdtempSync(path.join(os.tmpdir(), "dropkit-code-cache-"));
   try {
-    mkdirSync(path.join(repo, ".git"));
-    writeFileSync(path.join(repo, "dropkit.config.json"), JSON.stringify({ theme: "ocean", exclude: ["legacy-*"] }));
-    const run = (argv, code) => spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(bin)}, ...${JSON.stringify(argv)}];\n${code}`], {
-      cwd: repo,
+    const drops = { json: path.join(repo, "json"), ts: path.join(repo, "ts") };
+    for (const dir of Object.values(drops)) mkdirSync(path.join(dir, ".git"), { recursive: true });
+    writeFileSync(path.join(drops.json, "dropkit.config.json"), JSON.stringify({ theme: "ocean", exclude: ["legacy-*"] }));
+    writeFileSync(path.join(drops.ts, "dropkit.config.ts"), "const theme: string = \"ocean\";\nexport default { theme };\n");
+    /** Runs \`dropkit config\` in `drop` with `onExit` (a function of the bin's exports, as text) called at exit. */
+    const run = (drop, onExit) => spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(bin)}, "config"];
+const bin = require(${JSON.stringify(bin)});
+process.on("exit", () => (${onExit})(bin));`], {
+      cwd: drop,
       // A plain run: no DROPKIT_* settings, and no NODE_OPTIONS, whose V8 flags would make V8 reject the cache in other runs.
       env: { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: repo },
       encoding: "utf8",
     });
-    const made = run(["config"], `const { script } = require(${JSON.stringify(bin)});
-process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(cacheFile)}, script.createCachedData()));`);
-    // Not fatal: the cache then covers less of start-up, and the tests say what is wrong with the CLI.
-    if (made.status !== 0) console.warn(`build-cli: dropkit config failed (exit ${made.status}) while making the code cache: ${made.stderr.trim()}`);
-    const used = run(["--version"], `console.log("rejected: " + require(${JSON.stringify(bin)}).script.cachedDataRejected);`);
-    if (!/^rejected: false$/m.test(used.stdout)) {
-      rmSync(cacheFile, { force: true });
-      console.warn(`build-cli: the code cache was not accepted, so the bin compiles the bundle on every run: ${used.stdout}${used.stderr}`);
+    const save = (which) => `(bin) => require("node:fs").writeFileSync(bin.${which}.cacheFile, bin.${which}.script.createCachedData())`;
+    const runs = [run(drops.json, save("bundle")), run(drops.ts, "() => {}"), run(drops.ts, save("jiti"))];
+    // Not fatal: a cache then covers less of start-up, and the tests say what is wrong with the CLI.
+    const failed = runs.find((r) => r.status !== 0);
+    if (failed) console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while making the code caches: ${failed.stderr.trim()}`);
+    const check = run(drops.ts, "(bin) => console.log(`rejected: ${bin.bundle.script.cachedDataRejected} ${bin.jiti.script.cachedDataRejected}`)");
+    if (!/^rejected: false false$/m.test(check.stdout)) {
+      for (const file of readdirSync(dist)) if (file.endsWith(".cache")) rmSync(path.join(dist, file));
+      console.warn(`build-cli: V8 did not accept the code caches, so start-up compiles the bundle and jiti: ${check.stdout}${check.stderr}`);
     }
   } finally {
     rmSync(repo, { recursive: true, force: true });
