@@ -16,8 +16,8 @@ const { version } = JSON.parse(await readFile(new URL("../package.json", import.
  * Text replacements in clipanion, each of which must match exactly `count` times (a clipanion update that
  * changes the text fails the build instead of silently losing the patch). They make clipanion's default
  * context lazy: as published it creates `process.stdin` (a stream, and for a terminal node:tty with node:net)
- * and loads node:tty for the colour depth when the module loads, which was about a fifth of `dropkit config`'s
- * start-up. Only `init` reads stdin, and dropkit always passes `enableColors`, so most runs never need either.
+ * and loads node:tty for the colour depth when the module loads, about a seventh of `dropkit config`'s start-up
+ * profile. Only `init` reads stdin, and dropkit always passes `enableColors`, so most runs never need either.
  */
 const clipanionPatches = {
   "lib/platform/node.js": [

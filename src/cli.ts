@@ -108,7 +108,7 @@ function colorOn(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && !process.env.NO_COLOR;
 }
 
-/** The version from the package's own package.json: inlined by the bundle, read at run time otherwise, so it never drifts from it. */
+/** The version from the package's own package.json (inlined by the bundle, read otherwise), so it never drifts from it. */
 function readVersion(): string {
   if (typeof __DROPKIT_VERSION__ === "string") return __DROPKIT_VERSION__;
   const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
