@@ -182,6 +182,13 @@ describe("init without questions", () => {
     assert.match(run.stderr, /--config does not apply/);
     assert.ok(!fs.existsSync(path.join(root, "dropkit.config.json")));
   });
+
+  test("init --help does not offer --config, which init refuses; the other shared flags are listed", () => {
+    const run = runCli(fixture(), ["init", "--help"]);
+    assert.equal(run.status, 0);
+    assert.doesNotMatch(run.stdout, /--config/);
+    for (const flag of ["--yes", "--force", "--theme", "--preset", "--exclude", "--log-format"]) assert.match(run.stdout, new RegExp(flag));
+  });
 });
 
 describe("init and an existing config", () => {

@@ -32,6 +32,10 @@ export class InitCommand extends DropkitCommand {
 
   force = Option.Boolean("--force,-f", false, { description: "write even when the folder already has a config" });
 
+  // Shared by every command, but init always writes in the working directory: accepted only to say so (exit 64),
+  // and not listed in init's help.
+  override configPath = Option.String("--config", { hidden: true });
+
   protected async run(log: DecisionLog): Promise<number> {
     const [{ fail }, init, { loadCore }, { scanArchives }, { resolveSource }] = await Promise.all([
       import("../errors.js"),
