@@ -29,7 +29,8 @@ export interface AbiCore {
   callBytes(request: Uint8Array): RawResponse;
 }
 
-interface Exports {
+/** The exports of the dk_* ABI (SPEC section 11): every host calls these, dropkit's own loader-based binding too. */
+export interface AbiExports {
   memory: WebAssembly.Memory;
   dk_abi_version(): number;
   dk_alloc(len: number): number;
@@ -43,9 +44,23 @@ const encoder = new TextEncoder();
 // Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD.
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function instantiate(module: WebAssembly.Module): Exports {
+/**
+ * One request through the byte ABI: writes `request` into the module's memory, calls `dk_call` and frees the buffer.
+ * Returns the status and a view of the response, valid only until the next call into the module. A trap propagates:
+ * the caller discards the instance.
+ */
+export function callExports(e: AbiExports, request: Uint8Array): { status: number; view: Uint8Array } {
+  const ptr = e.dk_alloc(request.length) >>> 0;
+  // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
+  new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
+  const status = e.dk_call(ptr, request.length);
+  e.dk_free(ptr);
+  return { status, view: new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len() >>> 0) };
+}
+
+function instantiate(module: WebAssembly.Module): AbiExports {
   // The release module has no imports (docs/embedding.md); an import object is still required by the API.
-  const exports = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as AbiExports;
   for (const name of ["dk_abi_version", "dk_alloc", "dk_free", "dk_call", "dk_out_ptr", "dk_out_len"] as const) {
     if (typeof exports[name] !== "function") throw new TypeError(`the module does not export ${name}: is it dropkit's core?`);
   }
@@ -58,7 +73,7 @@ function instantiate(module: WebAssembly.Module): Exports {
 class Host implements AbiCore {
   readonly abiVersion: number;
   lastStatus = 0;
-  private exports: Exports | null;
+  private exports: AbiExports | null;
 
   constructor(private readonly module: WebAssembly.Module) {
     this.exports = instantiate(module);
@@ -69,14 +84,8 @@ class Host implements AbiCore {
     // After a trap the old instance is gone; a fresh one starts from the module's initial state.
     const e = (this.exports ??= instantiate(this.module));
     try {
-      const ptr = e.dk_alloc(request.length) >>> 0;
-      // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
-      new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
-      const status = e.dk_call(ptr, request.length);
-      e.dk_free(ptr);
-      const out = e.dk_out_ptr() >>> 0;
-      const len = e.dk_out_len() >>> 0;
-      const bytes = new Uint8Array(e.memory.buffer, out, len).slice();
+      const { status, view } = callExports(e, request);
+      const bytes = view.slice();
       this.lastStatus = status;
       return { status, bytes };
     } catch (error) {

@@ -1,6 +1,10 @@
-// The boundary to the wasm core: the only module that instantiates it or touches its memory. Browser-safe.
+// The boundary to the wasm core for the rest of the host: instantiates it (through the loader) and calls it with src/abi.ts's byte ABI. Browser-safe.
 
 import { instantiateSync } from "@assemblyscript/loader";
+import { type AbiExports, callExports, CoreTrap } from "./abi.js";
+
+/** Thrown when the core traps or answers with something unreadable: a bug, exit 70. The same class as `dropkit/abi`'s. */
+export { CoreTrap };
 
 /** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
 export interface CoreDiagnostic {
@@ -139,28 +143,13 @@ export interface BundledPreset {
   detect: string[] | null;
 }
 
-/** Thrown when the core traps or answers with something unreadable: a bug, exit 70. */
-export class CoreTrap extends Error {
-  override readonly name = "InternalError";
-}
-
-// The loader instantiates the module; the binding speaks the same byte ABI as every other host (SPEC section 11).
-interface Exports {
-  memory: WebAssembly.Memory;
-  dk_alloc(len: number): number;
-  dk_free(ptr: number): void;
-  dk_call(ptr: number, len: number): number;
-  dk_out_ptr(): number;
-  dk_out_len(): number;
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
 export class Core {
   readonly module: WebAssembly.Module;
-  private exports: Exports | null = null;
+  private exports: AbiExports | null = null;
 
   constructor(source: WebAssembly.Module | BufferSource) {
     this.module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
@@ -168,17 +157,15 @@ export class Core {
 
   /** Sends one request object and returns the parsed response, with the ABI status. */
   request<T>(req: object): { status: number; response: T } {
-    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).exports as unknown as Exports);
+    // The loader instantiates the module; the binding then speaks the same byte ABI as every other host.
+    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).exports as unknown as AbiExports);
     let text: string;
     let status: number;
     try {
-      const bytes = encoder.encode(JSON.stringify(req));
-      const ptr = exports.dk_alloc(bytes.length);
-      new Uint8Array(exports.memory.buffer, ptr, bytes.length).set(bytes);
-      status = exports.dk_call(ptr, bytes.length);
-      exports.dk_free(ptr);
-      // A view, not a copy: the memory buffer is current after the call, and decoding copies.
-      text = decoder.decode(new Uint8Array(exports.memory.buffer, exports.dk_out_ptr(), exports.dk_out_len()));
+      const answer = callExports(exports, encoder.encode(JSON.stringify(req)));
+      status = answer.status;
+      // Decoding the view copies it: no slice first.
+      text = decoder.decode(answer.view);
     } catch (error) {
       // After a trap the instance's state is unknown: drop it, as SPEC section 11 asks of every host.
       this.exports = null;
