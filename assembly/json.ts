@@ -134,7 +134,7 @@ export class Parser {
   pathKeys: Array<string> = new Array<string>();
   pathIndex: Array<i32> = new Array<i32>();
   // A growable UTF-16 buffer for strings with escapes (no quadratic concatenation), kept in the parser
-  // rather than an object of its own: one class less for the collector's visitor. A StaticArray, here and
+  // rather than an object of its own: one class less in the module. A StaticArray, here and
   // in the writer: a typed array would bring its view object and methods along.
   units: StaticArray<u16> = new StaticArray<u16>(64);
   unitCount: i32 = 0;

@@ -5,12 +5,20 @@
 // the other literals. Literals are ASCII and end with a zero byte; a byte 0x80 + i stands for word i.
 const BLOB: string = "";
 
+// Filled in at compile time: the bytes every literal takes decoded, with its object header and padding.
+const ARENA_BYTES: i32 = 0;
+
+// A managed object's header before its payload: the block's 4 bytes and the object's 16.
+const OBJECT_HEADER: usize = 20;
+
+// Decoded literals live in an arena made at start, below the heap that each dk_call reuses (index.ts),
+// so that one decoded in a call outlives it.
+let arenaNext: usize = align16(changetype<usize>(new StaticArray<u8>(ARENA_BYTES)) + OBJECT_HEADER);
+
 /**
- * Decoded literals by ref, each decoded once per instance, not at every use. The strings are pinned and
- * held by address, not as managed references: the collector at the end of each call then neither frees
- * nor marks them (marking some 300 strings on every call cost more than a small request itself). Open addressing with linear probing; the
- * transform checks that there are fewer distinct literals than half the slots, so probes stay short and
- * an empty slot (ref 0, which no literal has: its length is at least 1) is always found.
+ * Decoded literals by ref, each decoded once per instance, not at every use. Open addressing with linear
+ * probing; the transform checks that there are fewer distinct literals than half the slots, so probes stay
+ * short and an empty slot (ref 0, which no literal has: its length is at least 1) is always found.
  */
 const CACHE_BITS = 10;
 const cacheRefs = new StaticArray<i32>(1 << CACHE_BITS);
@@ -28,11 +36,16 @@ const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
   const start = changetype<usize>(BLOB) + <usize>ref;
   let end = start;
   while (load<u8>(end) != 0) end++;
-  const out = changetype<string>(__new(<usize>expandedLength(start, end) << 1, idof<string>()));
-  expand(start, end, changetype<usize>(out));
+  // A string object by hand: its runtime id and byte length are all a string needs (std's rt/common.ts).
+  const out = arenaNext;
+  const size = <usize>expandedLength(start, end) << 1;
+  store<u32>(out - 8, idof<string>());
+  store<u32>(out - 4, <u32>size);
+  expand(start, end, out);
+  arenaNext = align16(out + size + OBJECT_HEADER);
   unchecked(cacheRefs[slot] = ref);
-  unchecked(cacheStrings[slot] = __pin(changetype<usize>(out)));
-  return out;
+  unchecked(cacheStrings[slot] = out);
+  return changetype<string>(out);
 }
 
 /** The number of characters the encoded bytes from `start` to `end` stand for. */
@@ -71,4 +84,8 @@ function tableEntry(token: usize): usize {
 
 function wordAt(token: usize): usize {
   return changetype<usize>(BLOB) + <usize>load<u16>(tableEntry(token));
+}
+
+function align16(at: usize): usize {
+  return (at + 15) & ~15;
 }

@@ -180,8 +180,8 @@ describe("huge and deep inputs", () => {
 });
 
 /**
- * The memory a huge input may take: the collector runs between calls, not during one, so a call's
- * garbage adds up until it returns (measured: about 35 bytes of memory per byte of a 2 MB string, 80 per byte of an array of one-digit numbers).
+ * The memory a huge input may take: the core frees nothing during a call, so a call's garbage adds up
+ * until it returns (measured: about 28 bytes of memory per byte of a 2 MB string, 100 per byte of an array of one-digit numbers).
  */
 function checkMemory(own: F.FuzzHosts, ...texts: string[]): void {
   const biggest = Math.max(own.largestRequest, ...texts.map((t) => t.length), own.largestResponse);

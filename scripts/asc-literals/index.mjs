@@ -24,6 +24,10 @@ const LiteralKind = { String: 2 };
 const CONST = 8;
 const BLOB_FILE = "assembly/literal";
 const BLOB_NAME = "BLOB";
+// The size of the arena literal.ts decodes into: per literal, its UTF-16 bytes, a 20-byte object header
+// and up to 15 bytes of padding to the next 16-byte boundary; once more for the arena's own start.
+const ARENA_NAME = "ARENA_BYTES";
+const arenaBytes = (texts) => texts.reduce((sum, text) => sum + 2 * text.length + 35, 35);
 
 // A ref is the literal's offset in the blob, where it ends with a zero byte: every ref fits a two-byte
 // i32.const (the length would cost a third byte at each of some 500 uses; a terminator costs one byte a
@@ -144,6 +148,7 @@ export default class LiteralsTransform extends Transform {
     // Each use becomes `__literal(ref)` now; the refs are filled in once every literal is known.
     const uses = [];
     let blobDeclaration = null;
+    let arenaDeclaration = null;
     // Empty literals are shared with the standard library already; only ASCII leaves the bytes 0x80-0xff
     // to the dictionary, and a zero byte ends a literal.
     const storable = (text) => text.length > 0 && !/[^\x01-\x7f]/.test(text);
@@ -192,7 +197,7 @@ export default class LiteralsTransform extends Transform {
       visit(child);
       return child;
     };
-    // A top-level `const NAME = "text"` would be a global, set at start and visited by the collector:
+    // A top-level `const NAME = "text"` would be a global string object of its own, set at start:
     // each use of NAME becomes the literal instead. Only SCREAMING_CASE names declared once at the top
     // level of a file in assembly/ qualify, so that no local variable or other declaration is mistaken.
     const constants = new Map();
@@ -227,11 +232,12 @@ export default class LiteralsTransform extends Transform {
             blobDeclaration = declaration;
             continue;
           }
+          arenaDeclaration ??= statement.declarations.find((d) => d.name.text === ARENA_NAME) ?? null;
         }
         source.statements[i] = visitChild(statement);
       }
     }
-    if (!blobDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME}`);
+    if (!blobDeclaration || !arenaDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME} and ${ARENA_NAME}`);
     const texts = [...new Set(uses.map((use) => use.text))];
     if (texts.length > MAX_LITERALS) throw new Error(`literals transform: more than ${MAX_LITERALS} literals outgrow the cache in ${BLOB_FILE}.ts`);
     const counts = texts.map((text) => uses.filter((use) => use.text === text).length);
@@ -242,5 +248,6 @@ export default class LiteralsTransform extends Transform {
     let packed = "";
     for (let i = 0; i < bytes.length; i += 2) packed += String.fromCharCode(bytes[i] | (bytes[i + 1] << 8));
     blobDeclaration.initializer.value = packed;
+    arenaDeclaration.initializer.value = globalThis.i64_new(arenaBytes(texts), 0);
   }
 }

@@ -195,14 +195,14 @@ export function openRaw(): { allocFree(ops: Array<[number, boolean]>): void; mem
   const request = encoder.encode('{"op":"parse","text":"[1,2,3]"}');
   return {
     allocFree(ops) {
-      const kept: number[] = [];
+      const kept: Array<[number, number]> = [];
       for (const [size, freeNow] of ops) {
         const ptr = e.dk_alloc(size) as number;
         const len = Math.max(0, size);
         assert.ok(ptr > 0 && ptr + len <= memory().length, `dk_alloc(${size}) gave ${ptr}, outside memory`);
         memory().fill(0xa5, ptr, ptr + len);
         if (freeNow) e.dk_free(ptr);
-        else kept.push(ptr);
+        else kept.push([ptr, len]);
       }
       // Unknown pointers are ignored.
       e.dk_free(0);
@@ -213,7 +213,9 @@ export function openRaw(): { allocFree(ops: Array<[number, boolean]>): void; mem
       e.dk_free(ptr);
       const out = new TextDecoder().decode(memory().subarray(e.dk_out_ptr(), e.dk_out_ptr() + e.dk_out_len()));
       assert.equal(out, '{"ok":true,"value":[1,2,3],"errors":[]}');
-      for (const p of kept.reverse()) e.dk_free(p);
+      // A call never touches a buffer the host still holds.
+      for (const [p, len] of kept) assert.ok(memory().subarray(p, p + len).every((b) => b === 0xa5), `the buffer at ${p} changed during a call`);
+      for (const [p] of kept.reverse()) e.dk_free(p);
     },
     memoryBytes() {
       return (e.memory as WebAssembly.Memory).buffer.byteLength;
