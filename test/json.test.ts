@@ -206,6 +206,19 @@ describe("strings", () => {
     const { text } = abi.call(JSON.stringify({ op: "parse", text: String.raw`"\u0000\u001f\u007f"` }));
     assert.equal(text, '{"ok":true,"value":"\\u0000\\u001f\u007f","errors":[]}');
   });
+
+  test("every character that is not plain ASCII is written right at every place in a run, as JSON.stringify writes it", () => {
+    // The writer copies plain ASCII four code units at a time: each special character at each offset.
+    for (const special of ['"', "\\", "\n", "\u0001", "\u001f", " ", "~", "\u007f", "\u0080", "é", "\u2028", "中", "😀", "\ud800"]) {
+      for (let at = 0; at <= 9; at++) {
+        for (const length of [at + 1, at + 4, 11]) {
+          const value = ("abcdefghijk".slice(0, at) + special + "ABCDEFGHIJK").slice(0, Math.max(length, at + special.length));
+          const { text } = abi.call(JSON.stringify({ op: "parse", text: JSON.stringify(value) }));
+          assert.equal(text, `{"ok":true,"value":${JSON.stringify(value)},"errors":[]}`, JSON.stringify(value));
+        }
+      }
+    }
+  });
 });
 
 describe("nesting limit", () => {
