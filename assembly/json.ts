@@ -320,12 +320,28 @@ export class Parser {
       this.pos = p + 1;
       return asciiText(ptr + <usize>begin, n);
     }
+    // No string has more code units than bytes: with room for one unit a byte left, the loop over plain
+    // ASCII and two-character escapes (most of a config sent inside a request) needs no capacity checks.
     this.unitCount = 0;
+    this.reserveUnits(len - begin);
     while (true) {
-      // A run of plain ASCII (at first, the one the fast path found), copied at once.
+      const units = changetype<usize>(this.units);
       let q = this.pos;
-      while (q < len && isPlainByte(load<u8>(ptr + <usize>q))) q++;
-      this.asciiUnits(ptr + <usize>this.pos, q - this.pos);
+      let n = this.unitCount;
+      while (q < len) {
+        const b = load<u8>(ptr + <usize>q);
+        let unit: i32 = b;
+        if (!isPlainByte(b)) {
+          unit = b == 0x5c ? escapedUnit(this.byte(q + 1)) : -1;
+          if (unit < 0) break;
+          q++;
+        }
+        store<u16>(units + (<usize>n << 1), <u16>unit);
+        n++;
+        q++;
+      }
+      this.unitCount = n;
+      // Every byte passed is a column of the text (an escape is two columns wide for its one unit).
       this.advance(q - this.pos);
       if (this.pos >= len) {
         this.errorAt(MSG_UNTERMINATED_STRING, startLine, startColumn, startOffset);
@@ -373,23 +389,9 @@ export class Parser {
     this.units = next;
   }
 
-  /** Appends `n` ASCII bytes from `src`, widened to code units. */
-  asciiUnits(src: usize, n: i32): void {
-    this.reserveUnits(n);
-    const to = changetype<usize>(this.units) + (<usize>this.unitCount << 1);
-    for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(src + <usize>i));
-    this.unitCount += n;
-  }
-
+  /** A \uXXXX escape at `pos` (`string` decodes the two-character ones itself), or the error for a bad one. */
   escape(): bool {
-    const e = <i32>this.byte(this.pos + 1);
-    const k = indexOfUnit(ESCAPE_LETTERS, e);
-    if (k >= 0) {
-      this.pushUnit(<u16>ESCAPED.charCodeAt(k));
-      this.advance(2);
-      return true;
-    }
-    if (e == 0x75) {
+    if (this.byte(this.pos + 1) == 0x75) {
       let v: u32 = 0;
       for (let i = 0; i < 4; i++) {
         const h = this.pos + 2 + i < this.len ? hexValue(this.byte(this.pos + 2 + i)) : -1;
@@ -769,10 +771,9 @@ export class JsonWriter {
         continue;
       }
       if (c < 0x80) {
-        // A two-character escape (\" \\ \b \f \n \r \t; not \/, which JSON.stringify does not write).
-        const k = escape ? indexOfUnit(ESCAPED, c, 7) : -1;
+        const k = escape ? escapeLetter(c) : -1;
         if (k >= 0) {
-          store<u16>(p, <u16>(0x5c | (ESCAPE_LETTERS.charCodeAt(k) << 8)));
+          store<u16>(p, <u16>(0x5c | (k << 8)));
           p += 2;
         } else if (escape && c < 0x20) {
           p = hexEscape(p, c);
@@ -832,14 +833,28 @@ export class JsonWriter {
   }
 }
 
-// The two-character escapes of JSON: the letter after the backslash, and the character it stands for.
-const ESCAPE_LETTERS = "\"\\bfnrt/";
-const ESCAPED = "\"\\\b\f\n\r\t/";
+// JSON's two-character escapes, as comparisons rather than a search in a literal: these run once per
+// escaped character, and a config arrives inside a request with every quote and newline escaped.
 
-/** The index of the code unit `c` among the first `n` of `s` (all of it by default), or -1. */
-function indexOfUnit(s: string, c: i32, n: i32 = -1): i32 {
-  const end = n < 0 ? s.length : n;
-  for (let i = 0; i < end; i++) if (s.charCodeAt(i) == c) return i;
+/** The code unit a two-character escape stands for (`n` for \n), or -1 for `u` and for what is no escape. */
+function escapedUnit(e: u8): i32 {
+  if (e == 0x22 || e == 0x5c || e == 0x2f) return e;
+  if (e == 0x6e) return 0x0a;
+  if (e == 0x74) return 0x09;
+  if (e == 0x72) return 0x0d;
+  if (e == 0x62) return 0x08;
+  if (e == 0x66) return 0x0c;
+  return -1;
+}
+
+/** The letter that escapes `c` in a JSON string (\" \\ \b \f \n \r \t; not \/, which JSON.stringify does not write), or -1. */
+function escapeLetter(c: u32): i32 {
+  if (c == 0x22 || c == 0x5c) return c;
+  if (c == 0x0a) return 0x6e;
+  if (c == 0x09) return 0x74;
+  if (c == 0x0d) return 0x72;
+  if (c == 0x08) return 0x62;
+  if (c == 0x0c) return 0x66;
   return -1;
 }
 

@@ -280,6 +280,12 @@ describe("syntax error messages", () => {
     ['"\\\'"', M.MSG_BAD_ESCAPE, 1, 2],
     ['"\\u12G4"', M.MSG_BAD_UNICODE_ESCAPE, 1, 2],
     ['"\\u12"', M.MSG_BAD_UNICODE_ESCAPE, 1, 2],
+    // After escapes and text, on the same line: each escape is two columns.
+    ['"a\\n\\"b\\x"', M.MSG_BAD_ESCAPE, 1, 8],
+    ['"\\t\u0001"', M.MSG_CONTROL_CHAR, 1, 4],
+    ['"\\n\\u12"', M.MSG_BAD_UNICODE_ESCAPE, 1, 4],
+    ['["\\n\\n", "\\/\\b', M.MSG_UNTERMINATED_STRING, 1, 10],
+    ['"\\', M.MSG_BAD_ESCAPE, 1, 2],
     ["-", M.MSG_BAD_NUMBER + "the end of the text", 1, 2],
     ["01", M.MSG_BAD_NUMBER + "'1'", 1, 2],
     ["1.", M.MSG_BAD_NUMBER + "the end of the text", 1, 3],
