@@ -15,24 +15,15 @@ const OBJECT_HEADER: usize = 20;
 // so that one decoded in a call outlives it.
 let arenaNext: usize = align16(changetype<usize>(new StaticArray<u8>(ARENA_BYTES)) + OBJECT_HEADER);
 
-/**
- * Decoded literals by ref, each decoded once per instance, not at every use. Open addressing with linear
- * probing; the transform checks that there are fewer distinct literals than half the slots, so probes stay
- * short and an empty slot (ref 0, which no literal has: its length is at least 1) is always found.
- */
-const CACHE_BITS = 10;
-const cacheRefs = new StaticArray<i32>(1 << CACHE_BITS);
-const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
+// Decoded literals by ref, each decoded once per instance, not at every use. A ref is an offset in the blob,
+// below 8,192 (the transform checks), so the table is indexed by it directly: no hashing, no probing.
+const MAX_REFS = 8192;
+const cache = new StaticArray<usize>(MAX_REFS);
 
 /** The literal at offset `ref` of the blob. The transform rewrites every string literal in assembly/ to a call of this. */
 @global export function __literal(ref: i32): string {
-  let slot = (<u32>ref * 0x9e3779b1) >>> (32 - CACHE_BITS);
-  while (true) {
-    const cached = unchecked(cacheRefs[slot]);
-    if (cached == ref) return changetype<string>(unchecked(cacheStrings[slot]));
-    if (cached == 0) break;
-    slot = (slot + 1) & ((1 << CACHE_BITS) - 1);
-  }
+  const cached = unchecked(cache[ref]);
+  if (cached != 0) return changetype<string>(cached);
   const start = changetype<usize>(BLOB) + <usize>ref;
   let end = start;
   while (load<u8>(end) != 0) end++;
@@ -43,8 +34,7 @@ const cacheStrings = new StaticArray<usize>(1 << CACHE_BITS);
   store<u32>(out - 4, <u32>size);
   expand(start, end, out);
   arenaNext = align16(out + size + OBJECT_HEADER);
-  unchecked(cacheRefs[slot] = ref);
-  unchecked(cacheStrings[slot] = out);
+  unchecked(cache[ref] = out);
   return changetype<string>(out);
 }
 

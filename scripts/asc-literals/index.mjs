@@ -31,14 +31,12 @@ const arenaBytes = (texts) => texts.reduce((sum, text) => sum + 2 * text.length 
 
 // A ref is the literal's offset in the blob, where it ends with a zero byte: every ref fits a two-byte
 // i32.const (the length would cost a third byte at each of some 500 uses; a terminator costs one byte a
-// literal, none for a literal that ends another one).
+// literal, none for a literal that ends another one), and indexes literal.ts's table of 8,192 slots.
 const MAX_OFFSET = 8191;
 const END = "\0";
 // The literals are ASCII, so bytes 0x80-0xff are free: each stands for a word of a dictionary.
 const MAX_WORDS = 128;
 const TABLE_ENTRY = 3;
-// literal.ts caches decoded literals in a table of 1024 slots: at most half full, so probes stay short.
-const MAX_LITERALS = 512;
 
 /**
  * Picks the dictionary greedily, each time the substring (of 3 to 24 bytes, possibly holding earlier
@@ -239,7 +237,6 @@ export default class LiteralsTransform extends Transform {
     }
     if (!blobDeclaration || !arenaDeclaration) throw new Error(`literals transform: ${BLOB_FILE}.ts must declare ${BLOB_NAME} and ${ARENA_NAME}`);
     const texts = [...new Set(uses.map((use) => use.text))];
-    if (texts.length > MAX_LITERALS) throw new Error(`literals transform: more than ${MAX_LITERALS} literals outgrow the cache in ${BLOB_FILE}.ts`);
     const counts = texts.map((text) => uses.filter((use) => use.text === text).length);
     const { bytes: blob, refs } = buildBlob(texts, counts);
     if (blob.length > MAX_OFFSET) throw new Error(`literals transform: the blob outgrew ${MAX_OFFSET} bytes`);
