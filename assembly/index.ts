@@ -1,30 +1,9 @@
 // The module's exports: the byte-level ABI of SPEC section 11, which every host uses (the JS binding too).
 
+import { allocBuffer, endCall, freeBuffer, outputLen, outputPtr, startCall } from "./heap";
 // Every string literal in assembly/ decodes from one blob (literal.ts and its asc transform).
 import "./literal";
 import { handle, lastStatus } from "./request";
-
-// Memory. The runtime is AssemblyScript's stub: a bump allocator that never frees. Each dk_call starts its
-// bump at `floor`, just above every live host buffer, and the next call starts there again, so a call's
-// garbage costs nothing to free and memory stays bounded however many calls a host makes. What must
-// outlive a call lives below `base` (made at start) or is placed by hand: host buffers and the response.
-// Host buffers are byte ranges at or above `base`, placed first-fit around each other and around the
-// last response, which is valid until the next dk_call.
-
-// The stub runtime's block layout: a 4-byte header before each 16-byte-aligned payload.
-const BLOCK_HEADER: usize = 4;
-// Room for the header the next allocation writes at the bump pointer.
-const BLOCK_SLACK: usize = 16;
-/** At most this many dk_alloc buffers live at once: one more traps (docs/embedding.md). */
-const MAX_BUFFERS = 1024;
-const bufferPtrs = new StaticArray<usize>(MAX_BUFFERS);
-const bufferLens = new StaticArray<usize>(MAX_BUFFERS);
-let buffers = 0;
-// Where the bump allocator stands: `base` once start is done, then the end of the last call's heap.
-let top: usize = heapTop();
-const base = top;
-let outPtr: usize = 0;
-let outLen = 0;
 
 /** The ABI version: 1 for this contract. */
 export function dk_abi_version(): i32 {
@@ -33,98 +12,26 @@ export function dk_abi_version(): i32 {
 
 /** A buffer of `len` bytes the host may write. */
 export function dk_alloc(len: i32): usize {
-  const n = <usize>max(len, 0);
-  // First fit from `base`: past any live buffer, and past the last response and the heap it was built in.
-  let at = align(base);
-  for (let moved = true; moved; ) {
-    moved = false;
-    if (overlaps(at, n, outPtr, top + BLOCK_SLACK - outPtr)) {
-      at = align(top + BLOCK_SLACK);
-      moved = true;
-    }
-    for (let i = 0; i < buffers; i++) {
-      const p = unchecked(bufferPtrs[i]);
-      const l = unchecked(bufferLens[i]);
-      if (overlaps(at, n, p, l)) {
-        at = align(p + l);
-        moved = true;
-      }
-    }
-  }
-  if (buffers == MAX_BUFFERS) unreachable();
-  const end = at + n;
-  const have = <usize>memory.size() << 16;
-  if (end > have && memory.grow(<i32>((end - have + 0xffff) >>> 16)) < 0) unreachable();
-  unchecked(bufferPtrs[buffers] = at);
-  unchecked(bufferLens[buffers] = n);
-  buffers++;
-  return at;
+  return allocBuffer(len);
 }
 
 /** Releases a buffer from dk_alloc. Unknown pointers are ignored. */
 export function dk_free(ptr: usize): void {
-  for (let i = buffers - 1; i >= 0; i--) {
-    if (unchecked(bufferPtrs[i]) == ptr) {
-      buffers--;
-      unchecked(bufferPtrs[i] = bufferPtrs[buffers]);
-      unchecked(bufferLens[i] = bufferLens[buffers]);
-      return;
-    }
-  }
+  freeBuffer(ptr);
 }
 
 /** Runs one UTF-8 JSON request; 0 = done, non-zero = the request itself was unreadable. */
 export function dk_call(ptr: usize, len: i32): i32 {
-  // The call's heap starts above every live buffer (and the request, wherever the host put it).
-  let floor = max(base, ptr + <usize>max(len, 0));
-  for (let i = 0; i < buffers; i++) floor = max(floor, unchecked(bufferPtrs[i]) + unchecked(bufferLens[i]));
-  moveHeapTo(blockAt(floor));
-  const output = handle(ptr, len);
-  outPtr = changetype<usize>(output);
-  outLen = output.byteLength;
-  top = heapTop();
+  startCall(ptr, len);
+  endCall(handle(ptr, len));
   return lastStatus;
 }
 
 /** The UTF-8 JSON response of the last dk_call, valid until the next one. */
 export function dk_out_ptr(): usize {
-  return outPtr;
+  return outputPtr();
 }
 
 export function dk_out_len(): i32 {
-  return outLen;
-}
-
-/** Where the bump allocator stands (an empty allocation at the top, discarded again). */
-function heapTop(): usize {
-  const p = __alloc(0);
-  __free(p);
-  return p - BLOCK_HEADER;
-}
-
-/**
- * Moves the bump allocator from `top` to `to` (both block starts). Down: a block from `to` to the top,
- * discarded, since the stub frees the last block only. Up: one allocation that spans the gap; its header
- * goes at `top`, where no host buffer is (dk_alloc keeps clear of it).
- */
-function moveHeapTo(to: usize): void {
-  if (to < top) {
-    store<usize>(to, top - to - BLOCK_HEADER);
-    __free(to + BLOCK_HEADER);
-  } else if (to > top) {
-    __alloc(to - top - BLOCK_HEADER);
-  }
-}
-
-/** The lowest block start whose payload is at or above `at`. */
-function blockAt(at: usize): usize {
-  return align(at + BLOCK_HEADER) - BLOCK_HEADER;
-}
-
-function align(at: usize): usize {
-  return (at + 15) & ~15;
-}
-
-function overlaps(at: usize, n: usize, p: usize, l: usize): bool {
-  return at < p + l && p < at + max<usize>(n, 1);
+  return outputLen();
 }
