@@ -224,6 +224,18 @@ describe("memory", () => {
 });
 
 describe("the checks themselves", () => {
+  test("config texts with hostile entries are JSON, at the top and in modules, empty or not", () => {
+    // Cases that send a config as a value parse its text first; an empty `modules` once made it invalid.
+    const values: Array<Record<string, unknown>> = [{}, { theme: "{" }, { modules: {} }, { modules: { include: [] } }, { modules: [] }];
+    for (const value of values) {
+      for (const nested of [false, true]) {
+        const parsed = JSON.parse(F.withEntries(value, F.hostileEntries, nested));
+        const holder = nested && typeof value.modules === "object" && !Array.isArray(value.modules) ? parsed.modules : parsed;
+        assert.deepEqual(Object.getOwnPropertyNames(holder).slice(0, 3), ["__proto__", "constructor", "prototype"], JSON.stringify(value));
+      }
+    }
+  });
+
   test("a wrong position, a span past the end, a missing path and a differential mismatch are caught", () => {
     const text = '{\n  "a": x}';
     const good = { name: "ConfigSyntaxError", exitCode: 65, path: "a", source: "<input>:2:8", file: "<input>", line: 2, column: 8, offset: 9, length: 1, message: "m" };

@@ -581,16 +581,21 @@ export const configValue: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 /** Keys that must stay data: each one, when picked, is written first in the config text. */
-const hostileEntries = ['"__proto__": {"polluted": true}', '"constructor": {"prototype": {"polluted": true}}', '"prototype": {"polluted": true}'];
+export const hostileEntries = ['"__proto__": {"polluted": true}', '"constructor": {"prototype": {"polluted": true}}', '"prototype": {"polluted": true}'];
 
 /** A config-shaped value as JSON text, sometimes with `__proto__`, `constructor` or `prototype` keys. */
-export const configText = fc.tuple(configValue, fc.subarray(hostileEntries), fc.boolean()).map(([value, hostile, nested]) => {
+export const configText = fc.tuple(configValue, fc.subarray(hostileEntries), fc.boolean()).map(([value, hostile, nested]) => withEntries(value, hostile, nested));
+
+/** `value` as JSON text with raw `entries` added at its top level, or inside its `modules` object when `nested` and it has one. */
+export function withEntries(value: Record<string, unknown>, entries: string[], nested: boolean): string {
   const text = JSON.stringify(value, null, 1);
-  if (hostile.length === 0) return text;
-  const inner = hostile.join(", ");
+  if (entries.length === 0) return text;
+  const inner = entries.join(", ");
+  // An empty object takes the entries alone: a comma before its closing brace would not be JSON.
+  if (nested && text.includes('"modules": {}')) return text.replace('"modules": {}', `"modules": {${inner}}`);
   if (nested && text.includes('"modules": {')) return text.replace('"modules": {', `"modules": {${inner}, `);
   return text === "{}" ? `{${inner}}` : text.replace("{", `{${inner}, `);
-});
+}
 
 /** `DROPKIT_*` variables with good, bad and odd values. */
 export const envValue = fc.dictionary(
