@@ -91,7 +91,6 @@ export class JsonNode extends Span {
   }
 }
 
-
 /** The string member `key` of an object, or `fallback` when it is missing or not a string. */
 export function stringField(node: JsonNode, key: string, fallback: string): string {
   const n = node.get(key);
@@ -323,7 +322,7 @@ export class Parser {
     // No string has more code units than bytes: with room for one unit a byte left, the loop over plain
     // ASCII and two-character escapes (most of a config sent inside a request) needs no capacity checks.
     this.unitCount = 0;
-    this.reserveUnits(len - begin);
+    if (this.units.length < len - begin) this.units = new StaticArray<u16>(len - begin);
     while (true) {
       const units = changetype<usize>(this.units);
       let q = this.pos;
@@ -376,17 +375,9 @@ export class Parser {
     return String.UTF16.decodeUnsafe(changetype<usize>(this.units), <usize>this.unitCount << 1);
   }
 
+  /** Appends a code unit: `string` made room for one a byte left, and no unit comes from less than a byte. */
   pushUnit(c: u16): void {
-    this.reserveUnits(1);
     unchecked(this.units[this.unitCount++] = c);
-  }
-
-  /** Makes room for `n` more code units: at least double the buffer, so that growing stays linear. */
-  reserveUnits(n: i32): void {
-    if (this.unitCount + n <= this.units.length) return;
-    const next = new StaticArray<u16>(max<i32>(this.unitCount + n, this.units.length << 1));
-    memory.copy(changetype<usize>(next), changetype<usize>(this.units), <usize>this.unitCount << 1);
-    this.units = next;
   }
 
   /** A \uXXXX escape at `pos` (`string` decodes the two-character ones itself), or the error for a bad one. */
@@ -720,7 +711,6 @@ export class JsonWriter {
     return out;
   }
 
-
   sep(): void {
     if (this.afterKey) {
       this.afterKey = false;
@@ -766,7 +756,7 @@ export class JsonWriter {
       if (i >= n) break;
       const c = <u32>load<u16>(chars + (<usize>i << 1));
       // Most characters stand for themselves: one test for them before the escapes.
-      if (c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5c) {
+      if (isPlainByte(c)) {
         store<u8>(p++, <u8>c);
         continue;
       }
@@ -870,7 +860,7 @@ function hexEscape(p: usize, c: u32): usize {
 }
 
 /** A byte that stands for itself in a string: ASCII, not a quote, backslash or control character. */
-function isPlainByte(c: u8): bool {
+function isPlainByte(c: u32): bool {
   return c >= 0x20 && c < 0x80 && c != 0x22 && c != 0x5c;
 }
 

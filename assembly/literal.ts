@@ -11,7 +11,7 @@ const ARENA_BYTES: i32 = 0;
 // A managed object's header before its payload: the block's 4 bytes and the object's 16.
 const OBJECT_HEADER: usize = 20;
 
-// Decoded literals live in an arena made at start, below the heap that each dk_call reuses (index.ts),
+// Decoded literals live in an arena made at start, below the heap that each dk_call reuses (heap.ts),
 // so that one decoded in a call outlives it.
 let arenaNext: usize = align16(changetype<usize>(new StaticArray<u8>(ARENA_BYTES)) + OBJECT_HEADER);
 

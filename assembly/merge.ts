@@ -3,7 +3,6 @@
 import { LAYER_DEFAULT, LEAVES, Layer, Setting, TYPE_BOOL, TYPE_PATH, TYPE_SCHEMA, LEAF_PRESETS, normalizeValue } from "./schema";
 import { StringSet } from "./set";
 
-/** One entry of a union list, with the layer and source that brought it. */
 /**
  * A union list's entry, or (with the setting, and no value) one layer's link in a leaf's override chain:
  * one class for both, so that the module has one list type and one visitor fewer.

@@ -12,7 +12,7 @@ const BUNDLED_TEXTS: Array<string> = [
 ];
 
 // The bundled presets parsed at start, once per instance: what a call allocates does not outlive it
-// (index.ts). The validator only reads them.
+// (heap.ts). The validator only reads them.
 const bundledNodes = new Array<JsonNode>();
 for (let i = 0; i < BUNDLED_TEXTS.length; i++) bundledNodes.push(parseJsonString(BUNDLED_TEXTS[i]).value!);
 
