@@ -4,7 +4,7 @@ import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
 import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString, stringField } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
-import { describe, format as formatText, hasPrefix } from "./text";
+import { foundText, hasPrefix } from "./text";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
@@ -31,7 +31,7 @@ export function parseDocument(text: string, format: string, file: string, doc: i
     return d;
   }
   if (root.kind != KIND_OBJECT) {
-    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", formatText("%, found %.", MSG_PACKAGE_NOT_OBJECT, describe(root)), file, root));
+    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, root), file, root));
     return d;
   }
   // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.

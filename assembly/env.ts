@@ -3,7 +3,7 @@
 import { Diagnostic, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
 import { isSpace } from "util/string";
-import { asciiLower, format, hasPrefix, intText, splitOn, suggest, words } from "./text";
+import { asciiLower, format, hasPrefix, itemPath, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
@@ -56,7 +56,7 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
       if (item.length == 0) continue;
       const problem = checkText(leaf, item);
       if (problem.length > 0) {
-        errors.push(Diagnostic.invalid(SCHEMA_ERROR, def.key + "[" + intText(index++) + "]", "in " + name, problem, item, name));
+        errors.push(Diagnostic.invalid(SCHEMA_ERROR, itemPath(def.key, index++), "in " + name, problem, item, name));
         ok = false;
         continue;
       }

@@ -1,14 +1,13 @@
 // Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
 
 import { Entry } from "./merge";
-import { compareImpl } from "util/string";
 import { hasPrefix } from "./text";
 
 /** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
 export function matchModule(glob: string, name: string): bool {
   // The prefix is compared in place: this runs for every archive against every glob.
   const stem = glob.length - 1;
-  if (stem >= 0 && glob.charCodeAt(stem) == 0x2a) return name.length >= stem && compareImpl(name, 0, glob, 0, stem) == 0;
+  if (stem >= 0 && glob.charCodeAt(stem) == 0x2a) return hasPrefix(name, glob, stem);
   return glob == name;
 }
 

@@ -13,7 +13,7 @@ import {
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
 import { Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, format, intText, isAbsolutePath, lastIndexOf, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, format, isAbsolutePath, itemPath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset layer as a candidate: where it comes from (its id in `detected`), and why it applies or not. */
 function candidate(layer: Layer, source: string, reason: string): Layer {
@@ -449,7 +449,7 @@ function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<
     const item = node.items[i];
     const source = item.kind == KIND_OBJECT ? item.get("source") : null;
     if (source == null || source.kind != KIND_STRING) {
-      problems.push("presetFiles[" + intText(i) + "].source must be a string");
+      problems.push(itemPath("presetFiles", i) + ".source must be a string");
       continue;
     }
     out.push(item);
@@ -578,7 +578,7 @@ function stringList(node: JsonNode, what: string, problems: Array<string>): Arra
   }
   for (let i = 0; i < node.items.length; i++) {
     if (node.items[i].kind != KIND_STRING) {
-      problems.push(format("%[%] must be a string", what, intText(i)));
+      problems.push(itemPath(what, i) + " must be a string");
       continue;
     }
     out.push(node.items[i].text);

@@ -7,7 +7,7 @@ import {
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
-import { charText, describe, didYouMean, endsWithIgnoreCase, format, hasPrefix, hasSuffix, intText, isAbsolutePath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
+import { charText, didYouMean, endsWithIgnoreCase, format, foundText, hasPrefix, hasSuffix, isAbsolutePath, itemPath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -353,8 +353,8 @@ function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, 
     const problem = isString ? checkText(leaf, item.text) : "";
     if (!isString || problem.length > 0) {
       // The item's path is built only for a problem: most items have none.
-      const itemPath = format("%[%]", path, intText(i));
-      error(ctx, itemPath, item, itemPath + (isString ? ": " + problem : " must be a string"));
+      const at = itemPath(path, i);
+      error(ctx, at, item, at + (isString ? ": " + problem : " must be a string"));
       ok = false;
       continue;
     }
@@ -373,8 +373,8 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
     if (item.kind != KIND_STRING || item.text.length == 0) {
-      const itemPath = "detect[" + intText(i) + "]";
-      error(ctx, itemPath, item, format("%: % and must be a string", itemPath, MSG_DETECT_EMPTY));
+      const at = itemPath("detect", i);
+      error(ctx, at, item, format("%: % and must be a string", at, MSG_DETECT_EMPTY));
       continue;
     }
     globs.push(item.text);
@@ -421,7 +421,7 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
 
 /** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, format("%, found %.", message, describe(node)), ctx.file, ctx.positions ? node : null));
+  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {

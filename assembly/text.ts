@@ -67,6 +67,16 @@ export function describe(node: JsonNode): string {
   return "a value";
 }
 
+/** `message`, then what the value is: "theme must be a string, found the number 3." */
+export function foundText(message: string, node: JsonNode): string {
+  return format("%, found %.", message, describe(node));
+}
+
+/** The key path of item `index` of the list at `path`: "modules.include[2]". */
+export function itemPath(path: string, index: i32): string {
+  return format("%[%]", path, intText(index));
+}
+
 /** Quotes each name and joins them with ", ". */
 export function quoteList(names: Array<string>): string {
   const parts = new Array<string>();
@@ -167,22 +177,23 @@ export function splitOn(s: string, sep: string): Array<string> {
 
 /** The one-character string of code unit `c`: String.fromCharCode with less code. */
 export function charText(c: i32): string {
-  const s = changetype<string>(__new(2, idof<string>()));
+  const s = newString(1);
   store<u16>(changetype<usize>(s), <u16>c);
   return s;
 }
 
-/** Whether `s` holds `part` at `at`: String#startsWith and #endsWith share this, in less code. */
-function hasAt(s: string, at: i32, part: string): bool {
-  return at >= 0 && at + part.length <= s.length && compareImpl(s, at, part, 0, part.length) == 0;
+/** Whether `s` holds the first `n` units of `part` at `at`: String#startsWith and #endsWith share this, in less code. */
+function hasAt(s: string, at: i32, part: string, n: i32): bool {
+  return at >= 0 && at + n <= s.length && compareImpl(s, at, part, 0, n) == 0;
 }
 
-export function hasPrefix(s: string, prefix: string): bool {
-  return hasAt(s, 0, prefix);
+/** Whether `s` starts with `prefix`, or with its first `n` units (compared in place, without a slice). */
+export function hasPrefix(s: string, prefix: string, n: i32 = prefix.length): bool {
+  return hasAt(s, 0, prefix, n);
 }
 
 export function hasSuffix(s: string, suffix: string): bool {
-  return hasAt(s, s.length - suffix.length, suffix);
+  return hasAt(s, s.length - suffix.length, suffix, suffix.length);
 }
 
 /** The space-separated words of `list`: a table of names from one literal, which costs less than an array literal. */
@@ -205,7 +216,7 @@ export function positionText(file: string, line: i32, column: i32): string {
   const n = file.length;
   const lineDigits = digitCount(line);
   const columnDigits = digitCount(column);
-  const out = changetype<string>(__new(<usize>(n + lineDigits + columnDigits + 2) << 1, idof<string>()));
+  const out = newString(n + lineDigits + columnDigits + 2);
   let p = changetype<usize>(out);
   memory.copy(p, changetype<usize>(file), <usize>n << 1);
   p += <usize>n << 1;
@@ -219,17 +230,22 @@ export function positionText(file: string, line: i32, column: i32): string {
 /** A non-negative number in decimal: the core's only numbers to print are counts, indices and positions. */
 export function intText(v: i32): string {
   const n = digitCount(v);
-  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
+  const out = newString(n);
   writeDigits(changetype<usize>(out), v, n);
   return out;
 }
 
 /** A string of the `n` ASCII bytes at `ptr`, widened to UTF-16 (String.UTF8.decode does more, at a cost). */
 export function asciiText(ptr: usize, n: i32): string {
-  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
+  const out = newString(n);
   const to = changetype<usize>(out);
   for (let i = 0; i < n; i++) store<u16>(to + (<usize>i << 1), load<u8>(ptr + <usize>i));
   return out;
+}
+
+/** A new string of `n` code units, which the caller fills in. */
+function newString(n: i32): string {
+  return changetype<string>(__new(<usize>n << 1, idof<string>()));
 }
 
 /** The number of decimal digits of a non-negative number. */
@@ -267,7 +283,7 @@ export function asciiLower(s: string): string {
   const n = s.length;
   while (i < n && !isUpper(s.charCodeAt(i))) i++;
   if (i == n) return s;
-  const out = changetype<string>(__new(<usize>n << 1, idof<string>()));
+  const out = newString(n);
   for (let j = 0; j < n; j++) {
     const c = s.charCodeAt(j);
     store<u16>(changetype<usize>(out) + (<usize>j << 1), <u16>(isUpper(c) ? c + 32 : c));
