@@ -195,8 +195,13 @@ function isFile(file: string): boolean {
 
 /** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */
 function isDanglingLink(file: string): boolean {
+  return isSymbolicLink(file) && statOrNull(file) === null;
+}
+
+/** Whether `file` is a symbolic link itself (whatever it points to); false when it cannot be looked at. */
+export function isSymbolicLink(file: string): boolean {
   try {
-    return lstatSync(file).isSymbolicLink() && statOrNull(file) === null;
+    return lstatSync(file).isSymbolicLink();
   } catch {
     return false;
   }

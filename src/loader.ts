@@ -1,9 +1,9 @@
 // Loading config and preset files: raw text for JSON forms, evaluated and checked plain data for .ts/.js.
 
-import { lstatSync, readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { types } from "node:util";
-import { detectFormat, type ConfigFormat } from "./discovery.js";
+import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
 
 /** Plain JSON data, as the core receives it. */
@@ -152,7 +152,7 @@ function requireFile(file: string, role: FileRole): void {
     fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check the path and its permissions.`, { file, source: file });
   }
   if (!stats?.isFile()) {
-    const why = stats ? "is not a file" : isLink(file) ? `is a broken symbolic link (to ${linkTarget(file)})` : "does not exist";
+    const why = stats ? "is not a file" : isSymbolicLink(file) ? `is a broken symbolic link (to ${linkTarget(file)})` : "does not exist";
     fail("ConfigNotFound", `The ${role} file ${file} ${why}. Check the path.`, { file, source: file });
   }
 }
@@ -161,16 +161,8 @@ function requireFile(file: string, role: FileRole): void {
 function unreadable(file: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code ?? String(error);
   if (code === "ELOOP") return "ELOOP: a loop of symbolic links";
-  if (code === "ENOENT" && isLink(file)) return `ENOENT: a broken symbolic link to ${linkTarget(file)}`;
+  if (code === "ENOENT" && isSymbolicLink(file)) return `ENOENT: a broken symbolic link to ${linkTarget(file)}`;
   return code;
-}
-
-function isLink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 function linkTarget(file: string): string {
