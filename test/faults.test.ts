@@ -51,6 +51,14 @@ function openUp(root: string): void {
   fs.chmodSync(root, 0o755);
 }
 
+/** Runs `command` (as nobody, when root) in `root` with `entry` unreadable (mode 000); `writable` lets it write in `root`. */
+function runWithUnreadable(root: string, entry: string, command: string, writable = false): RunResult {
+  openUp(root);
+  if (writable) fs.chmodSync(root, 0o777);
+  fs.chmodSync(path.join(root, entry), 0o000);
+  return permissions.run(root, [command, ...json]);
+}
+
 function rootOf(dir: string): string {
   let d = dir;
   while (!fs.existsSync(path.join(d, ".git")) && path.dirname(d) !== d) d = path.dirname(d);
@@ -60,9 +68,7 @@ function rootOf(dir: string): string {
 describe("unreadable and odd config files", () => {
   test("an unreadable config (EACCES) exits 66 naming the file and the reason", { skip: permissions.skip }, () => {
     const root = fixture({ "dropkit.config.json": '{"theme": "ocean"}' });
-    openUp(root);
-    fs.chmodSync(path.join(root, "dropkit.config.json"), 0o000);
-    const r = permissions.run(root, ["config", ...json]);
+    const r = runWithUnreadable(root, "dropkit.config.json", "config");
     const e = clean(r);
     assert.equal(r.status, 66, r.stderr);
     assert.equal(e?.name, "ConfigNotFound");
@@ -72,9 +78,7 @@ describe("unreadable and odd config files", () => {
 
   test("an unreadable .ts config (EACCES) exits 65 or 66 with the file named, no stack trace", { skip: permissions.skip }, () => {
     const root = fixture({ "dropkit.config.ts": "export default {};\n" });
-    openUp(root);
-    fs.chmodSync(path.join(root, "dropkit.config.ts"), 0o000);
-    const r = permissions.run(root, ["config", ...json]);
+    const r = runWithUnreadable(root, "dropkit.config.ts", "config");
     const e = clean(r);
     assert.ok(r.status === 65 || r.status === 66, r.stderr);
     assert.ok(e!.message.includes(path.join(root, "dropkit.config.ts")), e!.message);
@@ -169,10 +173,7 @@ describe("hooks", () => {
 
   test("a hooks directory that cannot be listed (EACCES) is an IOError naming it", { skip: permissions.skip }, () => {
     const root = fixture({ "init-scripts/a": { text: "#!/bin/sh\n", mode: 0o755 } });
-    openUp(root);
-    fs.chmodSync(root, 0o777);
-    fs.chmodSync(path.join(root, "init-scripts"), 0o000);
-    const r = permissions.run(root, ["create", ...json]);
+    const r = runWithUnreadable(root, "init-scripts", "create", true);
     fs.chmodSync(path.join(root, "init-scripts"), 0o755);
     assert.equal(r.status, 74, r.stderr);
     const e = clean(r);
@@ -195,10 +196,7 @@ describe("state and cache files that cannot be written or read", () => {
 
   test("a state file that cannot be read (EACCES) exits 74 naming it", { skip: permissions.skip }, () => {
     const root = fixture({ ".dropkit.json": '{"schema": 1}' });
-    openUp(root);
-    fs.chmodSync(root, 0o777);
-    fs.chmodSync(path.join(root, ".dropkit.json"), 0o000);
-    const r = permissions.run(root, ["create", ...json]);
+    const r = runWithUnreadable(root, ".dropkit.json", "create", true);
     assert.equal(r.status, 74, r.stderr);
     assert.match(clean(r)!.message, /Cannot read the state file .*EACCES/);
   });
@@ -217,10 +215,7 @@ describe("state and cache files that cannot be written or read", () => {
 
   test("a cache file that cannot be read (EACCES) is a warning; it is rebuilt and the run succeeds", { skip: permissions.skip }, () => {
     const root = fixture({ "blog.zip": { zip: { a: "a" } }, ".dropkit-cache.json": "{}" });
-    openUp(root);
-    fs.chmodSync(root, 0o777);
-    fs.chmodSync(path.join(root, ".dropkit-cache.json"), 0o000);
-    const r = permissions.run(root, ["create", ...json]);
+    const r = runWithUnreadable(root, ".dropkit-cache.json", "create", true);
     clean(r);
     assert.equal(r.status, 0, r.stderr);
     assert.match(eventsOf(r, "warning").map((w) => w.message).join("\n"), /Cannot read the cache .*EACCES/);
