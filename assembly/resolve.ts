@@ -1,19 +1,19 @@
-// The resolve op: layers in, the resolved config with origins, decisions, presets and the plan out.
+// The resolve op: layers in, the resolved config with origins, presets and the plan out.
 
-import { Diagnostic, PRESET_NOT_FOUND, USAGE_ERROR, Warning } from "./diagnostic";
+import { Diagnostic, PRESET_NOT_FOUND, SYNTAX_ERROR, USAGE_ERROR, Warning } from "./diagnostic";
 import { Document, readInto, sourceDocument } from "./document";
 import { readEnvironment } from "./env";
 import { matchFile } from "./glob";
 import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING, stringField } from "./json";
 import { Entry, Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
 import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
-import { beginStage, writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
+import { beginStage, writeDiagnostics, writeSetting, writeWarnings } from "./response";
 import {
   DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
   LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
 } from "./schema";
 import { Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, format, isAbsolutePath, itemPath, lastIndexOf, sortedOrder } from "./text";
+import { basenameOf, didYouMean, dirnameOf, format, hasPrefix, isAbsolutePath, itemPath, lastIndexOf, sortedOrder } from "./text";
 
 /** A preset layer as a candidate: where it comes from (its id in `detected`), and why it applies or not. */
 function candidate(layer: Layer, source: string, reason: string): Layer {
@@ -64,35 +64,38 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   upper.push(env);
   if (config != null) upper.push(config);
   const defaults = defaultLayer(cwd);
-  // The log format is needed to report errors, so it is worked out from whatever layers did parse.
+  // The log format is needed to report errors, so it is worked out from whatever layers did parse; a
+  // preset never decides how problems (its own among them) are reported.
   const logLayers = copyOf(upper);
   logLayers.push(defaults);
   const logFormat = mergeLeaf(logLayers, LEAF_LOG_FORMAT).text();
-  if (errors.length > 0) {
-    writeFailure(w, errors, warnings, logFormat);
-    return;
-  }
 
-  // Presets: the list comes from flags, environment or config; presets cannot name presets.
+  // Presets: the list comes from flags, environment or config; presets cannot name presets. With problems
+  // already found, the core never asks the host for more: it answers with what it can work out alone.
   const listed = mergeLeaf(upper, LEAF_PRESETS);
   const auto = listed.chain.length == 0;
   const searchPath = mergeLeaf(upper, LEAF_SEARCH_PATH).list();
   const entries = listed.list();
   const filesNode = req.get("presetFiles");
-  if (filesNode == null && (searchPath.length > 0 || hasPathEntry(entries))) {
+  const needFiles = filesNode == null && (searchPath.length > 0 || hasPathEntry(entries));
+  if (needFiles && errors.length == 0) {
     writeNeedPresets(w, auto, listed, searchPath, logFormat, warnings);
     return;
   }
-  const files = readPresetFiles(filesNode, problems);
+  // Once inputs have problems, a malformed field further on is left unused rather than refused: the answer
+  // is then about those problems (status 0), as it was before the core went on past them.
+  let later = errors.length > 0 ? new Array<string>() : problems;
+  const files = readPresetFiles(filesNode, later);
   const available = availableNames(req.get("presetNames"), files);
   if (problems.length > 0) return;
 
   const applied = new Array<Layer>();
   const skipped = new Array<Layer>();
-  if (!auto) {
+  let presetsKnown = !needFiles && later.length == 0;
+  if (presetsKnown && !auto) {
     const s = listed.setting!;
     for (let i = 0; i < s.list.length; i++) applyListed(s.list[i], s.sources[i], files, available, cwd, applied, errors);
-  } else {
+  } else if (presetsKnown) {
     const candidates = new Array<Layer>();
     for (let i = 0; i < BUNDLED_NAMES.length; i++) {
       const name = BUNDLED_NAMES[i];
@@ -106,19 +109,20 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
       const source = fileSource(file);
       candidates.push(candidate(readPresetFile(file, cwd, errors), source, ""));
     }
-    if (errors.length > 0) {
-      writeFailure(w, errors, warnings, logFormat);
-      return;
-    }
-    if (!detectPresets(req, candidates, applied, skipped, problems)) {
-      if (problems.length == 0) writeNeedDetect(w, candidates, logFormat, warnings);
-      return;
+    later = errors.length > 0 ? new Array<string>() : problems;
+    if (!detectPresets(req, candidates, applied, skipped, later)) {
+      if (problems.length > 0) return;
+      if (errors.length == 0) {
+        writeNeedDetect(w, candidates, logFormat, warnings);
+        return;
+      }
+      // Detection needs the host, which is not asked while there are problems: no preset applies.
+      presetsKnown = false;
+      applied.length = 0;
+      skipped.length = 0;
     }
   }
-  if (errors.length > 0) {
-    writeFailure(w, errors, warnings, logFormat);
-    return;
-  }
+  const inputErrors = errors.length;
 
   // All layers, highest first: flags, environment, config, presets (later ones win), defaults.
   const layers = copyOf(upper);
@@ -128,9 +132,10 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
 
   let plan: Plan | null = null;
   const archivesNode = req.get("archives");
-  if (archivesNode != null && archivesNode.kind != KIND_NULL) {
-    const archives = stringList(archivesNode, "archives", problems);
-    if (problems.length > 0) return;
+  later = errors.length > 0 ? new Array<string>() : problems;
+  const archives = archivesNode != null && archivesNode.kind != KIND_NULL ? stringList(archivesNode, "archives", later) : null;
+  if (problems.length > 0) return;
+  if (archives != null && later.length == 0) {
     plan = selectPlan(
       archives, merged[LEAF_THEME].text(), merged[LEAF_THEME].source, cwd,
       merged[LEAF_ONLY].entries, merged[LEAF_EXCLUDE].entries, merged[LEAF_INCLUDE].entries, flagExcludes(cli),
@@ -140,15 +145,19 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
 
   const presetNames = new Array<string>();
   if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].label);
-  writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings, explain);
+  beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged[LEAF_LOG_FORMAT].text());
+  writeResolved(w, merged, auto, presetNames, presetsKnown ? applied : null, skipped, plan, errors, warnings, explain);
 }
 
+/**
+ * Writes the answer after its opening: the config, every leaf's origin (with each union-list entry's),
+ * the invalid keys, explain, the presets, the plan, errors and warnings. `applied` is null when the presets
+ * could not be worked out (problems came first, and the host would have had to load files).
+ */
 function writeResolved(
-  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Layer>,
+  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Layer> | null,
   skipped: Array<Layer>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
 ): void {
-  beginStage(w, errors.length == 0, "done", merged[LEAF_LOG_FORMAT].text());
-
   // The config, nested by the dotted keys.
   w.key("config").beginObject();
   let group = "";
@@ -167,56 +176,70 @@ function writeResolved(
   if (group.length > 0) w.endObject();
   w.endObject();
 
+  // A decision record of SPEC section 7 is a leaf's value in `config` with its origin here: hosts derive them.
   w.key("origins").beginObject();
   for (let i = 0; i < LEAVES.length; i++) {
     w.key(LEAVES[i].key).beginObject();
     writeOrigin(w, merged[i], auto);
-    w.endObject();
-  }
-  w.endObject();
-
-  w.key("decisions").beginArray();
-  for (let i = 0; i < LEAVES.length; i++) {
-    w.beginObject();
-    w.field("key", LEAVES[i].key);
-    w.key("value");
-    writeValue(w, merged[i], auto, autoNames);
-    writeOrigin(w, merged[i], auto);
-    w.endObject();
-  }
-  w.endArray();
-
-  w.key("entries").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
-    if (!LEAVES[i].isUnion()) continue;
-    w.key(LEAVES[i].key).beginArray();
-    const entries = merged[i].entries;
-    for (let j = 0; j < entries.length; j++) {
-      w.beginObject();
-      w.field("value", entries[j].value);
-      writeLayerSource(w, entries[j].layer, entries[j].source);
-      w.endObject();
+    if (LEAVES[i].isUnion()) {
+      // One origin per entry of the list in `config`, in the same order.
+      w.key("entries").beginArray();
+      const entries = merged[i].entries;
+      for (let j = 0; j < entries.length; j++) {
+        w.beginObject();
+        writeLayerSource(w, entries[j].layer, entries[j].source);
+        w.endObject();
+      }
+      w.endArray();
     }
-    w.endArray();
+    w.endObject();
   }
   w.endObject();
+
+  if (errors.length > 0) writeInvalid(w, errors);
 
   // Every layer that set each key, the winner first, with the values that were overridden: the largest
   // part of the answer, which only `dropkit config --explain` reads, so it is written only when asked for.
   if (explain) writeExplain(w, merged, auto, autoNames);
 
-  w.key("presets").beginObject();
-  w.field("mode", auto ? "auto" : "list");
-  w.key("applied");
-  writeApplied(w, applied);
-  w.key("skipped");
-  writeApplied(w, skipped);
-  w.endObject();
+  if (applied != null) {
+    w.key("presets").beginObject();
+    w.field("mode", auto ? "auto" : "list");
+    w.key("applied");
+    writeApplied(w, applied);
+    w.key("skipped");
+    writeApplied(w, skipped);
+    w.endObject();
+  }
 
   if (plan != null) writePlan(w, plan);
   writeDiagnostics(w, "errors", errors);
   writeWarnings(w, warnings);
   w.endObject();
+}
+
+/**
+ * `invalid`: the leaves that a problem is about, in the order of LEAVES. The value `config` shows for such
+ * a key is what the other layers give meanwhile. A text that does not parse sets nothing and marks nothing.
+ */
+function writeInvalid(w: JsonWriter, errors: Array<Diagnostic>): void {
+  w.key("invalid").beginArray();
+  for (let i = 0; i < LEAVES.length; i++) {
+    for (let j = 0; j < errors.length; j++) {
+      if (errors[j].name != SYNTAX_ERROR && isAbout(errors[j].path, LEAVES[i].key)) {
+        w.string(LEAVES[i].key);
+        break;
+      }
+    }
+  }
+  w.endArray();
+}
+
+/** Whether a problem at `path` is about the leaf `key`: the leaf, an item of it, the group holding it, or the `exclude` shorthand. */
+function isAbout(path: string, key: string): bool {
+  if (key == "modules.exclude" && (path == "exclude" || hasPrefix(path, "exclude["))) return true;
+  if (path == key || (hasPrefix(path, key) && path.charCodeAt(key.length) == 0x5b)) return true;
+  return path.length > 0 && path.length < key.length && hasPrefix(key, path) && key.charCodeAt(path.length) == 0x2e;
 }
 
 function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>): void {

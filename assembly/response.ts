@@ -54,11 +54,3 @@ export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: st
   w.field("stage", stage);
   if (logFormat.length > 0) w.field("logFormat", logFormat);
 }
-
-/** Writes `{"ok":false, ...}` for a request whose inputs have problems. */
-export function writeFailure(w: JsonWriter, errors: Array<Diagnostic>, warnings: Array<Warning>, logFormat: string): void {
-  beginStage(w, false, "done", logFormat);
-  writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
-  w.endObject();
-}

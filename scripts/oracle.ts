@@ -1,16 +1,18 @@
 // The oracle: a large, fixed corpus of requests, answered once by a reference build of the core and saved,
 // so that a rebuilt core can be checked to answer every one of them with the same bytes.
 //
-//   node --import tsx scripts/oracle.ts record [reference.wasm]   saves the reference's answers
-//   node --import tsx scripts/oracle.ts check [candidate.wasm]    compares a build with them (default dist/dropkit.wasm)
+//   node --import tsx scripts/oracle.ts record <name> <module.wasm>   saves a module's answers as build/oracle/<name>.ndjson.gz
+//   node --import tsx scripts/oracle.ts check [candidate.wasm]          compares a build (default dist/dropkit.wasm) with every record
 //
-// The record lives in build/oracle/ (outside git: it is tens of megabytes of answers, and a function of the
-// reference module and this corpus). The corpus is deterministic: the golden vectors, JSONTestSuite, the fuzz
+// Two records are kept in build/oracle/ (outside git: megabytes of answers, a function of a module and this
+// corpus): `reference`, the answers of the core before it was rebuilt (build/oracle/reference.wasm, the module
+// of commit 0c312ea), and `shape`, the answers of that same core once `resolve`'s answer changed shape, which
+// every later build must give byte for byte. The corpus is deterministic: the golden vectors, JSONTestSuite, the fuzz
 // generators of test/helpers/fuzz.ts sampled with fixed seeds, the bench inputs, and the huge and deep inputs of
 // the fuzz and limits suites. Every request goes to one instance in order, as a long-lived host would send them.
 //
 // The one intended difference between the reference and a candidate, the shape of `resolve`'s answer, is
-// applied to the reference's answer by `expectedAnswer` below before the bytes are compared.
+// applied to the reference's answers by `expectedAnswer` (scripts/oracle-shape.ts) before the bytes are compared.
 
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -24,7 +26,7 @@ import { loadVectors, requestText } from "../test/helpers/vectors.ts";
 import { expectedAnswer } from "./oracle-shape.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const recordFile = path.join(root, "build/oracle/answers.ndjson.gz");
+const records = path.join(root, "build/oracle");
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 // For requests, which may be any bytes: only shown, or read for their op.
@@ -213,20 +215,22 @@ function sha(bytes: Uint8Array): string {
   return createHash("sha1").update(bytes).digest("hex");
 }
 
-function record(wasmFile: string): void {
+function record(name: string, wasmFile: string): void {
   const call = host(fs.readFileSync(wasmFile));
   const lines: string[] = [];
   for (const c of corpus()) {
     const { status, text } = call(c.bytes);
     lines.push(JSON.stringify({ group: c.group, sha: sha(c.bytes), status, text } satisfies Recorded));
   }
-  fs.mkdirSync(path.dirname(recordFile), { recursive: true });
-  fs.writeFileSync(recordFile, gzipSync(lines.join("\n") + "\n", { level: 9 }));
-  console.log(`recorded ${lines.length} answers of ${wasmFile} in ${path.relative(root, recordFile)}`);
+  const file = path.join(records, `${name}.ndjson.gz`);
+  fs.mkdirSync(records, { recursive: true });
+  fs.writeFileSync(file, gzipSync(lines.join("\n") + "\n", { level: 9 }));
+  console.log(`recorded ${lines.length} answers of ${wasmFile} in ${path.relative(root, file)}`);
 }
 
-function check(wasmFile: string): number {
-  const saved = gunzipSync(fs.readFileSync(recordFile)).toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Recorded);
+/** Compares a build with one record; the `reference` record's answers go through the intended shape change first. */
+function check(name: string, wasmFile: string): number {
+  const saved = gunzipSync(fs.readFileSync(path.join(records, `${name}.ndjson.gz`))).toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Recorded);
   const cases = corpus();
   if (cases.length !== saved.length) throw new Error(`the corpus has ${cases.length} requests, the record ${saved.length}: record again`);
   const call = host(fs.readFileSync(wasmFile));
@@ -240,7 +244,7 @@ function check(wasmFile: string): number {
     const g = groups.get(c.group) ?? { total: 0, failed: 0 };
     g.total++;
     groups.set(c.group, g);
-    const expected = expectedAnswer(lenient.decode(c.bytes), old.status, old.text, got.text);
+    const expected = name === "reference" ? expectedAnswer(lenient.decode(c.bytes), old.status, old.text, got.text) : old.text;
     if (got.status === old.status && got.text === expected) return;
     g.failed++;
     failed++;
@@ -248,7 +252,7 @@ function check(wasmFile: string): number {
   });
   for (const [group, g] of groups) console.log(`${g.failed === 0 ? "ok  " : "FAIL"} ${group}: ${g.total - g.failed}/${g.total}`);
   for (const s of shown) console.log(s);
-  console.log(failed === 0 ? `all ${cases.length} answers as expected` : `${failed} of ${cases.length} answers differ`);
+  console.log(failed === 0 ? `${name}: all ${cases.length} answers as expected` : `${name}: ${failed} of ${cases.length} answers differ`);
   return failed === 0 ? 0 : 1;
 }
 
@@ -263,10 +267,15 @@ function describeDifference(i: number, c: Case, oldStatus: number, newStatus: nu
   ].join("\n");
 }
 
-const [command, file] = process.argv.slice(2);
-if (command === "record") record(file ?? path.join(root, "build/oracle/reference.wasm"));
-else if (command === "check") process.exitCode = check(file ?? path.join(root, "dist/dropkit.wasm"));
-else {
-  console.error("usage: oracle.ts record [reference.wasm] | check [candidate.wasm]");
+const [command, ...args] = process.argv.slice(2);
+if (command === "record" && args.length === 2) {
+  record(args[0]!, args[1]!);
+} else if (command === "check" && args.length <= 1) {
+  const wasmFile = args[0] ?? path.join(root, "dist/dropkit.wasm");
+  const names = fs.readdirSync(records).filter((f) => f.endsWith(".ndjson.gz")).map((f) => f.slice(0, -".ndjson.gz".length)).sort();
+  if (names.length === 0) throw new Error(`no record in ${records}: record one first`);
+  process.exitCode = Math.max(...names.map((n) => check(n, wasmFile)));
+} else {
+  console.error("usage: oracle.ts record <name> <module.wasm> | check [candidate.wasm]");
   process.exitCode = 64;
 }

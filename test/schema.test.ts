@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../assembly/messages.js";
+import { deriveListEntries } from "../src/decisions.js";
 import { only, positionOf, resolveDone, resolveOk, validate } from "./helpers/core.js";
 
 /** The errors of a text that must not validate, as [path, message] pairs. */
@@ -208,7 +209,7 @@ describe("the exclude shorthand", () => {
     const r = resolveOk({ cwd: "/d", flags: { exclude: ["c"] }, config: { source: "/d/dropkit.config.json", format: "json", text } });
     const at = (needle: string) => `/d/dropkit.config.json:1:${positionOf(text, needle).column}`;
     assert.deepEqual(r.config!.modules.exclude, ["a", "b", "z", "c"]);
-    assert.deepEqual(r.entries!["modules.exclude"].map((e) => [e.value, e.layer, e.source]), [
+    assert.deepEqual(deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]), [
       ["a", "config", at('"a"')],
       ["b", "config", at('"b"')],
       ["z", "config", at('"z"')],
