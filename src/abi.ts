@@ -53,7 +53,23 @@ export function callExports(e: AbiExports, request: Uint8Array): { status: numbe
   const ptr = e.dk_alloc(request.length) >>> 0;
   // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
   new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
-  const status = e.dk_call(ptr, request.length);
+  return finishCall(e, ptr, request.length);
+}
+
+/**
+ * `callExports` for request text: a short text is encoded straight into the module's buffer (no copy on the
+ * way), a long one first on its own (so that the buffer is not three times the text, UTF-8's worst case).
+ */
+export function callExportsText(e: AbiExports, text: string): { status: number; view: Uint8Array } {
+  if (text.length > 16384) return callExports(e, encoder.encode(text));
+  const room = text.length * 3;
+  const ptr = e.dk_alloc(room) >>> 0;
+  const { written } = encoder.encodeInto(text, new Uint8Array(e.memory.buffer, ptr, room));
+  return finishCall(e, ptr, written);
+}
+
+function finishCall(e: AbiExports, ptr: number, len: number): { status: number; view: Uint8Array } {
+  const status = e.dk_call(ptr, len);
   e.dk_free(ptr);
   return { status, view: new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len() >>> 0) };
 }

@@ -1,7 +1,7 @@
 // The boundary to the wasm core for the rest of the host: instantiates it (through the loader) and calls it with src/abi.ts's byte ABI. Browser-safe.
 
 import { instantiateSync } from "@assemblyscript/loader";
-import { type AbiExports, callExports, CoreTrap } from "./abi.js";
+import { type AbiExports, callExportsText, CoreTrap } from "./abi.js";
 
 /** Thrown when the core traps or answers with something unreadable: a bug, exit 70. The same class as `dropkit/abi`'s. */
 export { CoreTrap };
@@ -152,7 +152,6 @@ export interface BundledPreset {
   detect: string[] | null;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
@@ -171,7 +170,7 @@ export class Core {
     let text: string;
     let status: number;
     try {
-      const answer = callExports(exports, encoder.encode(JSON.stringify(req)));
+      const answer = callExportsText(exports, JSON.stringify(req));
       status = answer.status;
       // Decoding the view copies it: no slice first.
       text = decoder.decode(answer.view);
