@@ -36,6 +36,11 @@ function writeUnits(s: string, p: usize, json: bool): usize {
     }
     if (i >= n) break;
     const c = <u32>load<u16>(chars + (<usize>i << 1));
+    if (c - 0x20 < 0x60 && c != 0x22 && c != 0x5c) {
+      // The tail of a short ASCII string, one unit that stands for itself.
+      store<u8>(p++, <u8>c);
+      continue;
+    }
     const low = lowSurrogateAfter(chars, i, n);
     if (low != 0) {
       p = encodePair(p, c, low);

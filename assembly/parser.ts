@@ -58,6 +58,8 @@ const frameNode = new StaticArray<i32>(MAX_DEPTH);
 const frameObject = new StaticArray<bool>(MAX_DEPTH);
 const frameItems = new StaticArray<i32>(MAX_DEPTH);
 const frameKey = new StaticArray<i32>(MAX_DEPTH);
+// One key set per open object that has grown past LINEAR_KEYS keys (null until then, set when a frame opens).
+const frameKeys = new StaticArray<KeySet | null>(MAX_DEPTH);
 
 class Parser {
   ptr: usize;
@@ -65,8 +67,6 @@ class Parser {
   tape: Tape;
   result: Parsed;
   depth: i32 = 0;
-  // One key set per open object that has grown past LINEAR_KEYS keys.
-  keySets: Array<KeySet | null> = new Array<KeySet | null>(MAX_DEPTH);
 
   constructor(ptr: usize, len: i32) {
     this.ptr = ptr;
@@ -98,7 +98,7 @@ class Parser {
           unchecked(frameObject[d] = isObject);
           unchecked(frameItems[d] = 0);
           unchecked(frameKey[d] = isObject ? -1 : 0);
-          unchecked(this.keySets[d] = null);
+          unchecked(frameKeys[d] = null);
           pos = this.nextItem(pos);
           if (pos < 0) return this.result;
           continue;
@@ -211,12 +211,12 @@ class Parser {
         }
       }
     } else {
-      let set = unchecked(this.keySets[d]);
+      let set = unchecked(frameKeys[d]);
       if (set == null) {
         // Past LINEAR_KEYS keys, every key goes into a set once (the earlier ones too).
         set = new KeySet(tape);
         for (let k = unchecked(frameNode[d]) + 1; k < key; k = tape.next(k + 1)) set.addFirst(k);
-        unchecked(this.keySets[d] = set);
+        unchecked(frameKeys[d] = set);
       }
       first = set.addFirst(key);
     }

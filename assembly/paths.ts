@@ -21,41 +21,35 @@ export function resolvePath(base: string, p: string): string {
 export function normalizePath(p: string): string {
   const windows = p.length >= 2 && p.charCodeAt(1) == 0x3a;
   const n = p.length;
-  // The kept segments, as start and end indices into `p`.
-  const starts = new Array<i32>();
-  const ends = new Array<i32>();
+  // The result is never longer than `p` and a leading slash: written into one string, shrunk at the end.
+  const out = changetype<usize>(__new(<usize>(n + 1) << 1, idof<string>()));
+  let len = 0;
+  let segments = 0;
   for (let start = 0; start <= n; ) {
     let end = start;
     while (end < n && !isSlash(p.charCodeAt(end))) end++;
-    const len = end - start;
-    const dot = len > 0 && p.charCodeAt(start) == 0x2e;
-    if (len == 2 && dot && p.charCodeAt(start + 1) == 0x2e) {
-      // ".." never climbs above the root, nor above a drive.
-      if (starts.length > (windows ? 1 : 0)) {
-        starts.pop();
-        ends.pop();
+    const size = end - start;
+    const dot = size > 0 && p.charCodeAt(start) == 0x2e;
+    if (size == 2 && dot && p.charCodeAt(start + 1) == 0x2e) {
+      // ".." drops the last segment, but never climbs above the root, nor above a drive.
+      if (segments > (windows ? 1 : 0)) {
+        do len--;
+        while (len > 0 && load<u16>(out + (<usize>len << 1)) != 0x2f);
+        segments--;
       }
-    } else if (len > 0 && !(len == 1 && dot)) {
-      starts.push(start);
-      ends.push(end);
+    } else if (size > 0 && !(size == 1 && dot)) {
+      if (segments > 0 || !windows) {
+        store<u16>(out + (<usize>len << 1), 0x2f);
+        len++;
+      }
+      memory.copy(out + (<usize>len << 1), changetype<usize>(p) + (<usize>start << 1), <usize>size << 1);
+      len += size;
+      segments++;
     }
     start = end + 1;
   }
-  if (starts.length == 0) return windows ? "" : "/";
-  let size = windows ? -1 : 0;
-  for (let i = 0; i < starts.length; i++) size += 1 + ends[i] - starts[i];
-  const out = changetype<string>(__new(<usize>size << 1, idof<string>()));
-  let at: usize = changetype<usize>(out);
-  for (let i = 0; i < starts.length; i++) {
-    if (i > 0 || !windows) {
-      store<u16>(at, 0x2f);
-      at += 2;
-    }
-    const len = ends[i] - starts[i];
-    memory.copy(at, changetype<usize>(p) + (<usize>starts[i] << 1), <usize>len << 1);
-    at += <usize>len << 1;
-  }
-  return out;
+  if (segments == 0) return windows ? "" : "/";
+  return changetype<string>(__renew(out, <usize>len << 1));
 }
 
 /** The directory part of `p`: "." when it has no slash, "/" for a file at the root. */

@@ -47,16 +47,31 @@ export class Positions {
         if (pos % STRIDE == 0) this.mark(pos, line, column, offset);
         stop = min(at, pos - pos % STRIDE + STRIDE);
       }
-      for (; pos < stop; pos++) {
-        const b = <u32>load<u8>(ptr + <usize>pos);
-        if (b == 0x0a) {
-          line++;
-          column = 1;
-          offset++;
-        } else {
-          const units = unitsOfByte(b);
-          column += units;
-          offset += units;
+      while (pos < stop) {
+        // Eight ASCII bytes without a line break are eight columns; other words go byte by byte.
+        let next = stop;
+        if (pos + 8 <= stop) {
+          const x = load<u64>(ptr + <usize>pos);
+          const y = x ^ 0x0a0a0a0a0a0a0a0a;
+          if (((x | ((y - 0x0101010101010101) & ~y)) & 0x8080808080808080) == 0) {
+            column += 8;
+            offset += 8;
+            pos += 8;
+            continue;
+          }
+          next = pos + 8;
+        }
+        for (; pos < next; pos++) {
+          const b = <u32>load<u8>(ptr + <usize>pos);
+          if (b == 0x0a) {
+            line++;
+            column = 1;
+            offset++;
+          } else {
+            const units = unitsOfByte(b);
+            column += units;
+            offset += units;
+          }
         }
       }
     }

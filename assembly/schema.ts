@@ -130,23 +130,29 @@ export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
 function checkGlob(ptr: usize, len: i32): string {
   if (len == 0) return MSG_GLOB_EMPTY;
   let star = false;
-  let i = 0;
-  // Eight bytes at a time: a slash or a backslash among them, or a '*' that is not the glob's last byte.
-  for (; i + 8 <= len; i += 8) {
-    const x = load<u64>(ptr + <usize>i);
-    if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) return MSG_GLOB_SLASH;
-    const stars = hasByte(x, 0x2a);
-    if (stars != 0 && i + <i32>(ctz(stars) >> 3) < len - 1) star = true;
+  if (len < 8) {
+    for (let i = 0; i < len; i++) {
+      const c = load<u8>(ptr + <usize>i);
+      if (c == 0x2f || c == 0x5c) return MSG_GLOB_SLASH;
+      if (c == 0x2a && i < len - 1) star = true;
+    }
+    return star ? MSG_GLOB_STAR : "";
   }
-  for (; i < len; i++) {
-    const c = load<u8>(ptr + <usize>i);
-    if (c == 0x2f || c == 0x5c) return MSG_GLOB_SLASH;
-    if (c == 0x2a && i < len - 1) star = true;
+  // Eight bytes at a time, the last word overlapping the one before so that it ends with the glob.
+  for (let i = 0; i < len; i += 8) {
+    const at = min(i, len - 8);
+    const x = load<u64>(ptr + <usize>at);
+    if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) return MSG_GLOB_SLASH;
+    // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
+    if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
   }
   return star ? MSG_GLOB_STAR : "";
 }
 
-/** Bit 7 set in each byte of `x` that may be `b`, the lowest of them certainly: zero when no byte is. */
+/**
+ * Bit 7 set in each byte of `x` that is `b`, and possibly in bytes above such a one (the subtraction's borrow),
+ * never below: zero exactly when no byte is `b`.
+ */
 @inline function hasByte(x: u64, b: u64): u64 {
   const y = x ^ (0x0101010101010101 * b);
   return (y - 0x0101010101010101) & ~y & 0x8080808080808080;

@@ -39,7 +39,7 @@ export class Tape {
   }
 
   /** Appends a node; its end and the index after it are set when it is complete (`close`). Returns its index. */
-  add(kindAndFlags: i32, start: i32, end: i32): i32 {
+  @inline add(kindAndFlags: i32, start: i32, end: i32): i32 {
     const i = this.count;
     if (i == this.capacity) {
       // The tape is usually the newest block of the heap while a text is parsed, so this grows in place:

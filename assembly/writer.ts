@@ -45,7 +45,7 @@ export class JsonWriter {
     this.reserve(n + 3);
     const p = this.buf + <usize>this.len;
     store<u8>(p, 0x22);
-    for (let i = 0; i < n; i++) store<u8>(p + 1 + <usize>i, <u8>name.charCodeAt(i));
+    narrow(name, p + 1);
     store<u16>(p + 1 + <usize>n, 0x3a22);
     this.len += n + 3;
     this.afterKey = true;
@@ -198,24 +198,21 @@ export class JsonWriter {
     this.len = <i32>(writeUnescaped(start, n, this.buf + <usize>this.len) - this.buf);
   }
 
+  /** Writes `s` as a JSON string. */
   private quoted(s: string): void {
-    this.byte(0x22);
-    this.utf8(s);
-    this.byte(0x22);
-  }
-
-  /** Writes `s` as the inside of a JSON string. */
-  private utf8(s: string): void {
     // Room for the longest form of every code unit at once (six bytes for a \uXXXX escape): no check per byte.
-    this.reserve(s.length * 6);
-    this.len = <i32>(writeEscaped(s, this.buf + <usize>this.len) - this.buf);
+    this.reserve(s.length * 6 + 2);
+    const p = this.buf + <usize>this.len;
+    store<u8>(p, 0x22);
+    const end = writeEscaped(s, p + 1);
+    store<u8>(end, 0x22);
+    this.len = <i32>(end + 1 - this.buf);
   }
 
   private ascii(s: string): void {
     const n = s.length;
     this.reserve(n);
-    const p = this.buf + <usize>this.len;
-    for (let i = 0; i < n; i++) store<u8>(p + <usize>i, <u8>s.charCodeAt(i));
+    narrow(s, this.buf + <usize>this.len);
     this.len += n;
   }
 
@@ -250,4 +247,16 @@ export class JsonWriter {
     this.cap = max<i32>(need, this.cap << 1);
     this.buf = __realloc(this.buf, <usize>this.cap);
   }
+}
+
+/** Writes the ASCII string `s` at `p`, a byte per code unit: four at a time, then one by one. */
+function narrow(s: string, p: usize): void {
+  const n = s.length;
+  const chars = changetype<usize>(s);
+  let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const u = load<u64>(chars + (<usize>i << 1));
+    store<u32>(p + <usize>i, <u32>((u & 0xff) | ((u >> 8) & 0xff00) | ((u >> 16) & 0xff0000) | ((u >> 24) & 0xff000000)));
+  }
+  for (; i < n; i++) store<u8>(p + <usize>i, <u8>load<u16>(chars + (<usize>i << 1)));
 }

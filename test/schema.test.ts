@@ -94,6 +94,31 @@ describe("module globs", () => {
     ]);
   });
 
+  test("every length and every position of a *, / or \\ is judged by the rule (the checker reads eight bytes at a time)", () => {
+    // The rule, written plainly: a slash anywhere first, then a * anywhere but the last character.
+    const expected = (glob: string): string =>
+      glob === "" ? M.MSG_GLOB_EMPTY : /[/\\]/.test(glob) ? M.MSG_GLOB_SLASH : glob.slice(0, -1).includes("*") ? M.MSG_GLOB_STAR : "";
+    const globs: string[] = [];
+    for (let len = 1; len <= 19; len++) {
+      const base = "abcdefghijklmnopqrs".slice(0, len);
+      for (let at = 0; at < len; at++) {
+        for (const c of ["*", "/", "\\"]) globs.push(base.slice(0, at) + c + base.slice(at + 1));
+        // Two marks: a * before the end with a trailing *, and a * before a slash.
+        if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "*");
+        if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "/");
+      }
+      globs.push(base, "é" + base + "*");
+    }
+    const r = validate(JSON.stringify({ modules: { include: globs } }));
+    const got = new Map(r.errors.map((e) => [e.path, e.message]));
+    globs.forEach((glob, i) => {
+      const want = expected(glob);
+      const message = got.get(`modules.include[${i}]`);
+      if (want === "") assert.equal(message, undefined, `${JSON.stringify(glob)} should be accepted`);
+      else assert.equal(message, `modules.include[${i}]: ${want}, found the string "${glob}".`, JSON.stringify(glob));
+    });
+  });
+
   test("an empty glob, a non-string item and a non-array are rejected", () => {
     assert.deepEqual(problems('{"modules": {"only": ["", 3]}, "exclude": "x"}'), [
       ["modules.only[0]", `modules.only[0]: ${M.MSG_GLOB_EMPTY}, found an empty string.`],
