@@ -198,7 +198,12 @@ export function openRaw(): { allocFree(ops: Array<[number, boolean]>): void; mem
       const kept: Array<[number, number]> = [];
       for (const [size, freeNow] of ops) {
         const ptr = e.dk_alloc(size) as number;
-        const len = Math.max(0, size);
+        if (size < 0) {
+          // A negative length is refused with 0 (docs/embedding.md).
+          assert.equal(ptr, 0, `dk_alloc(${size}) gave ${ptr}`);
+          continue;
+        }
+        const len = size;
         assert.ok(ptr > 0 && ptr + len <= memory().length, `dk_alloc(${size}) gave ${ptr}, outside memory`);
         memory().fill(0xa5, ptr, ptr + len);
         if (freeNow) e.dk_free(ptr);
