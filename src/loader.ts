@@ -3,6 +3,7 @@
 import { readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { types } from "node:util";
+import { privateCacheDir } from "./cachedir.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
 
@@ -72,22 +73,39 @@ export function toJsonValue(value: unknown, file: string): JsonValue {
 
 type Jiti = { import(id: string): Promise<unknown> };
 
-let jiti: Jiti | undefined;
+/** One jiti instance per cache directory (or none), created on first use: requiring jiti costs start-up time. */
+const jitis = new Map<string | false, Jiti>();
+let noCacheSaid = false;
 
-/** The jiti instance, created on first use: requiring jiti costs start-up time that JSON configs never need. */
+/**
+ * The jiti instance for the next evaluation. Its compiled files go only to the user's private cache
+ * directory, checked again now (src/cachedir.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
+ * and a file planted there under the predictable name would run instead of the user's config.
+ */
 function getJiti(): Jiti {
+  const cache = privateCacheDir();
+  if (cache.dir === null && !noCacheSaid && process.env.DROPKIT_DEBUG === "1") {
+    noCacheSaid = true;
+    process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
+  }
+  const fsCache = cache.dir ?? false;
+  let jiti = jitis.get(fsCache);
   if (!jiti) {
     const { createJiti } = createRequire(import.meta.url)("jiti") as {
       createJiti(id: string, options: Record<string, unknown>): Jiti;
     };
     jiti = createJiti(import.meta.url, {
-      // Default fsCache: node_modules/.cache/jiti or the OS temp dir, never next to the user's file.
+      // Given here, these win over JITI_* variables: no cache elsewhere, and no ESM temp files in os.tmpdir().
+      fsCache,
+      rebuildFsCache: false,
+      esmEvalTempFile: false,
       // No module cache: a config edited between two loads in one process must be re-read.
       moduleCache: false,
       // Without interop, `default` is exactly the default export, so a file with only named exports
       // can be told apart from one exporting an object.
       interopDefault: false,
     });
+    jitis.set(fsCache, jiti);
   }
   return jiti;
 }
