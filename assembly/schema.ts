@@ -3,7 +3,7 @@
 import { Diagnostic, SCHEMA_ERROR } from "./diagnostic";
 import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Span, isExactlyOne } from "./json";
 import {
-  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
+  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_NUL, MSG_PATH_EMPTY,
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
@@ -254,9 +254,14 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
   return layer;
 }
 
-/** Checks one leaf value given as text (flags and environment); returns "" or what is wrong. */
+/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
+const NUL_NOUNS: Array<string> = splitOn("a theme|a module glob|a preset name or path|a path|a path", "|");
+
+/** Checks one leaf value given as text (flags, environment, config files); returns "" or what is wrong. */
 export function checkText(leaf: i32, value: string): string {
   const type = LEAVES[leaf].type;
+  // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
+  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(value)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
   if (type == TYPE_THEME) return checkTheme(value);
   if (type == TYPE_GLOBS) return checkModuleGlob(value);
   if (type == TYPE_PRESETS) return value.length == 0 ? MSG_PRESET_EMPTY : "";
@@ -309,7 +314,7 @@ function readTheme(ctx: DocContext, layer: Layer, value: JsonNode): void {
     error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
     return;
   }
-  const problem = checkTheme(value.text);
+  const problem = checkText(LEAF_THEME, value.text);
   if (problem.length > 0) {
     error(ctx, "theme", value, capitalize(problem));
     return;
@@ -372,9 +377,10 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   const globs = new Array<string>();
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    if (item.kind != KIND_STRING || item.text.length == 0) {
+    const empty = item.kind != KIND_STRING || item.text.length == 0;
+    if (empty || hasNul(item.text)) {
       const at = itemPath("detect", i);
-      error(ctx, at, item, format("%: % and must be a string", at, MSG_DETECT_EMPTY));
+      error(ctx, at, item, empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL);
       continue;
     }
     globs.push(item.text);
@@ -431,6 +437,11 @@ function errorAtKey(ctx: DocContext, path: string, span: Span, message: string):
 function source(ctx: DocContext, node: JsonNode): string {
   if (!ctx.positions) return ctx.file;
   return positionText(ctx.file, node.line, node.column);
+}
+
+function hasNul(s: string): bool {
+  for (let i = 0, n = s.length; i < n; i++) if (s.charCodeAt(i) == 0) return true;
+  return false;
 }
 
 function capitalize(s: string): string {
