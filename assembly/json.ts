@@ -21,6 +21,11 @@ export const KIND_OBJECT: i32 = 5;
 
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
 export const MAX_DEPTH: i32 = 128;
+/**
+ * A request may nest this much deeper than a document: room for the envelope around a `value` source
+ * (`presetFiles[i].value` starts at level 4), so that a value as deep as a JSON config may be is readable.
+ */
+export const REQUEST_ENVELOPE_DEPTH: i32 = 3;
 
 /**
  * A stretch of the text: 1-based line and column of its start, columns and offsets in UTF-16 code units.
@@ -103,9 +108,11 @@ export function stringField(node: JsonNode, key: string, fallback: string): stri
  */
 export type ParseResult = Parser;
 
-/** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
-export function parseJson(ptr: usize, len: i32): ParseResult {
-  return new Parser(ptr, len).run();
+/** Parses `len` bytes of UTF-8 text at `ptr`, nested at most `maxDepth` deep. The bytes must stay alive during the call. */
+export function parseJson(ptr: usize, len: i32, maxDepth: i32 = MAX_DEPTH): ParseResult {
+  const parser = new Parser(ptr, len);
+  parser.maxDepth = maxDepth;
+  return parser.run();
 }
 
 /** Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two). */
@@ -128,6 +135,7 @@ export class Parser {
   column: i32 = 1;
   offset: i32 = 0;
   depth: i32 = 0;
+  maxDepth: i32 = MAX_DEPTH;
   failed: bool = false;
   // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
   pathKeys: Array<string> = new Array<string>();
@@ -289,7 +297,7 @@ export class Parser {
   }
 
   enter(): bool {
-    if (++this.depth > MAX_DEPTH) {
+    if (++this.depth > this.maxDepth) {
       this.error(MSG_TOO_DEEP);
       return false;
     }

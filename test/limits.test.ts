@@ -68,6 +68,25 @@ describe("nesting", () => {
     }
   });
 
+  test("a value source nested 128 levels, as deep as a JSON config may be, fits in a request as config and as preset file", () => {
+    // The host's limit for .ts/.js values (src/loader.ts) is the documents' 128: the request's envelope adds up to 3.
+    let value: unknown = "x";
+    for (let i = 0; i < 127; i++) value = [value];
+    const abi = openAbi();
+    const source = (name: string) => ({ source: `/d/${name}.ts`, format: "value", value: { theme: value } });
+    for (const request of [
+      { op: "resolve", cwd: "/d", config: source("dropkit.config") },
+      { op: "resolve", cwd: "/d", presetFiles: [{ ...source("mine"), name: "mine", ref: "mine" }], presetNames: ["mine"], config: { source: "/d/c.json", format: "json", text: '{"presets":["mine"]}' } },
+    ]) {
+      const { status, text } = abi.call(JSON.stringify(request));
+      assert.equal(status, 0, text);
+      const e = only(JSON.parse(text).errors as Array<{ name: string; path: string }>);
+      assert.deepEqual([e.name, e.path], ["SchemaValidationError", "theme"]);
+    }
+    // A JSON text of 129 levels is still too deep.
+    assert.equal(only(validate("[".repeat(129) + "]".repeat(129)).errors).message, M.MSG_TOO_DEEP);
+  });
+
   test("a 100,000-deep request itself is status 1, not a trap", () => {
     const abi = openAbi();
     const { status, text } = abi.call("[".repeat(deep) + "]".repeat(deep));
