@@ -2,7 +2,7 @@
 
 // A problem found while parsing (a syntax error or a duplicate key) is a Diagnostic without its file,
 // which the document that parsed adds: no class of its own, nor a list type and a visitor for it.
-import { Diagnostic } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS } from "./diagnostic";
 import {
   MSG_BAD_ESCAPE, MSG_BAD_NUMBER, MSG_BAD_UNICODE_ESCAPE, MSG_BAD_UTF8, MSG_CONTROL_CHAR,
   MSG_EMPTY, MSG_EXPECTED_COLON, MSG_EXPECTED_COMMA_ARRAY, MSG_EXPECTED_COMMA_OBJECT,
@@ -115,19 +115,28 @@ export function parseJson(ptr: usize, len: i32, maxDepth: i32 = MAX_DEPTH): Pars
   return parser.run();
 }
 
-/** Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two). */
-export function parseJsonString(text: string): ParseResult {
+/**
+ * Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two).
+ * With a `scope`, only duplicate keys inside that top-level key are recorded (package.json's `dropkit`).
+ */
+export function parseJsonString(text: string, scope: string = ""): ParseResult {
   const bytes = new JsonWriter();
   bytes.utf8(text, false);
-  return parseJson(changetype<usize>(bytes.buf), bytes.len);
+  const parser = new Parser(changetype<usize>(bytes.buf), bytes.len);
+  parser.scope = scope;
+  return parser.run();
 }
 
 export class Parser {
   value: JsonNode | null = null;
   /** The syntax error, if any: parsing stops at the first one. */
   syntaxError: Diagnostic | null = null;
-  /** Duplicate keys: parsing goes on past them, so all of them are found. */
+  /** Duplicate keys: parsing goes on past them, so all of them are found (the first MAX_LISTED_PROBLEMS listed). */
   duplicates: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Duplicate keys found past those listed. */
+  unlisted: i32 = 0;
+  /** When set, the top-level key outside which duplicates are not recorded. */
+  scope: string = "";
   ptr: usize;
   len: i32;
   pos: i32 = 0;
@@ -552,6 +561,11 @@ export class Parser {
   }
 
   duplicate(key: JsonKey, first: JsonKey): void {
+    if (this.scope.length > 0 && (this.pathKeys.length == 0 || this.pathIndex[0] >= 0 || this.pathKeys[0] != this.scope)) return;
+    if (this.duplicates.length >= MAX_LISTED_PROBLEMS) {
+      this.unlisted++;
+      return;
+    }
     const problem = new Diagnostic();
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();

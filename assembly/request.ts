@@ -1,7 +1,7 @@
 // One request in, one response out: reads the JSON request, runs its op, writes the JSON response.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { FORMAT_JSON, FORMAT_PACKAGE, parseDocument, readInto } from "./document";
+import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, parseDocument, readInto } from "./document";
 import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson, stringField } from "./json";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
@@ -107,6 +107,7 @@ function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): vo
     return;
   }
   const doc = parseDocument(text.text, FORMAT_JSON, stringField(req, "source", "<input>"), DOC_CONFIG);
+  listUnlisted(doc);
   const errors = doc.errors;
   w.beginObject();
   w.key("ok").bool(errors.length == 0);

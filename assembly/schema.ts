@@ -1,6 +1,6 @@
 // The config schema of SPEC section 2: its leaves, and the strict validator that turns JSON into a layer.
 
-import { Diagnostic, SCHEMA_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
 import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Span, isExactlyOne } from "./json";
 import {
   MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_NUL, MSG_PATH_EMPTY,
@@ -198,10 +198,19 @@ export class DocContext {
   positions: bool = true;
   doc: i32 = DOC_CONFIG;
   errors: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
+  unlisted: i32 = 0;
   /** Documents: the document node, null when there is none. */
   node: JsonNode | null = null;
   /** Documents: a package.json without a `dropkit` key, not a config. */
   absent: bool = false;
+
+  /** Whether one more problem may be listed; when not, it is counted instead (call before building it). */
+  hasRoom(): bool {
+    if (this.errors.length < MAX_LISTED_PROBLEMS) return true;
+    this.unlisted++;
+    return false;
+  }
 }
 
 /** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
@@ -418,6 +427,8 @@ function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: 
 }
 
 function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, accepted: Array<string>): void {
+  // Checked first: the suggestion is the costly part.
+  if (!ctx.hasRoom()) return;
   const path = parent.length > 0 ? parent + "." + key : key;
   const where = parent.length > 0 ? "in " + parent : "at the top level";
   const shown = new Array<string>();
@@ -427,11 +438,11 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
 
 /** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
+  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
+  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
 }
 
 function source(ctx: DocContext, node: JsonNode): string {

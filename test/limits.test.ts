@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../assembly/messages.js";
 import { openAbi } from "./helpers/abi.js";
-import { only, resolveOk, validate } from "./helpers/core.js";
+import { only, parse, resolveDone, resolveOk, validate } from "./helpers/core.js";
 
 describe("size", () => {
   test("a 1 MB config of tens of thousands of module globs validates, through the binding and the raw ABI", () => {
@@ -47,6 +47,64 @@ describe("size", () => {
     const e = only(validate(text).errors);
     assert.equal(e.path, "modules.only[70000]");
     assert.equal(e.offset, text.indexOf('"bad*glob"'));
+  });
+});
+
+describe("problems listed per document", () => {
+  const notListed = /^(\d+) more problems in (.+) are not listed \(only the first 100 of a file are\): fix these and run again to see the rest\.$/;
+
+  test("a 1 MB config of 350,000 bad values lists its first 100 problems, then how many more, in bounded memory", () => {
+    const text = JSON.stringify({ exclude: Array.from({ length: 350_000 }, () => 1) });
+    const abi = openAbi();
+    const { status, text: out } = abi.call(JSON.stringify({ op: "validate", text, source: "/d/dropkit.config.json" }));
+    assert.equal(status, 0);
+    const errors = JSON.parse(out).errors as Array<{ name: string; path: string; source: string; message: string; line?: number }>;
+    assert.equal(errors.length, 101);
+    assert.deepEqual(errors.slice(0, 100).map((e) => e.path), Array.from({ length: 100 }, (_, i) => `exclude[${i}]`));
+    const last = errors[100]!;
+    assert.deepEqual([last.name, last.path, last.source, last.line], ["SchemaValidationError", "", "/d/dropkit.config.json", undefined]);
+    assert.deepEqual(notListed.exec(last.message)?.slice(1), ["349900", "/d/dropkit.config.json"]);
+    // Each problem used to cost about 1.6 KB of core memory and 350 bytes of response: over 1 GB here.
+    assert.ok(abi.memoryBytes() <= 512 * 1024 * 1024, `memory ${abi.memoryBytes()}`);
+    assert.ok(out.length < 100_000, `response ${out.length} bytes`);
+  });
+
+  test("unknown keys (whose suggestions cost most), duplicates and problems per preset file are capped the same way", () => {
+    const keys = "{" + Array.from({ length: 50_000 }, (_, i) => `"k${i}": 1`).join(", ") + "}";
+    const unknown = validate(keys).errors;
+    assert.equal(unknown.length, 101);
+    assert.match(unknown[99]!.message, /^Unknown key "k99" at the top level/);
+    assert.equal(notListed.exec(unknown[100]!.message)?.[1], "49900");
+
+    const dups = parse("{" + Array.from({ length: 300 }, () => '"a": 1').join(", ") + "}").errors;
+    assert.equal(dups.length, 101);
+    assert.equal(notListed.exec(dups[100]!.message)?.[1], "199");
+
+    // A package.json: only duplicates inside the dropkit key count, listed or not.
+    const many = (n: number, entry: string) => Array.from({ length: n }, () => entry).join(", ");
+    assert.equal(validate(`{"scripts": {${many(300, '"a": 1')}}, "dropkit": {"theme": "t"}}`, { format: "package.json" }).ok, true);
+    const inKey = validate(`{"scripts": {${many(300, '"a": 1')}}, "dropkit": {${many(150, '"theme": "t"')}}}`, { format: "package.json" }).errors;
+    assert.equal(inKey.length, 101);
+    assert.ok(inKey.slice(0, 100).every((e) => e.path === "theme" && /^Duplicate key "theme"/.test(e.message)));
+    assert.equal(notListed.exec(inKey[100]!.message)?.[1], "49");
+
+    // Two preset files of 150 problems each: each lists 100 and counts its own rest.
+    const bad = JSON.stringify({ exclude: Array.from({ length: 150 }, () => 1) });
+    const r = resolveDone({
+      cwd: "/d",
+      config: { source: "/d/c.json", format: "json", text: '{"presets":["a","b"]}' },
+      presetFiles: ["a", "b"].map((name) => ({ source: `/d/${name}.json`, format: "json" as const, text: bad, name, ref: name })),
+      presetNames: ["a", "b"],
+    });
+    const summaries = r.errors.filter((e) => notListed.test(e.message)).map((e) => [e.source, notListed.exec(e.message)![1]]);
+    assert.deepEqual(summaries, [["/d/a.json", "50"], ["/d/b.json", "50"]]);
+    assert.equal(r.errors.length, 202);
+  });
+
+  test("100 problems are listed as they are, with no summary", () => {
+    const errors = validate(JSON.stringify({ exclude: Array.from({ length: 100 }, () => 1) })).errors;
+    assert.equal(errors.length, 100);
+    assert.ok(errors.every((e) => e.path.startsWith("exclude[")));
   });
 });
 
