@@ -101,6 +101,21 @@ describe("problems listed per document", () => {
     assert.equal(r.errors.length, 202);
   });
 
+  test("unknown DROPKIT_* variables: the first 100 get a warning each, the rest one that counts them", () => {
+    const vars = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`DROPKIT_X${i}`, "1"]));
+    const abi = openAbi();
+    // 250,000 variables (a 6 MiB environment): each suggestion used to cost about 32 KB of core memory, 8 GB here.
+    const { status, text } = abi.call(JSON.stringify({ op: "resolve", cwd: "/d", env: vars(250_000) }));
+    assert.equal(status, 0);
+    const r = JSON.parse(text) as { ok: boolean; warnings: Array<{ message: string; source: string }> };
+    assert.equal(r.ok, true);
+    assert.equal(r.warnings.length, 101);
+    assert.match(r.warnings[99]!.message, /^Unknown environment variable DROPKIT_X99 is ignored/);
+    assert.deepEqual(r.warnings[100], { message: "249900 more unknown DROPKIT_* variables are ignored (not listed one by one).", source: "environment" });
+    assert.ok(abi.memoryBytes() <= 256 * 1024 * 1024, `memory ${abi.memoryBytes()}`);
+    assert.equal(resolveOk({ cwd: "/d", env: vars(100), files: [] }).warnings.length, 100);
+  });
+
   test("100 problems are listed as they are, with no summary", () => {
     const errors = validate(JSON.stringify({ exclude: Array.from({ length: 100 }, () => 1) })).errors;
     assert.equal(errors.length, 100);
