@@ -94,6 +94,22 @@ describe("a run that exits non-zero leaves the state as it was", () => {
     });
   }
 
+  test("a post hook that rewrote the state file before a later hook failed: its file is kept, the previous state beside it, a warning", () => {
+    const root = fixture({
+      "blog.zip": zip,
+      [stateName]: v1,
+      "post-scripts/01-rewrite": { text: `#!/bin/sh\nprintf '{"schema": 1, "extra": {"hook": true}}\\n' > .hook.tmp && mv .hook.tmp ${stateName}\n`, mode: 0o755 },
+      "post-scripts/02-fail": { text: "#!/bin/sh\nexit 3\n", mode: 0o755 },
+    });
+    const run = runCli(root, ["create", ...json], { DROPKIT_HOOKS_ON_FAILURE: "fail" });
+    assert.equal(run.status, 1, run.stderr);
+    assert.equal(fs.readFileSync(path.join(root, stateName), "utf8"), '{"schema": 1, "extra": {"hook": true}}\n');
+    const previous = fs.readdirSync(root).filter((n) => n.startsWith(`${stateName}.previous-`));
+    assert.equal(previous.length, 1);
+    assert.equal(fs.readFileSync(path.join(root, previous[0]!), "utf8"), v1);
+    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /changed by another program after this run wrote it; it is left as it is, and the state from before this run is kept as .*\.previous-/);
+  });
+
   test("a state file that is a symbolic link is put back as that link", () => {
     const root = fixture({ "blog.zip": zip, ...failing, "elsewhere.json": "{}\n" });
     fs.symlinkSync("elsewhere.json", path.join(root, stateName));
