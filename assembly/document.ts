@@ -1,10 +1,11 @@
 // Config and preset sources: JSON text, the `dropkit` key of a package.json, or a value a host evaluated.
 
-import { Diagnostic, SYNTAX_ERROR, sortByPosition } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR, sortByPosition } from "./diagnostic";
 import { Layer } from "./layer";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
-import { parseJson } from "./parser";
+import { MAX_DEPTH, parseJson } from "./parser";
 import { KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
+import { format, intText } from "./text";
 import { Document, foundText, readDocument } from "./validate";
 
 export const FORMAT_JSON = "json";
@@ -19,32 +20,32 @@ export function parseDocument(ptr: usize, len: i32, format: string, file: string
   const d = new Document();
   d.file = file;
   d.kind = kind;
-  const parsed = parseJson(ptr, len);
+  const packageJson = format == FORMAT_PACKAGE;
+  // Only duplicates inside the `dropkit` key of a package.json are dropkit's business.
+  const parsed = parseJson(ptr, len, MAX_DEPTH, packageJson ? "dropkit" : "");
   const syntax = parsed.syntaxError;
   if (syntax != null) {
     d.errors.push(syntax.inFile(file, syntax.path));
     return d;
   }
   const tape = parsed.tape;
+  const root = parsed.root;
   d.tape = tape;
   d.positions = parsed.positions();
-  const duplicates = parsed.duplicates;
-  if (format != FORMAT_PACKAGE) {
-    for (let i = 0; i < duplicates.length; i++) d.errors.push(duplicates[i].inFile(file, duplicates[i].path));
-    d.node = parsed.root;
-    return d;
-  }
-  const root = parsed.root;
-  if (tape.kind(root) != KIND_OBJECT) {
+  if (packageJson && tape.kind(root) != KIND_OBJECT) {
     d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, tape, root), file, d.positions, tape.start(root), tape.end(root)));
     return d;
   }
-  // Only problems inside the `dropkit` key are dropkit's business; their paths are relative to it.
+  // In a package.json, paths are relative to the `dropkit` key.
+  const duplicates = parsed.duplicates;
   for (let i = 0; i < duplicates.length; i++) {
     const path = duplicates[i].path;
-    if (path == "dropkit") d.errors.push(duplicates[i].inFile(file, path));
-    else if (path.startsWith("dropkit.")) d.errors.push(duplicates[i].inFile(file, path.slice(8)));
-    else if (path.startsWith("dropkit[")) d.errors.push(duplicates[i].inFile(file, path.slice(7)));
+    d.errors.push(duplicates[i].inFile(file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == 0x2e ? 8 : 7)));
+  }
+  d.unlisted = parsed.unlisted;
+  if (!packageJson) {
+    d.node = root;
+    return d;
   }
   d.node = tape.member(root, "dropkit");
   d.absent = d.node < 0;
@@ -96,6 +97,17 @@ export function sourceDocument(req: Tape, src: i32, kind: i32, fallbackName: str
 export function readInto(d: Document, layer: Layer | null): void {
   if (d.node >= 0) readDocument(d, layer);
   sortByPosition(d.errors);
+  listUnlisted(d);
+}
+
+/** Ends a document's problems with how many more were found but not listed, when any were. */
+export function listUnlisted(d: Document): void {
+  if (d.unlisted == 0) return;
+  const message = format(
+    "% more problems in % are not listed (only the first % of a file are): fix these and run again to see the rest.",
+    intText(d.unlisted), d.file, intText(MAX_LISTED_PROBLEMS),
+  );
+  d.errors.push(Diagnostic.from(SCHEMA_ERROR, "", message, d.file));
 }
 
 /** Parses the text of string node `text` of a request as a document. */

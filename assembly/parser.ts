@@ -4,7 +4,7 @@
 // input can exhaust the call stack. Problems carry the key path of where they are, built from the stack only
 // when there is a problem: the path of a value nobody complains about is never made.
 
-import { Diagnostic, SCHEMA_ERROR, SYNTAX_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "./diagnostic";
 import { KeySet } from "./keys";
 import {
   MSG_BAD_ESCAPE, MSG_BAD_NUMBER, MSG_BAD_UNICODE_ESCAPE, MSG_BAD_UTF8, MSG_CONTROL_CHAR, MSG_EMPTY,
@@ -21,6 +21,12 @@ import { format, intText } from "./text";
 
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
 export const MAX_DEPTH: i32 = 128;
+/**
+ * A request may nest this much deeper than a document: room for the envelope around a `value` source
+ * (`presetFiles[i].value` starts at level 4), so that a value as deep as a JSON config may be is readable.
+ */
+export const REQUEST_ENVELOPE_DEPTH: i32 = 3;
+const DEEPEST: i32 = MAX_DEPTH + REQUEST_ENVELOPE_DEPTH;
 
 /** Objects with more keys than this look duplicates up in a hash set instead of comparing with every key before. */
 const LINEAR_KEYS: i32 = 16;
@@ -31,8 +37,10 @@ export class Parsed {
   root: i32 = -1;
   /** The syntax error, if any: parsing stops at the first one. */
   syntaxError: Diagnostic | null = null;
-  /** Duplicate keys (schema errors): parsing goes on past them, so all of them are found. */
+  /** Duplicate keys (schema errors): parsing goes on past them, so all of them are found (the first MAX_LISTED_PROBLEMS listed). */
   duplicates: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Duplicate keys found past those listed: counted, never built. */
+  unlisted: i32 = 0;
   private lines: Positions | null = null;
 
   constructor(tape: Tape) {
@@ -47,19 +55,22 @@ export class Parsed {
   }
 }
 
-/** Parses `len` bytes of UTF-8 at `ptr`, which must stay alive as long as the result. */
-export function parseJson(ptr: usize, len: i32): Parsed {
-  return new Parser(ptr, len).run();
+/**
+ * Parses `len` bytes of UTF-8 at `ptr`, which must stay alive as long as the result, nested at most `maxDepth`
+ * deep. With a `scope`, only duplicate keys inside that top-level key are recorded (package.json's `dropkit`).
+ */
+export function parseJson(ptr: usize, len: i32, maxDepth: i32 = MAX_DEPTH, scope: string = ""): Parsed {
+  return new Parser(ptr, len, maxDepth, scope).run();
 }
 
 // The open containers, innermost last: the node, whether it is an object, how many items (or members) it
 // has so far, and the key of the member being read (-1 before the first) or the index of the item.
-const frameNode = new StaticArray<i32>(MAX_DEPTH);
-const frameObject = new StaticArray<bool>(MAX_DEPTH);
-const frameItems = new StaticArray<i32>(MAX_DEPTH);
-const frameKey = new StaticArray<i32>(MAX_DEPTH);
+const frameNode = new StaticArray<i32>(DEEPEST);
+const frameObject = new StaticArray<bool>(DEEPEST);
+const frameItems = new StaticArray<i32>(DEEPEST);
+const frameKey = new StaticArray<i32>(DEEPEST);
 // One key set per open object that has grown past LINEAR_KEYS keys (null until then, set when a frame opens).
-const frameKeys = new StaticArray<KeySet | null>(MAX_DEPTH);
+const frameKeys = new StaticArray<KeySet | null>(DEEPEST);
 
 class Parser {
   ptr: usize;
@@ -67,10 +78,14 @@ class Parser {
   tape: Tape;
   result: Parsed;
   depth: i32 = 0;
+  maxDepth: i32;
+  scope: string;
 
-  constructor(ptr: usize, len: i32) {
+  constructor(ptr: usize, len: i32, maxDepth: i32, scope: string) {
     this.ptr = ptr;
     this.len = len;
+    this.maxDepth = min(maxDepth, DEEPEST);
+    this.scope = scope;
     // The tape grows in place as it fills: a request holding a large text has only a few nodes.
     const tape = new Tape(ptr, len, 64);
     this.tape = tape;
@@ -86,7 +101,7 @@ class Parser {
       // A value at `pos`.
       const c = byteAt(ptr, len, pos);
       if (c == 0x7b || c == 0x5b) {
-        if (this.depth == MAX_DEPTH) return this.fail(MSG_TOO_DEEP, pos, pos);
+        if (this.depth == this.maxDepth) return this.fail(MSG_TOO_DEEP, pos, pos);
         const isObject = c == 0x7b;
         const node = this.tape.add(isObject ? KIND_OBJECT : KIND_ARRAY, pos, pos);
         pos = skipSpace(ptr, len, pos + 1);
@@ -220,7 +235,11 @@ class Parser {
       }
       first = set.addFirst(key);
     }
-    if (first < 0) return;
+    if (first < 0 || !this.inScope()) return;
+    if (this.result.duplicates.length >= MAX_LISTED_PROBLEMS) {
+      this.result.unlisted++;
+      return;
+    }
     const lines = this.result.positions();
     lines.locate(tape.start(first));
     const firstLine = lines.line;
@@ -234,6 +253,12 @@ class Parser {
     lines.locate(tape.start(key));
     problem.place("", lines.line, lines.column, lines.offset, lines.offsetOf(tape.end(key)));
     this.result.duplicates.push(problem);
+  }
+
+  /** Whether the parser is inside the top-level key `scope` (always, without a scope). */
+  inScope(): bool {
+    if (this.scope.length == 0) return true;
+    return unchecked(frameObject[0]) && this.tape.equals(unchecked(frameKey[0]), this.scope);
   }
 
   /** The key path of where the parser is: "modules.include[2]". */

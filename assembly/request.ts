@@ -1,9 +1,9 @@
 // One request in, one answer out: reads the JSON request, runs its op, writes the JSON answer.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { FORMAT_JSON, FORMAT_PACKAGE, readInto, textDocument } from "./document";
+import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, readInto, textDocument } from "./document";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
-import { parseJson } from "./parser";
+import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "./parser";
 import { BUNDLED_NAMES, bundledLayer, bundledTape } from "./presets";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
@@ -28,7 +28,7 @@ export let answerLen: i32 = 0;
 /** Handles `len` bytes of UTF-8 JSON at `ptr`: sets `lastStatus`, `answerPtr` and `answerLen`. */
 export function handle(ptr: usize, len: i32): void {
   lastStatus = STATUS_DONE;
-  const parsed = parseJson(ptr, len);
+  const parsed = parseJson(ptr, len, MAX_DEPTH + REQUEST_ENVELOPE_DEPTH);
   const tape = parsed.tape;
   const req = parsed.root;
   if (req < 0 || tape.kind(req) != KIND_OBJECT) {
@@ -117,6 +117,7 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
     return;
   }
   const doc = textDocument(tape, text, FORMAT_JSON, tape.stringMember(req, "source", "<input>"), DOC_CONFIG);
+  listUnlisted(doc);
   const errors = doc.errors;
   echoRoom(w, doc);
   w.beginObject();

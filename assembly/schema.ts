@@ -1,7 +1,7 @@
 // The config schema of SPEC section 2: its leaves and keys, and what makes a leaf's value valid.
 
 import {
-  MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
+  MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
 import { suggest } from "./suggest";
@@ -105,12 +105,14 @@ export function groupFirstLeaf(group: i32): i32 {
  */
 export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
   const type = LEAVES[leaf].type;
+  if (type == TYPE_GLOBS) return checkGlob(ptr, len);
+  // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
+  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(ptr, len)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
   if (type == TYPE_THEME) {
     if (len == 0) return MSG_THEME_EMPTY;
     if (isZipBytes(ptr, len)) return "";
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }
-  if (type == TYPE_GLOBS) return checkGlob(ptr, len);
   if (type == TYPE_PRESETS) return len == 0 ? MSG_PRESET_EMPTY : "";
   if (type == TYPE_PATHS || type == TYPE_PATH) return len == 0 ? MSG_PATH_EMPTY : "";
   if (type == TYPE_ENUM) {
@@ -124,29 +126,34 @@ export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
 }
 
 /**
- * What is wrong with a module glob: empty, a slash (a glob names a module, not a path), or a '*' before the
- * end. One pass, as a config may hold tens of thousands; a slash anywhere is reported before a misplaced '*'.
+ * What is wrong with a module glob: empty, a NUL, a slash (a glob names a module, not a path), or a '*' before
+ * the end, in that order of precedence. One pass, eight bytes at a time, as a config may hold tens of thousands.
  */
 function checkGlob(ptr: usize, len: i32): string {
   if (len == 0) return MSG_GLOB_EMPTY;
+  let nul = false;
+  let slash = false;
   let star = false;
   if (len < 8) {
     for (let i = 0; i < len; i++) {
       const c = load<u8>(ptr + <usize>i);
-      if (c == 0x2f || c == 0x5c) return MSG_GLOB_SLASH;
+      if (c == 0) nul = true;
+      if (c == 0x2f || c == 0x5c) slash = true;
       if (c == 0x2a && i < len - 1) star = true;
     }
-    return star ? MSG_GLOB_STAR : "";
+  } else {
+    // The last word overlaps the one before, so that it ends with the glob.
+    for (let i = 0; i < len; i += 8) {
+      const at = min(i, len - 8);
+      const x = load<u64>(ptr + <usize>at);
+      if (hasByte(x, 0) != 0) nul = true;
+      if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) slash = true;
+      // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
+      if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
+    }
   }
-  // Eight bytes at a time, the last word overlapping the one before so that it ends with the glob.
-  for (let i = 0; i < len; i += 8) {
-    const at = min(i, len - 8);
-    const x = load<u64>(ptr + <usize>at);
-    if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) return MSG_GLOB_SLASH;
-    // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
-    if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
-  }
-  return star ? MSG_GLOB_STAR : "";
+  if (nul) return NUL_NOUNS[TYPE_GLOBS - TYPE_THEME] + MSG_NUL;
+  return slash ? MSG_GLOB_SLASH : star ? MSG_GLOB_STAR : "";
 }
 
 /**
@@ -156,6 +163,15 @@ function checkGlob(ptr: usize, len: i32): string {
 @inline function hasByte(x: u64, b: u64): u64 {
   const y = x ^ (0x0101010101010101 * b);
   return (y - 0x0101010101010101) & ~y & 0x8080808080808080;
+}
+
+/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
+const NUL_NOUNS: Array<string> = "a theme|a module glob|a preset name or path|a path|a path".split("|");
+
+/** Whether the bytes hold a NUL. */
+export function hasNul(ptr: usize, len: i32): bool {
+  for (let i = 0; i < len; i++) if (load<u8>(ptr + <usize>i) == 0) return true;
+  return false;
 }
 
 /** `checkBytes` of a value given as a string (flags and environment). */

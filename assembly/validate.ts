@@ -4,16 +4,14 @@
 // on their bytes, and a string is made only for a value that goes into a layer or into a message. So
 // `validate`, which keeps no layer, makes no string for a valid config however large.
 
-import { Diagnostic, SCHEMA_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
 import { Layer } from "./layer";
-import {
-  MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE,
-} from "./messages";
+import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
 import { Positions } from "./positions";
 import {
   CONFIG_KEYS, GROUP_KEYS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
   LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TYPE_BOOL,
-  TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkBytes, groupFirstLeaf, groupOf, isExactlyOne, normalizeValue, sameAscii,
+  TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkBytes, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue, sameAscii,
 } from "./schema";
 import { didYouMean } from "./suggest";
 import { KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
@@ -36,6 +34,15 @@ export class Document {
   /** A package.json without a `dropkit` key: no config at all. */
   absent: bool = false;
   errors: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
+  unlisted: i32 = 0;
+
+  /** Whether one more problem may be listed; when not, it is counted instead (asked before building it). */
+  hasRoom(): bool {
+    if (this.errors.length < MAX_LISTED_PROBLEMS) return true;
+    this.unlisted++;
+    return false;
+  }
 }
 
 /** Validates a document, recording what it sets into `layer` (none: only the problems); problems go to `doc.errors`. */
@@ -187,9 +194,11 @@ function readDetect(doc: Document, layer: Layer | null, value: i32): void {
   const globs = new Array<string>();
   const end = tape.next(value);
   for (let item = value + 1, i = 0; item < end; item = tape.next(item), i++) {
-    if (tape.kind(item) != KIND_STRING || tape.bytes(item) == 0) {
+    const n = tape.kind(item) == KIND_STRING ? tape.bytes(item) : 0;
+    const empty = n == 0;
+    if (empty || hasNul(valuePtr, n)) {
       const at = itemPath("detect", i);
-      error(doc, at, item, format("%: % and must be a string", at, MSG_DETECT_EMPTY));
+      error(doc, at, item, empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL);
       continue;
     }
     if (layer != null) globs.push(tape.text(item));
@@ -212,16 +221,18 @@ function keyIndex(tape: Tape, k: i32, names: Array<string>): i32 {
 }
 
 function unknownKey(doc: Document, parent: string, key: string, k: i32, accepted: Array<string>): void {
+  // Asked first: the suggestion is the costly part.
+  if (!doc.hasRoom()) return;
   const path = parent.length > 0 ? parent + "." + key : key;
   const where = parent.length > 0 ? "in " + parent : "at the top level";
   const shown = new Array<string>();
   for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
-  errorAtKey(doc, path, k, format("Unknown key \"%\" %.% Accepted keys: %.", key, where, didYouMean(key, shown), shown.join(", ")));
+  push(doc, path, k, format("Unknown key \"%\" %.% Accepted keys: %.", key, where, didYouMean(key, shown), shown.join(", ")));
 }
 
 /** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(doc: Document, path: string, node: i32, message: string): void {
-  errorAtKey(doc, path, node, foundText(message, doc.tape!, node));
+  if (doc.hasRoom()) push(doc, path, node, foundText(message, doc.tape!, node));
 }
 
 /** `message`, then what value `node` is: "theme must be a string, found the number 3." */
@@ -229,8 +240,13 @@ export function foundText(message: string, tape: Tape, node: i32): string {
   return format("%, found %.", message, describe(tape, node));
 }
 
-/** Reports a problem at node `node` (a key or a value), with the node's position when the document has positions. */
+/** Reports a problem at key node `node`. */
 function errorAtKey(doc: Document, path: string, node: i32, message: string): void {
+  if (doc.hasRoom()) push(doc, path, node, message);
+}
+
+/** Adds a problem at node `node` (a key or a value), with the node's position when the document has positions. */
+function push(doc: Document, path: string, node: i32, message: string): void {
   const tape = doc.tape!;
   doc.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, doc.file, doc.positions, tape.start(node), tape.end(node)));
 }

@@ -50,7 +50,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * the caller discards the instance.
  */
 export function callExports(e: AbiExports, request: Uint8Array): { status: number; view: Uint8Array } {
-  const ptr = e.dk_alloc(request.length) >>> 0;
+  const ptr = allocRequest(e, request.length);
   // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
   new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
   return finishCall(e, ptr, request.length);
@@ -63,9 +63,16 @@ export function callExports(e: AbiExports, request: Uint8Array): { status: numbe
 export function callExportsText(e: AbiExports, text: string): { status: number; view: Uint8Array } {
   if (text.length > 16384) return callExports(e, encoder.encode(text));
   const room = text.length * 3;
-  const ptr = e.dk_alloc(room) >>> 0;
+  const ptr = allocRequest(e, room);
   const { written } = encoder.encodeInto(text, new Uint8Array(e.memory.buffer, ptr, room));
   return finishCall(e, ptr, written);
+}
+
+function allocRequest(e: AbiExports, len: number): number {
+  const ptr = e.dk_alloc(len) >>> 0;
+  // 0 is dk_alloc's "no buffer" (docs/embedding.md): writing there would overwrite the module's own data.
+  if (ptr === 0) throw new CoreTrap(`the core has no room for a request of ${len} bytes (dk_alloc returned 0)`);
+  return ptr;
 }
 
 function finishCall(e: AbiExports, ptr: number, len: number): { status: number; view: Uint8Array } {
@@ -107,6 +114,7 @@ class Host implements AbiCore {
     } catch (error) {
       // A trap (or an answer outside memory) leaves the instance in an unknown state: discard it (SPEC section 11).
       this.exports = null;
+      if (error instanceof CoreTrap) throw error;
       throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -2,6 +2,7 @@
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { cliPath, fixture, type FixtureFile } from "./helpers/cli.js";
 
@@ -12,7 +13,7 @@ export type InputKind =
 
 /** An error name of SPEC section 8 (and `init`'s ConfigExists), or a warning that lets the run go on. */
 export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ConfigNotFound"
-  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "ConfigExists" | "warning";
+  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "StateConflict" | "ConfigExists" | "warning";
 
 export interface CatalogueCase {
   input: InputKind;
@@ -22,6 +23,8 @@ export interface CatalogueCase {
   files?: Record<string, FixtureFile>;
   /** Files written as raw bytes (for text that is not UTF-8). */
   bytes?: Record<string, Buffer>;
+  /** Symbolic links: name → target. */
+  links?: Record<string, string>;
   /** The working directory, relative to the fixture root. @default "." */
   cwd?: string;
   args: string[];
@@ -34,6 +37,9 @@ export interface CatalogueCase {
   /** Whether this case is the example shown for its error name in docs/errors.md. */
   example?: boolean;
 }
+
+/** The process id shown in docs/errors.md for a lock held by the catalogue's own process. */
+const shownPid = 4242;
 
 const exe = (text: string): FixtureFile => ({ text, mode: 0o755 });
 const cfg = (value: unknown): Record<string, FixtureFile> => ({ "dropkit.config.json": JSON.stringify(value, null, 2) + "\n" });
@@ -54,6 +60,8 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "not UTF-8", bytes: { "dropkit.config.json": Buffer.from('{"theme": "caf\xe9"}', "latin1") }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json", "UTF-8"] },
   { input: "dropkit.config.json", title: "an unknown hooks.onFailure value", files: cfg({ hooks: { onFailure: "retry" } }), args: create, exit: 65, name: "SchemaValidationError", place: ["hooks.onFailure"] },
   { input: "dropkit.config.json", title: "a comment (JSON has none)", files: { "dropkit.config.json": '{\n  // the theme\n  "theme": "ocean"\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:2:3"] },
+  { input: "dropkit.config.json", title: "a NUL character (\\u0000) in a path value", files: { "dropkit.config.json": '{"theme": "ocean\\u0000.zip"}\n' }, args: create, exit: 65, name: "SchemaValidationError", place: ["theme", "NUL", "<root>/dropkit.config.json:1:11"] },
+  { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
   { input: "dropkit.config.ts / .js", title: "a .ts config that throws", files: { "dropkit.config.ts": 'throw new Error("no config today");\nexport default {};\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "no config today"], example: true },
@@ -63,12 +71,15 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.ts / .js", title: "a TypeScript syntax error", files: { "dropkit.config.ts": "export default { theme: 'ocean' ;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "a value JSON cannot carry (NaN)", files: { "dropkit.config.ts": "export default { cache: { enabled: NaN } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled", "<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "an unknown key in a .ts config", files: { "dropkit.config.ts": "export default { modules: { exlude: ['a'] } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["exlude", "modules", "<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "an export nested deeper than 128 levels", files: { "dropkit.config.ts": "let v: any = 1;\nfor (let i = 0; i < 10000; i++) v = { a: v };\nexport default { theme: v };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["theme.a.a", "128 levels", "<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "a .js config that calls process.exit", files: { "dropkit.config.js": "process.exit(0);\n" }, args: create, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "process.exit(0)"] },
 
   // package.json
   { input: "package.json", title: "a package.json that does not parse", files: { "package.json": '{"name": "x", "dropkit": {"theme": "ocean"}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/package.json:2:1"] },
   { input: "package.json", title: "a dropkit key that is not an object", files: { "package.json": '{"name": "x", "dropkit": "ocean"}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["<root>/package.json:1:26"] },
   { input: "package.json", title: "an unknown key under dropkit", files: { "package.json": '{\n  "name": "x",\n  "dropkit": {"colour": "red"}\n}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["colour", "<root>/package.json:3:15"] },
   { input: "package.json", title: "a wrong type under dropkit", files: { "package.json": '{"dropkit": {"cache": {"enabled": "yes"}}}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled"] },
+  { input: "package.json", title: "a package.json over 1 MiB with a dropkit key", files: { "package.json": `{"dropkit": {}, "readme": "${"r".repeat(1_200_000)}"}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/package.json", "dropkit.config.json"] },
 
   // presets
   { input: "presets", title: "an unknown preset in the config", files: cfg({ presets: ["standrad"] }), args: config, exit: 67, name: "PresetNotFound", place: ["standrad", "standard"], example: true },
@@ -78,6 +89,7 @@ export const cases: CatalogueCase[] = [
   { input: "presets", title: "a local preset with a key presets may not hold", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"schema": 1}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["schema", "<root>/presets/mine.json:1:2"] },
   { input: "presets", title: "a local preset that does not parse", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"theme": }\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/presets/mine.json:1:11"] },
   { input: "presets", title: "a presets search path directory that does not exist", files: cfg({ presetsSearchPath: ["./nowhere"] }), args: config, exit: 0, name: "warning", place: ["<root>/nowhere"] },
+  { input: "presets", title: "preset files over the 4 MiB limit together", files: { ...cfg({ presetsSearchPath: ["./presets"] }), ...Object.fromEntries([1, 2, 3, 4, 5].map((i) => [`presets/p${i}.json`, `{"exclude": ["m${i}"]}${" ".repeat(900_000)}\n`])) }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/presets/p5.json", "4 MiB (4,194,304 bytes)"] },
 
   // environment
   { input: "environment", title: "a boolean variable with another word", args: config, env: { DROPKIT_CACHE_ENABLED: "maybe" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_CACHE_ENABLED"], example: false },
@@ -99,16 +111,22 @@ export const cases: CatalogueCase[] = [
   { input: "flags", title: "--config naming a missing file", args: [...config, "--config=./missing.json"], exit: 66, name: "ConfigNotFound", place: ["--config", "<root>/missing.json"], example: true },
   { input: "flags", title: "--config naming a directory", files: { "conf/": "" }, args: [...config, "--config=conf"], exit: 66, name: "ConfigNotFound", place: ["<root>/conf"] },
   { input: "flags", title: "an empty --config", args: [...config, "--config="], exit: 64, name: "UsageError", place: ["--config"] },
+  { input: "flags", title: "more than 1,000 arguments", args: [...config, ...Array.from({ length: 1000 }, (_, i) => `--exclude=old-${i}`)], exit: 64, name: "UsageError", place: ["1,000", "--exclude"] },
   { input: "flags", title: "a --theme that is not in the drop", files: { "blog.zip": { zip: { "a.txt": "a" } }, "ocean-theme.zip": { zip: { "t.txt": "t" } } }, args: [...create, "--theme=forest"], exit: 66, name: "ThemeNotFound", place: ["forest", "--theme"], example: true },
   { input: "flags", title: "a --theme path that does not exist", args: [...create, "--theme=./themes/sea.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/sea.zip"] },
 
   // state file
   { input: "state file", title: "a state file that is not a JSON object (moved aside, a warning)", files: { ".dropkit.json": '"torn"\n' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", ".dropkit.json.corrupt-"] },
   { input: "state file", title: "a state file that is a directory", files: { ".dropkit.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit.json"], example: true },
+  { input: "state file", title: "another create holds the folder's lock", files: { ".dropkit.json.lock": JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n" }, args: create, exit: 75, name: "StateConflict", place: ["<root>/.dropkit.json.lock", `process ${shownPid}`, "rm '<root>/.dropkit.json.lock'"], example: true },
+  { input: "state file", title: "a state file nested 5,000 levels deep (moved aside, a warning)", files: { ".dropkit.json": "[".repeat(5000) + "]".repeat(5000) }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "more than 128 levels", ".dropkit.json.corrupt-"] },
+  { input: "state file", title: "a state file that is a symbolic link (the link replaced, its target untouched, a warning)", files: { "elsewhere.json": "{}" }, links: { ".dropkit.json": "elsewhere.json" }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "does not follow it"] },
   { input: "state file", title: "values dropkit does not use (kept under extra, a warning)", files: { ".dropkit.json": '{"version": "0.7.2", "owner": "ops", "modules": "blog"}' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "owner", "modules"] },
 
   // cache file
-  { input: "cache file", title: "a corrupt cache (rebuilt, a warning)", files: { ".dropkit-cache.json": "[1, 2]" }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit-cache.json", "corrupt"] },
+  { input: "cache file", title: "a corrupt cache (moved aside, rebuilt, a warning)", files: { ".dropkit-cache.json": '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAt' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit-cache.json", "corrupt", "moved aside"] },
+  { input: "cache file", title: "cache.file naming a file dropkit did not write", files: { ...cfg({ cache: { file: "./notes.txt" } }), "notes.txt": "my notes\n" }, args: create, exit: 74, name: "IOError", place: ["<root>/notes.txt", "not a dropkit cache", "<root>/dropkit.config.json:3:13"] },
+  { input: "cache file", title: "cache.file naming the config file", files: cfg({ cache: { file: "./dropkit.config.json" } }), args: create, exit: 74, name: "IOError", place: ["<root>/dropkit.config.json", "named like a dropkit config file"] },
   { input: "cache file", title: "a cache file in a directory that does not exist", files: cfg({ cache: { file: "./no/such/dir/cache.json" } }), args: create, exit: 74, name: "IOError", place: ["<root>/no/such/dir/cache.json", "cache.enabled"] },
   { input: "cache file", title: "a cache file that is a directory", files: { ".dropkit-cache.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit-cache.json"] },
   { input: "cache file", title: "an empty cache.file", files: cfg({ cache: { file: "" } }), args: config, exit: 65, name: "SchemaValidationError", place: ["cache.file"] },
@@ -139,15 +157,16 @@ export const cases: CatalogueCase[] = [
 
 /** What each error means and how to fix it: the prose of docs/errors.md. */
 export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { exit: number; when: string; fix: string }> = {
-  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
-  SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
+  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
+  SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
   ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
-  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, or exports no object", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export." },
+  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit` or exports no object; a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md)." },
   ConfigNotFound: { exit: 66, when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read)", fix: "Fix the path (relative paths start at the working directory), or drop the flag or variable to let discovery find the config." },
   ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
   PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },
   HookFailed: { exit: 1, when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`", fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings." },
-  IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` elsewhere or `cache.enabled: false`." },
+  IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written, or `cache.file` names a file that is not a dropkit cache (dropkit never replaces a file it did not write)", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`." },
+  StateConflict: { exit: 75, when: "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait, or another program changed `.dropkit.json` while the run was going on; nothing was replaced", fix: "Run `dropkit create` again once the other run has finished. If none is running, the lock is left over (the message names it and its process): remove it." },
   ConfigExists: { exit: 73, when: "`dropkit init` in a folder that already has a config, in any form", fix: "Edit the existing config, or run `dropkit init --force` to replace `dropkit.config.json`." },
   InternalError: { exit: 70, when: "a bug in dropkit, or a failure of the wasm core", fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/fuzz.test.ts) checks that the core never fails." },
 };
@@ -181,6 +200,7 @@ export async function runCases(list: CatalogueCase[] = cases, concurrency = 4): 
 async function runCase(c: CatalogueCase): Promise<CaseResult> {
   const root = fixture(c.files ?? {});
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
+  for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
   const args = c.args.some((a) => a.startsWith("--log-format")) ? c.args : [...c.args, "--log-format=json"];
@@ -197,7 +217,10 @@ async function runCase(c: CatalogueCase): Promise<CaseResult> {
     });
   });
   // The fixture root and the time of the run would make docs/errors.md differ on every run.
-  const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>");
+  // A lock held by this very process names its id and the host: shown as fixed values.
+  const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>")
+    .split(`process ${process.pid} on host `).join(`process ${shownPid} on host `)
+    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"');
   const records: Array<Record<string, any>> = [];
   for (const line of shown.split("\n")) {
     if (line.trim() === "") continue;
@@ -277,5 +300,6 @@ function textOf(record: Record<string, any> | undefined): string[] {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  // Control characters (a NUL in a path value) are shown escaped, as in JSON.
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -94,29 +94,34 @@ describe("module globs", () => {
     ]);
   });
 
-  test("every length and every position of a *, / or \\ is judged by the rule (the checker reads eight bytes at a time)", () => {
+  test("every length and every position of a *, /, \\ or NUL is judged by the rule (the checker reads eight bytes at a time)", () => {
     // The rule, written plainly: a slash anywhere first, then a * anywhere but the last character.
     const expected = (glob: string): string =>
-      glob === "" ? M.MSG_GLOB_EMPTY : /[/\\]/.test(glob) ? M.MSG_GLOB_SLASH : glob.slice(0, -1).includes("*") ? M.MSG_GLOB_STAR : "";
+      glob === "" ? M.MSG_GLOB_EMPTY : glob.includes("\u0000") ? "a module glob" + M.MSG_NUL : /[/\\]/.test(glob) ? M.MSG_GLOB_SLASH : glob.slice(0, -1).includes("*") ? M.MSG_GLOB_STAR : "";
     const globs: string[] = [];
     for (let len = 1; len <= 19; len++) {
       const base = "abcdefghijklmnopqrs".slice(0, len);
       for (let at = 0; at < len; at++) {
-        for (const c of ["*", "/", "\\"]) globs.push(base.slice(0, at) + c + base.slice(at + 1));
-        // Two marks: a * before the end with a trailing *, and a * before a slash.
+        for (const c of ["*", "/", "\\", "\u0000"]) globs.push(base.slice(0, at) + c + base.slice(at + 1));
+        // Two marks: a * before the end with a trailing *, a * before a slash, a slash before a NUL.
         if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "*");
         if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "/");
+        if (at < len - 1) globs.push(base.slice(0, at) + "/" + base.slice(at + 1, -1) + "\u0000");
       }
       globs.push(base, "é" + base + "*");
     }
-    const r = validate(JSON.stringify({ modules: { include: globs } }));
-    const got = new Map(r.errors.map((e) => [e.path, e.message]));
-    globs.forEach((glob, i) => {
-      const want = expected(glob);
-      const message = got.get(`modules.include[${i}]`);
-      if (want === "") assert.equal(message, undefined, `${JSON.stringify(glob)} should be accepted`);
-      else assert.equal(message, `modules.include[${i}]: ${want}, found the string "${glob}".`, JSON.stringify(glob));
-    });
+    // In batches under the 100 problems a document lists.
+    for (let from = 0; from < globs.length; from += 90) {
+      const batch = globs.slice(from, from + 90);
+      const r = validate(JSON.stringify({ modules: { include: batch } }));
+      const got = new Map(r.errors.map((e) => [e.path, e.message]));
+      batch.forEach((glob, i) => {
+        const want = expected(glob);
+        const message = got.get(`modules.include[${i}]`);
+        if (want === "") assert.equal(message, undefined, `${JSON.stringify(glob)} should be accepted`);
+        else assert.equal(message, `modules.include[${i}]: ${want}, found the string "${glob}".`, JSON.stringify(glob));
+      });
+    }
   });
 
   test("an empty glob, a non-string item and a non-array are rejected", () => {
@@ -326,5 +331,65 @@ describe("values from .ts/.js configs (format value)", () => {
     const r = resolveOk({ cwd: "/d", config: { source: "/d/sub/dropkit.config.js", format: "value", value: { theme: "sea", cache: { file: "c.json" } } }, files: [] });
     assert.deepEqual(r.origins!.theme, { layer: "config", source: "/d/sub/dropkit.config.js" });
     assert.equal(r.config!.cache.file, "/d/sub/c.json");
+  });
+});
+
+describe("NUL in a value that names files (SPEC section 12)", () => {
+  const nul = "a\u0000b";
+  const said = (noun: string) => `${noun}${M.MSG_NUL}`;
+
+  test("is rejected in every path-like leaf of a config, with the dotted path and what to do", () => {
+    const text = JSON.stringify({
+      theme: `${nul}.zip`,
+      modules: { include: [nul], exclude: ["ok", nul], only: [nul] },
+      exclude: [nul],
+      presets: [nul, `./${nul}.json`],
+      presetsSearchPath: [nul],
+      hooks: { initScriptsDir: nul, postScriptsDir: `./${nul}` },
+      cache: { file: nul },
+    });
+    assert.deepEqual(problems(text).map(([path, message]) => [path, message.replace(/, found .*$/s, "")]), [
+      ["theme", `A theme${M.MSG_NUL}`],
+      ["modules.include[0]", `modules.include[0]: ${said("a module glob")}`],
+      ["modules.exclude[1]", `modules.exclude[1]: ${said("a module glob")}`],
+      ["modules.only[0]", `modules.only[0]: ${said("a module glob")}`],
+      ["exclude[0]", `exclude[0]: ${said("a module glob")}`],
+      ["presets[0]", `presets[0]: ${said("a preset name or path")}`],
+      ["presets[1]", `presets[1]: ${said("a preset name or path")}`],
+      ["presetsSearchPath[0]", `presetsSearchPath[0]: ${said("a path")}`],
+      ["hooks.initScriptsDir", `hooks.initScriptsDir: ${said("a path")}`],
+      ["hooks.postScriptsDir", `hooks.postScriptsDir: ${said("a path")}`],
+      ["cache.file", `cache.file: ${said("a path")}`],
+    ]);
+    // A theme name (not a path) too: it becomes a file name.
+    assert.deepEqual(problems(JSON.stringify({ theme: nul })).map(([p]) => p), ["theme"]);
+  });
+
+  test("is rejected in a preset's theme and detect globs", () => {
+    const r = problems(JSON.stringify({ theme: nul, detect: ["*.zip", nul] }), { kind: "preset" });
+    assert.deepEqual(r.map(([p, m]) => [p, m.replace(/, found .*$/s, "")]), [["theme", `A theme${M.MSG_NUL}`], ["detect[1]", `detect[1]: a detect glob${M.MSG_NUL}`]]);
+  });
+
+  test("is rejected from the environment (65), flags (64, as every bad flag value) and .ts/.js values (65)", () => {
+    const env = resolveDone({ cwd: "/d", env: { DROPKIT_THEME: nul, DROPKIT_MODULES_EXCLUDE: `a,${nul}`, DROPKIT_CACHE_FILE: nul, DROPKIT_PRESETS_SEARCH_PATH: nul, DROPKIT_HOOKS_INIT_SCRIPTS_DIR: nul } });
+    assert.deepEqual(env.errors.map((e) => `${e.name} ${e.exitCode} ${e.path} ${e.source}`).sort(), [
+      "SchemaValidationError 65 cache.file DROPKIT_CACHE_FILE",
+      "SchemaValidationError 65 hooks.initScriptsDir DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
+      "SchemaValidationError 65 modules.exclude[1] DROPKIT_MODULES_EXCLUDE",
+      "SchemaValidationError 65 presetsSearchPath[0] DROPKIT_PRESETS_SEARCH_PATH",
+      "SchemaValidationError 65 theme DROPKIT_THEME",
+    ]);
+    for (const e of env.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
+
+    const flags = resolveDone({ cwd: "/d", flags: { theme: nul, exclude: [nul], preset: [nul] } });
+    assert.deepEqual(flags.errors.map((e) => [e.name, e.exitCode, e.source]), [["UsageError", 64, "--theme"], ["UsageError", 64, "--exclude"], ["UsageError", 64, "--preset"]]);
+    for (const e of flags.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
+
+    const value = resolveDone({ cwd: "/d", config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: nul, hooks: { postScriptsDir: nul } } } });
+    assert.deepEqual(value.errors.map((e) => [e.name, e.path, e.source]), [["SchemaValidationError", "theme", "/d/dropkit.config.ts"], ["SchemaValidationError", "hooks.postScriptsDir", "/d/dropkit.config.ts"]]);
+  });
+
+  test("other control characters are still accepted in paths (only NUL cannot reach a file name)", () => {
+    accepts({ theme: "a\tb", hooks: { initScriptsDir: "./a\u0001b" }, cache: { file: "x\u007f" } });
   });
 });
