@@ -31,9 +31,9 @@ export function parseDocument(ptr: usize, len: i32, format: string, file: string
   const tape = parsed.tape;
   const root = parsed.root;
   d.tape = tape;
-  d.positions = parsed.positions();
+  d.parsed = parsed;
   if (packageJson && tape.kind(root) != KIND_OBJECT) {
-    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, tape, root), file, d.positions, tape.start(root), tape.end(root)));
+    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, tape, root), file, d.positions(), tape.start(root), tape.end(root)));
     return d;
   }
   // In a package.json, paths are relative to the `dropkit` key.

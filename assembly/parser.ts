@@ -28,7 +28,10 @@ export const MAX_DEPTH: i32 = 128;
 export const REQUEST_ENVELOPE_DEPTH: i32 = 3;
 const DEEPEST: i32 = MAX_DEPTH + REQUEST_ENVELOPE_DEPTH;
 
-/** Objects with more keys than this look duplicates up in a hash set instead of comparing with every key before. */
+/**
+ * Up to this many keys, an object's new key is compared with each one before it (cheaper than hashing for the
+ * few keys of a config); past it, the object's keys go into a hash set, so that 3,000 dependencies stay linear.
+ */
 const LINEAR_KEYS: i32 = 16;
 
 /** A parsed text: its tape, the root value (-1 when it does not parse), and the problems found. */

@@ -7,6 +7,7 @@
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
 import { Layer } from "./layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
+import { Parsed } from "./parser";
 import { Positions } from "./positions";
 import {
   CONFIG_KEYS, GROUP_KEYS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
@@ -26,8 +27,8 @@ export class Document {
   /** The file, or a name such as "<input>". */
   file: string = "<input>";
   kind: i32 = DOC_CONFIG;
-  /** Positions in the text the tape was parsed from; null for a value a host evaluated (a .ts or .js config). */
-  positions: Positions | null = null;
+  /** The parsed text, for positions; null for a value a host evaluated (a .ts or .js config), which has none. */
+  parsed: Parsed | null = null;
   tape: Tape | null = null;
   /** The value to validate, or -1 when there is none (the text did not parse, or has no `dropkit` key). */
   node: i32 = -1;
@@ -36,6 +37,12 @@ export class Document {
   errors: Array<Diagnostic> = new Array<Diagnostic>();
   /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
   unlisted: i32 = 0;
+
+  /** Positions in the text, made only when a problem or a source asks (null without a text). */
+  positions(): Positions | null {
+    const parsed = this.parsed;
+    return parsed != null ? parsed.positions() : null;
+  }
 
   /** Whether one more problem may be listed; when not, it is counted instead (asked before building it). */
   hasRoom(): bool {
@@ -248,12 +255,12 @@ function errorAtKey(doc: Document, path: string, node: i32, message: string): vo
 /** Adds a problem at node `node` (a key or a value), with the node's position when the document has positions. */
 function push(doc: Document, path: string, node: i32, message: string): void {
   const tape = doc.tape!;
-  doc.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, doc.file, doc.positions, tape.start(node), tape.end(node)));
+  doc.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, doc.file, doc.positions(), tape.start(node), tape.end(node)));
 }
 
 /** Where a value was set: `file:line:column`, or the file for a document without positions. */
 function source(doc: Document, node: i32): string {
-  const lines = doc.positions;
+  const lines = doc.positions();
   if (lines == null) return doc.file;
   lines.locate(doc.tape!.start(node));
   return positionText(doc.file, lines.line, lines.column);
