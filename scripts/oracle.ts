@@ -5,9 +5,9 @@
 //   node --import tsx scripts/oracle.ts check [candidate.wasm]          compares a build (default dist/dropkit.wasm) with every record
 //
 // Two records are kept in build/oracle/ (outside git: megabytes of answers, a function of a module and this
-// corpus): `reference`, the answers of the core before it was rebuilt (build/oracle/reference.wasm, the module
-// of commit 0c312ea), and `shape`, the answers of that same core once `resolve`'s answer changed shape, which
-// every later build must give byte for byte. The corpus is deterministic: the golden vectors, JSONTestSuite, the fuzz
+// corpus): `reference`, the answers of the core as it was before the rebuild (build/oracle/reference.wasm: the
+// core of main at the last merge, which still had the old shape), and `shape`, the answers of a core with the
+// new shape, reviewed, which every later build must give byte for byte. The corpus is deterministic: the golden vectors, JSONTestSuite, the fuzz
 // generators of test/helpers/fuzz.ts sampled with fixed seeds, the bench inputs, and the huge and deep inputs of
 // the fuzz and limits suites. Every request goes to one instance in order, as a long-lived host would send them.
 //
