@@ -24,6 +24,19 @@ export class KeySet {
     return n == tape.bytes(b) && memory.compare(p, valuePtr, <usize>n) == 0;
   }
 
+  /** The first key of object `obj` before key node `key` with the same value, or -1: a scan, for objects of a few keys. */
+  static firstBefore(tape: Tape, obj: i32, key: i32): i32 {
+    for (let k = obj + 1; k < key; k = tape.next(k + 1)) if (KeySet.same(tape, k, key)) return k;
+    return -1;
+  }
+
+  /** A set of the keys of object `obj` before key node `key`, made once the object outgrows the scan. */
+  static of(tape: Tape, obj: i32, key: i32): KeySet {
+    const set = new KeySet(tape);
+    for (let k = obj + 1; k < key; k = tape.next(k + 1)) set.addFirst(k);
+    return set;
+  }
+
   /** Adds key node `key` unless a key of the same value is there; returns that earlier key's node, or -1. */
   addFirst(key: i32): i32 {
     const tape = this.tape;

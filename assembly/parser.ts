@@ -13,7 +13,7 @@ import {
 } from "./messages";
 import { Positions, hasByteOrderMark } from "./positions";
 import {
-  PROBLEM_CONTROL, PROBLEM_ESCAPE, PROBLEM_UNICODE_ESCAPE, PROBLEM_UNTERMINATED, PROBLEM_UTF8, byteAt, isWordAt,
+  PROBLEM_CONTROL, PROBLEM_ESCAPE, PROBLEM_UNICODE_ESCAPE, PROBLEM_UNTERMINATED, PROBLEM_UTF8, byteAt, describeAt, isWordAt,
   scanAt, scanEscaped, scanNumber, scanProblem, scanString, skipSpace,
 } from "./scanner";
 import { FLAG_ESCAPED, FLAG_TRUE, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
@@ -141,13 +141,13 @@ class Parser {
         this.tape.add(KIND_NULL, pos, pos + 4);
         pos += 4;
       } else {
-        return this.fail(MSG_EXPECTED_VALUE + this.describe(pos), pos, pos);
+        return this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
       }
       // After a value: the end of the text, or of the containers it closes, or the next item.
       while (true) {
         pos = skipSpace(ptr, len, pos);
         if (this.depth == 0) {
-          if (pos < len) return this.fail(MSG_TRAILING + this.describe(pos), pos, pos);
+          if (pos < len) return this.fail(MSG_TRAILING + describeAt(this.ptr, this.len, pos), pos, pos);
           this.result.root = 0;
           return this.result;
         }
@@ -161,7 +161,7 @@ class Parser {
           break;
         }
         if (sep != (isObject ? 0x7d : 0x5d)) {
-          return this.fail((isObject ? MSG_EXPECTED_COMMA_OBJECT : MSG_EXPECTED_COMMA_ARRAY) + this.describe(pos), pos, pos);
+          return this.fail((isObject ? MSG_EXPECTED_COMMA_OBJECT : MSG_EXPECTED_COMMA_ARRAY) + describeAt(this.ptr, this.len, pos), pos, pos);
         }
         this.tape.close(unchecked(frameNode[d]), ++pos);
         this.depth = d;
@@ -181,7 +181,7 @@ class Parser {
     const c = byteAt(ptr, len, pos);
     if (unchecked(frameObject[d])) {
       if (c != 0x22) {
-        this.fail((items > 0 && c == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + this.describe(pos), pos, pos);
+        this.fail((items > 0 && c == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       const end = scanString(ptr, len, pos);
@@ -194,22 +194,22 @@ class Parser {
       this.checkDuplicate(d, key, items);
       pos = skipSpace(ptr, len, end);
       if (byteAt(ptr, len, pos) != 0x3a) {
-        this.fail(MSG_EXPECTED_COLON + this.describe(pos), pos, pos);
+        this.fail(MSG_EXPECTED_COLON + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       pos = skipSpace(ptr, len, pos + 1);
       if (pos >= len) {
-        this.fail(MSG_EXPECTED_VALUE + this.describe(pos), pos, pos);
+        this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       return pos;
     }
     if (pos >= len) {
-      this.fail(MSG_EXPECTED_VALUE + this.describe(pos), pos, pos);
+      this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
     if (items > 0 && c == 0x5d) {
-      this.fail(MSG_TRAILING_COMMA + this.describe(pos), pos, pos);
+      this.fail(MSG_TRAILING_COMMA + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
     unchecked(frameKey[d] = items);
@@ -219,21 +219,13 @@ class Parser {
   /** Reports `key` when an earlier key of the same object (the `items` before it) has the same value. */
   checkDuplicate(d: i32, key: i32, items: i32): void {
     const tape = this.tape;
-    let first = -1;
+    let first: i32;
     if (items < LINEAR_KEYS) {
-      const end = key;
-      for (let k = unchecked(frameNode[d]) + 1; k < end; k = tape.next(k + 1)) {
-        if (KeySet.same(tape, k, key)) {
-          first = k;
-          break;
-        }
-      }
+      first = KeySet.firstBefore(tape, unchecked(frameNode[d]), key);
     } else {
       let set = unchecked(frameKeys[d]);
       if (set == null) {
-        // Past LINEAR_KEYS keys, every key goes into a set once (the earlier ones too).
-        set = new KeySet(tape);
-        for (let k = unchecked(frameNode[d]) + 1; k < key; k = tape.next(k + 1)) set.addFirst(k);
+        set = KeySet.of(tape, unchecked(frameNode[d]), key);
         unchecked(frameKeys[d] = set);
       }
       first = set.addFirst(key);
@@ -280,16 +272,6 @@ class Parser {
     return out;
   }
 
-  /** What stands at `pos`, for "found ..." in messages. */
-  describe(pos: i32): string {
-    if (pos >= this.len) return "the end of the text";
-    const c = <i32>load<u8>(this.ptr + <usize>pos);
-    if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
-    if (c == 0x20) return "a space";
-    if (c < 0x20) return "a control character";
-    return "a non-ASCII character";
-  }
-
   /** The syntax error of the last failed scan. */
   failScan(): Parsed {
     const at = scanAt;
@@ -299,7 +281,7 @@ class Parser {
     if (problem == PROBLEM_ESCAPE) return this.fail(MSG_BAD_ESCAPE, at, at);
     if (problem == PROBLEM_UNICODE_ESCAPE) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
     if (problem == PROBLEM_UTF8) return this.fail(MSG_BAD_UTF8, at, at);
-    return this.fail(MSG_BAD_NUMBER + this.describe(at), at, at);
+    return this.fail(MSG_BAD_NUMBER + describeAt(this.ptr, this.len, at), at, at);
   }
 
   /**

@@ -122,6 +122,16 @@ export function isWordAt(ptr: usize, len: i32, pos: i32, word: string): bool {
   return !isWordByte(byteAt(ptr, len, pos + n));
 }
 
+/** What stands at `pos`, for "found ..." in messages. */
+export function describeAt(ptr: usize, len: i32, pos: i32): string {
+  if (pos >= len) return "the end of the text";
+  const c = <i32>load<u8>(ptr + <usize>pos);
+  if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
+  if (c == 0x20) return "a space";
+  if (c < 0x20) return "a control character";
+  return "a non-ASCII character";
+}
+
 /** The byte at `i`, or 0 past the end (which is no digit, sign, quote or bracket: no separate end checks). */
 @inline export function byteAt(ptr: usize, len: i32, i: i32): u32 {
   return i < len ? <u32>load<u8>(ptr + <usize>i) : 0;
