@@ -3,6 +3,7 @@
 import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
+import type { Env } from "./types.js";
 
 /** The form of a config file, which decides how it is loaded. */
 export type ConfigFormat = "ts" | "js" | "json" | "package.json";
@@ -42,7 +43,7 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
  *   `UsageError` (exit 64) when `--config` is given an empty value.
  */
-export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath?: string): Promise<Discovery> {
+export async function locateConfig(cwd: string, env: Env, flagPath?: string): Promise<Discovery> {
   if (flagPath !== undefined) {
     if (flagPath === "") {
       fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
@@ -66,7 +67,7 @@ export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath
  * @param cwd - The directory to start from.
  * @param env - The environment to read `GIT_CEILING_DIRECTORIES` from.
  */
-export async function findConfig(cwd: string, env: NodeJS.ProcessEnv): Promise<Discovery> {
+export async function findConfig(cwd: string, env: Env): Promise<Discovery> {
   const ceilings = ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
   const searched: Array<{ dir: string }> = [];
   let dir = path.resolve(cwd);
