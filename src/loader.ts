@@ -3,6 +3,7 @@
 import { readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import { types } from "node:util";
+import { dropkitAliases } from "./alias.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
 
@@ -72,15 +73,18 @@ export function toJsonValue(value: unknown, file: string): JsonValue {
 
 type Jiti = { import(id: string): Promise<unknown> };
 
-let jiti: Jiti | undefined;
+/** The jiti instances, created on first use (requiring jiti costs start-up time that JSON configs never need): plain, and with the `dropkit` aliases. */
+const jitis = new Map<boolean, Jiti>();
 
-/** The jiti instance, created on first use: requiring jiti costs start-up time that JSON configs never need. */
-function getJiti(): Jiti {
+/** The jiti instance; `alias` (from `dropkitAliases`) makes `dropkit` the running one, for projects that have none. */
+function getJiti(alias?: Record<string, string>): Jiti {
+  let jiti = jitis.get(alias !== undefined);
   if (!jiti) {
     const { createJiti } = createRequire(import.meta.url)("jiti") as {
       createJiti(id: string, options: Record<string, unknown>): Jiti;
     };
     jiti = createJiti(import.meta.url, {
+      ...(alias ? { alias } : {}),
       // Default fsCache: node_modules/.cache/jiti or the OS temp dir, never next to the user's file.
       // No module cache: a config edited between two loads in one process must be re-read.
       moduleCache: false,
@@ -88,6 +92,7 @@ function getJiti(): Jiti {
       // can be told apart from one exporting an object.
       interopDefault: false,
     });
+    jitis.set(alias !== undefined, jiti);
   }
   return jiti;
 }
@@ -97,7 +102,7 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   requireFile(file, role);
   let mod: unknown;
   try {
-    mod = await getJiti().import(file);
+    mod = await getJiti(dropkitAliases(file)).import(file);
   } catch (error) {
     throw loadError(file, role, "could not be evaluated", error);
   }
@@ -197,10 +202,19 @@ function loadError(file: string, role: FileRole, what: string, error: unknown): 
  */
 function positionIn(file: string, error: unknown): { line: number; column?: number } | undefined {
   if (!(error instanceof Error)) return undefined;
-  const fromMessage = positionAfter(file, error.message);
+  const fromMessage = parseErrorPosition(file, error.message);
   if (fromMessage) return fromMessage;
   const fromStack = positionAfter(file, error.stack ?? "");
   return fromStack ? { line: fromStack.line } : undefined;
+}
+
+/**
+ * The position of a jiti parse error ("ParseError: ... <file>:line:column"), whose column is 0-based as Babel
+ * counts; made 1-based like every other position dropkit reports.
+ */
+function parseErrorPosition(file: string, message: string): { line: number; column: number } | undefined {
+  const at = positionAfter(file, message);
+  return at && /^ParseError\b/.test(message) ? { line: at.line, column: at.column + 1 } : at;
 }
 
 function positionAfter(file: string, text: string): { line: number; column: number } | undefined {
