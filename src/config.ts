@@ -6,6 +6,7 @@ import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type Resol
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
+import { nearMissWarning } from "./lookalikes.js";
 import { loadConfigFile, loadPresetFile, type LoadedConfig } from "./loader.js";
 import type { Env } from "./types.js";
 
@@ -80,6 +81,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
       source: discovery.file!,
     });
   }
+  for (const miss of discovery.nearMisses) hostWarnings.push({ message: nearMissWarning(miss, cwd), source: miss.file });
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
   if (options.explain) request.explain = true;
   if (discovery.file && discovery.format) {
