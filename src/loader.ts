@@ -102,7 +102,7 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   requireFile(file, role);
   let mod: unknown;
   try {
-    mod = await getJiti(dropkitAliases(file)).import(file);
+    mod = commonJsAsDefault(await getJiti(dropkitAliases(file)).import(file));
   } catch (error) {
     throw loadError(file, role, "could not be evaluated", error);
   }
@@ -129,6 +129,17 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     fail("ConfigLoadError", `The ${what} of ${file} is ${describe(exported)}, not an object. A ${role} file must export an object, or a function returning one.`, { file, source: file });
   }
   return exported;
+}
+
+/**
+ * The module with a CommonJS file's `module.exports` as its default export. jiti gives it so in Node, but in Deno
+ * it gives `module.exports` itself: an object that is neither a module namespace nor ES module code compiled to
+ * CommonJS (`__esModule`), which then becomes the default export.
+ */
+function commonJsAsDefault(mod: unknown): unknown {
+  if (typeof mod !== "object" || mod === null || Object.hasOwn(mod, "default")) return mod;
+  if (types.isModuleNamespaceObject(mod) || (mod as { __esModule?: unknown }).__esModule === true) return mod;
+  return { default: mod };
 }
 
 /** Reads a JSON-form file as strict UTF-8, without a byte-order mark. */

@@ -1,62 +1,21 @@
 // The package as other projects get it: `npm pack`, installed offline into fresh consumer projects, compiled with tsc and run.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { installTarball, packRepo, repoRoot, run } from "./helpers/pack.js";
 import { tempDir } from "./helpers/temp.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = repoRoot;
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
-
-/** Runs a command; fails the test with its output when it does not exit 0 (unless `allowFailure`). */
-function run(command: string, args: string[], cwd: string, options: { allowFailure?: boolean; env?: Record<string, string> } = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, ...options.env } });
-  if (!options.allowFailure) assert.equal(result.status, 0, `${command} ${args.join(" ")} in ${cwd} failed:\n${result.stdout}\n${result.stderr}`);
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/**
- * A project in `dir` that depends on the tarball, installed offline with `npm ci`: its lockfile pins every dependency
- * to the version and integrity of this repository's lockfile, whose tarballs npm's cache holds since the project's
- * own install (a plain `npm install --offline` would need the registry's metadata, which `npm ci` never fetched).
- */
-function installTarball(dir: string, extra: Record<string, unknown> = {}): void {
-  const repoLock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8")) as { packages: Record<string, { dependencies?: Record<string, string> } & Record<string, unknown>> };
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
-  const spec = `file:${path.relative(dir, tarball)}`;
-  const packages: Record<string, unknown> = {
-    "": { name: "consumer", version: "1.0.0", dependencies: { dropkit: spec } },
-    "node_modules/dropkit": { version: pkg.version, resolved: spec, dependencies: pkg.dependencies, bin: { dropkit: "dist/dropkit.cjs" } },
-  };
-  const pending = Object.keys(pkg.dependencies);
-  while (pending.length > 0) {
-    const name = pending.pop()!;
-    if (packages[`node_modules/${name}`]) continue;
-    const entry = repoLock.packages[`node_modules/${name}`];
-    assert.ok(entry, `${name} is not in package-lock.json`);
-    const { dev: _dev, devOptional: _devOptional, ...kept } = entry;
-    packages[`node_modules/${name}`] = kept;
-    pending.push(...Object.keys(entry.dependencies ?? {}));
-  }
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, dependencies: { dropkit: spec }, ...extra }));
-  fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify({ name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }));
-  run("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], dir, { env: { npm_config_update_notifier: "false" } });
-}
 
 let tarball = "";
 let files: string[] = [];
 
 before(() => {
-  const out = tempDir("dropkit-pack-");
-  // --ignore-scripts: `prepare` would build again; the suite runs on a fresh build (pretest).
-  const packed = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], root);
-  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = path.join(out, info!.filename);
-  files = info!.files.map((f) => f.path).sort();
+  ({ tarball, files } = packRepo());
 });
 
 describe("the packed files", () => {
@@ -114,7 +73,7 @@ describe("a consumer project that installs the tarball", () => {
   before(() => {
     project = tempDir("dropkit-consumer-");
     fs.mkdirSync(path.join(project, ".git"));
-    installTarball(project, { type: "module" });
+    installTarball(project, tarball, { type: "module" });
     writeConsumerFiles(project);
   });
 
@@ -140,7 +99,7 @@ describe("a consumer project that installs the tarball", () => {
   }
 
   test("the installed bin loads a .ts config that imports dropkit (the project's own copy)", () => {
-    const result = run(path.join(project, "node_modules/.bin/dropkit"), ["config", "--json"], project, { env: { GIT_CEILING_DIRECTORIES: path.dirname(project) } });
+    const result = run(process.execPath, [path.join(project, "node_modules/.bin/dropkit"), "config", "--json"], project, { env: { GIT_CEILING_DIRECTORIES: path.dirname(project) } });
     assert.equal(JSON.parse(result.stdout).config.theme, "consumer");
   });
 
@@ -169,11 +128,11 @@ describe("a consumer project that installs the tarball", () => {
 
   test("dropkit installed outside the project (as npx or a global install does) loads a .ts config importing dropkit", () => {
     const elsewhere = tempDir("dropkit-npx-");
-    installTarball(elsewhere);
+    installTarball(elsewhere, tarball);
     const drop = tempDir("dropkit-drop-");
     fs.mkdirSync(path.join(drop, ".git"));
     fs.writeFileSync(path.join(drop, "dropkit.config.ts"), 'import { defineConfig } from "dropkit";\nimport type { DropkitConfig } from "dropkit";\nconst base: DropkitConfig = { theme: "global" };\nexport default defineConfig(async () => ({ ...base }));\n');
-    const result = run(path.join(elsewhere, "node_modules/.bin/dropkit"), ["config", "--json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
+    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "config", "--json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
     assert.equal(JSON.parse(result.stdout).config.theme, "global");
     assert.ok(!fs.existsSync(path.join(drop, "node_modules")));
   });
