@@ -68,7 +68,8 @@ export class DropkitCli extends Cli {
 
   override usage(command: Parameters<InstanceType<typeof Cli>["usage"]>[0] = null, opts: Parameters<InstanceType<typeof Cli>["usage"]>[1] = {}): string {
     const text = super.usage(command, opts);
-    if (command === null) return text + helpFooter();
+    // The general help asked for (dropkit help, --help); not the usage printed with a usage error.
+    if (command === null) return opts.detailed ? text + helpFooter() : text;
     if (opts.detailed) return text + "\nEnvironment variables and exit codes: dropkit help\n";
     return text;
   }

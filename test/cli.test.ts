@@ -564,6 +564,11 @@ describe("usage, help and version", () => {
     assert.equal(create.status, 0);
     assert.equal(create.stdout, runCli(root, ["create", "--help"]).stdout);
     assert.match(create.stdout, /Environment variables and exit codes: dropkit help\n$/);
+    assert.match(general.stdout, /dropkit help \[command\]/);
+    // The usage printed with a usage error stays short: no footer.
+    const none = runCli(root, []);
+    assert.equal(none.status, 64);
+    assert.doesNotMatch(none.stderr, /Exit codes/);
     const unknown = runCli(root, ["help", "crate"]);
     assert.equal(unknown.status, 64);
     assert.equal(unknown.stdout, "");

@@ -81,14 +81,16 @@ describe("dropkit completion", () => {
   test("zsh: after compinit, Tab in an interactive zsh completes values", { skip: missing("zsh") || missing("tmux") }, async () => {
     const file = script("zsh");
     assert.equal(spawnSync("zsh", ["-n", file]).status, 0, "the zsh script does not parse");
-    const session = `dropkit-zsh-${process.pid}`;
-    const tmux = (...args: string[]) => spawnSync("tmux", args, { encoding: "utf8" });
+    const session = "zsh";
+    // A server of its own (its own socket): other tmux users on the machine neither see nor stop it.
+    const socket = path.join(drop, "tmux.sock");
+    const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
     tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", `env -i HOME=${drop} TERM=xterm PATH=/usr/bin:/bin zsh -f`);
     try {
       const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
         tmux("send-keys", "-t", session, "C-u", ...keys);
         let text = "";
-        for (let i = 0; i < 50 && !wanted.test(text); i++) {
+        for (let i = 0; i < 150 && !wanted.test(text); i++) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           text = tmux("capture-pane", "-p", "-t", session).stdout;
         }
@@ -100,7 +102,7 @@ describe("dropkit completion", () => {
       assert.match(await screen(["dropkit create --exclude ", "Tab"], /blog +shop/), /blog +shop/);
       assert.match(await screen(["dropkit config --log-format ", "Tab"], /json +text/), /json +text/);
     } finally {
-      tmux("kill-session", "-t", session);
+      tmux("kill-server");
     }
   });
 });

@@ -19,20 +19,19 @@ export class HelpCommand extends Command {
     ],
   });
 
-  names = Option.Rest({ name: "command" });
+  command = Option.String({ name: "command", required: false });
 
   async execute(): Promise<number> {
-    if (this.names.length === 0) {
+    if (this.command === undefined) {
       this.context.stdout.write(this.cli.usage(null, { detailed: true }));
       return 0;
     }
     const known = this.cli.definitions().map((d) => d.path.split(" ").slice(1).join(" "));
-    const wanted = this.names.join(" ");
-    if (!known.includes(wanted)) {
-      const guess = known.find((k) => k.startsWith(wanted.slice(0, 2)));
-      this.context.stderr.write(`Unknown command "${wanted}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.\n`);
+    if (!known.includes(this.command)) {
+      const guess = known.find((k) => k.startsWith(this.command!.slice(0, 2)));
+      this.context.stderr.write(`Unknown command "${this.command}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.\n`);
       return 64;
     }
-    return this.cli.run([...this.names, "--help"]);
+    return this.cli.run([this.command, "--help"]);
   }
 }
