@@ -74,15 +74,20 @@ function buildCli(registered: ReadonlyArray<CommandClass>): InstanceType<typeof 
 }
 
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
-function reportUsageError(argv: string[], error: Error, text: string): number {
+async function reportUsageError(argv: string[], error: Error, text: string): Promise<number> {
+  // The message quotes argv, which may hold anything: escaped like every record of the decisions log.
+  const { escapeControls, jsonLine } = await import("./log.js");
   // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
   const flag = logFormatFlag(argv);
   const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
   if (json) {
     const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: error.message };
-    process.stderr.write(JSON.stringify(record) + "\n");
+    process.stderr.write(jsonLine(record));
   } else {
-    process.stderr.write(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
+    let plain = colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, "");
+    // clipanion's message quotes the arguments it did not understand.
+    for (const arg of argv) plain = plain.split(arg).join(escapeControls(arg));
+    process.stderr.write(plain);
   }
   return usageExitCode;
 }
