@@ -2,7 +2,7 @@
 
 import { clipanion } from "./clipanion.js";
 import type { Plan, ResolvedConfig } from "../core.js";
-import type { HookRecord } from "../hooks.js";
+import type { HookOutputRecord, HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
 
@@ -26,7 +26,7 @@ export class CreateCommand extends DropkitCommand {
     ],
   });
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
@@ -40,7 +40,9 @@ export class CreateCommand extends DropkitCommand {
     const config = loaded.config!;
     // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
     const timeoutMs = hookTimeoutMs(env);
-    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+    // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
+    const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
+    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal };
 
     const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
     for (const warning of init.warnings) log.warn(warning);
@@ -55,6 +57,8 @@ export class CreateCommand extends DropkitCommand {
     const { writeState, stateFileName } = await import("../state.js");
     const { default: path } = await import("node:path");
     const stateFile = path.join(cwd, stateFileName);
+    // A signal that came while the archives were scanned stops the run before anything is written.
+    signal.throwIfAborted();
     // Before the cache and the post hooks (SPEC section 6): a state file that cannot be written stops the run with exit 74 and nothing else written.
     const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0", { env });
     for (const warning of written.warnings) log.warn(warning, stateFile);
@@ -64,9 +68,12 @@ export class CreateCommand extends DropkitCommand {
     });
 
     await updateCache(log, cwd, config, archives);
+    signal.throwIfAborted();
 
     const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
     for (const warning of post.warnings) log.warn(warning);
+    // The last check: from here to the exit code nothing can run in between, so a signal is never lost.
+    signal.throwIfAborted();
     return 0;
   }
 }
