@@ -215,4 +215,23 @@ describe("signals to the other commands", { timeout: 120_000 }, () => {
     assert.equal(stdout, "", "the resolved config is not printed after the signal");
     assert.equal(records(stderr).at(-1)!.name, "Interrupted");
   });
+
+  test("init: SIGTERM while a question waits closes it, writes nothing, and exits 143", { skip: hasScript() ? false : "script(1) is not available" }, async () => {
+    const root = fixture({ "ocean-theme.zip": { zip: { "a.txt": "a" } } });
+    const terminal = new Terminal(root, ["init"]);
+    await terminal.expect("◆  Theme");
+    // The dropkit process under script(1): the one running the CLI in this fixture.
+    const dropkit = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).map(Number).find((pid) => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/cwd`) === root && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === cliPath;
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(dropkit, "the dropkit process was not found");
+    process.kill(dropkit, "SIGTERM");
+    assert.equal(await terminal.exit(), 143, terminal.screen);
+    assert.match(terminal.screen, /Interrupted \(exit 143\): Interrupted by SIGTERM/);
+    assert.equal(fs.existsSync(path.join(root, "dropkit.config.json")), false);
+  });
 });
