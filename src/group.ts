@@ -5,22 +5,22 @@ import { readdirSync, readFileSync } from "node:fs";
 /** How often a stopping group is checked for processes still running. */
 const pollMs = 25;
 
+/** After SIGKILL, how long to wait for the processes to be gone (only a process stuck in the kernel takes longer). */
+const killWaitMs = 1000;
+
 /**
  * Stops every process of the group `pgid`: SIGTERM, then SIGKILL to whatever is still running after
- * `graceMs`. Resolves once the group is empty, or right after the SIGKILL (which cannot be ignored).
- * A group that is already empty resolves at once.
+ * `graceMs`. Resolves once the group is empty (after a SIGKILL, which cannot be ignored, at most `killWaitMs`
+ * later). A group that is already empty resolves at once.
  *
  * @returns `"empty"` when nothing was running, `"terminated"` when SIGTERM was enough, `"killed"` otherwise.
  */
 export async function stopGroup(pgid: number, graceMs: number): Promise<"empty" | "terminated" | "killed"> {
   if (!groupRunning(pgid)) return "empty";
   signalGroup(pgid, "SIGTERM");
-  const deadline = performance.now() + graceMs;
-  while (performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-    if (!groupRunning(pgid)) return "terminated";
-  }
+  if (await emptied(pgid, graceMs)) return "terminated";
   signalGroup(pgid, "SIGKILL");
+  await emptied(pgid, killWaitMs);
   return "killed";
 }
 
@@ -60,6 +60,16 @@ export function groupRunning(pgid: number): boolean {
 }
 
 // --- helpers ---
+
+/** Polls until no process of the group runs (`true`), or `ms` have passed (`false`). */
+async function emptied(pgid: number, ms: number): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    if (!groupRunning(pgid)) return true;
+  }
+  return false;
+}
 
 /** The state and process group of a process from `/proc/<pid>/stat`; null when it is gone. */
 function processStat(pid: string): { state: string; pgrp: number } | null {

@@ -212,10 +212,14 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
     stopping = why;
     stopped = stopGroup(pid, killGraceMs);
   };
-  // Whatever ends dropkit (a second Ctrl-C, an uncaught error) takes the group with it.
-  const killOnExit = (): void => void (pid !== undefined && signalGroup(pid, "SIGKILL"));
-  const onAbort = (): void => stop("interrupt");
-  process.on("exit", killOnExit);
+  // SIGKILL to the whole group, without a grace period: at a second signal, and when anything ends dropkit
+  // (a last signal, an uncaught error), so that the group never outlives it.
+  const killNow = (): void => void (pid !== undefined && signalGroup(pid, "SIGKILL"));
+  const onAbort = (): void => {
+    stop("interrupt");
+    interruptionOf(opts.signal)?.hurry.addEventListener("abort", killNow, { once: true });
+  };
+  process.on("exit", killNow);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
   try {
@@ -229,7 +233,8 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
     stop("exited");
     await stopped;
     // The group is empty now, and its number free for the system to reuse: never signal it again.
-    process.off("exit", killOnExit);
+    process.off("exit", killNow);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
     await Promise.all(streams.map((s) => s.drain()));
     if ("error" in ended) return done({ status: "spawn-error", exitCode: null, message: `could not be started (${ended.error.code ?? ended.error.message})` });
     const { code, signal } = ended;
@@ -247,7 +252,8 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
-    process.off("exit", killOnExit);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
+    process.off("exit", killNow);
   }
 }
 

@@ -6,6 +6,9 @@ export const signalExitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as con
 /** A signal that stops a run. */
 export type StopSignal = keyof typeof signalExitCodes;
 
+/** After a second signal, how long the run gets to put things back before the process exits anyway. @default 1000 */
+export const hurryExitMs = 1000;
+
 /** What people call each signal, for messages. */
 const described: Record<StopSignal, string> = {
   SIGINT: "SIGINT (Ctrl-C)",
@@ -24,18 +27,30 @@ export class Interrupted extends Error {
   readonly signal: StopSignal;
   /** 130, 143 or 129. */
   readonly exitCode: number;
+  /** Aborted at a second signal: whatever is being stopped is stopped now, without a grace period. */
+  readonly hurry: AbortSignal;
+  private readonly hurried = new AbortController();
 
   constructor(signal: StopSignal) {
     super(`Interrupted by ${described[signal]}`);
     this.signal = signal;
     this.exitCode = signalExitCodes[signal];
+    this.hurry = this.hurried.signal;
   }
 
-  /** The text of the `Interrupted` error record. */
-  describe(forced: boolean): string {
-    return forced
-      ? `${this.message}, then by a second signal while stopping: dropkit exited at once, after killing the running hook's processes (SIGKILL, no grace period).`
-      : `${this.message}: the run stopped before finishing, and no process it started is left running. Run the command again to finish.`;
+  /** Aborts `hurry`. */
+  hurryUp(): void {
+    this.hurried.abort();
+  }
+
+  /**
+   * The text of the `Interrupted` error record.
+   * @param exiting - The run did not unwind in time after a second signal: the process exits now.
+   */
+  describe(exiting = false): string {
+    if (exiting) return `${this.message}, then by another signal: dropkit exited at once, before it finished putting things back (the running hook's processes were killed).`;
+    if (this.hurry.aborted) return `${this.message}, then by a second signal: the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing. Run the command again to finish.`;
+    return `${this.message}: the run stopped before finishing, and no process it started is left running. Run the command again to finish.`;
   }
 }
 
@@ -49,26 +64,41 @@ export interface SignalTrap {
 
 /** Options for `trapSignals`; the defaults are the real process. */
 export interface TrapOptions {
-  /** Called once at a second signal, just before the process exits: the place to log the interruption. */
-  onForce?: (reason: Interrupted) => void;
+  /** Called once just before the process exits on its own (see `trapSignals`): the place to log the interruption. */
+  onExit?: (reason: Interrupted) => void;
   /** Where the signals arrive. @default process */
   target?: Pick<NodeJS.Process, "on" | "off">;
-  /** How a second signal ends the process. @default process.exit */
+  /** How the process is ended when the run does not unwind in time. @default process.exit */
   exit?: (code: number) => void;
+  /** @default hurryExitMs */
+  hurryExitMs?: number;
 }
 
 /**
- * Installs listeners for SIGINT, SIGTERM and SIGHUP for the length of one command. The first signal aborts
- * `signal`: the command stops what it runs (a hook's whole process group), unwinds so that nothing is half
- * done, and exits with the signal's code. A second signal means "now": `onForce` runs, then the process
- * exits at once with the first signal's code (every `exit` listener runs, which is where a running hook's
- * group is killed). Call `release` when the command ends; dropkit used as a library keeps Node's defaults.
+ * Installs listeners for SIGINT, SIGTERM and SIGHUP for the length of one command.
+ *
+ * - The first signal aborts `signal`: the command stops what it runs (a hook's whole process group gets
+ *   SIGTERM, then SIGKILL after a grace period), unwinds so that nothing is half done (the state put back),
+ *   and exits with the signal's code.
+ * - A second signal means "now": `reason.hurry` is aborted, so a running hook's group is killed at once,
+ *   and the run gets `hurryExitMs` to finish unwinding (milliseconds, unless a step that cannot be stopped
+ *   is running); then `onExit` runs and the process exits with the first signal's code. Every `exit`
+ *   listener runs then, which is where a running hook's group is killed.
+ * - A third signal exits at once in the same way.
+ *
+ * Call `release` when the command ends; dropkit used as a library keeps Node's defaults.
  */
 export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const target = options.target ?? process;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const controller = new AbortController();
   const listeners = new Map<StopSignal, () => void>();
+  let timer: NodeJS.Timeout | undefined;
+  const exitNow = (reason: Interrupted): void => {
+    clearTimeout(timer);
+    options.onExit?.(reason);
+    exit(reason.exitCode);
+  };
   for (const name of Object.keys(signalExitCodes) as StopSignal[]) {
     const listener = (): void => {
       if (!controller.signal.aborted) {
@@ -76,8 +106,11 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
         return;
       }
       const reason = controller.signal.reason as Interrupted;
-      options.onForce?.(reason);
-      exit(reason.exitCode);
+      if (reason.hurry.aborted) return exitNow(reason);
+      reason.hurryUp();
+      timer = setTimeout(() => exitNow(reason), options.hurryExitMs ?? hurryExitMs);
+      // Only a bound: a run that has unwound ends the process itself.
+      timer.unref();
     };
     listeners.set(name, listener);
     target.on(name, listener);
@@ -85,6 +118,7 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   return {
     signal: controller.signal,
     release() {
+      clearTimeout(timer);
       for (const [name, listener] of listeners) target.off(name, listener);
       listeners.clear();
     },

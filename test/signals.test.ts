@@ -31,19 +31,46 @@ describe("trapSignals", () => {
     }
   });
 
-  test("a second signal calls onForce, then exits at once with the first signal's code", () => {
+  test("a second signal hurries the run and bounds it; a third exits at once", async () => {
     const target = new EventEmitter();
     const calls: string[] = [];
     const trap = trapSignals({
       target: target as never,
-      onForce: (reason) => calls.push(`force ${reason.signal}`),
+      hurryExitMs: 50,
+      onExit: (reason) => calls.push(`onExit ${reason.signal}`),
       exit: (code) => calls.push(`exit ${code}`),
     });
     target.emit("SIGTERM");
-    assert.deepEqual(calls, []);
+    const reason = trap.signal.reason as Interrupted;
+    assert.equal(reason.hurry.aborted, false);
     target.emit("SIGINT");
-    assert.deepEqual(calls, ["force SIGTERM", "exit 143"]);
+    assert.equal(reason.hurry.aborted, true, "the second signal hurries");
+    assert.deepEqual(calls, [], "and gives the run time to put things back");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(calls, ["onExit SIGTERM", "exit 143"], "then exits with the first signal's code");
+    calls.length = 0;
+    target.emit("SIGHUP");
+    assert.deepEqual(calls, ["onExit SIGTERM", "exit 143"], "a third signal exits at once");
     trap.release();
+  });
+
+  test("a run that ends before the bound is not cut short: release clears the timer", async () => {
+    const target = new EventEmitter();
+    const calls: number[] = [];
+    const trap = trapSignals({ target: target as never, hurryExitMs: 50, exit: (code) => calls.push(code) });
+    target.emit("SIGINT");
+    target.emit("SIGINT");
+    trap.release();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(calls, []);
+  });
+
+  test("the record's message says what happened", () => {
+    const reason = new Interrupted("SIGINT");
+    assert.match(reason.describe(), /^Interrupted by SIGINT \(Ctrl-C\): the run stopped before finishing, and no process it started is left running/);
+    reason.hurryUp();
+    assert.match(reason.describe(), /then by a second signal: the running hook's processes were killed at once \(SIGKILL\)/);
+    assert.match(reason.describe(true), /then by another signal: dropkit exited at once, before it finished putting things back/);
   });
 
   test("release removes every listener, so the process gets Node's default behaviour back", () => {
@@ -160,18 +187,20 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     assert.deepEqual(fs.readdirSync(root).filter((f) => f.endsWith(".tmp")), []);
   });
 
-  test("a hook that ignores SIGTERM is killed after the grace period; a second signal does not wait for it", async () => {
+  test("a hook that ignores SIGTERM is killed after the grace period; a second signal kills it at once", async () => {
     const stubborn = waitingHook("trap '' TERM");
-    const patient = fixture({ "init-scripts/01-wait": stubborn });
+    const patient = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
     const first = startCli(patient, ["create", "--log-format=json"]);
     const firstPids = await hookPids(patient);
     first.child.kill("SIGINT");
     const waited = await first.exited;
     assert.equal(waited.code, 130, waited.stderr);
-    assert.equal(records(waited.stderr).find((r) => r.event === "hook")?.signal, "SIGKILL", "SIGTERM was ignored: SIGKILL after the grace period");
+    const patientHook = records(waited.stderr).find((r) => r.event === "hook");
+    assert.equal(patientHook?.signal, "SIGKILL", "SIGTERM was ignored: SIGKILL after the grace period");
+    assert.ok(patientHook.durationMs >= 2000, "the grace period was given");
     assertGroupGone(firstPids);
 
-    const hurried = fixture({ "init-scripts/01-wait": stubborn });
+    const hurried = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
     const second = startCli(hurried, ["create", "--log-format=json"]);
     const secondPids = await hookPids(hurried);
     second.child.kill("SIGINT");
@@ -179,12 +208,11 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     second.child.kill("SIGINT");
     const forced = await second.exited;
     assert.equal(forced.code, 130, forced.stderr);
-    const last = records(forced.stderr).at(-1)!;
-    assert.equal(last.name, "Interrupted");
-    assert.match(last.message, /second signal.*exited at once/);
-    assert.equal(records(forced.stderr).some((r) => r.event === "hook"), false, "it exited without waiting for the hook");
-    await waitFor(() => groupMembers(secondPids.hook).length === 0, 5000, "the group to be killed");
+    const all = records(forced.stderr);
+    assert.equal(all.find((r) => r.event === "hook")?.status, "interrupted", "the run unwound: the hook was logged");
+    assert.match(all.at(-1)!.message, /then by a second signal: the running hook's processes were killed at once/);
     assertGroupGone(secondPids);
+    assert.equal(fs.readFileSync(path.join(hurried, ".dropkit.json"), "utf8"), previousState);
   });
 
   test("Ctrl-C at a terminal: the hook (in its own group) is stopped by dropkit, which exits 130", { skip: hasScript() ? false : "script(1) is not available" }, async () => {
@@ -201,19 +229,35 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
 });
 
 describe("signals to the other commands", { timeout: 120_000 }, () => {
-  test("config: SIGTERM while a config function runs: nothing on stdout, exit 143", async () => {
+  /** Runs `dropkit config` on a config function that takes `ms`, and sends SIGTERM `times` while it runs. */
+  async function interruptConfig(ms: number, times: number) {
     const root = fixture({
-      "dropkit.config.ts": 'import fs from "node:fs";\nexport default async () => {\n  fs.writeFileSync("loading", "");\n  await new Promise((resolve) => setTimeout(resolve, 1500));\n  return { theme: "none" };\n};\n',
+      "dropkit.config.ts": `import fs from "node:fs";\nexport default async () => {\n  fs.writeFileSync("loading", "");\n  await new Promise((resolve) => setTimeout(resolve, ${ms}));\n  return { theme: "none" };\n};\n`,
     });
     const run = startCli(root, ["config", "--log-format=json"]);
     let stdout = "";
     run.child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
     await waitFor(() => fs.existsSync(path.join(root, "loading")), 20_000, "the config to load");
-    run.child.kill("SIGTERM");
-    const { code, stderr } = await run.exited;
+    for (let i = 0; i < times; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      run.child.kill("SIGTERM");
+    }
+    return { ...(await run.exited), stdout };
+  }
+
+  test("config: SIGTERM while a config function runs: nothing on stdout, exit 143", async () => {
+    const { code, stdout, stderr } = await interruptConfig(1500, 1);
     assert.equal(code, 143, stderr);
     assert.equal(stdout, "", "the resolved config is not printed after the signal");
-    assert.equal(records(stderr).at(-1)!.name, "Interrupted");
+    assert.match(records(stderr).at(-1)!.message, /^Interrupted by SIGTERM: the run stopped before finishing/);
+  });
+
+  test("config: a config function that does not end; a second SIGTERM exits within the bound, with nothing on stdout", async () => {
+    const { code, signal, stdout, stderr } = await interruptConfig(60_000, 2);
+    assert.equal(signal, null, "killed by the test's own bound");
+    assert.equal(code, 143, stderr);
+    assert.equal(stdout, "");
+    assert.match(records(stderr).at(-1)!.message, /dropkit exited at once/);
   });
 
   test("init: SIGTERM while a question waits closes it, writes nothing, and exits 143", { skip: hasScript() ? false : "script(1) is not available" }, async () => {

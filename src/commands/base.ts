@@ -46,7 +46,7 @@ export abstract class DropkitCommand extends Command {
   /**
    * Handles `--version`, sets up the log, and maps whatever `run` throws to an exit code. While `run` runs,
    * SIGINT, SIGTERM and SIGHUP stop it: the command ends with an `Interrupted` error record and exit 130,
-   * 143 or 129, however it ended; a second signal exits at once (see `trapSignals`).
+   * 143 or 129, however it ended; a second signal hurries it (see `trapSignals`).
    */
   async execute(): Promise<number> {
     if (this.showVersion) {
@@ -54,7 +54,7 @@ export abstract class DropkitCommand extends Command {
       return 0;
     }
     const log = new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env);
-    const trap = trapSignals({ onForce: (reason) => reportInterrupted(log, reason, true) });
+    const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
     try {
       const code = await this.run(log, trap.signal);
       const interrupted = interruptionOf(trap.signal);
@@ -113,8 +113,8 @@ export function reportProblems(log: DecisionLog, errors: CoreDiagnostic[]): numb
  * The record of an interrupted run: an `error` named `Interrupted` whose `source` is the signal. Not in SPEC
  * section 8's list on purpose: it is no problem with the input (and never an InternalError).
  */
-function reportInterrupted(log: DecisionLog, reason: Interrupted, forced: boolean): number {
-  log.errors([{ name: reason.name, exitCode: reason.exitCode, path: "", source: reason.signal, message: reason.describe(forced) }]);
+function reportInterrupted(log: DecisionLog, reason: Interrupted, exiting: boolean): number {
+  log.errors([{ name: reason.name, exitCode: reason.exitCode, path: "", source: reason.signal, message: reason.describe(exiting) }]);
   return reason.exitCode;
 }
 
