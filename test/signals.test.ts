@@ -173,7 +173,7 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     });
   }
 
-  test("SIGTERM in the post phase: exit 143, the group stopped, the state file whole (never torn), no temp file left", async () => {
+  test("SIGTERM in the post phase: exit 143, the group stopped, the state file put back byte for byte", async () => {
     const root = fixture({ ".dropkit.json": previousState, "blog.zip": { zip: { "index.html": "blog" } }, "post-scripts/01-wait": waitingHook() });
     const run = startCli(root, ["create", "--log-format=json"]);
     const pids = await hookPids(root);
@@ -181,10 +181,13 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     const { code, stderr } = await run.exited;
     assert.equal(code, 143, stderr);
     assertGroupGone(pids);
-    assert.equal(records(stderr).at(-1)!.name, "Interrupted");
-    // Rolling the state back to the previous run's is the state transaction's job; here: it parses, and nothing is left over.
-    JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
-    assert.deepEqual(fs.readdirSync(root).filter((f) => f.endsWith(".tmp")), []);
+    const all = records(stderr);
+    assert.equal(all.find((r) => r.event === "hook" && r.phase === "post")?.status, "interrupted");
+    assert.deepEqual(all.filter((r) => r.event === "state").map((r) => r.action), ["updated", "cache", "restored"], "written, then put back");
+    assert.equal(all.at(-1)!.name, "Interrupted");
+    assert.equal(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"), previousState);
+    // No legacy copy of a lift that was undone, no temporary file, no lock left behind.
+    assert.deepEqual(fs.readdirSync(root).filter((f) => f.startsWith(".dropkit.json") || f.endsWith(".tmp") || f.endsWith(".lock")), [".dropkit.json"]);
   });
 
   test("a hook that ignores SIGTERM is killed after the grace period; a second signal kills it at once", async () => {
