@@ -90,7 +90,8 @@ export interface TrapOptions {
  */
 export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const target = options.target ?? process;
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  // Taken now: while a config's code runs, the loader turns process.exit into a throw (a config must not end the run).
+  const exit = options.exit ?? process.exit.bind(process);
   const controller = new AbortController();
   const listeners = new Map<StopSignal, () => void>();
   let timer: NodeJS.Timeout | undefined;
