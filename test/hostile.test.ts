@@ -63,6 +63,7 @@ const cases: HostileCase[] = [
   // Names too long for the file system.
   { title: "a theme path longer than a file name may be", files: cfg({ theme: `${"x".repeat(5000)}.zip` }), args: ["create"], exit: 66, name: "ThemeNotFound", message: /cannot be read \(ENAMETOOLONG\)/ },
   { title: "a theme path longer than a path may be", files: cfg({ theme: `${`${"a".repeat(250)}/`.repeat(20)}x.zip` }), args: ["create"], exit: 66, name: "ThemeNotFound", message: /cannot be read \(ENAMETOOLONG\)/ },
+  { title: "a cache.file longer than a file name may be", files: { ...cfg({ cache: { file: "x".repeat(5000) } }), "blog.zip": zip }, args: ["create"], exit: 74, name: "IOError", message: /cannot be looked at \(ENAMETOOLONG\)/ },
   { title: "DROPKIT_CONFIG longer than a path may be", args: ["config"], env: { DROPKIT_CONFIG: `${"a".repeat(250)}/`.repeat(20) + "c.json" }, exit: 66, name: "ConfigNotFound", message: /Config file not found/ },
 
   // .ts/.js code that fights back when it is looked at or run.
