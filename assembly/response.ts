@@ -1,8 +1,9 @@
 // Writing the parts that answers share: problems, warnings, one layer's value of a leaf, the opening of a resolve answer.
 
 import { Diagnostic, Warning } from "./diagnostic";
-import { Setting } from "./layer";
+import { Layer } from "./layer";
 import { LEAVES, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+import { Span, spanLen } from "./span";
 import { JsonWriter } from "./writer";
 
 export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnostic>): void {
@@ -41,18 +42,18 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
 }
 
 /** Writes one layer's value for a leaf, with the leaf's JSON type. */
-export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
-  const def = LEAVES[leaf];
-  if (def.isList()) w.stringArray(s.list);
-  else if (def.type == TYPE_BOOL) w.bool(s.flag);
-  else if (def.type == TYPE_SCHEMA) w.numberText(s.str);
-  else w.string(s.str);
+export function writeSetting(w: JsonWriter, leaf: i32, layer: Layer): void {
+  const def = unchecked(LEAVES[leaf]);
+  if (def.isList()) w.spanArray(layer.list(leaf).values);
+  else if (def.type == TYPE_BOOL) w.bool(layer.flag(leaf));
+  else if (def.type == TYPE_SCHEMA) w.numberText("1");
+  else w.spanString(layer.value(leaf));
 }
 
 /** Opens a resolve answer: `{"ok":...,"stage":...,"logFormat":...` (every stage starts so). */
-export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: string): void {
+export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: Span): void {
   w.beginObject();
   w.key("ok").bool(ok);
   w.field("stage", stage);
-  if (logFormat.length > 0) w.field("logFormat", logFormat);
+  if (spanLen(logFormat) > 0) w.key("logFormat").spanString(logFormat);
 }

@@ -4,7 +4,7 @@
 // into a message with a line and a column. A scan that fails returns -1 and leaves what and where in
 // `scanProblem` and `scanAt` (globals: out-parameters without an object per token).
 
-import { escapedUnit } from "./escape";
+import { escapedUnit, specialBytes } from "./escape";
 
 export const PROBLEM_UNTERMINATED: i32 = 1;
 export const PROBLEM_CONTROL: i32 = 2;
@@ -19,17 +19,6 @@ export let scanProblem: i32 = 0;
 export let scanAt: i32 = 0;
 /** Whether the last string scanned has an escape. */
 export let scanEscaped: bool = false;
-
-// Eight bytes at a time: bit 7 of each byte of the result is set where that byte is below 0x20, a quote, a
-// backslash, or not ASCII; zero when all eight are plain characters of a string.
-const ONES: u64 = 0x0101010101010101;
-const HIGHS: u64 = 0x8080808080808080;
-
-@inline function specialBytes(x: u64): u64 {
-  const quote = x ^ (ONES * 0x22);
-  const backslash = x ^ (ONES * 0x5c);
-  return (x | ((x - ONES * 0x20) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
-}
 
 /** The offset of the first byte from `pos` on that is not JSON whitespace. */
 export function skipSpace(ptr: usize, len: i32, pos: i32): i32 {
