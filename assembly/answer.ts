@@ -7,7 +7,7 @@ import { Diagnostic, SYNTAX_ERROR, Warning } from "./diagnostic";
 import { LAYER_DEFAULT, LAYER_NAMES } from "./layer";
 import { Merged } from "./merge";
 import { PresetChoice } from "./presets";
-import { beginStage, writeDiagnostics, writeSetting, writeWarnings } from "./response";
+import { beginStage, writeDiagnostics, writeSetting, writeValues, writeWarnings } from "./response";
 import { LEAF_COUNT, LEAF_PRESETS, LEAVES, isPresetPath } from "./schema";
 import { writeListedReason, writeModuleReason, writeThemeReason } from "./reasons";
 import { Plan } from "./select";
@@ -79,7 +79,7 @@ export function writeResolved(
       const entries = merged.entriesOf(i);
       for (let j = 0; j < entries.length; j++) {
         w.beginObject();
-        writeLayerSource(w, unchecked(entries.layers[j]), unchecked(entries.sources[j]));
+        writeLayerSource(w, entries.layerOf(j), entries.source(j));
         w.endObject();
       }
       w.endArray();
@@ -165,7 +165,7 @@ function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNa
     return;
   }
   if (unchecked(LEAVES[leaf]).isUnion()) {
-    w.spanArray(merged.entriesOf(leaf).values);
+    writeValues(w, merged.entriesOf(leaf));
     return;
   }
   writeSetting(w, leaf, merged.winner(leaf)!);
@@ -227,14 +227,13 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   for (let i = 0; i < modules.length; i++) {
     const d = unchecked(modules[i]);
     w.beginObject();
-    w.keys(KEY_NAME).spanString(d.name);
-    w.keys(KEY_FILE).spanString(d.file);
+    w.member(KEY_NAME, d.name).member(KEY_FILE, d.file);
     w.keys(KEY_SELECTED).bool(d.selected);
     w.keys(KEY_REASON);
     writeModuleReason(w, d);
     const source = d.source;
     if (source != null) {
-      w.keys(KEY_GLOB).spanString(d.glob);
+      w.member(KEY_GLOB, d.glob);
       writeLayerSource(w, d.layer, source);
     }
     w.endObject();

@@ -1,16 +1,18 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
+import { Items } from "./items";
 import { LAYER_ENV, Layer } from "./layer";
 import { LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkSpan, normalizeValue } from "./schema";
 import { Source } from "./source";
-import { Span, byteOf, spanIs, spanIsIgnoreCase, spanLen, spanText, startsWithAscii, subSpan, trimSpan } from "./span";
+import { Span, byteOf, sameSpan, spanIs, spanIsIgnoreCase, spanLen, spanText, spansOf, startsWithAscii, subSpan, trimSpan } from "./span";
 import { suggest } from "./suggest";
 import { KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
 import { format, intText, itemPath, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
+const HOST_SPANS = spansOf(HOST_VARIABLES);
 
 /** Every variable dropkit reads, for suggestions. */
 function knownVariables(): Array<string> {
@@ -73,8 +75,7 @@ function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Ar
   const source = new Source(name);
   if (def.isList()) {
     // Lists: comma-separated, blanks trimmed, empty items dropped; an empty variable is an empty list.
-    const values = new Array<Span>();
-    const sources = new Array<Source>();
+    const items = new Items(LAYER_ENV);
     let ok = true;
     // The index of an item among the non-empty ones, valid or not, for the path of a problem.
     let index = 0;
@@ -92,10 +93,9 @@ function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Ar
         continue;
       }
       index++;
-      values.push(normalizeValue(leaf, item, layer.baseDir));
-      sources.push(source);
+      items.add(normalizeValue(leaf, item, layer.baseDir), source);
     }
-    if (ok) layer.addList(leaf, values, sources, source);
+    if (ok) layer.addList(leaf, items, source);
     return;
   }
   // Scalars: an empty variable counts as unset.
@@ -123,11 +123,11 @@ function invalid(path: string, name: Span, problem: string, value: Span): Diagno
 }
 
 function leafOf(name: Span): i32 {
-  for (let i = 0; i < LEAVES.length; i++) if (spanIs(name, unchecked(LEAVES[i]).env)) return i;
+  for (let i = 0; i < LEAVES.length; i++) if (sameSpan(name, unchecked(LEAVES[i]).envName)) return i;
   return -1;
 }
 
 function isHostVariable(name: Span): bool {
-  for (let i = 0; i < HOST_VARIABLES.length; i++) if (spanIs(name, HOST_VARIABLES[i])) return true;
+  for (let i = 0; i < HOST_SPANS.length; i++) if (sameSpan(name, unchecked(HOST_SPANS[i]))) return true;
   return false;
 }

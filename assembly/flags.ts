@@ -1,6 +1,7 @@
 // The flags layer: the CLI flags of a resolve request (SPEC section 4), checked as the CLI's usage errors.
 
 import { Diagnostic, USAGE_ERROR } from "./diagnostic";
+import { Items } from "./items";
 import { LAYER_CLI, Layer } from "./layer";
 import { LEAF_EXCLUDE, LEAF_LOG_FORMAT, LEAF_PRESETS, LEAF_THEME, LEAVES, checkSpan, normalizeValue } from "./schema";
 import { Source } from "./source";
@@ -54,16 +55,13 @@ function flagText(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, 
 function flagList(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, errors: Array<Diagnostic>, problems: Array<string>): void {
   if (req.kind(value) == KIND_NULL) return;
   const items = spanList(req, value, "flags value for " + flag.text(), problems);
-  const values = new Array<Span>();
-  const sources = new Array<Source>();
+  const list = new Items(LAYER_CLI);
   for (let i = 0; i < items.length; i++) {
     const item = unchecked(items[i]);
-    if (!checkFlag(leaf, flag, item, errors)) continue;
-    values.push(normalizeValue(leaf, item, layer.baseDir));
-    sources.push(flag);
+    if (checkFlag(leaf, flag, item, errors)) list.add(normalizeValue(leaf, item, layer.baseDir), flag);
   }
   // An empty --preset list is not a list at all: the flag was not given.
-  if (values.length > 0) layer.addList(leaf, values, sources, flag);
+  if (list.length > 0) layer.addList(leaf, list, flag);
 }
 
 /** Checks a flag's value; a bad one is a UsageError. */

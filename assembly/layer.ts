@@ -4,7 +4,8 @@
 // resolved path), so that setting one makes no string.
 
 import { Source } from "./source";
-import { Span, SpanSet, spanOf } from "./span";
+import { Items } from "./items";
+import { Span, spanOf } from "./span";
 import { LEAF_COUNT } from "./schema";
 import { words } from "./text";
 
@@ -24,12 +25,6 @@ export function layerName(kind: i32): Span {
   return unchecked(LAYER_SPANS[kind]);
 }
 
-/** The items of a list one layer sets (without duplicates), and where each was set. */
-export class SpanList {
-  values: Array<Span> = new Array<Span>();
-  sources: Array<Source> = new Array<Source>();
-}
-
 /** Everything one layer sets. */
 export class Layer {
   kind: i32;
@@ -43,7 +38,7 @@ export class Layer {
   values: StaticArray<Span> = new StaticArray<Span>(LEAF_COUNT);
   /** The flag, variable, position, file or preset that set each leaf. */
   sources: StaticArray<Source | null> = new StaticArray<Source | null>(LEAF_COUNT);
-  lists: StaticArray<SpanList | null> = new StaticArray<SpanList | null>(LEAF_COUNT);
+  lists: StaticArray<Items | null> = new StaticArray<Items | null>(LEAF_COUNT);
   /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
   detect: Array<string> | null = null;
 
@@ -68,7 +63,7 @@ export class Layer {
     return unchecked(this.sources[leaf])!;
   }
 
-  @inline list(leaf: i32): SpanList {
+  @inline list(leaf: i32): Items {
     return unchecked(this.lists[leaf])!;
   }
 
@@ -84,26 +79,17 @@ export class Layer {
   }
 
   /**
-   * Records a list, or adds to what the layer already holds for it (the `exclude` shorthand next to
-   * `modules.exclude`), without duplicates. The setting keeps the source of the first list.
+   * Records a list, or adds its items to what the layer already holds for it (the `exclude` shorthand next to
+   * `modules.exclude`): the setting keeps the source of the first list.
    */
-  addList(leaf: i32, values: Array<Span>, sources: Array<Source>, source: Source): void {
-    let list = unchecked(this.lists[leaf]);
+  addList(leaf: i32, items: Items, source: Source): void {
+    const list = unchecked(this.lists[leaf]);
     if (list == null) {
-      list = new SpanList();
-      unchecked(this.lists[leaf] = list);
       this.sets |= 1 << leaf;
+      unchecked(this.lists[leaf] = items);
       unchecked(this.sources[leaf] = source);
-    }
-    if (values.length == 0) return;
-    // A set, not a scan per item: a config may hold tens of thousands of globs.
-    const seen = new SpanSet();
-    for (let i = 0, n = list.values.length; i < n; i++) seen.add(unchecked(list.values[i]));
-    for (let i = 0, n = values.length; i < n; i++) {
-      const value = unchecked(values[i]);
-      if (!seen.add(value)) continue;
-      list.values.push(value);
-      list.sources.push(unchecked(sources[i]));
+    } else {
+      list.addAll(items, this.kind);
     }
   }
 
@@ -116,4 +102,4 @@ export class Layer {
 }
 
 // The defaults' empty lists: shared, as nothing adds to the defaults layer.
-const NO_ITEMS = new SpanList();
+const NO_ITEMS = new Items(LAYER_DEFAULT);

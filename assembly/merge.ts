@@ -1,29 +1,10 @@
 // The 5-layer merge of SPEC section 4: the layer that wins every leaf, and the entries of the union lists.
 
-import { LAYER_CLI, LAYER_DEFAULT, Layer, SpanList } from "./layer";
+import { Items } from "./items";
+import { LAYER_CLI, LAYER_DEFAULT, Layer } from "./layer";
 import { LEAF_COUNT, LEAF_PRESETS, LEAVES, TYPE_BOOL, TYPE_PATH, normalizeValue } from "./schema";
 import { DEFAULT_SOURCE, Source } from "./source";
-import { Span, SpanSet } from "./span";
-
-/** The entries of a union list, lowest layer first, each with the layer (a LAYER_* kind) and the source that added it. */
-export class Entries {
-  values: Array<Span> = new Array<Span>();
-  layers: Array<i32> = new Array<i32>();
-  sources: Array<Source> = new Array<Source>();
-
-  @inline get length(): i32 {
-    return this.values.length;
-  }
-
-  /** Adds the items of `list`, set by a layer of kind `layer`. */
-  addAll(list: SpanList, layer: i32): void {
-    for (let i = 0, n = list.values.length; i < n; i++) {
-      this.values.push(unchecked(list.values[i]));
-      this.layers.push(layer);
-      this.sources.push(unchecked(list.sources[i]));
-    }
-  }
-}
+import { Span } from "./span";
 
 /** The defaults layer: every leaf but `presets` (whose absence means auto-detect). */
 export function defaultLayer(cwd: Span): Layer {
@@ -54,7 +35,7 @@ export class Merged {
    */
   winners: StaticArray<Layer | null> = new StaticArray<Layer | null>(LEAF_COUNT);
   /** Union lists: every entry, lowest layer first, without duplicates (the origin of an entry is where it first came in). */
-  entries: StaticArray<Entries | null> = new StaticArray<Entries | null>(LEAF_COUNT);
+  entries: StaticArray<Items | null> = new StaticArray<Items | null>(LEAF_COUNT);
 
   constructor(layers: Array<Layer>) {
     this.layers = layers;
@@ -69,7 +50,7 @@ export class Merged {
   }
 
   /** A union list's entries. */
-  @inline entriesOf(leaf: i32): Entries {
+  @inline entriesOf(leaf: i32): Items {
     return unchecked(this.entries[leaf])!;
   }
 
@@ -86,30 +67,14 @@ export class Merged {
   }
 
   private union(leaf: i32): void {
-    const entries = new Entries();
+    const entries = new Items(LAYER_DEFAULT);
     const layers = this.layers;
     let contributor: Layer | null = null;
-    let seen: SpanSet | null = null;
     for (let i = layers.length - 1; i >= 0; i--) {
       const layer = unchecked(layers[i]);
-      if (!layer.has(leaf)) continue;
-      const list = layer.list(leaf);
-      const values = list.values;
-      if (values.length == 0) continue;
+      if (!layer.has(leaf) || layer.list(leaf).length == 0) continue;
       contributor = layer;
-      // The first layer's items have no duplicates among themselves: a set is needed only from the second on.
-      if (seen == null) {
-        seen = new SpanSet();
-        for (let j = 0; j < values.length; j++) seen.add(unchecked(values[j]));
-        entries.addAll(list, layer.kind);
-        continue;
-      }
-      for (let j = 0; j < values.length; j++) {
-        if (!seen.add(unchecked(values[j]))) continue;
-        entries.values.push(unchecked(values[j]));
-        entries.layers.push(layer.kind);
-        entries.sources.push(unchecked(list.sources[j]));
-      }
+      entries.addAll(layer.list(leaf), layer.kind);
     }
     unchecked(this.entries[leaf] = entries);
     unchecked(this.winners[leaf] = contributor != null ? contributor : topLayer(layers, leaf));
@@ -117,8 +82,6 @@ export class Merged {
 }
 
 /** The --exclude flag's globs, which win over every other layer in module selection. */
-export function flagEntries(cli: Layer, leaf: i32): Entries {
-  const entries = new Entries();
-  if (cli.has(leaf)) entries.addAll(cli.list(leaf), LAYER_CLI);
-  return entries;
+export function flagEntries(cli: Layer, leaf: i32): Items {
+  return cli.has(leaf) ? cli.list(leaf) : new Items(LAYER_CLI);
 }

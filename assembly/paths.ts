@@ -5,7 +5,7 @@
 // first character, whatever it is, then a colon: as a host reading the path as a string sees it). Every path of
 // a config goes through here on each resolve, so these walk the bytes once instead of splitting.
 
-import { Span, byteOf, span, spanLen, spanOf, spanPtr, subSpan } from "./span";
+import { Span, byteOf, copyBytes, span, spanLen, spanOf, spanPtr, subSpan } from "./span";
 
 const ROOT: Span = spanOf("/");
 const DOT: Span = spanOf(".");
@@ -26,9 +26,9 @@ export function resolvePath(base: Span, p: Span): Span {
   const n = spanLen(p);
   const slash = b > 0 && isSlash(byteOf(base, b - 1)) ? 0 : 1;
   const joined = __alloc(<usize>(b + slash + n));
-  memory.copy(joined, spanPtr(base), <usize>b);
+  copyBytes(joined, spanPtr(base), b);
   store<u8>(joined + <usize>b, 0x2f);
-  memory.copy(joined + <usize>(b + slash), spanPtr(p), <usize>n);
+  copyBytes(joined + <usize>(b + slash), spanPtr(p), n);
   return normalizePath(span(joined, b + slash + n));
 }
 
@@ -58,7 +58,7 @@ export function normalizePath(p: Span): Span {
         store<u8>(out + <usize>len, 0x2f);
         len++;
       }
-      memory.copy(out + <usize>len, from + <usize>start, <usize>size);
+      copyBytes(out + <usize>len, from + <usize>start, size);
       len += size;
       segments++;
     }
@@ -106,7 +106,7 @@ function forwardSlashes(p: Span): Span {
   while (i < n && byteOf(p, i) != 0x5c) i++;
   if (i == n) return p;
   const out = __alloc(<usize>n);
-  memory.copy(out, spanPtr(p), <usize>n);
+  copyBytes(out, spanPtr(p), n);
   for (; i < n; i++) if (load<u8>(out + <usize>i) == 0x5c) store<u8>(out + <usize>i, 0x2f);
   return span(out, n);
 }

@@ -5,6 +5,7 @@ import { layerName } from "./layer";
 import { ModuleDecision, Plan, REASON_FLAG, THEME_FIRST, THEME_NAMED, THEME_NO_ARCHIVE, THEME_NONE, THEME_ONLY, THEME_PATH } from "./select";
 import { Source } from "./source";
 import { Span, escapedSpanOf } from "./span";
+import { intText } from "./text";
 import { JsonWriter } from "./writer";
 
 /** What a module decision says, by REASON_*; a decision with a matching entry adds the entry and a note. */
@@ -20,6 +21,7 @@ const MODULE_REASONS: Array<Span> = [
 const BEFORE_GLOB = escapedSpanOf(" \"");
 const AFTER_GLOB = escapedSpanOf("\" (");
 const AFTER_LAYER = escapedSpanOf(", ");
+const CLOSE = escapedSpanOf(")");
 const FLAG_NOTE = escapedSpanOf("; a --exclude flag wins over everything");
 const LISTED = escapedSpanOf("listed in presets (");
 const THEME_NAMED_BEFORE = escapedSpanOf("theme \"");
@@ -29,7 +31,7 @@ const THEME_NAMED_AFTER = escapedSpanOf("\"");
 export function writeListedReason(w: JsonWriter, source: Source): void {
   w.openString().escapedPart(LISTED);
   source.writeParts(w);
-  w.char(0x29).closeString();
+  w.escapedPart(CLOSE).closeString();
 }
 
 /** The theme's reason: `theme "ocean"`, `the only theme archive`, ... (none for a theme that is not in the drop). */
@@ -40,7 +42,7 @@ export function writeThemeReason(w: JsonWriter, plan: Plan): void {
   else if (reason == THEME_NO_ARCHIVE) w.part("no theme archive (*-theme.zip) in the drop");
   else if (reason == THEME_ONLY) w.part("the only theme archive");
   else if (reason == THEME_FIRST) {
-    w.part("first of ").intPart(plan.themeAlternatives.length + 1).part(" theme archives by name; set theme to choose another");
+    w.part("first of " + intText(plan.themeAlternatives.length + 1) + " theme archives by name; set theme to choose another");
   } else if (reason == THEME_PATH) w.part("theme path ").spanPart(plan.theme);
   else if (reason == THEME_NAMED) w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
   w.closeString();
@@ -53,7 +55,7 @@ export function writeModuleReason(w: JsonWriter, d: ModuleDecision): void {
   if (source != null) {
     w.escapedPart(BEFORE_GLOB).spanPart(d.glob).escapedPart(AFTER_GLOB).spanPart(layerName(d.layer)).escapedPart(AFTER_LAYER);
     source.writeParts(w);
-    w.char(0x29);
+    w.escapedPart(CLOSE);
     if (d.reason == REASON_FLAG) w.escapedPart(FLAG_NOTE);
   }
   w.closeString();

@@ -141,7 +141,7 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
  */
 function echoRoom(w: JsonWriter, doc: Document): void {
   const tape = doc.tape;
-  if (tape != null) w.expect(tape.len + 256);
+  if (tape != null) w.reserve(tape.len + 256);
 }
 
 /** The answer to a request the core cannot read. */

@@ -65,9 +65,9 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   // Presets: the list comes from flags, environment or config; presets cannot name presets.
   const listed = topLayer(upper, LEAF_PRESETS);
   const auto = listed == null;
-  const listedNames = listed != null ? listed.list(LEAF_PRESETS).values : NO_SPANS;
+  const listedNames = listed != null ? listed.list(LEAF_PRESETS).values() : NO_SPANS;
   const searchLayer = topLayer(upper, LEAF_SEARCH_PATH);
-  const searchPath = searchLayer != null ? searchLayer.list(LEAF_SEARCH_PATH).values : NO_SPANS;
+  const searchPath = searchLayer != null ? searchLayer.list(LEAF_SEARCH_PATH).values() : NO_SPANS;
   const filesNode = tape.member(req, "presetFiles");
   const needFiles = filesNode < 0 && (searchPath.length > 0 || hasPathEntry(listedNames));
   if (needFiles && errors.length == 0) {
@@ -86,7 +86,7 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   if (presetsKnown && !auto) {
     const list = listed!.list(LEAF_PRESETS);
     const namesNode = tape.member(req, "presetNames");
-    for (let i = 0; i < list.values.length; i++) applyListed(unchecked(list.values[i]), unchecked(list.sources[i]), files, namesNode, cwd, applied, errors);
+    for (let i = 0; i < list.length; i++) applyListed(list.value(i), list.source(i), files, namesNode, cwd, applied, errors);
   } else if (presetsKnown) {
     const choices = candidates(files, cwd, errors);
     later = errors.length > 0 ? new Array<string>() : problems;

@@ -1,6 +1,7 @@
 // Writing the parts that answers share: problems, warnings, one layer's value of a leaf, the opening of a resolve answer.
 
 import { Diagnostic, Warning } from "./diagnostic";
+import { Items } from "./items";
 import { Layer } from "./layer";
 import { LEAVES, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
 import { Span, spanLen } from "./span";
@@ -44,10 +45,17 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
 /** Writes one layer's value for a leaf, with the leaf's JSON type. */
 export function writeSetting(w: JsonWriter, leaf: i32, layer: Layer): void {
   const def = unchecked(LEAVES[leaf]);
-  if (def.isList()) w.spanArray(layer.list(leaf).values);
+  if (def.isList()) writeValues(w, layer.list(leaf));
   else if (def.type == TYPE_BOOL) w.bool(layer.flag(leaf));
   else if (def.type == TYPE_SCHEMA) w.numberText("1");
   else w.spanString(layer.value(leaf));
+}
+
+/** The values of a list, as an array of strings. */
+export function writeValues(w: JsonWriter, items: Items): void {
+  w.beginArray();
+  for (let i = 0, n = items.length; i < n; i++) w.spanString(items.value(i));
+  w.endArray();
 }
 
 /** Opens a resolve answer: `{"ok":...,"stage":...,"logFormat":...` (every stage starts so). */

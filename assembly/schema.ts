@@ -4,7 +4,7 @@ import {
   MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
-import { Span, endsWithAscii, span, spanIs, spanLen, spanOf, spanPtr, startsWithAscii } from "./span";
+import { Span, endsWithAscii, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
 import { suggest } from "./suggest";
 import { quoteList, words } from "./text";
 import { decodeText } from "./utf8";
@@ -22,6 +22,8 @@ export const TYPE_BOOL: i32 = 7;
 export class Leaf {
   /** The default value's bytes. */
   defaultValue: Span;
+  /** The variable's name, as bytes. */
+  envName: Span;
 
   constructor(
     public key: string,
@@ -31,6 +33,7 @@ export class Leaf {
     public defaultText: string,
   ) {
     this.defaultValue = spanOf(defaultText);
+    this.envName = spanOf(env);
   }
 
   isList(): bool {
@@ -96,6 +99,10 @@ export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cac
 
 /** The keys of the group object `key` (KEY_MODULES, KEY_HOOKS, KEY_CACHE or KEY_LOG), each a leaf from `groupFirstLeaf` on. */
 export const GROUP_KEYS: Array<Array<string>> = [words("include exclude only"), words("initScriptsDir postScriptsDir onFailure"), words("file enabled"), words("format")];
+
+// The same keys as bytes, which the validator matches keys against.
+export const TOP_KEY_SPANS: Array<Span> = spansOf(TOP_KEYS);
+export const GROUP_KEY_SPANS: Array<Array<Span>> = [spansOf(GROUP_KEYS[0]), spansOf(GROUP_KEYS[1]), spansOf(GROUP_KEYS[2]), spansOf(GROUP_KEYS[3])];
 
 export function groupOf(key: i32): i32 {
   return key == KEY_MODULES ? 0 : key == KEY_HOOKS ? 1 : key == KEY_CACHE ? 2 : 3;

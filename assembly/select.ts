@@ -4,7 +4,7 @@
 // sentence straight into its bytes (answer.ts).
 
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
-import { Entries } from "./merge";
+import { Items } from "./items";
 import { isZipPath } from "./schema";
 import { Source } from "./source";
 import { basenameOf, dirnameOf, normalizePath } from "./paths";
@@ -66,7 +66,7 @@ export function isThemeArchive(file: Span): bool {
 /** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
 export function selectPlan(
   archives: Array<Span>, theme: Span, themeSource: Source, cwd: Span,
-  only: Entries, exclude: Entries, include: Entries, flagExclude: Entries,
+  only: Items, exclude: Items, include: Items, flagExclude: Items,
 ): Plan {
   const plan = new Plan();
   const order = sortedOrder(archives);
@@ -143,7 +143,7 @@ function indexOf(files: Array<Span>, stem: Span, suffix: string): i32 {
   return -1;
 }
 
-function decideModule(file: Span, only: Entries, exclude: Entries, include: Entries, flagExclude: Entries): ModuleDecision {
+function decideModule(file: Span, only: Items, exclude: Items, include: Items, flagExclude: Items): ModuleDecision {
   const d = new ModuleDecision(file);
   if (only.length > 0) {
     const match = findModuleMatch(only, d.name);
@@ -161,13 +161,13 @@ function decideModule(file: Span, only: Entries, exclude: Entries, include: Entr
   return d;
 }
 
-function set(d: ModuleDecision, selected: bool, reason: i32, entries: Entries, match: i32): void {
+function set(d: ModuleDecision, selected: bool, reason: i32, entries: Items, match: i32): void {
   d.selected = selected;
   d.reason = reason;
   if (match >= 0) {
-    d.glob = entries.values[match];
-    d.layer = entries.layers[match];
-    d.source = entries.sources[match];
+    d.glob = entries.value(match);
+    d.layer = entries.layerOf(match);
+    d.source = entries.source(match);
   } else {
     d.glob = 0;
     d.layer = -1;
@@ -178,13 +178,15 @@ function set(d: ModuleDecision, selected: bool, reason: i32, entries: Entries, m
 /** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
 export function matchModule(glob: Span, name: Span): bool {
   const stem = spanLen(glob) - 1;
+  // Most globs differ from most names at their first byte (when it is ASCII, that settles it).
+  const first = stem > 0 ? byteOf(glob, 0) : 0x80;
+  if (first < 0x80 && (spanLen(name) == 0 || byteOf(name, 0) != first)) return false;
   if (stem >= 0 && byteOf(glob, stem) == 0x2a) return startsWithUnits(name, subSpan(glob, 0, stem));
   return sameSpan(glob, name);
 }
 
 /** The index of the first entry whose glob matches the name, or -1. */
-function findModuleMatch(entries: Entries, name: Span): i32 {
-  const values = entries.values;
-  for (let i = 0, n = values.length; i < n; i++) if (matchModule(unchecked(values[i]), name)) return i;
+function findModuleMatch(entries: Items, name: Span): i32 {
+  for (let i = 0, n = entries.length; i < n; i++) if (matchModule(entries.value(i), name)) return i;
   return -1;
 }

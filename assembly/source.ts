@@ -31,7 +31,7 @@ export class Source {
   writeParts(w: JsonWriter): void {
     if (this.plain) w.escapedPart(this.name);
     else w.spanPart(this.name);
-    if (this.line > 0) w.char(0x3a).intPart(this.line).char(0x3a).intPart(this.column);
+    if (this.line > 0) w.positionPart(this.line, this.column);
   }
 
   /** Writes the source as a string value. */

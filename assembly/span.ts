@@ -6,7 +6,7 @@
 
 import { isSpace } from "~lib/util/string";
 import { encodeText, specialBytes, writeEscaped } from "./escape";
-import { decodeText, isContinuation, maxBytes } from "./utf8";
+import { decodeText, isContinuation, maxBytes, unitAt } from "./utf8";
 
 /** `spanLen` bytes at `spanPtr`. */
 export type Span = u64;
@@ -34,6 +34,13 @@ export type Span = u64;
   return span(p, encodeText(s, p));
 }
 
+/** `spanOf` of each name. */
+export function spansOf(names: Array<string>): Array<Span> {
+  const out = new Array<Span>(names.length);
+  for (let i = 0; i < names.length; i++) out[i] = spanOf(names[i]);
+  return out;
+}
+
 /** The bytes of a fixed text as a JSON string holds them (escaped), made at start: see `JsonWriter.escapedPart`. */
 @noinline export function escapedSpanOf(s: string): Span {
   const p = __alloc(<usize>max(s.length * 6, 1));
@@ -59,13 +66,33 @@ export function spanText(s: Span): string {
   return <u32>load<u8>(spanPtr(s) + <usize>i);
 }
 
+/** Whether two spans have the same bytes: small enough to be copied into its callers, where most calls end at the lengths. */
 export function sameSpan(a: Span, b: Span): bool {
   const n = spanLen(a);
   return n == spanLen(b) && (a == b || sameBytes(spanPtr(a), spanPtr(b), n));
 }
 
+/**
+ * Copies `n` bytes from `from` to `to` (apart): most copies are a key, a short string or a path's segment, and words
+ * by hand, the last one overlapping the one before it, cost less than memory.copy (a call in most engines).
+ */
+export function copyBytes(to: usize, from: usize, n: i32): void {
+  const m = <usize>n;
+  if (m > 64) {
+    memory.copy(to, from, m);
+  } else if (m >= 8) {
+    for (let i: usize = 0; i + 8 < m; i += 8) store<u64>(to + i, load<u64>(from + i));
+    store<u64>(to + m - 8, load<u64>(from + m - 8));
+  } else if (m >= 4) {
+    store<u32>(to, load<u32>(from));
+    store<u32>(to + m - 4, load<u32>(from + m - 4));
+  } else {
+    for (let i: usize = 0; i < m; i++) store<u8>(to + i, load<u8>(from + i));
+  }
+}
+
 /** Whether the `n` bytes at `a` and at `b` are the same: eight at a time, as most values are short. */
-export function sameBytes(a: usize, b: usize, n: i32): bool {
+@noinline export function sameBytes(a: usize, b: usize, n: i32): bool {
   let i = 0;
   for (; i + 8 <= n; i += 8) if (load<u64>(a + <usize>i) != load<u64>(b + <usize>i)) return false;
   for (; i < n; i++) if (load<u8>(a + <usize>i) != load<u8>(b + <usize>i)) return false;
@@ -109,7 +136,7 @@ export function endsWithAscii(s: Span, suffix: string, ignoreCase: bool = false)
   for (let i = 0, n = ascii.length; i < n; i++) {
     let c = <i32>load<u8>(p + <usize>i);
     if (ignoreCase && <u32>(c - 0x41) < 26) c += 32;
-    if (c != ascii.charCodeAt(i)) return false;
+    if (c != unitAt(ascii, i)) return false;
   }
   return true;
 }
@@ -203,52 +230,4 @@ export function hashBytes(p: usize, n: i32): u32 {
   let h: u32 = 0x811c9dc5;
   for (let i = 0; i < n; i++) h = (h ^ <u32>load<u8>(p + <usize>i)) * 0x01000193;
   return h;
-}
-
-/** Up to this many spans a set compares each new one with all of them; past it, it hashes. */
-const LINEAR_SPANS = 16;
-
-/** A set of spans by their bytes: a list to scan while it is small, open addressing once it grows. */
-export class SpanSet {
-  values: Array<Span> = new Array<Span>();
-  // A slot holds an index into `values` + 1, or 0 when it is empty; null while the set is small.
-  private slots: StaticArray<i32> | null = null;
-
-  /** Adds `s` unless the set has it; returns whether it was added. */
-  add(s: Span): bool {
-    const values = this.values;
-    const slots = this.slots;
-    if (slots == null) {
-      for (let i = 0, n = values.length; i < n; i++) if (sameSpan(unchecked(values[i]), s)) return false;
-      values.push(s);
-      if (values.length > LINEAR_SPANS) this.rehash(64);
-      return true;
-    }
-    const mask = slots.length - 1;
-    let i = <i32>hashBytes(spanPtr(s), spanLen(s)) & mask;
-    while (true) {
-      const k = unchecked(slots[i]);
-      if (k == 0) break;
-      if (sameSpan(unchecked(values[k - 1]), s)) return false;
-      i = (i + 1) & mask;
-    }
-    values.push(s);
-    unchecked(slots[i] = values.length);
-    // At most half full, so that probes stay short.
-    if (values.length << 1 > slots.length) this.rehash(slots.length << 1);
-    return true;
-  }
-
-  private rehash(size: i32): void {
-    const slots = new StaticArray<i32>(size);
-    const mask = size - 1;
-    const values = this.values;
-    for (let k = 0, n = values.length; k < n; k++) {
-      const s = unchecked(values[k]);
-      let i = <i32>hashBytes(spanPtr(s), spanLen(s)) & mask;
-      while (unchecked(slots[i]) != 0) i = (i + 1) & mask;
-      unchecked(slots[i] = k + 1);
-    }
-    this.slots = slots;
-  }
 }

@@ -8,7 +8,7 @@
 
 import { encodeText, unescape } from "./escape";
 import { Span, span } from "./span";
-import { decodeText, maxBytes, newString } from "./utf8";
+import { decodeText, maxBytes, newString, unitAt } from "./utf8";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -153,13 +153,13 @@ export class Tape {
     if (n < units) return false;
     if (n == units) {
       for (let k = 0; k < n; k++) {
-        const c = name.charCodeAt(k);
+        const c = unitAt(name, k);
         if (c >= 0x80 || <i32>load<u8>(p + <usize>k) != c) return false;
       }
       return true;
     }
     let ascii = true;
-    for (let k = 0; k < units; k++) if (name.charCodeAt(k) >= 0x80) ascii = false;
+    for (let k = 0; k < units; k++) if (unitAt(name, k) >= 0x80) ascii = false;
     if (ascii) return false;
     const bytes = __alloc(<usize>maxBytes(name));
     const m = encodeText(name, bytes);

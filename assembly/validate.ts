@@ -5,16 +5,17 @@
 // `validate`, which keeps no layer, makes no string for a valid config however large.
 
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, sortByPosition } from "./diagnostic";
+import { Items } from "./items";
 import { DOC_PRESET, Document, foundText } from "./document";
 import { Layer } from "./layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
 import {
-  CONFIG_KEYS, GROUP_KEYS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
-  LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TYPE_BOOL,
+  CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
+  LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TYPE_BOOL,
   TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkSpan, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue,
 } from "./schema";
 import { Source } from "./source";
-import { Span, span, spanIs } from "./span";
+import { Span, sameSpan } from "./span";
 import { didYouMean } from "./suggest";
 import { KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
 import { capitalize, format, intText, itemPath, quoteList } from "./text";
@@ -31,7 +32,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
   const end = tape.next(node);
   for (let k = node + 1; k < end; k = tape.next(k + 1)) {
     const v = k + 1;
-    const key = keyIndex(tape, k, TOP_KEYS);
+    const key = keyIndex(tape, k, TOP_KEY_SPANS);
     const accepted = key >= 0 && (preset ? isPresetKey(key) : key != KEY_DETECT);
     if (!accepted) {
       const name = tape.text(k);
@@ -74,17 +75,18 @@ function readGroup(doc: Document, layer: Layer | null, key: i32, value: i32): vo
   const path = unchecked(TOP_KEYS[key]);
   const group = groupOf(key);
   const names = unchecked(GROUP_KEYS[group]);
+  const spans = unchecked(GROUP_KEY_SPANS[group]);
   if (tape.kind(value) != KIND_OBJECT) {
     error(doc, path, value, path + " must be an object with the keys " + quoteList(names));
     return;
   }
   const end = tape.next(value);
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
-    if (keyIndex(tape, k, names) < 0) unknownKey(doc, path, tape.text(k), k, names);
+    if (keyIndex(tape, k, spans) < 0) unknownKey(doc, path, tape.text(k), k, names);
   }
   const first = groupFirstLeaf(group);
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
-    const index = keyIndex(tape, k, names);
+    const index = keyIndex(tape, k, spans);
     if (index < 0) continue;
     const leaf = first + index;
     const def = unchecked(LEAVES[leaf]);
@@ -139,9 +141,7 @@ function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: str
     error(doc, path, value, path + " must be an array of " + what);
     return;
   }
-  const keep = layer != null;
-  const values = keep ? new Array<Span>() : null;
-  const sources = keep ? new Array<Source>() : null;
+  const items = layer != null ? new Items(layer.kind) : null;
   let ok = true;
   const end = tape.next(value);
   for (let item = value + 1, i = 0; item < end; item = tape.next(item), i++) {
@@ -155,12 +155,9 @@ function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: str
       ok = false;
       continue;
     }
-    if (keep) {
-      values!.push(normalizeValue(leaf, text, layer!.baseDir));
-      sources!.push(source(doc, item));
-    }
+    if (items != null) items.add(normalizeValue(leaf, text, layer!.baseDir), source(doc, item));
   }
-  if (ok && keep) layer!.addList(leaf, values!, sources!, source(doc, value));
+  if (ok && items != null) layer!.addList(leaf, items, source(doc, value));
 }
 
 function readDetect(doc: Document, layer: Layer | null, value: i32): void {
@@ -185,10 +182,9 @@ function readDetect(doc: Document, layer: Layer | null, value: i32): void {
 }
 
 /** The index in `names` of key node `k`'s value, matched on its bytes, or -1. */
-function keyIndex(tape: Tape, k: i32, names: Array<string>): i32 {
-  const n = tape.bytes(k);
-  const p = valuePtr;
-  for (let i = 0; i < names.length; i++) if (spanIs(span(p, n), unchecked(names[i]))) return i;
+function keyIndex(tape: Tape, k: i32, names: Array<Span>): i32 {
+  const key = tape.span(k);
+  for (let i = 0, n = names.length; i < n; i++) if (sameSpan(unchecked(names[i]), key)) return i;
   return -1;
 }
 

@@ -4,7 +4,7 @@
 // already in that form: it is copied as it is, bytes and quotes.
 
 import { writeEscaped, writeEscapedBytes, writeUnescaped } from "./escape";
-import { Span, spanLen, spanOf, spanPtr } from "./span";
+import { Span, copyBytes, spanLen, spanOf, spanPtr } from "./span";
 import { Tape } from "./tape";
 import { digitCount } from "./text";
 
@@ -75,6 +75,20 @@ export class JsonWriter {
     return this.closeString();
   }
 
+  /** A member whose key is pre-encoded (see `keys`) and whose value is a string, from its WTF-8 bytes. */
+  member(key: Span, value: Span): JsonWriter {
+    const k = spanLen(key);
+    const n = spanLen(value);
+    this.reserve(k + n * 6 + 11);
+    this.sep();
+    this.copy(spanPtr(key), k);
+    this.put(0x22);
+    this.len = <i32>(writeEscapedBytes(spanPtr(value), n, this.buf + <usize>this.len) - this.buf);
+    this.put(0x22);
+    this.comma = true;
+    return this;
+  }
+
   /** A string value from its WTF-8 bytes. */
   spanString(value: Span): JsonWriter {
     const n = spanLen(value);
@@ -133,31 +147,21 @@ export class JsonWriter {
     return this;
   }
 
-  /** A part of a string: one ASCII character that needs no escape. */
-  char(c: u8): JsonWriter {
-    this.reserve(1);
-    this.put(c);
-    return this;
-  }
-
-  /** A part of a string: a non-negative number in decimal. */
-  intPart(value: i32): JsonWriter {
-    const n = digitCount(value);
-    this.reserve(n);
-    this.len += n;
-    let p = this.buf + <usize>this.len;
-    do {
-      store<u8>(--p, <u8>(0x30 + value % 10));
-      value /= 10;
-    } while (value > 0);
+  /** A part of a string: `:line:column`, the end of a source in a file. */
+  positionPart(line: i32, column: i32): JsonWriter {
+    this.reserve(22);
+    this.put(0x3a);
+    this.digits(line);
+    this.put(0x3a);
+    this.digits(column);
     return this;
   }
 
   /** Writes a non-negative number (an answer has no others: exit codes, positions, lengths). */
   int(value: i32): JsonWriter {
-    this.reserve(1);
+    this.reserve(11);
     this.sep();
-    this.intPart(value);
+    this.digits(value);
     this.comma = true;
     return this;
   }
@@ -213,11 +217,6 @@ export class JsonWriter {
     return this;
   }
 
-  /** Makes room for `extra` more bytes at once: an answer about to echo a text of known length. */
-  expect(extra: i32): void {
-    this.reserve(extra);
-  }
-
   /** The bytes written so far, in place (they live as long as the call's heap). */
   ptr(): usize {
     return this.buf;
@@ -246,25 +245,32 @@ export class JsonWriter {
   }
 
   /** Copies `n` bytes (room reserved by the caller). */
-  private copy(from: usize, n: i32): void {
+  @inline private copy(from: usize, n: i32): void {
     const to = this.buf + <usize>this.len;
+    // Most keys and fixed texts are 8 to 16 bytes: two words that overlap, without a call.
+    if (n >= 8 && n <= 16) {
+      store<u64>(to, load<u64>(from));
+      store<u64>(to + <usize>n - 8, load<u64>(from + <usize>n - 8));
+    } else {
+      copyBytes(to, from, n);
+    }
     this.len += n;
-    if (n > 64) {
-      memory.copy(to, from, <usize>n);
+  }
+
+  /** Writes a non-negative number's digits (room for ten reserved by the caller); lines and columns mostly have one or two. */
+  private digits(value: i32): void {
+    if (value < 100) {
+      if (value >= 10) this.put(<u8>(0x30 + value / 10));
+      this.put(<u8>(0x30 + value % 10));
       return;
     }
-    // Most copies are a key, a short string or a number: words by hand, the last one overlapping the one before
-    // it, cost less than a call to memory.copy.
-    const m = <usize>n;
-    if (m >= 8) {
-      for (let i: usize = 0; i + 8 < m; i += 8) store<u64>(to + i, load<u64>(from + i));
-      store<u64>(to + m - 8, load<u64>(from + m - 8));
-    } else if (m >= 4) {
-      store<u32>(to, load<u32>(from));
-      store<u32>(to + m - 4, load<u32>(from + m - 4));
-    } else {
-      for (let i: usize = 0; i < m; i++) store<u8>(to + i, load<u8>(from + i));
-    }
+    const n = digitCount(value);
+    this.len += n;
+    let p = this.buf + <usize>this.len;
+    do {
+      store<u8>(--p, <u8>(0x30 + value % 10));
+      value /= 10;
+    } while (value > 0);
   }
 
   /** Writes one byte (room reserved by the caller). */
@@ -273,8 +279,8 @@ export class JsonWriter {
     this.len++;
   }
 
-  /** Makes room for `extra` more bytes. */
-  @inline private reserve(extra: i32): void {
+  /** Makes room for `extra` more bytes: for an answer about to echo a text of known length, at once. */
+  @inline reserve(extra: i32): void {
     if (this.len + extra > this.cap) this.grow(extra);
   }
 

@@ -13,6 +13,7 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { main } from "assemblyscript/asc";
 import binaryen from "assemblyscript/binaryen";
 
@@ -20,7 +21,7 @@ import binaryen from "assemblyscript/binaryen";
 const LIBRARY_NOINLINE = ["~lib/array/Array<*>#__get", "~lib/staticarray/StaticArray<*>#__get", "~lib/rt/stub/__alloc", "~lib/string/String#charCodeAt"];
 
 /** The transform: asc gives it the program and Binaryen before it optimizes. */
-class NoInline {
+export class NoInline {
   afterCompile(module) {
     const names = [...LIBRARY_NOINLINE];
     for (const [name, element] of this.program.instancesByName) {
@@ -37,7 +38,7 @@ class NoInline {
 }
 
 /** The module with its active data segments merged into one (they only initialize memory, so the gaps are zeros). */
-function mergeData(bytes) {
+export function mergeData(bytes) {
   const module = binaryen.readBinary(bytes);
   // Only to validate: the binary declares no features, and asc's use bulk memory and more.
   module.setFeatures(binaryen.Features.All);
@@ -62,9 +63,10 @@ function mergeData(bytes) {
   return out;
 }
 
-for (const target of ["release", "debug"]) {
+/** Builds one target of asconfig.json; `args` are more asc options (such as `-o` and `--debug`, for a profile). */
+export async function buildTarget(target, args = []) {
   const release = target === "release";
-  const { error } = await main(["assembly/index.ts", "--target", target], {
+  const { error } = await main(["assembly/index.ts", "--target", target, ...args], {
     stdout: process.stdout,
     stderr: process.stderr,
     transforms: release ? [NoInline] : [],
@@ -74,8 +76,15 @@ for (const target of ["release", "debug"]) {
       writeFileSync(file, release && name.endsWith(".wasm") ? mergeData(contents) : contents);
     },
   });
-  if (error) {
-    console.error(`asc --target ${target} failed: ${error.message}`);
-    process.exit(1);
+  if (error) throw new Error(`asc --target ${target} failed: ${error.message}`);
+}
+
+// Run as a script, it builds both targets.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    for (const target of ["release", "debug"]) await buildTarget(target);
+  } catch (error) {
+    console.error(error.message);
+    process.exitCode = 1;
   }
 }
