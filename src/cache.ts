@@ -1,11 +1,11 @@
 // The archive fingerprint cache (`.dropkit-cache.json`): size, mtime and sha256 of each archive.
 
-import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, type Stats } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
+import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "./errors.js";
 import { writeFileAtomic } from "./fsutil.js";
+import type { ZipVerdict } from "./zip.js";
 
 /** What is known about one archive. */
 export interface Fingerprint {
@@ -15,6 +15,8 @@ export interface Fingerprint {
   mtimeMs: number;
   /** SHA-256 of the content, lowercase hex. */
   sha256: string;
+  /** The zip check's verdict on this content; an entry without one is checked again (caches written before the check). */
+  zip?: ZipVerdict;
 }
 
 /** The cache as read from disk. */
@@ -45,6 +47,14 @@ export interface FingerprintResult extends CacheData {
   hashed: string[];
   /** Names whose fingerprint came from the cache, in the order given. */
   reused: string[];
+  /** Names whose zip records were read in this run (every hashed one, and cached ones without a verdict). */
+  checked: string[];
+}
+
+/** Options of `fingerprintArchives`. */
+export interface FingerprintOptions extends Pick<DigestOptions, "signal"> {
+  /** Told how much is to be read before reading starts, then how far it is. */
+  progress?: { start(total: number, totalBytes: number): void; update(done: number, bytes: number): void };
 }
 
 /** Version of the cache file layout; a file with another version is rebuilt. */
@@ -55,9 +65,6 @@ export const cacheVersion = 1;
  * covers file systems whose timestamps are as coarse as 2 s (FAT).
  */
 const racyWindowMs = 2000;
-
-/** How many archives are hashed at once. */
-const hashConcurrency = 4;
 
 /**
  * Reads the cache file. A missing file is an empty cache; an unreadable or corrupt one is an empty
@@ -82,34 +89,51 @@ export function loadCache(file: string): Cache {
 }
 
 /**
- * Fingerprints archives, hashing only those that are new, whose size or mtime changed since the
- * cache was written, or that were modified too close to the cached run to be trusted.
+ * Fingerprints archives, hashing only those that are new, whose size or mtime changed since the cache was
+ * written, or that were modified too close to the cached run to be trusted; each hashed archive's zip records
+ * are checked in the same read, and a cached one without a verdict is checked without hashing. A re-run with
+ * nothing changed costs one `stat` per archive; the reading, when there is any, is spread over every core.
  *
  * @param cwd - The directory the names are relative to.
  * @param names - Archive names, as `scanArchives` returns them.
  * @param cache - The cache from `loadCache` (pass an empty one to hash everything).
  * @throws DropkitError `IOError` (74) when an archive cannot be read.
  */
-export async function fingerprintArchives(cwd: string, names: string[], cache: Pick<Cache, "entries" | "checkedAtMs">): Promise<FingerprintResult> {
+export async function fingerprintArchives(cwd: string, names: string[], cache: Pick<Cache, "entries" | "checkedAtMs">, options: FingerprintOptions = {}): Promise<FingerprintResult> {
   const checkedAtMs = Date.now();
-  const results = await mapLimited(names, hashConcurrency, async (name) => {
+  const fingerprints: Record<string, Fingerprint> = {};
+  const reused: string[] = [];
+  const jobs: Array<SizedJob & { name: string }> = [];
+  for (const name of names) {
     const file = path.resolve(cwd, name);
-    const stats = await statArchive(file);
+    const stats = statArchive(file);
     const known = Object.hasOwn(cache.entries, name) ? cache.entries[name] : undefined;
     if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.mtimeMs < cache.checkedAtMs - racyWindowMs) {
-      return { name, fingerprint: known, hashed: false };
+      setOwn(fingerprints, name, known);
+      if (known.zip) reused.push(name);
+      else jobs.push({ name, file, size: stats.size, hash: false, check: true });
+    } else {
+      jobs.push({ name, file, size: stats.size, hash: true, check: true });
     }
-    const sha256 = await hashFile(file);
-    return { name, fingerprint: { size: stats.size, mtimeMs: stats.mtimeMs, sha256 }, hashed: true };
-  });
-  const fingerprints: Record<string, Fingerprint> = {};
-  const hashed: string[] = [];
-  const reused: string[] = [];
-  for (const r of results) {
-    setOwn(fingerprints, r.name, r.fingerprint);
-    (r.hashed ? hashed : reused).push(r.name);
   }
-  return { fingerprints, checkedAtMs, hashed, reused };
+  const hashed: string[] = [];
+  if (jobs.length > 0) {
+    const { digestArchives } = await import("./digest-pool.js");
+    options.progress?.start(jobs.length, jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0));
+    const digests = await digestArchives(jobs, { signal: options.signal, onProgress: options.progress && ((done, bytes) => options.progress!.update(done, bytes)) });
+    for (const [i, job] of jobs.entries()) {
+      const digest = digests[i]!;
+      if (!digest.ok) failToRead(job.file, digest.code);
+      const before = fingerprints[job.name];
+      setOwn(fingerprints, job.name, job.hash ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip } : { ...before!, zip: digest.zip });
+      if (job.hash) hashed.push(job.name);
+      else reused.push(job.name);
+    }
+  }
+  // In the order given, as before the reading was parallel.
+  const order = new Map(names.map((name, i) => [name, i]));
+  const byName = (a: string, b: string): number => order.get(a)! - order.get(b)!;
+  return { fingerprints, checkedAtMs, hashed: hashed.sort(byName), reused: reused.sort(byName), checked: jobs.map((j) => j.name).sort(byName) };
 }
 
 /**
@@ -123,8 +147,8 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
 export async function saveCache(file: string, data: CacheData): Promise<void> {
   const archives: Record<string, Fingerprint> = {};
   for (const name of Object.keys(data.fingerprints).sort()) {
-    const { size, mtimeMs, sha256 } = data.fingerprints[name]!;
-    setOwn(archives, name, { size, mtimeMs, sha256 });
+    const { size, mtimeMs, sha256, zip } = data.fingerprints[name]!;
+    setOwn(archives, name, zip ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 });
   }
   const text = JSON.stringify({ version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
   try {
@@ -153,7 +177,9 @@ function parseCache(text: string): Omit<Cache, "warning"> | string {
   const entries: Record<string, Fingerprint> = {};
   for (const [name, entry] of Object.entries(data.archives)) {
     if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
-    setOwn(entries, name, entry);
+    const { size, mtimeMs, sha256, zip } = entry;
+    // A verdict this version cannot read only means the archive is checked again.
+    setOwn(entries, name, isZipVerdict(zip) ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 });
   }
   return { entries, checkedAtMs };
 }
@@ -170,41 +196,25 @@ function isFingerprint(value: unknown): value is Fingerprint {
     && typeof value.sha256 === "string" && /^[0-9a-f]{64}$/.test(value.sha256);
 }
 
+function isZipVerdict(value: unknown): value is ZipVerdict {
+  if (!isRecord(value)) return false;
+  return value.ok === true ? Number.isInteger(value.entries) : value.ok === false && typeof value.problem === "string";
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-async function statArchive(file: string): Promise<Stats> {
+/** A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and it is several times cheaper than a promise each. */
+function statArchive(file: string): Stats {
   try {
-    return await stat(file);
+    return statSync(file);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     fail("IOError", `Cannot read the archive ${file} (${reason}); was it moved or deleted during the run?`, { file, source: file });
   }
 }
 
-/** SHA-256 of a file, streamed so that large archives are never held in memory. */
-async function hashFile(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    fail("IOError", `Cannot read the archive ${file} (${reason}); check that it is readable.`, { file, source: file });
-  }
-  return hash.digest("hex");
-}
-
-/** Maps with at most `limit` calls in flight; results keep the input order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+function failToRead(file: string, code: string): never {
+  fail("IOError", `Cannot read the archive ${file} (${code}); check that it is readable.`, { file, source: file });
 }

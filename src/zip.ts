@@ -63,7 +63,7 @@ function problem(message: string): never {
 
 function readArchive(source: ZipSource): number {
   const { size } = source;
-  if (size === 0) problem("not a zip archive: the file is empty (0 bytes)");
+  if (size === 0) problem("not a zip archive (the file is empty)");
   const tailLength = Math.min(size, endLength + maxComment);
   const tailStart = size - tailLength;
   const tail = readExactly(source, tailStart, tailLength, "the end of the file");
@@ -71,9 +71,9 @@ function readArchive(source: ZipSource): number {
   if (endAt < 0) {
     const head = tail.length === size ? tail : readExactly(source, 0, Math.min(size, 4), "the start of the file");
     if (head.length >= 4 && view(head).getUint32(0, true) === sig.local) {
-      problem("truncated: the end-of-central-directory record is missing (the file starts as a zip archive but its end is cut off)");
+      problem("truncated: the end-of-central-directory record is missing; the file starts as a zip archive but its end is cut off");
     }
-    problem("not a zip archive: it has no end-of-central-directory record");
+    problem("not a zip archive (no end-of-central-directory record)");
   }
   const end = view(tail, endAt);
   const endPosition = tailStart + endAt;

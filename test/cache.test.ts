@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { fingerprintArchives, loadCache, saveCache, type Cache } from "../src/cache.js";
 import { DropkitError } from "../src/errors.js";
+import { makeZip } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
 
 
@@ -85,7 +86,8 @@ describe("fingerprintArchives", () => {
     const { result } = await run(dir, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.hashed, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.reused, []);
-    assert.deepEqual(result.fingerprints["a.zip"], { size: 5, mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs, sha256: sha("alpha") });
+    const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
+    assert.deepEqual(result.fingerprints["a.zip"], { size: 5, mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs, sha256: sha("alpha"), zip });
     assert.equal(result.fingerprints["b b.zip"]!.sha256, sha("bravo!"));
   });
 
@@ -155,6 +157,48 @@ describe("fingerprintArchives", () => {
     assert.equal(result.fingerprints["big.zip"]!.sha256, createHash("sha256").update(big).digest("hex"));
   });
 
+  test("the zip verdict is kept with the fingerprint: a re-run reads nothing, an entry without one is checked but not hashed", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "good.zip"), makeZip({ "a.txt": "alpha" }));
+    archives(dir, { "bad.zip": "not a zip" });
+    // Whole seconds, so that setting the same mtime again gives exactly the same mtimeMs.
+    const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+    for (const name of ["good.zip", "bad.zip"]) fs.utimesSync(path.join(dir, name), then, then);
+    const first = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual(first.result.checked, ["bad.zip", "good.zip"]);
+    assert.deepEqual(first.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+    assert.equal(first.result.fingerprints["bad.zip"]!.zip?.ok, false);
+    // Other bytes of the same size and mtime: a run that read the files would see them, the cached run must not.
+    for (const name of ["good.zip", "bad.zip"]) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x20));
+      fs.utimesSync(file, then, then);
+    }
+    const second = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual([second.result.hashed, second.result.checked], [[], []]);
+    assert.deepEqual(second.result.fingerprints, first.result.fingerprints);
+    // A cache from before the check (no verdicts): checked, not hashed, and the sha256 kept.
+    fs.writeFileSync(path.join(dir, "good.zip"), makeZip({ "a.txt": "alpha" }));
+    fs.utimesSync(path.join(dir, "good.zip"), then, then);
+    const file = path.join(dir, ".dropkit-cache.json");
+    const data = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const entry of Object.values(data.archives) as Array<Record<string, unknown>>) delete entry.zip;
+    data.archives["good.zip"].sha256 = "0".repeat(64);
+    fs.writeFileSync(file, JSON.stringify(data));
+    const third = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual([third.result.hashed, third.result.checked, third.result.reused], [[], ["bad.zip", "good.zip"], ["bad.zip", "good.zip"]]);
+    assert.equal(third.result.fingerprints["good.zip"]!.sha256, "0".repeat(64));
+    assert.deepEqual(third.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+  });
+
+  test("a verdict this version cannot read is dropped, and the archive checked again", () => {
+    const file = path.join(tempDir(), ".dropkit-cache.json");
+    fs.writeFileSync(file, JSON.stringify({ version: 1, checkedAtMs: 1, archives: { "a.zip": { size: 1, mtimeMs: 1, sha256: "a".repeat(64), zip: { ok: "maybe" } } } }));
+    const cache = loadCache(file);
+    assert.equal(cache.warning, undefined);
+    assert.deepEqual(cache.entries["a.zip"], { size: 1, mtimeMs: 1, sha256: "a".repeat(64) });
+  });
+
   test("an archive that vanished is an IOError naming it", async () => {
     const dir = tempDir();
     await assert.rejects(fingerprintArchives(dir, ["gone.zip"], { entries: {}, checkedAtMs: 0 }), (e: DropkitError) =>
@@ -171,7 +215,7 @@ describe("saveCache", () => {
     assert.equal(data.version, 1);
     assert.equal(typeof data.checkedAtMs, "number");
     assert.deepEqual(Object.keys(data.archives), ["a.zip", "b.zip"]);
-    assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256"]);
+    assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256", "zip"]);
     assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit-cache.json", "a.zip", "b.zip"]);
   });
 

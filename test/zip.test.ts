@@ -75,11 +75,11 @@ describe("archives made by real tools", { skip: zipToolsSkip() }, () => {
 
 describe("broken archives", { skip: zipToolsSkip() }, () => {
   test("a zero-byte file", () => {
-    assert.equal(problemOf(check(Buffer.alloc(0))), "not a zip archive: the file is empty (0 bytes)");
+    assert.equal(problemOf(check(Buffer.alloc(0))), "not a zip archive (the file is empty)");
   });
 
   test("a text file named .zip", () => {
-    assert.equal(problemOf(check(Buffer.from("meeting notes, not an archive\n"))), "not a zip archive: it has no end-of-central-directory record");
+    assert.equal(problemOf(check(Buffer.from("meeting notes, not an archive\n"))), "not a zip archive (no end-of-central-directory record)");
   });
 
   test("a file shorter than an end record that starts like a zip", () => {

@@ -4,6 +4,8 @@ import { clipanion } from "./clipanion.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
+import type { ProgressTarget } from "../progress.js";
+import type { ZipVerdict } from "../zip.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
 
 const { Command } = clipanion;
@@ -15,9 +17,9 @@ export class CreateCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "create the drop in the working directory",
     details: `
-      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
+      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every core, only for archives the cache does not know), writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
 
-      Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. An invalid config stops the run before anything is written.
+      Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. On a terminal, long reading shows a progress line. An invalid config, or a theme or selected module that is not a readable zip (exit 65, ArchiveInvalid), stops the run before anything is written.
     `,
     examples: [
       ["Create the drop with no config at all", "$0 create"],
@@ -52,6 +54,17 @@ export class CreateCommand extends DropkitCommand {
     await requireTheme(plan);
     logPlan(log, plan);
 
+    // Every archive is read (hashed and checked as a zip) before anything is written, so that a bad one stops the run with nothing changed.
+    const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, config, archives, plan);
+    const { judgeArchives } = await import("../archives.js");
+    const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
+    for (const warning of judged.warnings) log.warn(warning.message, warning.source);
+    if (judged.errors.length > 0) {
+      const { exitCodeOf } = await import("../errors.js");
+      log.errors(judged.errors.map((d) => ({ ...d, exitCode: exitCodeOf([d]) })));
+      return exitCodeOf(judged.errors);
+    }
+
     const { writeState, stateFileName } = await import("../state.js");
     const { default: path } = await import("node:path");
     const stateFile = path.join(cwd, stateFileName);
@@ -63,7 +76,7 @@ export class CreateCommand extends DropkitCommand {
       legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
     });
 
-    await updateCache(log, cwd, config, archives);
+    await read.save();
 
     const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
     for (const warning of post.warnings) log.warn(warning);
@@ -90,21 +103,59 @@ function themeName(plan: Plan): string | null {
   return outside;
 }
 
-/** One `plan` record for the theme, one per module, and a summary. */
+/** Past this many modules, the text log has a line per reason instead of a line per module. */
+const moduleLinesMax = 40;
+
+/**
+ * One `plan` record for the theme, one per module, and a summary. With many modules the text log, which people
+ * read, groups them: one line per reason with the count and the first names; the JSON log keeps every record.
+ */
 function logPlan(log: DecisionLog, plan: Plan): void {
   const theme = plan.theme.file ?? plan.theme.path;
   log.write({ event: "plan", item: "theme", value: theme, reason: plan.theme.reason, alternatives: plan.theme.alternatives });
-  for (const d of plan.decisions) log.write({ event: "plan", item: "module", ...d });
+  if (log.format === "text" && plan.decisions.length > moduleLinesMax) {
+    const groups = new Map<string, { selected: boolean; reason: string; names: string[] }>();
+    for (const d of plan.decisions) {
+      const key = `${d.selected ? "+" : "-"}${d.reason}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { selected: d.selected, reason: d.reason, names: [] }));
+      group.names.push(d.name);
+    }
+    for (const group of groups.values()) log.write({ event: "plan", item: "modules", ...group });
+  } else {
+    for (const d of plan.decisions) log.write({ event: "plan", item: "module", ...d });
+  }
   log.write({ event: "plan", item: "summary", theme, modules: plan.modules, excluded: plan.excluded });
 }
 
-/** Fingerprints the archives (hashing only changed ones) and saves the cache, when it is enabled. */
-async function updateCache(log: DecisionLog, cwd: string, config: ResolvedConfig, archives: string[]): Promise<void> {
-  if (!config.cache.enabled) return;
-  const { fingerprintArchives, loadCache, saveCache } = await import("../cache.js");
-  const cache = loadCache(config.cache.file);
-  if (cache.warning) log.warn(cache.warning, config.cache.file);
-  const result = await fingerprintArchives(cwd, archives, cache);
-  await saveCache(config.cache.file, result);
-  log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused });
+/**
+ * Reads the archives: with the cache, fingerprints them (hashing only changed ones, checking each hashed one as a
+ * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line.
+ * Returns the verdicts, and `save`, which writes the cache (when enabled) and logs it.
+ */
+async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, config: ResolvedConfig, archives: string[], plan: Plan): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; save: () => Promise<void> }> {
+  const { canShowProgress, ProgressLine } = await import("../progress.js");
+  const { shouldColor } = await import("../log.js");
+  const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
+  const { checkArchives } = await import("../archives.js");
+  const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path]) : new Map<string, ZipVerdict>();
+  try {
+    if (!config.cache.enabled) {
+      const verdicts = await checkArchives(cwd, archives);
+      return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name), save: async () => {} };
+    }
+    const { fingerprintArchives, loadCache, saveCache } = await import("../cache.js");
+    const cache = loadCache(config.cache.file);
+    if (cache.warning) log.warn(cache.warning, config.cache.file);
+    const result = await fingerprintArchives(cwd, archives, cache, { progress });
+    return {
+      verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)),
+      save: async () => {
+        await saveCache(config.cache.file, result);
+        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused, checked: result.checked });
+      },
+    };
+  } finally {
+    progress?.stop();
+  }
 }

@@ -55,6 +55,11 @@ export class Terminal {
     }));
   }
 
+  /** Everything written so far, escape sequences and carriage returns included. */
+  get output(): string {
+    return this.raw;
+  }
+
   /** Everything shown so far, without escape sequences. */
   get screen(): string {
     return stripAnsi(this.raw);

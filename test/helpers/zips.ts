@@ -6,7 +6,7 @@ import path from "node:path";
 import { tempDir } from "./temp.js";
 
 /** The tools the archive tests need, by command, with the Debian package that has each. */
-const tools = { zip: "zip", python3: "python3", "7z": "p7zip-full" } as const;
+const tools = { zip: "zip", unzip: "unzip", python3: "python3", "7z": "p7zip-full" } as const;
 
 /** The tools that are not installed here, as `command (package)`. */
 export function missingZipTools(): string[] {
@@ -22,7 +22,7 @@ export function missingZipTools(): string[] {
 export function zipToolsSkip(): string | false {
   const missing = missingZipTools();
   const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
-  return missing.length > 0 && !inCi ? `needs ${missing.join(", ")} (Debian: apt-get install zip p7zip-full python3)` : false;
+  return missing.length > 0 && !inCi ? `needs ${missing.join(", ")} (Debian: apt-get install zip unzip p7zip-full python3)` : false;
 }
 
 /** The files every tool archives: text, incompressible bytes and a nested folder. */
@@ -92,4 +92,61 @@ export function infozipBytes(): Buffer {
   const file = path.join(dir, "a.zip");
   run("zip", ["-qr0", file, "."], sourceTree());
   return fs.readFileSync(file);
+}
+
+/**
+ * A valid zip of one stored entry of `dataBytes` zero bytes (below 4 GB), written as a hole: large archives for
+ * hashing and progress tests that cost no disk and no time to make. Its CRC is not that of the data, which no
+ * check of dropkit's reads.
+ */
+export function writeSparseZip(file: string, dataBytes: number): void {
+  const name = "data.bin";
+  const head = localHeader(name, dataBytes, 0);
+  const tail = Buffer.concat([centralHeader(name, dataBytes, 0, 0), endRecord(1, 46 + Buffer.byteLength(name), head.length + dataBytes)]);
+  const fd = fs.openSync(file, "w");
+  try {
+    fs.writeSync(fd, head, 0, head.length, 0);
+    fs.writeSync(fd, tail, 0, tail.length, head.length + dataBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A local file header of a stored entry, with its name. */
+export function localHeader(name: string, size: number, crc: number): Buffer {
+  const nameBytes = Buffer.from(name);
+  const header = Buffer.alloc(30);
+  header.writeUInt32LE(0x04034b50, 0);
+  header.writeUInt16LE(20, 4);
+  header.writeUInt32LE(crc, 14);
+  header.writeUInt32LE(size, 18);
+  header.writeUInt32LE(size, 22);
+  header.writeUInt16LE(nameBytes.length, 26);
+  return Buffer.concat([header, nameBytes]);
+}
+
+/** A central directory entry of a stored entry whose local header is at `offset`, with its name. */
+export function centralHeader(name: string, size: number, crc: number, offset: number): Buffer {
+  const nameBytes = Buffer.from(name);
+  const header = Buffer.alloc(46);
+  header.writeUInt32LE(0x02014b50, 0);
+  header.writeUInt16LE(20, 4);
+  header.writeUInt16LE(20, 6);
+  header.writeUInt32LE(crc, 16);
+  header.writeUInt32LE(size, 20);
+  header.writeUInt32LE(size, 24);
+  header.writeUInt16LE(nameBytes.length, 28);
+  header.writeUInt32LE(offset, 42);
+  return Buffer.concat([header, nameBytes]);
+}
+
+/** The end-of-central-directory record. */
+export function endRecord(entries: number, centralSize: number, centralOffset: number): Buffer {
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries, 8);
+  end.writeUInt16LE(entries, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  return end;
 }
