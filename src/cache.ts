@@ -101,22 +101,21 @@ export function loadCache(file: string): Cache {
  */
 export async function fingerprintArchives(cwd: string, names: string[], cache: Pick<Cache, "entries" | "checkedAtMs">, options: FingerprintOptions = {}): Promise<FingerprintResult> {
   const checkedAtMs = Date.now();
-  const fingerprints: Record<string, Fingerprint> = {};
-  const reused: string[] = [];
+  // A prototype-free object takes any archive name as a key (`__proto__` too) and stays a plain hash table.
+  const fingerprints = Object.create(null) as Record<string, Fingerprint>;
   const jobs: Array<SizedJob & { name: string }> = [];
   for (const name of names) {
     const file = path.resolve(cwd, name);
     const stats = statArchive(file);
     const known = Object.hasOwn(cache.entries, name) ? cache.entries[name] : undefined;
     if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.mtimeMs < cache.checkedAtMs - racyWindowMs) {
-      setOwn(fingerprints, name, known);
-      if (known.zip) reused.push(name);
-      else jobs.push({ name, file, size: stats.size, hash: false, check: true });
+      fingerprints[name] = known;
+      if (!known.zip) jobs.push({ name, file, size: stats.size, hash: false, check: true });
     } else {
       jobs.push({ name, file, size: stats.size, hash: true, check: true });
     }
   }
-  const hashed: string[] = [];
+  const hashedNames = new Set<string>();
   if (jobs.length > 0) {
     const { digestArchives } = await import("./digest-pool.js");
     options.progress?.start(jobs.length, jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0));
@@ -124,16 +123,14 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
     for (const [i, job] of jobs.entries()) {
       const digest = digests[i]!;
       if (!digest.ok) failToRead(job.file, digest.code);
-      const before = fingerprints[job.name];
-      setOwn(fingerprints, job.name, job.hash ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip } : { ...before!, zip: digest.zip });
-      if (job.hash) hashed.push(job.name);
-      else reused.push(job.name);
+      if (job.hash) hashedNames.add(job.name);
+      fingerprints[job.name] = job.hash ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip } : { ...fingerprints[job.name]!, zip: digest.zip };
     }
   }
-  // In the order given, as before the reading was parallel.
-  const order = new Map(names.map((name, i) => [name, i]));
-  const byName = (a: string, b: string): number => order.get(a)! - order.get(b)!;
-  return { fingerprints, checkedAtMs, hashed: hashed.sort(byName), reused: reused.sort(byName), checked: jobs.map((j) => j.name).sort(byName) };
+  // In the order given (jobs are made in that order), whatever order the reading finished in.
+  const hashed = names.filter((name) => hashedNames.has(name));
+  const reused = hashedNames.size === 0 ? names.slice() : names.filter((name) => !hashedNames.has(name));
+  return { fingerprints, checkedAtMs, hashed, reused, checked: jobs.map((j) => j.name) };
 }
 
 /**
@@ -145,10 +142,10 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
  * @throws DropkitError `IOError` (74) with the path and the reason when it cannot be written.
  */
 export async function saveCache(file: string, data: CacheData): Promise<void> {
-  const archives: Record<string, Fingerprint> = {};
+  const archives = Object.create(null) as Record<string, Fingerprint>;
   for (const name of Object.keys(data.fingerprints).sort()) {
     const { size, mtimeMs, sha256, zip } = data.fingerprints[name]!;
-    setOwn(archives, name, zip ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 });
+    archives[name] = zip ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 };
   }
   const text = JSON.stringify({ version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
   try {
@@ -174,19 +171,15 @@ function parseCache(text: string): Omit<Cache, "warning"> | string {
   const checkedAtMs = data.checkedAtMs;
   if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
   if (!isRecord(data.archives)) return "archives is not an object";
-  const entries: Record<string, Fingerprint> = {};
-  for (const [name, entry] of Object.entries(data.archives)) {
+  const entries = Object.create(null) as Record<string, Fingerprint>;
+  for (const name in data.archives) {
+    const entry = data.archives[name];
     if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
     const { size, mtimeMs, sha256, zip } = entry;
     // A verdict this version cannot read only means the archive is checked again.
-    setOwn(entries, name, isZipVerdict(zip) ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 });
+    entries[name] = isZipVerdict(zip) ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 };
   }
   return { entries, checkedAtMs };
-}
-
-/** Sets an own data property: plain assignment of a `__proto__` key would replace the prototype instead. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isFingerprint(value: unknown): value is Fingerprint {

@@ -61,3 +61,11 @@ test("a working directory inside a directory with glob characters", async () => 
 test("an empty directory has no archives", async () => {
   assert.deepEqual(await scanArchives(tree([])), []);
 });
+
+test("a dangling link, a link loop and a link to a directory are not archives", async () => {
+  const root = tree(["real.zip", "dir/"]);
+  fs.symlinkSync(path.join(root, "nowhere.zip"), path.join(root, "dangling.zip"));
+  fs.symlinkSync(path.join(root, "loop.zip"), path.join(root, "loop.zip"));
+  fs.symlinkSync(path.join(root, "dir"), path.join(root, "folder.zip"));
+  assert.deepEqual(await scanArchives(root), ["real.zip"]);
+});
