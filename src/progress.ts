@@ -23,6 +23,8 @@ const rateWindowMs = 3000;
 /** At most one redraw in this many ms. */
 const redrawMs = 80;
 const eraseLine = "\r\u001b[K";
+/** The signals that end a run from the terminal (Ctrl-C, a closed window, kill): the line is erased first. */
+const erasingSignals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Whether a progress line may be drawn: stderr is a terminal that can redraw a line (not `TERM=dumb`) and the log
@@ -34,7 +36,8 @@ export function canShowProgress(target: ProgressTarget, env: NodeJS.ProcessEnv, 
 
 /**
  * The line `reading archives  3/12  612 MB of 2.04 GB  410 MB/s  about 4 s left`, drawn once the work has lasted
- * `delayMs`, redrawn at most every 80 ms, and erased by `stop` (or at exit, should the process end first).
+ * `delayMs`, redrawn at most every 80 ms, and erased by `stop`, at exit, or on SIGINT, SIGTERM or SIGHUP (which then
+ * end the process as they would have, unless something else listens for them).
  */
 export class ProgressLine {
   private readonly target: ProgressTarget;
@@ -47,6 +50,11 @@ export class ProgressLine {
   private shown = false;
   private stopped = true;
   private readonly onExit = (): void => this.erase();
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.erase();
+    // Listening changed what the signal does; with no other listener its default (ending the process) is what should happen.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
 
   constructor(target: ProgressTarget, options: ProgressOptions = {}) {
     this.target = target;
@@ -73,6 +81,7 @@ export class ProgressLine {
     if (!this.shown) {
       this.shown = true;
       process.once("exit", this.onExit);
+      for (const signal of erasingSignals) process.on(signal, this.onSignal);
     }
     this.drawnAt = now;
     this.target.write(eraseLine + this.fit(this.render(done, bytes, now)));
@@ -88,6 +97,7 @@ export class ProgressLine {
     if (!this.shown) return;
     this.shown = false;
     process.removeListener("exit", this.onExit);
+    for (const signal of erasingSignals) process.removeListener(signal, this.onSignal);
     this.target.write(eraseLine);
   }
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { age, eventsOf, fixture, makeZip, runCli } from "./helpers/cli.js";
-import { hasScript, Terminal } from "./helpers/pty.js";
+import { hasScript, keys, Terminal } from "./helpers/pty.js";
 import { makeValidZips, writeSparseZip, zipToolsSkip } from "./helpers/zips.js";
 
 const json = ["--log-format=json"];
@@ -161,6 +161,17 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     const plain = term.output.replace(/\u001b\[[0-9;]*m/g, "");
     const after = plain.slice(plain.lastIndexOf("reading archives"));
     assert.match(after, /^reading archives[^\r\n]*\r\u001b\[Kstate/);
+  });
+
+  test("Ctrl-C while the line is shown: erased, and the run ends by the signal with nothing written", async () => {
+    fresh();
+    const term = new Terminal(root, ["create"]);
+    await term.expect("reading archives", 60_000);
+    term.send(keys.ctrlC);
+    assert.equal(await term.exit(60_000), 130, term.screen);
+    const plain = term.output.replace(/\u001b\[[0-9;]*m/g, "");
+    assert.match(plain.slice(plain.lastIndexOf("reading archives")), /^reading archives[^\r\n]*(\^C)?\r\u001b\[K[^r]*$/);
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")) && !fs.existsSync(path.join(root, ".dropkit-cache.json")));
   });
 
   test("NO_COLOR takes the colour away, not the line", async () => {

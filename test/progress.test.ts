@@ -77,6 +77,27 @@ describe("ProgressLine", () => {
     assert.ok(writes[0]!.includes("\u001b[36mreading archives\u001b[0m"), "the label is coloured");
   });
 
+  test("a signal while the line is shown erases it; the listeners go when it is erased", () => {
+    const { writes, line, at } = setup();
+    const before = process.listeners("SIGHUP");
+    line.start(1, 10);
+    at(600);
+    line.update(0, 5);
+    const added = process.listeners("SIGHUP").filter((l) => !before.includes(l));
+    assert.equal(added.length, 1);
+    // Another listener stays, so the handler erases without raising the signal again.
+    const keep = (): void => {};
+    process.on("SIGHUP", keep);
+    try {
+      (added[0] as (signal: NodeJS.Signals) => void)("SIGHUP");
+    } finally {
+      process.removeListener("SIGHUP", keep);
+    }
+    assert.equal(writes.at(-1), "\r\u001b[K");
+    assert.deepEqual(process.listeners("SIGHUP"), before);
+    assert.equal(process.listeners("SIGINT").some((l) => !before.includes(l) && l === added[0]), false);
+  });
+
   test("a line still shown when the process exits is erased by the exit handler", () => {
     const { writes, line, at } = setup();
     const before = process.listeners("exit");
