@@ -49,6 +49,8 @@ export interface FingerprintResult extends CacheData {
   reused: string[];
   /** Names whose zip records were read in this run (every hashed one, and cached ones without a verdict). */
   checked: string[];
+  /** Whether the cache file would change: something was read, or an archive came or went. An unchanged cache is not rewritten. */
+  changed: boolean;
 }
 
 /** Options of `fingerprintArchives`. */
@@ -130,7 +132,10 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   // In the order given (jobs are made in that order), whatever order the reading finished in.
   const hashed = names.filter((name) => hashedNames.has(name));
   const reused = hashedNames.size === 0 ? names.slice() : names.filter((name) => !hashedNames.has(name));
-  return { fingerprints, checkedAtMs, hashed, reused, checked: jobs.map((j) => j.name) };
+  // Nothing read and the same archives as a cache that was read: its checkedAtMs still covers every entry (none was racy).
+  // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt): the file is written.
+  const changed = jobs.length > 0 || cache.checkedAtMs === 0 || Object.keys(cache.entries).length !== names.length;
+  return { fingerprints, checkedAtMs, hashed, reused, checked: jobs.map((j) => j.name), changed };
 }
 
 /**

@@ -210,7 +210,8 @@ function describeState(r: LogRecord, paint: Paint): string {
     const reused = (r.reused as string[]).length;
     // Archives whose fingerprint was reused but whose zip records were read (a cache from before the check).
     const checkedOnly = ((r.checked as string[] | undefined) ?? []).length - hashed;
-    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${checkedOnly > 0 ? ` (${checkedOnly} checked as zips)` : ""}`;
+    const unchanged = r.written === false ? paint(" (unchanged, not rewritten)", "dim") : "";
+    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${checkedOnly > 0 ? ` (${checkedOnly} checked as zips)` : ""}${unchanged}`;
   }
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
   const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${listSome(plan.modules, maxListed) || "none"})`, "dim") : "";

@@ -116,6 +116,16 @@ describe("fingerprintArchives", () => {
     assert.equal(result.fingerprints["a.zip"]!.size, 12);
   });
 
+  test("changed says whether the cache file would change: something read, or an archive come or gone", async () => {
+    const dir = tempDir();
+    archives(dir, { "a.zip": "alpha", "b.zip": "bravo" });
+    assert.equal((await run(dir, ["a.zip", "b.zip"])).result.changed, true);
+    assert.equal((await run(dir, ["a.zip", "b.zip"])).result.changed, false);
+    // b.zip gone: nothing is read, but its entry must leave the cache.
+    assert.equal((await run(dir, ["a.zip"])).result.changed, true);
+    assert.equal((await run(dir, ["a.zip"])).result.changed, false);
+  });
+
   test("a new archive is hashed, a removed one leaves the cache", async () => {
     const dir = tempDir();
     archives(dir, { "a.zip": "alpha", "old.zip": "old" });

@@ -113,6 +113,24 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
   });
 });
 
+describe("the cache file", () => {
+  test("an unchanged re-run does not rewrite it; an archive gone does", () => {
+    const root = fixture({ "a.zip": { zip: { a: "a" } }, "b.zip": { zip: { b: "b" } } });
+    for (const name of ["a.zip", "b.zip"]) age(path.join(root, name));
+    const cacheFile = path.join(root, ".dropkit-cache.json");
+    assert.equal(eventsOf(runCli(root, ["create", ...json]), "state").find((r) => r.action === "cache")!.written, true);
+    const before = fs.statSync(cacheFile);
+    const again = runCli(root, ["create", ...json]);
+    assert.equal(eventsOf(again, "state").find((r) => r.action === "cache")!.written, false);
+    const after = fs.statSync(cacheFile);
+    assert.deepEqual([after.ino, after.mtimeMs], [before.ino, before.mtimeMs]);
+    assert.match(runCli(root, ["create"]).stderr, /0 archives hashed, 2 reused \(unchanged, not rewritten\)/);
+    fs.rmSync(path.join(root, "b.zip"));
+    assert.equal(eventsOf(runCli(root, ["create", ...json]), "state").find((r) => r.action === "cache")!.written, true);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(cacheFile, "utf8")).archives), ["a.zip"]);
+  });
+});
+
 describe("many archives", () => {
   test("the text log groups module decisions by reason; the JSON log keeps one plan record per module", () => {
     const files: Record<string, { zip: Record<string, string> }> = {};

@@ -151,8 +151,8 @@ async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJ
     return {
       verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)),
       save: async () => {
-        await saveCache(config.cache.file, result);
-        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused, checked: result.checked });
+        if (result.changed) await saveCache(config.cache.file, result);
+        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused, checked: result.checked, written: result.changed });
       },
     };
   } finally {
