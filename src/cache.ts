@@ -106,8 +106,11 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   // A prototype-free object takes any archive name as a key (`__proto__` too) and stays a plain hash table.
   const fingerprints = Object.create(null) as Record<string, Fingerprint>;
   const jobs: Array<SizedJob & { name: string }> = [];
+  // Names are file names in cwd: joined by hand, since path.resolve's normalising is a fair share of 10,000 stats.
+  const dir = path.resolve(cwd);
+  const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
   for (const name of names) {
-    const file = path.resolve(cwd, name);
+    const file = path.isAbsolute(name) ? name : prefix + name;
     const stats = statArchive(file);
     const known = Object.hasOwn(cache.entries, name) ? cache.entries[name] : undefined;
     if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.mtimeMs < cache.checkedAtMs - racyWindowMs) {
