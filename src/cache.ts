@@ -1,11 +1,13 @@
-// The archive fingerprint cache (`.dropkit-cache.json`): size, mtime and sha256 of each archive.
+// The archive fingerprint cache: size, mtime, sha256 and zip verdict of each archive, reading only what changed. The file on disk is src/cachefile.ts.
 
-import { readFileSync, statSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import path from "node:path";
+import type { Cache } from "./cachefile.js";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "./errors.js";
-import { writeFileAtomic } from "./fsutil.js";
 import type { ZipVerdict } from "./zip.js";
+
+export { cacheFileLimits, cacheKind, cacheText, cacheVersion, commitCache, foreignCacheMessage, loadCache, saveCache, stageCache, type Cache, type CacheFound } from "./cachefile.js";
 
 /** What is known about one archive. */
 export interface Fingerprint {
@@ -15,22 +17,8 @@ export interface Fingerprint {
   mtimeMs: number;
   /** SHA-256 of the content, lowercase hex. */
   sha256: string;
-  /** The zip check's verdict on this content; an entry without one is checked again (caches written before the check). */
+  /** The zip check's verdict on this content; an entry without a readable one is checked again (caches written before the check). */
   zip?: ZipVerdict;
-}
-
-/** The cache as read from disk. */
-export interface Cache {
-  /** Fingerprints by archive name (relative to the working directory). */
-  entries: Record<string, Fingerprint>;
-  /**
-   * When the run that wrote the cache started looking at archives (epoch ms); entries modified shortly
-   * before it are not trusted, because a same-size change within one timestamp tick leaves mtime unchanged.
-   * @default 0 (nothing is known, so nothing racy is trusted)
-   */
-  checkedAtMs: number;
-  /** Set when the file existed but could not be used; the cache then starts empty and is rebuilt. */
-  warning?: string;
 }
 
 /** What to write: the result of `fingerprintArchives`. */
@@ -49,7 +37,7 @@ export interface FingerprintResult extends CacheData {
   reused: string[];
   /** Names whose zip records were read in this run (every hashed one, and cached ones without a verdict). */
   checked: string[];
-  /** Whether the cache file would change: something was read, or an archive came or went. An unchanged cache is not rewritten. */
+  /** Whether the cache's entries would change: something was read, or an archive came or went. */
   changed: boolean;
 }
 
@@ -59,36 +47,11 @@ export interface FingerprintOptions extends Pick<DigestOptions, "signal"> {
   progress?: { start(total: number, totalBytes: number): void; update(done: number, bytes: number): void };
 }
 
-/** Version of the cache file layout; a file with another version is rebuilt. */
-export const cacheVersion = 1;
-
 /**
  * A file modified this close (in ms) before a fingerprinting run started is hashed again next time:
  * covers file systems whose timestamps are as coarse as 2 s (FAT).
  */
 const racyWindowMs = 2000;
-
-/**
- * Reads the cache file. A missing file is an empty cache; an unreadable or corrupt one is an empty
- * cache plus a warning, and will be rebuilt by the next save.
- *
- * @param file - Absolute path of the cache file.
- */
-export function loadCache(file: string): Cache {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { entries: {}, checkedAtMs: 0 };
-    return { entries: {}, checkedAtMs: 0, warning: `Cannot read the cache ${file} (${code ?? String(error)}); every archive will be hashed.` };
-  }
-  const parsed = parseCache(text);
-  if (typeof parsed === "string") {
-    return { entries: {}, checkedAtMs: 0, warning: `The cache ${file} is corrupt (${parsed}); it will be rebuilt.` };
-  }
-  return parsed;
-}
 
 /**
  * Fingerprints archives, hashing only those that are new, whose size or mtime changed since the cache was
@@ -115,7 +78,7 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
     const known = Object.hasOwn(cache.entries, name) ? cache.entries[name] : undefined;
     if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.mtimeMs < cache.checkedAtMs - racyWindowMs) {
       fingerprints[name] = known;
-      if (!known.zip) jobs.push({ name, file, size: stats.size, hash: false, check: true });
+      if (!isZipVerdict(known.zip)) jobs.push({ name, file, size: stats.size, hash: false, check: true });
     } else {
       jobs.push({ name, file, size: stats.size, hash: true, check: true });
     }
@@ -129,6 +92,7 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
       const digest = digests[i]!;
       if (!digest.ok) failToRead(job.file, digest.code);
       if (job.hash) hashedNames.add(job.name);
+      // A reused entry keeps any further fields it carries (see cacheText); only its verdict is new.
       fingerprints[job.name] = job.hash ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip } : { ...fingerprints[job.name]!, zip: digest.zip };
     }
   }
@@ -136,75 +100,19 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   const hashed = names.filter((name) => hashedNames.has(name));
   const reused = hashedNames.size === 0 ? names.slice() : names.filter((name) => !hashedNames.has(name));
   // Nothing read and the same archives as a cache that was read: its checkedAtMs still covers every entry (none was racy).
-  // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt): the file is written.
+  // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt).
   const changed = jobs.length > 0 || cache.checkedAtMs === 0 || Object.keys(cache.entries).length !== names.length;
   return { fingerprints, checkedAtMs, hashed, reused, checked: jobs.map((j) => j.name), changed };
 }
 
-/**
- * Writes the cache atomically (temporary file + rename), so that a crash or a concurrent run never
- * leaves a torn file.
- *
- * @param file - Absolute path of the cache file.
- * @param data - The fingerprints and the time the run started, from `fingerprintArchives`.
- * @throws DropkitError `IOError` (74) with the path and the reason when it cannot be written.
- */
-export async function saveCache(file: string, data: CacheData): Promise<void> {
-  const archives = Object.create(null) as Record<string, Fingerprint>;
-  for (const name of Object.keys(data.fingerprints).sort()) {
-    const { size, mtimeMs, sha256, zip } = data.fingerprints[name]!;
-    archives[name] = zip ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 };
-  }
-  const text = JSON.stringify({ version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
-  try {
-    await writeFileAtomic(file, text);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    fail("IOError", `Cannot write the cache ${file} (${reason}). Check that its directory exists and is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`, { file, source: file });
-  }
+/** Whether a cached `zip` field is a verdict this version reads; anything else means the archive is checked again. */
+export function isZipVerdict(value: unknown): value is ZipVerdict {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v.ok === true ? Number.isInteger(v.entries) : v.ok === false && typeof v.problem === "string";
 }
 
 // --- helpers ---
-
-/** Validates the cache file's content: the cache, or the reason it cannot be used. */
-function parseCache(text: string): Omit<Cache, "warning"> | string {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    return error instanceof Error ? error.message : "not JSON";
-  }
-  if (!isRecord(data)) return "not a JSON object";
-  if (data.version !== cacheVersion) return `unknown version ${JSON.stringify(data.version)}`;
-  const checkedAtMs = data.checkedAtMs;
-  if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
-  if (!isRecord(data.archives)) return "archives is not an object";
-  const entries = Object.create(null) as Record<string, Fingerprint>;
-  for (const name in data.archives) {
-    const entry = data.archives[name];
-    if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
-    const { size, mtimeMs, sha256, zip } = entry;
-    // A verdict this version cannot read only means the archive is checked again.
-    entries[name] = isZipVerdict(zip) ? { size, mtimeMs, sha256, zip } : { size, mtimeMs, sha256 };
-  }
-  return { entries, checkedAtMs };
-}
-
-function isFingerprint(value: unknown): value is Fingerprint {
-  return isRecord(value)
-    && typeof value.size === "number" && Number.isInteger(value.size) && value.size >= 0
-    && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs)
-    && typeof value.sha256 === "string" && /^[0-9a-f]{64}$/.test(value.sha256);
-}
-
-function isZipVerdict(value: unknown): value is ZipVerdict {
-  if (!isRecord(value)) return false;
-  return value.ok === true ? Number.isInteger(value.entries) : value.ok === false && typeof value.problem === "string";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and it is several times cheaper than a promise each. */
 function statArchive(file: string): Stats {

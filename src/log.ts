@@ -210,13 +210,21 @@ function describeState(r: LogRecord, paint: Paint): string {
     const reused = (r.reused as string[]).length;
     // Archives whose fingerprint was reused but whose zip records were read (a cache from before the check).
     const checkedOnly = ((r.checked as string[] | undefined) ?? []).length - hashed;
+    const checked = checkedOnly > 0 ? ` (${checkedOnly} checked as zips)` : "";
+    const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
     const unchanged = r.written === false ? paint(" (unchanged, not rewritten)", "dim") : "";
-    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${checkedOnly > 0 ? ` (${checkedOnly} checked as zips)` : ""}${unchanged}`;
+    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${checked}${aside}${unchanged}`;
   }
+  if (r.action === "waiting") {
+    const h = r.holder as { pid: number; hostname: string; startedAt: string } | null;
+    return `waiting for the lock ${String(r.file)}${h ? `, held by process ${h.pid} on host "${h.hostname}" since ${h.startedAt}` : ""}`;
+  }
+  if (r.action === "restored") return `restored ${String(r.file)} as it was before this run, which failed`;
+  if (r.action === "removed") return `removed ${String(r.file)}, written by this run, which failed (there was none before)`;
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
   const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${listSome(plan.modules, maxListed) || "none"})`, "dim") : "";
   const lifted = r.lifted ? `, lifted from the legacy shape (original kept as ${String(r.legacyCopy)})` : "";
-  const aside = r.movedAside ? `, the unreadable file moved to ${String(r.movedAside)}` : "";
+  const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
   return `${String(r.action)} ${String(r.file)}${lifted}${aside}${summary}`;
 }
 

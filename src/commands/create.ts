@@ -1,6 +1,7 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
 import { clipanion } from "./clipanion.js";
+import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
@@ -29,10 +30,14 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { default: path }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
+      import("../transaction.js"),
+      import("../state.js"),
+      import("../cache.js"),
+      import("node:path"),
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
@@ -43,44 +48,70 @@ export class CreateCommand extends DropkitCommand {
     // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
     const timeoutMs = hookTimeoutMs(env);
     const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+    // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
+    const origin = loaded.origins?.["cache.file"];
+    const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
 
-    const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
-    for (const warning of init.warnings) log.warn(warning);
-
-    const archives = await scanArchives(cwd);
-    const planned = await planDrop(loaded, archives);
-    if (!planned.ok) return reportProblems(log, planned.errors);
-    const plan = planned.plan!;
-    await requireTheme(plan);
-    logPlan(log, plan);
-
-    // Every archive is read (hashed and checked as a zip) before anything is written, so that a bad one stops the run with nothing changed.
-    const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, config, archives, plan);
-    const { judgeArchives } = await import("../archives.js");
-    const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
-    for (const warning of judged.warnings) log.warn(warning.message, warning.source);
-    if (judged.errors.length > 0) {
-      const { exitCodeOf } = await import("../errors.js");
-      log.errors(judged.errors.map((d) => ({ ...d, exitCode: exitCodeOf([d]) })));
-      return exitCodeOf(judged.errors);
-    }
-
-    const { writeState, stateFileName } = await import("../state.js");
-    const { default: path } = await import("node:path");
+    // One create at a time in this folder, from here to the end: the transaction holds the lock, and a
+    // run that ends in any failure (a post hook with onFailure "fail", a signal) puts the state back.
     const stateFile = path.join(cwd, stateFileName);
-    // Before the cache and the post hooks (SPEC section 6): a state file that cannot be written stops the run with exit 74 and nothing else written.
-    const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0", { env });
-    for (const warning of written.warnings) log.warn(warning, stateFile);
-    log.write({
-      event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
-      legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+    const transaction = await beginTransaction(stateFile, {
+      env,
+      onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
+      onWarning: (message) => log.warn(message, stateFile),
     });
+    let succeeded = false;
+    try {
+      const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
+      for (const warning of init.warnings) log.warn(warning);
 
-    await read.save();
+      const archives = await scanArchives(cwd);
+      const planned = await planDrop(loaded, archives);
+      if (!planned.ok) return reportProblems(log, planned.errors);
+      const plan = planned.plan!;
+      await requireTheme(plan);
+      logPlan(log, plan);
 
-    const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
-    for (const warning of post.warnings) log.warn(warning);
-    return 0;
+      // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the
+      // run with nothing changed.
+      const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, archives, plan, cache);
+      const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
+      for (const warning of judged.warnings) log.warn(warning.message, warning.source);
+      if (judged.errors.length > 0) {
+        const { exitCodeOf } = await import("../errors.js");
+        log.errors(judged.errors.map((d) => ({ ...d, exitCode: exitCodeOf([d]) })));
+        return exitCodeOf(judged.errors);
+      }
+
+      // Both files are staged (written and flushed) before either replaces anything, so a state or cache
+      // that cannot be written stops the run with exit 74 and nothing changed. A cache whose entries did not
+      // change is left as it is (unless it must be rebuilt or lifted to the current layout).
+      await transaction.stageState({ theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+      const fingerprinted = read.fingerprinted;
+      const rewrite = fingerprinted !== undefined && cache !== null && (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
+      if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
+      const written = await transaction.commit();
+      for (const warning of written.warnings) log.warn(warning, stateFile);
+      log.write({
+        event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
+        legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+      });
+      if (fingerprinted) {
+        log.write({
+          event: "state", action: "cache", file: config.cache.file, hashed: fingerprinted.hashed, reused: fingerprinted.reused,
+          checked: fingerprinted.checked, written: rewrite, movedAside: written.cacheMovedAside ?? null,
+        });
+      }
+
+      const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
+      for (const warning of post.warnings) log.warn(warning);
+      succeeded = true;
+      return 0;
+    } finally {
+      const ended = succeeded ? await transaction.finish() : transaction.abort();
+      for (const warning of ended.warnings) log.warn(warning, stateFile);
+      if (ended.action) log.write({ event: "state", action: ended.action, file: stateFile });
+    }
   }
 }
 
@@ -129,32 +160,39 @@ function logPlan(log: DecisionLog, plan: Plan): void {
 }
 
 /**
- * Reads the archives: with the cache, fingerprints them (hashing only changed ones, checking each hashed one as a
- * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line.
- * Returns the verdicts, and `save`, which writes the cache (when enabled) and logs it.
+ * Reads the cache when it is enabled. A `cache.file` that is not a dropkit cache (another file, the
+ * config, an archive) is an `IOError` naming `cache.file` and where it was set.
  */
-async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, config: ResolvedConfig, archives: string[], plan: Plan): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; save: () => Promise<void> }> {
-  const { canShowProgress, ProgressLine } = await import("../progress.js");
-  const { shouldColor } = await import("../log.js");
-  const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
-  const { checkArchives } = await import("../archives.js");
+async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: string | undefined): Promise<Cache | null> {
+  if (!config.cache.enabled) return null;
+  const { loadCache, foreignCacheMessage } = await import("../cache.js");
+  const file = config.cache.file;
+  const cache = loadCache(file);
+  if (cache.found.kind === "foreign") {
+    const { fail } = await import("../errors.js");
+    fail("IOError", foreignCacheMessage(file, cache.found.what), { path: "cache.file", file, source: origin ?? file });
+  }
+  if (cache.warning) log.warn(cache.warning, file);
+  return cache;
+}
+
+/**
+ * Reads the archives: with the cache, fingerprints them (hashing only changed ones, checking each hashed one as a
+ * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line,
+ * erased before this returns or throws.
+ */
+async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
+  const [{ canShowProgress, ProgressLine }, { shouldColor }, { checkArchives }] = await Promise.all([import("../progress.js"), import("../log.js"), import("../archives.js")]);
   const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path]) : new Map<string, ZipVerdict>();
+  if (cache === null) {
+    const verdicts = await checkArchives(cwd, archives);
+    return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
+  }
+  const { fingerprintArchives } = await import("../cache.js");
+  const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
   try {
-    if (!config.cache.enabled) {
-      const verdicts = await checkArchives(cwd, archives);
-      return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name), save: async () => {} };
-    }
-    const { fingerprintArchives, loadCache, saveCache } = await import("../cache.js");
-    const cache = loadCache(config.cache.file);
-    if (cache.warning) log.warn(cache.warning, config.cache.file);
     const result = await fingerprintArchives(cwd, archives, cache, { progress });
-    return {
-      verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)),
-      save: async () => {
-        if (result.changed) await saveCache(config.cache.file, result);
-        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused, checked: result.checked, written: result.changed });
-      },
-    };
+    return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)), fingerprinted: result };
   } finally {
     progress?.stop();
   }
