@@ -10,15 +10,18 @@ import type { ZipVerdict } from "./zip.js";
 /**
  * Lists the `*.zip` files directly in `cwd` (not in subdirectories, not hidden ones), matching the
  * extension in any case (`a.ZIP` counts), sorted by name in plain code-unit order so that every
- * platform sees the same order. Symbolic links to zip files count; directories named `*.zip` and links
- * that lead nowhere do not. One directory listing, with a `stat` only for symbolic links: a glob library
- * would cost more to load than this takes for 10,000 archives.
+ * platform sees the same order. Symbolic links to zip files count; directories (and other entries that are
+ * not files) named `*.zip` do not. Nor does a link that leads to anything but a regular file (a FIFO, a device
+ * such as `/dev/zero`, a directory, nothing), or a name that is not valid UTF-8 (no path can reach it): each of
+ * those is left out with a warning, since reading it could block or never end. One directory listing, with a
+ * `stat` only for links: a glob library would cost more to load than this takes for 10,000 archives.
  *
  * @param cwd - The working directory.
+ * @param warn - Told about each `*.zip` name that is left out, with the file as its source.
  * @returns File names relative to `cwd`, e.g. `["blog.zip", "ocean-theme.zip"]`.
  * @throws DropkitError `IOError` (74) when the directory cannot be listed.
  */
-export async function scanArchives(cwd: string): Promise<string[]> {
+export async function scanArchives(cwd: string, warn: (message: string, source: string) => void = () => {}): Promise<string[]> {
   let entries: Dirent[];
   try {
     entries = readdirSync(cwd, { withFileTypes: true });
@@ -26,14 +29,21 @@ export async function scanArchives(cwd: string): Promise<string[]> {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     fail("IOError", `Cannot list the archives in ${cwd} (${reason}); check that the folder is readable.`, { file: cwd, source: cwd });
   }
-  const names: string[] = [];
+  const archives: string[] = [];
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith(".") || name.length < 5 || name.slice(-4).toLowerCase() !== ".zip") continue;
-    if (entry.isFile() || (entry.isSymbolicLink() && leadsToFile(path.join(cwd, name)))) names.push(name);
+    if (!entry.isSymbolicLink() && !(entry.isFile() && name.includes("\uFFFD"))) {
+      if (entry.isFile()) archives.push(name);
+      continue;
+    }
+    const file = path.join(cwd, name);
+    const why = notRegular(file, name);
+    if (why) warn(`${file} is left out: ${why}.`, file);
+    else archives.push(name);
   }
   // Default sort compares UTF-16 code units, which is locale-independent.
-  return names.sort();
+  return archives.sort();
 }
 
 /**
@@ -92,12 +102,18 @@ export function judgeArchives(cwd: string, plan: Plan, archives: string[], verdi
 
 // --- helpers ---
 
-/** Whether a symbolic link leads to a file; a dangling link, a loop or a link dropkit may not follow does not (as the glob scan treated them). */
-function leadsToFile(link: string): boolean {
+/** Why `file` (a link, or a name that may not be UTF-8) cannot be read as an archive, or "" for a regular file (after links). */
+function notRegular(file: string, name: string): string {
   try {
-    return statSync(link).isFile();
-  } catch {
-    return false;
+    const stats = statSync(file);
+    if (stats.isFile()) return "";
+    const kind = stats.isFIFO() ? "a FIFO" : stats.isCharacterDevice() || stats.isBlockDevice() ? "a device" : stats.isSocket() ? "a socket" : "a directory";
+    return `it is ${kind}, not a regular file, so it is not an archive`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    // A name whose bytes are not UTF-8 comes back with U+FFFD in place of them: no string path reaches that file.
+    if (name.includes("\uFFFD") && code === "ENOENT") return "its name is not valid UTF-8, so it cannot be opened by name; rename it";
+    return `it cannot be read (${code})`;
   }
 }
 

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
 import { commands } from "./commands/index.js";
+import { limits } from "./limits.js";
 
 const { Builtins, Cli } = clipanion;
 
@@ -26,6 +27,11 @@ void runCli(process.argv.slice(2)).then((code) => {
 async function runCli(argv: string[]): Promise<number> {
   // clipanion adds its default context itself (lazily in the bundle); spreading it here would create process.stdin, which only init reads.
   const context = { env: process.env };
+  if (argv.length > limits.arguments) {
+    const message = `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`;
+    return reportUsageError(argv, new Error(message), `${message}
+`);
+  }
   try {
     // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
     // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one

@@ -6,7 +6,7 @@ import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type Resol
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
-import { loadConfigFile, loadPresetFile, type LoadedConfig } from "./loader.js";
+import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
 
 /** The CLI flags that take part in the merge (layer 1), as given. */
 export interface ConfigFlags {
@@ -77,10 +77,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
   }
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
   if (options.explain) request.explain = true;
+  // The config and the preset files together are held to limits.totalBytes.
+  const budget: ReadBudget = { used: 0 };
   if (discovery.file && discovery.format) {
-    request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format));
+    request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
   }
-  const done = await resolveStaged(core, request, hostWarnings);
+  const done = await resolveStaged(core, request, hostWarnings, budget);
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 
@@ -111,13 +113,13 @@ export async function resolveSource(options: { cwd: string; source: SourceInput 
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */
-async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[]): Promise<ResolveDone> {
+async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
-      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings));
+      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
       const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd) : null;
@@ -161,7 +163,7 @@ function toSource(file: string, loaded: LoadedConfig): SourceInput {
  * preset file of the search path. A name that is not found is left out: the core then uses the
  * bundled preset of that name or reports PresetNotFound with suggestions from `presetNames`.
  */
-async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[]): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
+async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[], budget: ReadBudget): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
   const available = listSearchPath(needs.searchPath, warnings);
   const wanted: Array<{ file: string; name: string; ref?: string }> = [];
   if (needs.mode === "auto") {
@@ -180,7 +182,7 @@ async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWa
   const problems: Diagnostic[] = [];
   for (const { file, name, ref } of wanted) {
     try {
-      const source = toSource(file, await loadPresetFile(file));
+      const source = toSource(file, await loadPresetFile(file, budget));
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;

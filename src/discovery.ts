@@ -1,8 +1,9 @@
 // Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
 
-import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
+import { limits, readBounded } from "./limits.js";
 
 /** The form of a config file, which decides how it is loaded. */
 export type ConfigFormat = "ts" | "js" | "json" | "package.json";
@@ -40,16 +41,23 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  * @param env - The environment to read `DROPKIT_CONFIG` and `GIT_CEILING_DIRECTORIES` from.
  * @param flagPath - The value of `--config`, when given.
  * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
- *   `UsageError` (exit 64) when `--config` is given an empty value.
+ *   `UsageError` (exit 64) when `--config` is given an empty value or one with a NUL character (or `cwd` has one),
+ *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one.
  */
 export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath?: string): Promise<Discovery> {
+  // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
+  if (cwd.includes("\0")) fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
   if (flagPath !== undefined) {
     if (flagPath === "") {
       fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
     }
+    if (flagPath.includes("\0")) fail("UsageError", `--config must not contain a NUL character (\\u0000), which no file name can hold: found ${JSON.stringify(flagPath)}.`, { source: "--config" });
     return explicitConfig(cwd, flagPath, "flag");
   }
   const fromEnv = env.DROPKIT_CONFIG;
+  if (fromEnv?.includes("\0")) {
+    fail("SchemaValidationError", `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`, { source: "DROPKIT_CONFIG" });
+  }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env");
   return findConfig(cwd, env);
 }
@@ -140,17 +148,25 @@ function configFormsIn(dir: string): Array<{ file: string; format: ConfigFormat 
   return found;
 }
 
-/** Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts. */
+/**
+ * Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts, and so does
+ * one over `limits.fileBytes` that mentions it in what is read of it (its first `fileBytes + 1` bytes): loading
+ * it then says it is too large, rather than its settings being silently ignored.
+ */
 function hasDropkitKey(file: string): boolean {
   let text: string;
+  let over: boolean;
   try {
-    text = readFileSync(file, "utf8");
+    const read = readBounded(file, limits.fileBytes);
+    text = read.bytes.toString("utf8");
+    over = read.over;
   } catch {
     // An unreadable package.json higher up must not break every run below it.
     return false;
   }
   // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
   if (!text.includes('"dropkit"')) return false;
+  if (over) return true;
   let data: unknown;
   try {
     data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
