@@ -1,4 +1,4 @@
-// The directory where compiled .ts/.js configs may be cached: private to the user, or none (SPEC section 12).
+// The directories where compiled code may be cached (jiti's compiled configs, the bin's V8 code caches): private to the user, or none (SPEC section 12).
 
 import { chmodSync, lstatSync, mkdirSync, statSync, type Stats } from "node:fs";
 import os from "node:os";
@@ -8,10 +8,11 @@ import path from "node:path";
 export type CacheDir = { dir: string } | { dir: null; why: string };
 
 /**
- * The directory for jiti's compiled configs, created (mode 0700) when missing and checked before every use,
- * so that no other user can plant code that dropkit would run: `$XDG_CACHE_HOME/dropkit/jiti` when
- * `XDG_CACHE_HOME` is an absolute path, else `~/Library/Caches/dropkit/jiti` on macOS,
- * `%LOCALAPPDATA%\dropkit\jiti` on Windows and `~/.cache/dropkit/jiti` elsewhere. Never a shared temp folder.
+ * A directory for cached compiled code (`jiti`: compiled configs; `v8`: the bin's code caches, which the bin gets
+ * from this module through the build), created (mode 0700) when missing and checked before every use, so that no
+ * other user can plant code that dropkit would run: `$XDG_CACHE_HOME/dropkit/<name>` when `XDG_CACHE_HOME` is an
+ * absolute path, else `~/Library/Caches/dropkit/<name>` on macOS, `%LOCALAPPDATA%\dropkit\<name>` on Windows and
+ * `~/.cache/dropkit/<name>` elsewhere. Never a shared temp folder.
  *
  * The base directory (`$XDG_CACHE_HOME`, `~/.cache`, ...) must be a directory owned by the user or root and not
  * writable by group or others; `dropkit` and `jiti` below it (dropkit's own) must be real directories, not
@@ -20,9 +21,11 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
  * POSIX, only the kind of each directory is checked: `%LOCALAPPDATA%` is private to its user by default.
  *
  * @param env - Read for `XDG_CACHE_HOME`, `LOCALAPPDATA` and `HOME`.
+ * @param name - The directory below `dropkit`.
  * @default env process.env
+ * @default name "jiti"
  */
-export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): CacheDir {
+export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, name: "jiti" | "v8" = "jiti"): CacheDir {
   const base = cacheBase(env, platform);
   if (!base) return { dir: null, why: "no home directory" };
   const posix = platform !== "win32" && typeof process.getuid === "function";
@@ -41,7 +44,7 @@ export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
   const problem = !stats.isDirectory() ? "is not a directory" : posix ? unsafeMode(stats, uid, true) : "";
   if (problem) return { dir: null, why: `${base} ${problem}` };
   let dir = base;
-  for (const part of ["dropkit", "jiti"]) {
+  for (const part of ["dropkit", name]) {
     dir = path.join(dir, part);
     const why = ownDir(dir, posix, uid);
     if (why) return { dir: null, why };

@@ -6,7 +6,9 @@ import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type Resol
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
+import { nearMissWarning } from "./lookalikes.js";
 import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
+import type { Env } from "./types.js";
 
 /** The CLI flags that take part in the merge (layer 1), as given. */
 export interface ConfigFlags {
@@ -19,13 +21,17 @@ export interface ConfigFlags {
 
 /** Options for `loadConfig`. */
 export interface LoadConfigOptions {
-  /** The working directory (the drop). */
-  cwd: string;
+  /**
+   * The working directory (the drop): where discovery starts, and what relative paths from flags and variables
+   * resolve against.
+   * @default process.cwd()
+   */
+  cwd?: string;
   /** The environment: every `DROPKIT_*` variable goes to the core raw. @default process.env */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** CLI flags (layer 1). @default {} */
   flags?: ConfigFlags;
-  /** The core to use. @default the process-wide core */
+  /** The core to use (from `dropkit/core`'s `createCore`). @default the process-wide core */
   core?: Core;
   /** Ask the core for `explain` (every layer that set each key), as `dropkit config --explain` does. @default false */
   explain?: boolean;
@@ -61,8 +67,8 @@ const detectIgnore = ["**/node_modules/**", "**/.git/**"];
  *   (65) for a config or preset file that cannot be loaded (all preset files' problems together).
  * @throws CoreTrap when the core fails (a bug).
  */
-export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
-  const cwd = path.resolve(options.cwd);
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const core = options.core ?? loadCore();
@@ -75,6 +81,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       source: discovery.file!,
     });
   }
+  for (const miss of discovery.nearMisses) hostWarnings.push({ message: nearMissWarning(miss, cwd), source: miss.file });
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
   if (options.explain) request.explain = true;
   // The config and the preset files together are held to limits.totalBytes.
@@ -104,7 +111,7 @@ export async function planDrop(loaded: LoadConfigResult, archives: string[], cor
  * @param options - `cwd`, the config `source` (`null` for none), and optionally `env` and `flags`.
  * @throws DropkitError for a preset file that cannot be loaded (as `loadConfig`).
  */
-export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
+export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: Env; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
   const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
   if (options.source) request.config = options.source;
   return resolveStaged(options.core ?? loadCore(), request, []);
@@ -143,7 +150,7 @@ function coreFlags(flags: ConfigFlags): NonNullable<ResolveRequest["flags"]> {
 }
 
 /** Every `DROPKIT_*` variable, raw: the core parses them and warns about unknown ones. */
-function dropkitVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+function dropkitVariables(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith("DROPKIT_") && value !== undefined) out[name] = value;

@@ -4,6 +4,7 @@ import { readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { types } from "node:util";
+import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "./cachedir.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
@@ -100,28 +101,31 @@ export function toJsonValue(value: unknown, file: string, budget?: ReadBudget): 
 
 type Jiti = { import(id: string): Promise<unknown> };
 
-/** One jiti instance per cache directory (or none), created on first use: requiring jiti costs start-up time. */
-const jitis = new Map<string | false, Jiti>();
+/** The jiti instances by cache directory (or none) and alias, created on first use: requiring jiti costs start-up time. */
+const jitis = new Map<string, Jiti>();
 let noCacheSaid = false;
 
 /**
  * The jiti instance for the next evaluation. Its compiled files go only to the user's private cache
  * directory, checked again now (src/cachedir.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
- * and a file planted there under the predictable name would run instead of the user's config.
+ * and a file planted there under the predictable name would run instead of the user's config. `alias` (from
+ * `dropkitAliases`) makes `dropkit` the running one, for projects that have none.
  */
-function getJiti(): Jiti {
+function getJiti(alias?: Record<string, string>): Jiti {
   const cache = privateCacheDir();
   if (cache.dir === null && !noCacheSaid && process.env.DROPKIT_DEBUG === "1") {
     noCacheSaid = true;
     process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
   }
   const fsCache = cache.dir ?? false;
-  let jiti = jitis.get(fsCache);
+  const key = `${alias !== undefined}:${fsCache}`;
+  let jiti = jitis.get(key);
   if (!jiti) {
     const { createJiti } = createRequire(import.meta.url)("jiti") as {
       createJiti(id: string, options: Record<string, unknown>): Jiti;
     };
     jiti = createJiti(import.meta.url, {
+      ...(alias ? { alias } : {}),
       // Given here, these win over JITI_* variables: no cache elsewhere, and no ESM temp files in os.tmpdir().
       fsCache,
       rebuildFsCache: false,
@@ -132,7 +136,7 @@ function getJiti(): Jiti {
       // can be told apart from one exporting an object.
       interopDefault: false,
     });
-    jitis.set(fsCache, jiti);
+    jitis.set(key, jiti);
   }
   return jiti;
 }
@@ -142,7 +146,7 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   requireFile(file, role);
   let mod: unknown;
   try {
-    mod = await getJiti().import(file);
+    mod = commonJsAsDefault(await getJiti(dropkitAliases(file)).import(file));
   } catch (error) {
     throw loadError(file, role, "could not be evaluated", plainError(error));
   }
@@ -169,6 +173,17 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     fail("ConfigLoadError", `The ${what} of ${file} is ${describe(exported)}, not an object. A ${role} file must export an object, or a function returning one.`, { file, source: file });
   }
   return exported;
+}
+
+/**
+ * The module with a CommonJS file's `module.exports` as its default export. jiti gives it so in Node, but in Deno
+ * it gives `module.exports` itself: an object that is neither a module namespace nor ES module code compiled to
+ * CommonJS (`__esModule`), which then becomes the default export.
+ */
+function commonJsAsDefault(mod: unknown): unknown {
+  if (typeof mod !== "object" || mod === null || Object.hasOwn(mod, "default")) return mod;
+  if (types.isModuleNamespaceObject(mod) || (mod as { __esModule?: unknown }).__esModule === true) return mod;
+  return { default: mod };
 }
 
 /** Reads a JSON-form file as strict UTF-8, without a byte-order mark, refusing one over `limits.fileBytes`. */
@@ -312,10 +327,19 @@ function loadError(file: string, role: FileRole, what: string, error: unknown): 
  */
 function positionIn(file: string, error: unknown): { line: number; column?: number } | undefined {
   if (!(error instanceof Error)) return undefined;
-  const fromMessage = positionAfter(file, error.message);
+  const fromMessage = parseErrorPosition(file, error.message);
   if (fromMessage) return fromMessage;
   const fromStack = positionAfter(file, error.stack ?? "");
   return fromStack ? { line: fromStack.line } : undefined;
+}
+
+/**
+ * The position of a jiti parse error ("ParseError: ... <file>:line:column"), whose column is 0-based as Babel
+ * counts; made 1-based like every other position dropkit reports.
+ */
+function parseErrorPosition(file: string, message: string): { line: number; column: number } | undefined {
+  const at = positionAfter(file, message);
+  return at && /^ParseError\b/.test(message) ? { line: at.line, column: at.column + 1 } : at;
 }
 
 function positionAfter(file: string, text: string): { line: number; column: number } | undefined {

@@ -195,12 +195,20 @@ describe("ConfigLoadError", () => {
     assert.match(error.message, /just a string/);
   });
 
-  test("a TypeScript syntax error names the file and position", async () => {
+  test("a TypeScript syntax error names the file and its 1-based line and column", async () => {
     const error = await loadError("c.ts", "export default {\n  theme: ,\n};");
     assert.equal(error.name, "ConfigLoadError");
-    assert.match(error.message, /c\.ts:2:\d+ could not be evaluated: .*Unexpected token$/);
+    assert.match(error.message, /c\.ts:2:10 could not be evaluated: .*Unexpected token$/);
     assert.equal(error.diagnostics[0]!.line, 2);
-    assert.equal(typeof error.diagnostics[0]!.column, "number");
+    // The comma: Babel counts columns from 0, dropkit from 1.
+    assert.equal(error.diagnostics[0]!.column, 10);
+    assert.match(error.diagnostics[0]!.source!, /c\.ts:2:10$/);
+  });
+
+  test("a syntax error in the first column of a .js file is at column 1, never 0", async () => {
+    const error = await loadError("c.js", "export default {\n};\n)");
+    assert.equal(error.diagnostics[0]!.line, 3);
+    assert.equal(error.diagnostics[0]!.column, 1);
   });
 
   const nonObjects: Array<[string, string, RegExp]> = [
