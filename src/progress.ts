@@ -51,7 +51,8 @@ export class ProgressLine {
   private stopped = true;
   private readonly onExit = (): void => this.erase();
   private readonly onSignal = (signal: NodeJS.Signals): void => {
-    this.erase();
+    // Stopped, not only erased: the work is ending, and a late update must not draw the line again.
+    this.stop();
     // Listening changed what the signal does; with no other listener its default (ending the process) is what should happen.
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   };

@@ -3,7 +3,7 @@
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
-import type { HookRecord } from "../hooks.js";
+import type { HookOutputRecord, HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
 import type { ProgressTarget } from "../progress.js";
 import type { ZipVerdict } from "../zip.js";
@@ -29,7 +29,7 @@ export class CreateCommand extends DropkitCommand {
     ],
   });
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { default: path }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
@@ -47,7 +47,9 @@ export class CreateCommand extends DropkitCommand {
     const config = loaded.config!;
     // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
     const timeoutMs = hookTimeoutMs(env);
-    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+    // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
+    const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
+    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal };
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const origin = loaded.origins?.["cache.file"];
     const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
@@ -74,7 +76,8 @@ export class CreateCommand extends DropkitCommand {
 
       // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the
       // run with nothing changed.
-      const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, archives, plan, cache);
+      // A signal stops the reading at once (the worker threads are stopped mid-file) and the progress line is erased.
+      const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, archives, plan, cache, signal);
       const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
       for (const warning of judged.warnings) log.warn(warning.message, warning.source);
       if (judged.errors.length > 0) {
@@ -90,6 +93,8 @@ export class CreateCommand extends DropkitCommand {
       const fingerprinted = read.fingerprinted;
       const rewrite = fingerprinted !== undefined && cache !== null && (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
       if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
+      // A signal that came while the plan was made or the state staged stops the run before anything is replaced.
+      signal.throwIfAborted();
       const written = await transaction.commit();
       for (const warning of written.warnings) log.warn(warning, stateFile);
       log.write({
@@ -105,6 +110,8 @@ export class CreateCommand extends DropkitCommand {
 
       const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
       for (const warning of post.warnings) log.warn(warning);
+      // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
+      signal.throwIfAborted();
       succeeded = true;
       return 0;
     } finally {
@@ -187,17 +194,17 @@ async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: st
  * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line,
  * erased before this returns or throws.
  */
-async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
+async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null, signal: AbortSignal): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
   const [{ canShowProgress, ProgressLine }, { shouldColor }, { checkArchives }] = await Promise.all([import("../progress.js"), import("../log.js"), import("../archives.js")]);
-  const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path]) : new Map<string, ZipVerdict>();
+  const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path], { signal }) : new Map<string, ZipVerdict>();
   if (cache === null) {
-    const verdicts = await checkArchives(cwd, archives);
+    const verdicts = await checkArchives(cwd, archives, { signal });
     return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
   }
   const { fingerprintArchives } = await import("../cache.js");
   const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
   try {
-    const result = await fingerprintArchives(cwd, archives, cache, { progress });
+    const result = await fingerprintArchives(cwd, archives, cache, { progress, signal });
     return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)), fingerprinted: result };
   } finally {
     progress?.stop();
