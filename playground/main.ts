@@ -9,46 +9,16 @@ import { exampleState, examples } from "./examples.ts";
 import { renderExplain } from "./explain.ts";
 import { applyToEnv, type Fix, fixFor, locate } from "./fixes.ts";
 import { configHover } from "./hover.ts";
-import { archiveNames, cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
+import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
+import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
 import { renderProblems, renderSelection, renderTable, renderWarnings, type ListedProblem } from "./render.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
 import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
 import { copyText, exportConfig, formatConfig } from "./tools.ts";
+import { byId, ui } from "./ui.ts";
 import { openPageCore, type PageCore } from "./wasm.ts";
-
-const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-const ui = {
-  status: byId<HTMLParagraphElement>("status"),
-  editor: byId<HTMLDivElement>("editor"),
-  format: byId<HTMLSelectElement>("format"),
-  examples: byId<HTMLSelectElement>("examples"),
-  problemsSummary: byId<HTMLParagraphElement>("problems-summary"),
-  problems: byId<HTMLUListElement>("problems"),
-  env: byId<HTMLTextAreaElement>("env"),
-  envNotes: byId<HTMLParagraphElement>("env-notes"),
-  theme: byId<HTMLInputElement>("flag-theme"),
-  exclude: byId<HTMLInputElement>("flag-exclude"),
-  presets: byId<HTMLDivElement>("flag-presets"),
-  logFormat: byId<HTMLSelectElement>("flag-log-format"),
-  archives: byId<HTMLTextAreaElement>("archives"),
-  archivesNotes: byId<HTMLParagraphElement>("archives-notes"),
-  presetFiles: byId<HTMLDivElement>("preset-files"),
-  selection: byId<HTMLDivElement>("selection"),
-  presetsLine: byId<HTMLParagraphElement>("presets-line"),
-  table: byId<HTMLTableElement>("resolved"),
-  tableWrap: byId<HTMLDivElement>("resolved-wrap"),
-  tableNote: byId<HTMLParagraphElement>("resolved-note"),
-  tableEmpty: byId<HTMLParagraphElement>("resolved-empty"),
-  tableDetails: byId<HTMLDetailsElement>("resolved-details"),
-  tableText: byId<HTMLPreElement>("resolved-text"),
-  explain: { section: byId<HTMLElement>("explain"), heading: byId<HTMLElement>("explain-heading"), body: byId<HTMLElement>("explain-body") },
-  warningsBlock: byId<HTMLDivElement>("warnings-block"),
-  warnings: byId<HTMLUListElement>("warnings"),
-  shareNote: byId<HTMLSpanElement>("share-note"),
-};
 
 let core: PageCore;
 let editor: EditorView;
@@ -71,16 +41,10 @@ void start();
 async function start(): Promise<void> {
   performance.mark("dropkit:script-start");
   setUpScheme(byId("scheme"));
-  let state: State;
-  try {
-    core = await openPageCore(wasmDeflated);
-    performance.mark("dropkit:core-ready");
-    state = await readLink();
-  } catch (error) {
-    setStatus(`The core could not start: ${(error as Error).message}`, "bad");
-    return;
-  }
-  ui.presets.append(...core.listPresets().map((p) => presetChoice(p.name)));
+  // The core inflates and compiles off the main thread while the editor is made.
+  const opening = openPageCore(wasmDeflated);
+  opening.catch(() => undefined);
+  const state = await readLink();
   for (const example of examples) ui.examples.add(new Option(example.title, example.id));
   editor = createEditor({
     parent: ui.editor,
@@ -90,7 +54,15 @@ async function start(): Promise<void> {
     complete: configCompletions(() => ({ packageJson, presetNames: presetNames(), ...themesAndModules() })),
     hover: configHover(() => ({ packageJson, rows: answer.rows })),
   });
-  applyState(state);
+  try {
+    core = await opening;
+    performance.mark("dropkit:core-ready");
+  } catch (error) {
+    setStatus(`The core could not start: ${(error as Error).message}`, "bad");
+    return;
+  }
+  ui.presets.append(...core.listPresets().map((p) => presetChoice(p.name)));
+  applyState(editor, state);
   wireEvents();
   run();
 }
@@ -160,7 +132,7 @@ function schedule(): void {
 /** Resolves the current inputs and renders the answer. */
 function run(): void {
   clearTimeout(timer);
-  const state = readState();
+  const state = readState(editor);
   void writeHash(state);
   packageJson = isPackageJson(state);
   const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
@@ -286,38 +258,8 @@ function jumpTo({ at }: ListedProblem): void {
 
 // --- state ---
 
-function readState(): State {
-  const checked = [...ui.presets.querySelectorAll<HTMLInputElement>("input:checked")].map((c) => c.value);
-  return {
-    config: editor.state.doc.toString(),
-    format: ui.format.value,
-    env: ui.env.value,
-    theme: ui.theme.value,
-    exclude: ui.exclude.value,
-    preset: checked.join(","),
-    logFormat: ui.logFormat.value,
-    archives: ui.archives.value,
-    presetFiles: readPresetFiles(ui.presetFiles),
-  };
-}
-
-function applyState(state: State): void {
-  if (editor.state.doc.toString() !== state.config) replaceText(editor, state.config);
-  ui.format.value = state.format;
-  if (ui.format.selectedIndex < 0) ui.format.value = defaults.format;
-  ui.env.value = state.env;
-  ui.theme.value = state.theme;
-  ui.exclude.value = state.exclude;
-  const chosen = new Set(state.preset.split(",").filter(Boolean));
-  for (const box of ui.presets.querySelectorAll<HTMLInputElement>("input")) box.checked = chosen.has(box.value);
-  ui.logFormat.value = state.logFormat;
-  if (ui.logFormat.selectedIndex < 0) ui.logFormat.value = "";
-  ui.archives.value = state.archives;
-  renderPresetFiles(ui.presetFiles, state.presetFiles);
-}
-
 function loadState(state: State): void {
-  applyState(state);
+  applyState(editor, state);
   run();
 }
 
@@ -334,7 +276,7 @@ async function readLink(): Promise<State> {
 async function writeHash(state: State): Promise<void> {
   const hash = await encodeFragment(state);
   // Only the latest state's fragment is written; an older one finishing late must not win.
-  if (hash === location.hash || JSON.stringify(state) !== JSON.stringify(readState())) return;
+  if (hash === location.hash || JSON.stringify(state) !== JSON.stringify(readState(editor))) return;
   writtenHash = hash;
   // replaceState: typing should not fill the history with one entry per keystroke.
   history.replaceState(null, "", hash);
@@ -348,31 +290,6 @@ function isPackageJson(state: State): boolean {
   const parsed = core.parseJson(state.config);
   const value = parsed.ok ? parsed.value : undefined;
   return value !== null && typeof value === "object" && !Array.isArray(value) && ["dropkit", "name", "version"].some((k) => Object.hasOwn(value, k));
-}
-
-function presetNames(): string[] {
-  const local = readPresetFiles(ui.presetFiles).map((f) => f.path.replace(/^.*\//, "").replace(/\.json$/, ""));
-  return [...[...ui.presets.querySelectorAll<HTMLInputElement>("input")].map((b) => b.value), ...local];
-}
-
-function themesAndModules(): { themeNames: string[]; moduleNames: string[] } {
-  const { themes, modules } = archiveNames(lines(ui.archives.value));
-  return { themeNames: themes, moduleNames: modules };
-}
-
-function presetChoice(name: string): HTMLLabelElement {
-  const label = document.createElement("label");
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.value = name;
-  box.name = "preset";
-  label.append(box, ` ${name}`);
-  return label;
-}
-
-function showNotes(element: HTMLElement, notes: string[]): void {
-  element.textContent = notes.join(" ");
-  element.hidden = notes.length === 0;
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {

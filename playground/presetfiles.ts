@@ -2,7 +2,7 @@
 
 import type { PresetFileState } from "./state.ts";
 
-/** Puts one row per file in `list`; `onInput` runs on every edit, `onRemove` after a row is removed. */
+/** Puts one row per file in `list` (its path field, its text, its Remove button). */
 export function renderPresetFiles(list: HTMLElement, files: PresetFileState[]): void {
   list.replaceChildren(...files.map((file, i) => row(file, i)));
 }

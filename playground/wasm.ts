@@ -14,7 +14,8 @@ export interface PageCore {
 /** Opens the inlined module (deflate-raw, base64: see vite.config.ts). */
 export async function openPageCore(deflatedBase64: string): Promise<PageCore> {
   const bytes = await inflateRaw(fromBase64(deflatedBase64));
-  const abi = openCore(await compile(bytes));
+  // Compiled asynchronously, off the main thread: the page makes its editor meanwhile.
+  const abi = openCore(await WebAssembly.compile(bytes));
   return {
     resolveLayers: (request) => expect(abi, { op: "resolve", ...request }),
     listPresets: () => expect<{ presets: BundledPreset[] }>(abi, { op: "presets" }).presets,
@@ -27,17 +28,4 @@ function expect<T>(abi: AbiCore, request: object): T {
   // A request the core cannot read is the page's bug, never the user's.
   if (abi.lastStatus !== 0) throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + abi.lastStatus}`);
   return response;
-}
-
-/**
- * Compiles on the main thread when the browser allows it (a few ms for this small module, and no wait for a
- * task), else asynchronously: some browsers cap synchronous compilation by size.
- */
-async function compile(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
-  try {
-    return new WebAssembly.Module(bytes);
-  } catch (error) {
-    if (error instanceof RangeError) return WebAssembly.compile(bytes);
-    throw error;
-  }
 }

@@ -19,7 +19,7 @@ const outDir = process.argv[2] ?? "docs";
 const browser = await launchChromium();
 try {
   for (const colorScheme of ["light", "dark"] as const) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, colorScheme });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1240 }, colorScheme });
     await page.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
     await page.waitForSelector('body[data-state="ready"]');
     // Fix the typo from the problems list, then explain theme, then ask for completion of a value.
@@ -28,9 +28,9 @@ try {
     await page.locator("#resolved button.key", { hasText: /^theme$/ }).click();
     await page.waitForSelector("#explain:not([hidden])");
     await page.locator(".cm-line").nth(2).click();
+    // The caret just inside the opening quote of "ocean": every theme is offered.
     await page.keyboard.press("End");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
+    for (let i = 0; i < 7; i++) await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("Control+Space");
     await page.waitForSelector(".cm-tooltip-autocomplete");
     const file = path.join(outDir, colorScheme === "light" ? "playground.png" : "playground-dark.png");
