@@ -100,9 +100,16 @@ function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.json$/, "");
 }
 
-/** The page's view of a finished answer: decision rows from `config` + `origins`, never the core's own list. */
-function readAnswer(done: ResolveDone): Answer {
-  const invalid = invalidKeys(done.errors);
+/**
+ * The answer as the core writes it, in both shapes of docs/abi.md's history: list entries' origins in a
+ * top-level `entries` (values included), or in `origins[key].entries` (paired with `config`'s items by
+ * index); the invalid leaves said by the core in `invalid`, or worked out here from the problems' paths.
+ */
+type CoreAnswer = Omit<ResolveDone, "origins" | "entries"> & { origins?: Record<string, Origin & { entries?: Origin[] }>; entries?: Record<string, Entry[]>; invalid?: string[] };
+
+/** The page's view of a finished answer: decision rows from `config` + `origins`, never a list of the core's. */
+function readAnswer(done: CoreAnswer): Answer {
+  const invalid = new Set(done.invalid ?? invalidKeys(done.errors));
   const rows = done.config && done.origins ? decisionRows(done.config, done.origins, done.entries ?? {}, invalid) : [];
   const union = new Set(rows.filter((r) => r.entries).map((r) => r.key));
   const explain = done.explain
@@ -125,7 +132,7 @@ function readAnswer(done: ResolveDone): Answer {
  * schema's order; union lists carry their entries. A leaf with a problem is kept and marked, with
  * whatever value still resolved, so that a config with problems still shows everything else.
  */
-export function decisionRows(config: ResolvedConfig, origins: Record<string, Origin>, entries: Record<string, Entry[]>, invalid: Set<string>): Row[] {
+export function decisionRows(config: ResolvedConfig, origins: Record<string, Origin & { entries?: Origin[] }>, entries: Record<string, Entry[]>, invalid: Set<string>): Row[] {
   const keys = leafKeys();
   for (const key of Object.keys(origins)) if (!keys.includes(key)) keys.push(key);
   const rows: Row[] = [];
@@ -136,7 +143,9 @@ export function decisionRows(config: ResolvedConfig, origins: Record<string, Ori
       if (invalid.has(key)) rows.push({ key, value: undefined, layer: "", source: "", invalid: true, missing: true });
       continue;
     }
-    const listed = Object.hasOwn(entries, key) ? entries[key] : undefined;
+    const listed = origin.entries && Array.isArray(value)
+      ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source }))
+      : Object.hasOwn(entries, key) ? entries[key] : undefined;
     rows.push({ key, value, layer: origin.layer, source: origin.source, invalid: invalid.has(key), missing: false, ...(listed ? { entries: listed } : {}) });
   }
   return rows;
