@@ -27,7 +27,7 @@ export function configCompletions(facts: () => CompletionFacts): CompletionSourc
     // In a package.json only the `dropkit` key is dropkit's; the rest is the package's own business.
     let path: PathPart[] = place.path;
     if (known.packageJson) {
-      if (path.length === 0 && place.role === "key") return result(context, [keyOption("dropkit", "dropkit's config", replacing, 0)]);
+      if (path.length === 0 && place.role === "key") return place.siblings.includes("dropkit") ? null : result(context, [keyOption("dropkit", "dropkit's config", replacing, 0)]);
       if (path[0] !== "dropkit") return null;
       path = path.slice(1);
     }

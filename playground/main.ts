@@ -202,7 +202,7 @@ function renderResolved(): void {
   ui.tableEmpty.hidden = resolved;
   ui.tableEmpty.textContent = "Nothing resolves until the problems above are fixed.";
   ui.tableNote.hidden = !answer.partial;
-  ui.tableNote.textContent = "Partial: the keys marked invalid have problems; every other key is resolved as it would be.";
+  ui.tableNote.textContent = "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
   if (explained !== undefined && !answer.rows.some((r) => r.key === explained)) explained = undefined;
   renderTable(ui.table, ui.tableText, answer.rows, explained);
   renderExplain(ui.explain, answer, explained);

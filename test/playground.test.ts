@@ -336,6 +336,27 @@ describe("playground", () => {
     assert.deepEqual(await options(), ["continue", "fail"]);
     await accept(page, "fail");
     assert.equal(await editorText(page), '{\n  "hooks": { "onFailure": "fail" }\n}');
+    // Keys of a nested object, and, in a package.json, dropkit's keys under its `dropkit` key only.
+    await paste(page, '{\n  "name": "site",\n  "dropkit": { "modules": {  } }\n}');
+    await page.locator(".cm-line").nth(2).click();
+    await page.keyboard.press("End");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".cm-tooltip-autocomplete");
+    assert.deepEqual(await options(), ["include", "exclude", "only"]);
+    await accept(page, "only");
+    await page.keyboard.type("[");
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".cm-tooltip-autocomplete");
+    // Module names come from the archives of the simulated folder.
+    assert.deepEqual(await options(), ["blog", "shop", "legacy-forum", "test-fixtures"]);
+    await accept(page, "shop");
+    assert.equal(await editorText(page), '{\n  "name": "site",\n  "dropkit": { "modules": { "only": ["shop"] } }\n}');
+    await page.locator(".cm-line").nth(1).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+Space");
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator(".cm-tooltip-autocomplete").count(), 0, "the package's own keys get no dropkit completion");
     // Preset names: the bundled ones and the simulated folder's preset files.
     await page.getByRole("button", { name: "Add a preset file" }).click();
     await page.getByLabel("Path of preset file 1").fill("presets/company.json");
