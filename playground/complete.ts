@@ -27,13 +27,13 @@ export function configCompletions(facts: () => CompletionFacts): CompletionSourc
     // In a package.json only the `dropkit` key is dropkit's; the rest is the package's own business.
     let path: PathPart[] = place.path;
     if (known.packageJson) {
-      if (path.length === 0 && place.role === "key") return place.siblings.includes("dropkit") ? null : result(context, [keyOption("dropkit", "dropkit's config", replacing, 0)]);
+      if (path.length === 0 && place.role === "key") return place.siblings.includes("dropkit") ? null : result(context, [keyOption("dropkit", "dropkit's config", 0)]);
       if (path[0] !== "dropkit") return null;
       path = path.slice(1);
     }
     // Unprompted, completion opens only once something is typed, as in other editors.
     if (!context.explicit && !replacing && !context.matchBefore(/[\w$.*/-]+/)) return null;
-    const options = place.role === "key" ? keyOptions(path, place.siblings, replacing) : valueOptions(path, known);
+    const options = place.role === "key" ? keyOptions(path, place.siblings) : valueOptions(path, known);
     return options.length === 0 ? null : result(context, options);
   };
 }
@@ -45,30 +45,30 @@ function result(context: CompletionContext, options: Completion[]): CompletionRe
 
 /**
  * Inserts `text` in place of the token being typed: the word around the caret, with its opening quote and
- * its closing one (typed, or added by bracket closing) when there are.
+ * its closing one (typed, or added by bracket closing) when there are. A key gets its colon unless one follows.
  */
-function replaceToken(text: string): Completion["apply"] {
+function replaceToken(text: string, key = false): Completion["apply"] {
   return (view: EditorView, completion: Completion, from: number, to: number) => {
     const doc = view.state.doc;
     const start = from > 0 && doc.sliceString(from - 1, from) === '"' ? from - 1 : from;
     let end = to;
     while (end < doc.length && /[\w$.*/-]/.test(doc.sliceString(end, end + 1))) end++;
     if (start < from && doc.sliceString(end, end + 1) === '"') end++;
-    view.dispatch({ changes: { from: start, to: end, insert: text }, selection: { anchor: start + text.length }, annotations: pickedCompletion.of(completion), userEvent: "input.complete" });
+    const insert = key && !/^\s*:/.test(doc.sliceString(end, end + 40)) ? `${text}: ` : text;
+    view.dispatch({ changes: { from: start, to: end, insert }, selection: { anchor: start + insert.length }, annotations: pickedCompletion.of(completion), userEvent: "input.complete" });
   };
 }
 
-function keyOptions(path: PathPart[], siblings: string[], replacing: boolean): Completion[] {
+function keyOptions(path: PathPart[], siblings: string[]): Completion[] {
   const node = schemaAt(path);
   return Object.entries(node?.properties ?? {})
     .filter(([key]) => !siblings.includes(key))
-    .map(([key, child], i) => keyOption(key, child.description, replacing, i));
+    .map(([key, child], i) => keyOption(key, child.description, i));
 }
 
-/** A key: just the quoted name where a key is being edited, else the name and its colon. Listed in the schema's order. */
-function keyOption(key: string, description: string | undefined, replacing: boolean, index: number): Completion {
-  const text = JSON.stringify(key) + (replacing ? "" : ": ");
-  return { label: key, apply: replaceToken(text), type: "property", boost: -index, ...(description ? { info: description } : {}) };
+/** A key, quoted, with its colon unless one is there. Listed in the schema's order. */
+function keyOption(key: string, description: string | undefined, index: number): Completion {
+  return { label: key, apply: replaceToken(JSON.stringify(key), true), type: "property", boost: -index, ...(description ? { info: description } : {}) };
 }
 
 function valueOptions(path: PathPart[], facts: CompletionFacts): Completion[] {

@@ -126,8 +126,9 @@ async function explainRows(page: Page, index = 0): Promise<string[][]> {
  */
 async function accept(page: Page, label: string): Promise<void> {
   const selected = page.locator(".cm-tooltip-autocomplete li[aria-selected]");
+  await selected.waitFor();
   for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(120);
     if ((await selected.textContent()) === label) {
       await page.keyboard.press("Enter");
       return;
@@ -368,6 +369,14 @@ describe("playground", () => {
     await page.waitForSelector(".cm-tooltip-autocomplete");
     assert.deepEqual(await options(), ["none", "standard", "company"]);
     await page.keyboard.press("Escape");
+    // Typing opens the list unprompted, inside the quotes the editor closes; a picked key gets its colon.
+    await paste(page, "");
+    await editor(page).click();
+    await page.keyboard.type('{\n"th', { delay: 30 });
+    await accept(page, "theme");
+    await page.keyboard.type('"oc', { delay: 30 });
+    await accept(page, "ocean");
+    assert.equal(await editorText(page), '{\n  "theme": "ocean"\n}');
     await close(served);
   });
 
