@@ -2,9 +2,7 @@
 
 /** A `dropkit.config.ts` holding the config, typed by `defineConfig` (an unknown key is then a compile error). */
 export function toConfigTs(config: Record<string, unknown>): string {
-  // `$schema` is for JSON editors; in a .ts file the types do its job.
-  const { $schema: _, ...rest } = config;
-  return `import { defineConfig } from "dropkit";\n\nexport default defineConfig(${literal(rest, "")});\n`;
+  return `import { defineConfig } from "dropkit";\n\nexport default defineConfig(${literal(withoutSchema(config), "")});\n`;
 }
 
 /**
@@ -12,7 +10,13 @@ export function toConfigTs(config: Record<string, unknown>): string {
  * replaced; from a config file, a package.json with only that key, to merge into the project's own.
  */
 export function toPackageJson(config: Record<string, unknown>, packageJson?: Record<string, unknown>): string {
-  return JSON.stringify({ ...(packageJson ?? {}), dropkit: config }, null, 2) + "\n";
+  return JSON.stringify({ ...(packageJson ?? {}), dropkit: withoutSchema(config) }, null, 2) + "\n";
+}
+
+/** `$schema` points a JSON editor at the schema of a config file; in a .ts file or a package.json key it means nothing. */
+function withoutSchema(config: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, ...rest } = config;
+  return rest;
 }
 
 /** A JavaScript literal in the project's style: double quotes, bare keys where they are identifiers, trailing commas. */

@@ -115,7 +115,9 @@ function wireEvents(): void {
   byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts"));
   byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json"));
   byId("copy-link").addEventListener("click", async () => {
-    ui.shareNote.textContent = (await copyText(location.href)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
+    // The state as it is now, typing included that the address does not hold yet.
+    const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
+    ui.shareNote.textContent = (await copyText(link)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
   });
   window.addEventListener("hashchange", async () => {
     if (location.hash === writtenHash) return;
