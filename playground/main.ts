@@ -134,6 +134,8 @@ function schedule(): void {
 /** Resolves the current inputs and renders the answer. */
 function run(): void {
   clearTimeout(timer);
+  // Typing while the core still compiles: its first run, right after, reads the text as it is then.
+  if (!core) return;
   const state = readState(editor);
   void writeHash(state);
   packageJson = isPackageJson(state);
