@@ -1,13 +1,13 @@
-// The config editor: CodeMirror 6 with JSON, line numbers, bracket matching, Tab indentation, completion, hover and the core's lint marks.
+// The config editor: CodeMirror 6 with JSON, line numbers, bracket matching, Tab indentation, completion, hover and the core's problems marked.
 
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
+import { autocompletion, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
 import { history, historyKeymap, indentLess, indentMore, indentWithTab, standardKeymap } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { bracketMatching, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { type Diagnostic, setDiagnostics } from "@codemirror/lint";
 import { EditorState } from "@codemirror/state";
 import { EditorView, hoverTooltip, keymap, lineNumbers, type Tooltip } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
+import { problemMarks } from "./marks.ts";
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -33,9 +33,10 @@ const theme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", borderRadius: "6px", maxWidth: "32em" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--on-accent)" },
   ".cm-completionInfo": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", padding: "6px 8px" },
-  ".cm-diagnostic-error": { borderLeftColor: "var(--bad)" },
-  ".cm-diagnosticAction": { backgroundColor: "var(--accent)", color: "var(--on-accent)", borderRadius: "4px", padding: "2px 8px", font: "inherit" },
-  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy var(--bad)", textDecorationSkipInk: "none", backgroundColor: "var(--bad-bg)" },
+  ".cm-problem": { textDecoration: "underline wavy var(--bad)", textDecorationSkipInk: "none", backgroundColor: "var(--bad-bg)" },
+  ".cm-tooltip-problem": { padding: "4px 10px 8px", borderLeft: "4px solid var(--bad)" },
+  ".cm-tooltip-problem p": { margin: "4px 0" },
+  ".cm-tooltip-problem button": { backgroundColor: "var(--accent)", color: "var(--on-accent)", border: "none", borderRadius: "4px", padding: "3px 10px", font: "inherit", cursor: "pointer" },
 });
 
 const highlight = HighlightStyle.define([
@@ -62,13 +63,13 @@ export function createEditor(options: EditorOptions): EditorView {
         history(),
         indentOnInput(),
         bracketMatching(),
-        closeBrackets(),
         json(),
         syntaxHighlighting(highlight),
         autocompletion({ override: [options.complete], icons: false }),
         hoverTooltip(options.hover, { hoverTime: 250 }),
+        problemMarks(),
         // The standard keys, history and indentation: the rest of CodeMirror's default keymap (line moves, comments) is weight a config does not need.
-        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...standardKeymap, { key: "Mod-[", run: indentLess }, { key: "Mod-]", run: indentMore }, indentWithTab]),
+        keymap.of([...completionKeymap, ...historyKeymap, ...standardKeymap, { key: "Mod-[", run: indentLess }, { key: "Mod-]", run: indentMore }, indentWithTab]),
         // An id in the page cannot name an element in the shadow root, so the name is the content's own label.
         EditorView.contentAttributes.of({ "aria-label": options.label, spellcheck: "false", autocapitalize: "off" }),
         EditorView.updateListener.of((update) => {
@@ -83,9 +84,4 @@ export function createEditor(options: EditorOptions): EditorView {
 /** Replaces the whole text as one undoable change. */
 export function replaceText(view: EditorView, text: string): void {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
-}
-
-/** Shows the core's problems as lint marks (their tooltips carry the quick fixes). */
-export function showDiagnostics(view: EditorView, diagnostics: Diagnostic[]): void {
-  view.dispatch(setDiagnostics(view.state, diagnostics));
 }

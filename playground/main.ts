@@ -1,14 +1,14 @@
 // The playground page: reads the editor and the simulated layers, asks the wasm core to resolve them, renders the answer.
 
-import type { Diagnostic } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
 import wasmDeflated from "virtual:dropkit-wasm";
 import { configCompletions } from "./complete.ts";
-import { createEditor, replaceText, showDiagnostics } from "./editor.ts";
+import { createEditor, replaceText } from "./editor.ts";
 import { exampleState, examples } from "./examples.ts";
 import { renderExplain } from "./explain.ts";
 import { applyToEnv, type Fix, fixFor, locate } from "./fixes.ts";
 import { configHover } from "./hover.ts";
+import { type ProblemMark, showProblems } from "./marks.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
@@ -185,7 +185,7 @@ function render(source: string, state: State): void {
   });
   warningFixes = answer.warnings.map((w) => fixFor(w, textOf));
   renderProblems(ui.problems, ui.problemsSummary, listed);
-  showDiagnostics(editor, listed.filter((p) => p.at).map((p) => diagnostic(p)));
+  showProblems(editor, listed.filter((p) => p.at).map((p) => mark(p)));
   renderSelection(ui.selection, answer);
   renderResolved();
   renderWarnings(ui.warningsBlock, ui.warnings, answer.warnings, warningFixes);
@@ -219,14 +219,8 @@ function explain(key: string | undefined): void {
   else renderResolved();
 }
 
-function diagnostic({ problem, at, fix }: ListedProblem): Diagnostic {
-  return {
-    from: at!.from,
-    to: at!.to,
-    severity: "error",
-    message: `${problem.name}: ${problem.message}`,
-    ...(fix ? { actions: [{ name: fix.label, apply: () => applyFix(fix) }] } : {}),
-  };
+function mark({ problem, at, fix }: ListedProblem): ProblemMark {
+  return { from: at!.from, to: at!.to, message: `${problem.name}: ${problem.message}`, ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}) };
 }
 
 /** Applies a fix to the input it is about, unless that input changed since the answer (then the answer is renewed). */

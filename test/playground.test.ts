@@ -196,7 +196,7 @@ describe("playground", () => {
       ["SchemaValidationError", "colour", "1:14", true],
     ]);
     assert.match(problems[1]!.message, /Unknown key "colour"/);
-    assert.deepEqual(await page.locator(".cm-lintRange-error").allTextContents(), ["3", '"colour"']);
+    assert.deepEqual(await page.locator(".cm-problem").allTextContents(), ["3", '"colour"']);
     assert.match((await page.textContent("#status"))!, /^2 problems/);
     // The core answers schema problems without a resolved config (docs/abi.md), and the page says so.
     assert.equal(await page.isHidden("#resolved-wrap"), true);
@@ -346,7 +346,8 @@ describe("playground", () => {
     await page.waitForSelector(".cm-tooltip-autocomplete");
     assert.deepEqual(await options(), ["include", "exclude", "only"]);
     await accept(page, "only");
-    await page.keyboard.type("[");
+    await page.keyboard.type("[]");
+    await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("Control+Space");
     await page.waitForSelector(".cm-tooltip-autocomplete");
     // Module names come from the archives of the simulated folder.
@@ -369,10 +370,11 @@ describe("playground", () => {
     await page.waitForSelector(".cm-tooltip-autocomplete");
     assert.deepEqual(await options(), ["none", "standard", "company"]);
     await page.keyboard.press("Escape");
-    // Typing opens the list unprompted, inside the quotes the editor closes; a picked key gets its colon.
-    await paste(page, "");
-    await editor(page).click();
-    await page.keyboard.type('{\n"th', { delay: 30 });
+    // Typing opens the list unprompted; a picked key gets its colon, a value its closing quote.
+    await paste(page, "{\n  \n}");
+    await page.locator(".cm-line").nth(1).click();
+    await page.keyboard.press("End");
+    await page.keyboard.type('"th', { delay: 30 });
     await accept(page, "theme");
     await page.keyboard.type('"oc', { delay: 30 });
     await accept(page, "ocean");
@@ -413,8 +415,8 @@ describe("playground", () => {
     await settled(page);
     assert.match(await editorText(page), /"exclude": \["legacy-\*"\]/);
     // From the lint tooltip: hover the marked value, click its action.
-    await page.locator(".cm-lintRange-error", { hasText: '"Fail"' }).hover();
-    await page.locator(".cm-tooltip-lint").getByRole("button", { name: 'Use "fail"' }).click();
+    await page.locator(".cm-problem", { hasText: '"Fail"' }).hover();
+    await page.locator(".cm-tooltip-problem").getByRole("button", { name: 'Use "fail"' }).click();
     await settled(page);
     assert.match(await editorText(page), /"onFailure": "fail"/);
     await page.locator("#problems").getByRole("button", { name: 'Use "json"' }).click();
@@ -637,8 +639,8 @@ describe("playground", () => {
     await paste(page, hostile);
     await page.getByLabel("Environment variables").fill("DROPKIT_THEME=<img src=y onerror=window.pwned=3>");
     await settled(page);
-    await page.locator(".cm-lintRange-error").first().hover();
-    await page.locator(".cm-tooltip-lint").waitFor();
+    await page.locator(".cm-problem").first().hover();
+    await page.locator(".cm-tooltip-problem").waitFor();
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
     assert.equal(await page.locator("img, main script").count(), 0);
     assert.match((await page.textContent("#problems"))!, /<script>window\.pwned=2<\/script>/);
