@@ -14,6 +14,9 @@ export const exitCodes = {
   // Not in SPEC section 8: `init` refusing to replace a config without --force (sysexits EX_CANTCREAT).
   ConfigExists: 73,
   IOError: 74,
+  // Not in SPEC section 8: another create holds the folder's lock, or another program changed the state
+  // file during the run; nothing was written, and running again later is the fix (sysexits EX_TEMPFAIL).
+  StateConflict: 75,
 } as const;
 
 export type ErrorName = keyof typeof exitCodes;

@@ -202,12 +202,19 @@ function describeState(r: LogRecord, paint: Paint): string {
   if (r.action === "cache") {
     const hashed = (r.hashed as string[]).length;
     const reused = (r.reused as string[]).length;
-    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused`;
+    const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
+    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${aside}`;
   }
+  if (r.action === "waiting") {
+    const h = r.holder as { pid: number; hostname: string; startedAt: string } | null;
+    return `waiting for the lock ${String(r.file)}${h ? `, held by process ${h.pid} on host "${h.hostname}" since ${h.startedAt}` : ""}`;
+  }
+  if (r.action === "restored") return `restored ${String(r.file)} as it was before this run, which failed`;
+  if (r.action === "removed") return `removed ${String(r.file)}, written by this run, which failed (there was none before)`;
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
   const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${plan.modules.join(", ") || "none"})`, "dim") : "";
   const lifted = r.lifted ? `, lifted from the legacy shape (original kept as ${String(r.legacyCopy)})` : "";
-  const aside = r.movedAside ? `, the unreadable file moved to ${String(r.movedAside)}` : "";
+  const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
   return `${String(r.action)} ${String(r.file)}${lifted}${aside}${summary}`;
 }
 

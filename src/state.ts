@@ -1,12 +1,18 @@
-// The state file `.dropkit.json` (SPEC section 9): tolerant reading of the legacy and v1 shapes, the lift to v1, and the atomic write.
+// The state file `.dropkit.json` (SPEC section 9): tolerant reading of the legacy and v1 shapes within size and depth limits, the lift to v1, and the v1 text.
 
-import { readFileSync, readdirSync } from "node:fs";
-import path from "node:path";
+import type { Stats } from "node:fs";
 import { fail } from "./errors.js";
-import { createFileExclusive, removeStaleTempFiles, stageFile, type StagedFile } from "./fsutil.js";
+import { errorReason, readFound } from "./fsutil.js";
+import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
 
 /** The name of the state file in the working directory. */
 export const stateFileName = ".dropkit.json";
+
+/**
+ * A state file larger or deeper than this is treated as corrupt: moved aside with a warning, never
+ * parsed (a v1 file is about 1 KB; `extra` may carry more, verbatim).
+ */
+export const stateFileLimits: JsonLimits = { bytes: 4 * 1024 * 1024, depth: 128 };
 
 /** What `create` chose. */
 export interface StatePlan {
@@ -57,40 +63,20 @@ export interface ReadState {
   setAside: Array<{ key: string; reason: string }>;
 }
 
-/** What was found at the state file's path. */
+/**
+ * What was found at the state file's path. `stats` (and `bytes`, for a file) are what the write
+ * compares just before it replaces the file, to notice a change made by another program meanwhile.
+ */
 export type ReadStateResult =
   | { kind: "missing" }
-  | ({ kind: "v1" | "legacy"; bytes: Buffer } & ReadState)
-  /** Not JSON, or JSON that is not an object; `reason` says why. */
-  | { kind: "corrupt"; reason: string; bytes: Buffer };
-
-/** What `writeState` did: the fields of the `state` record in the decisions log. */
-export interface WriteStateResult {
-  state: StateV1;
-  /** `created` when there was no usable file, `updated` otherwise. */
-  action: "created" | "updated";
-  /** The shape that was read: `missing`, `v1`, `legacy` or `corrupt`. */
-  read: ReadStateResult["kind"];
-  /** Whether a legacy file was lifted to v1 by this write. */
-  lifted: boolean;
-  /** Where the legacy file's bytes are kept (made now, or already there), or `null` when nothing was lifted. */
-  legacyCopy: string | null;
-  /** Where an unusable file was moved, or `null`. */
-  movedAside: string | null;
-  /** Problems to log as warnings (values set aside, a file moved aside, a second legacy copy). */
-  warnings: string[];
-}
-
-/** Options of `writeState`. */
-export interface WriteStateOptions {
-  /** The time of the write. @default new Date() */
-  now?: Date;
-  /** Read for the test-only `__DROPKIT_TEST_STATE_PAUSE`. @default process.env */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** The points of `writeState` where a test can pause the process to kill it (see `pauseForTest`). */
-export const testPausePoints = ["staged", "copied", "committed"] as const;
+  /** A symbolic link: never followed, neither read nor written through; the write replaces the link itself. */
+  | { kind: "link"; target: string; stats: Stats }
+  | ({ kind: "v1" | "legacy"; bytes: Buffer; stats: Stats } & ReadState)
+  /**
+   * Not JSON, JSON that is not an object, or beyond `stateFileLimits`; `reason` says why. `bytes` is the
+   * whole file, or its first `stateFileLimits.bytes` when it is larger (`complete: false`).
+   */
+  | { kind: "corrupt"; reason: string; bytes: Buffer; stats: Stats; complete: boolean };
 
 /** The suffix of the copy of a lifted legacy file. */
 export const legacySuffix = ".legacy";
@@ -105,32 +91,42 @@ const planKeys = new Set(["theme", "modules", "excluded", "presets"]);
 const legacyKeys = new Set(["version", "theme", "modules", "excluded", "preset", "presets", "created", "lastRun"]);
 
 /**
- * Reads the state file tolerantly. A JSON object with `"schema": 1` is v1; any other JSON object is
- * read as the legacy shape (every field optional). Missing fields take their defaults; unknown keys and
- * values of the wrong type are kept verbatim under `extra` and listed in `setAside`. Text that does not
- * parse, or JSON that is not an object, is `corrupt`.
+ * Reads the state file tolerantly, never following a symbolic link. A JSON object with `"schema": 1`
+ * is v1; any other JSON object is read as the legacy shape (every field optional). Missing fields take
+ * their defaults; unknown keys and values of the wrong type are kept verbatim under `extra` and listed
+ * in `setAside`. Text that does not parse, JSON that is not an object, and a file beyond
+ * `stateFileLimits` are `corrupt`.
  *
  * @param file - Absolute path of the state file.
- * @throws DropkitError `IOError` (74) when the file exists but cannot be read.
+ * @throws DropkitError `IOError` (74) when something is there but cannot be read, or is not a file.
  */
 export function readState(file: string): ReadStateResult {
-  let bytes: Buffer;
+  let found;
   try {
-    bytes = readFileSync(file);
+    found = readFound(file, stateFileLimits.bytes);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     fail("IOError", `Cannot read the state file ${file} (${errorReason(error)}). Check its permissions.`, { file, source: file });
   }
-  const text = bytes.toString("utf8");
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    return { kind: "corrupt", reason: (error as Error).message, bytes };
+  if (found.kind === "missing") return found;
+  if (found.kind === "link") return { kind: "link", target: found.target, stats: found.stats };
+  if (found.kind === "other") {
+    fail("IOError", `Cannot read the state file ${file}: it is ${found.what}, not a file. Move it away; dropkit writes a new state file there.`, { file, source: file });
   }
-  if (!isRecord(data)) return { kind: "corrupt", reason: `it holds ${describeType(data)}, not an object`, bytes };
-  if (data.schema === 1) return { kind: "v1", bytes, ...readV1(data) };
-  return { kind: "legacy", bytes, ...liftLegacy(data) };
+  const { bytes, stats, complete } = found;
+  const parsed = parseJsonWithin(bytes.toString("utf8"), complete, stats.size, stateFileLimits);
+  if (!parsed.ok) return { kind: "corrupt", reason: parsed.reason, bytes, stats, complete };
+  const data = parsed.value;
+  if (!isRecord(data)) return { kind: "corrupt", reason: `it holds ${describeType(data)}, not an object`, bytes, stats, complete };
+  if (data.schema === 1) return { kind: "v1", bytes, stats, ...readV1(data) };
+  return { kind: "legacy", bytes, stats, ...liftLegacy(data) };
+}
+
+/**
+ * The text of a v1 state file: the fields in the SPEC's order, two-space indentation, a final newline.
+ * Safe for any state `readState` returns (its `extra` is within the depth limit).
+ */
+export function stateText(state: StateV1): string {
+  return JSON.stringify(orderState(state), null, 2) + "\n";
 }
 
 /**
@@ -223,80 +219,6 @@ export function liftLegacy(data: Record<string, unknown>): ReadState {
   return { state: orderState(state), setAside: aside.reasons };
 }
 
-/**
- * Writes the v1 state file. Reads what is there first: a v1 file keeps its `createdAt`, `migratedFrom`
- * and `extra`; a legacy file is lifted to v1, its bytes kept once as `.dropkit.json.legacy`, and
- * `migratedFrom` recorded; a file that is not a JSON object is moved aside to
- * `.dropkit.json.corrupt-<timestamp>`, never overwritten in place.
- *
- * The order makes every failure safe: the new file is written and flushed under a temporary name
- * first (so a folder that cannot be written fails before anything changes), then the copy of the
- * legacy or corrupt file is made, then the temporary file is renamed over the state file. A crash at
- * any point leaves the old file or the new one, and the original bytes are always somewhere.
- *
- * @param file - Absolute path of the state file.
- * @param plan - What `create` chose.
- * @param toolVersion - The dropkit version writing the file.
- * @param options - The time of the write, and the environment.
- * @throws DropkitError `IOError` (74) when the file cannot be read, copied or written; nothing is changed then.
- */
-export async function writeState(file: string, plan: StatePlan, toolVersion: string, options: WriteStateOptions = {}): Promise<WriteStateResult> {
-  const at = (options.now ?? new Date()).toISOString();
-  const env = options.env ?? process.env;
-  const warnings: string[] = [];
-  const previous = readState(file);
-  const state: StateV1 = { schema: 1, toolVersion, createdAt: at, updatedAt: at, plan, extra: {} };
-  if (previous.kind === "v1" || previous.kind === "legacy") {
-    if (previous.state.createdAt) state.createdAt = previous.state.createdAt;
-    if (previous.state.migratedFrom) state.migratedFrom = { ...previous.state.migratedFrom, at: previous.state.migratedFrom.at || at };
-    state.extra = previous.state.extra;
-    if (previous.setAside.length > 0) {
-      const list = previous.setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
-      warnings.push(`The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.`);
-    }
-  }
-  const text = JSON.stringify(orderState(state), null, 2) + "\n";
-
-  let staged: StagedFile;
-  try {
-    staged = await stageFile(file, text);
-  } catch (error) {
-    fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
-  }
-  let legacyCopy: string | null = null;
-  let movedAside: string | null = null;
-  try {
-    await pauseForTest("staged", env);
-    if (previous.kind === "legacy") {
-      const kept = await keepLegacyCopy(file, previous.bytes, at);
-      legacyCopy = kept.file;
-      if (kept.warning) warnings.push(kept.warning);
-    } else if (previous.kind === "corrupt") {
-      movedAside = await keepCopy(file, `${file}.corrupt-${stamp(at)}`, previous.bytes);
-      warnings.push(`The state file ${file} does not parse (${previous.reason}); it was moved to ${movedAside} and a new one is written.`);
-    }
-    await pauseForTest("copied", env);
-    await staged.commit();
-  } catch (error) {
-    await staged.discard();
-    const step = previous.kind === "legacy" && legacyCopy === null ? "keep a copy of the legacy state file" : previous.kind === "corrupt" && movedAside === null ? "move the unreadable state file aside" : "write the state file";
-    fail("IOError", `Cannot ${step} ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`, { file, source: file });
-  }
-  await pauseForTest("committed", env);
-  // Debris of runs killed mid-write (their rename never happened, so it holds nothing of value); only
-  // now, so that a run that fails has changed nothing.
-  removeStaleTempFiles(file);
-  return {
-    state: orderState(state),
-    action: previous.kind === "v1" || previous.kind === "legacy" ? "updated" : "created",
-    read: previous.kind,
-    lifted: previous.kind === "legacy",
-    legacyCopy,
-    movedAside,
-    warnings,
-  };
-}
-
 // --- helpers ---
 
 /** Collects values set aside under `extra`, and reads typed fields, setting aside those of the wrong type. */
@@ -361,62 +283,8 @@ class SetAside {
   }
 }
 
-/**
- * Keeps the bytes of a lifted legacy file as `<file>.legacy`, once: an existing copy with the same
- * bytes is reused and never overwritten. A copy with other bytes (a second legacy file, restored from a
- * backup) stays as it is, and these bytes go to `<file>.legacy-<timestamp>`, with a warning.
- */
-async function keepLegacyCopy(file: string, bytes: Buffer, at: string): Promise<{ file: string; warning?: string }> {
-  const first = file + legacySuffix;
-  if (await createFileExclusive(first, bytes)) return { file: first };
-  const same = findIdentical(file, bytes);
-  if (same) return { file: same };
-  const other = await keepCopy(file, `${first}-${stamp(at)}`, bytes);
-  return { file: other, warning: `${first} already holds another legacy state file and is never overwritten; this legacy file is kept as ${other}.` };
-}
-
-/** Creates a copy of `bytes` at `wanted`, or at `wanted-2`, `wanted-3`… when the name is taken (two runs in the same millisecond). */
-async function keepCopy(file: string, wanted: string, bytes: Buffer): Promise<string> {
-  for (let n = 1; ; n++) {
-    const name = n === 1 ? wanted : `${wanted}-${n}`;
-    if (await createFileExclusive(name, bytes)) return name;
-    if (n >= 100) throw new Error(`too many copies named ${path.basename(wanted)} next to ${file}`);
-  }
-}
-
-/** An existing legacy copy (`.legacy` or `.legacy-*`) next to `file` with exactly these bytes. */
-function findIdentical(file: string, bytes: Buffer): string | undefined {
-  const dir = path.dirname(file);
-  const prefix = path.basename(file) + legacySuffix;
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n === prefix || n.startsWith(`${prefix}-`)).sort();
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    try {
-      if (readFileSync(path.join(dir, name)).equals(bytes)) return path.join(dir, name);
-    } catch {
-      // A directory or an unreadable file by that name cannot be the copy.
-    }
-  }
-  return undefined;
-}
-
-/**
- * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s,
- * so that a test can kill the process there. The name is outside the `DROPKIT_*` namespace on purpose:
- * it is not configuration, and the core does not look at it. Unset (always, outside tests), it does nothing.
- */
-async function pauseForTest(point: (typeof testPausePoints)[number], env: NodeJS.ProcessEnv): Promise<void> {
-  if (env.__DROPKIT_TEST_STATE_PAUSE !== point) return;
-  process.stderr.write(`__dropkit_test_state_pause ${point} ${process.pid}\n`);
-  await new Promise((resolve) => setTimeout(resolve, 10_000));
-}
-
 /** The fields in the order the file is written (the SPEC's order); `migratedFrom` only when set. */
-function orderState(s: StateV1): StateV1 {
+export function orderState(s: StateV1): StateV1 {
   return {
     schema: 1,
     toolVersion: s.toolVersion,
@@ -433,18 +301,6 @@ function isIsoTime(value: unknown): value is string {
   return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** A timestamp usable in a file name on every platform. */
-function stamp(at: string): string {
-  return at.replace(/[:.]/g, "-");
-}
-
-/** "ENOSPC: no space left on device", without the temporary file's path that Node appends. */
-function errorReason(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  const message = (error instanceof Error ? error.message : String(error)).replace(/, \w+ '[^']*'( -> '[^']*')?$/, "");
-  return e.code && !message.startsWith(e.code) ? `${e.code}: ${message}` : message;
-}
-
 function expected(what: string, value: unknown): string {
   return `expected ${what}, got ${describeType(value)}`;
 }
@@ -457,6 +313,7 @@ function describeType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** Compares two values read from a state file; they are within `stateFileLimits.depth`, so the recursion is bounded. */
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,12 +1,15 @@
-// Tests for src/cache.ts: loading (missing, corrupt), reuse of unchanged fingerprints, atomic save.
+// Tests for src/cache.ts: what a cache file is (dropkit's, corrupt, someone else's), reuse of unchanged fingerprints, the safe atomic save.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { fingerprintArchives, loadCache, saveCache, type Cache } from "../src/cache.js";
+import { cacheFileLimits, commitCache, fingerprintArchives, loadCache, saveCache, stageCache, type Cache } from "../src/cache.js";
 import { DropkitError } from "../src/errors.js";
+import { age, eventsOf, fixture, runCli } from "./helpers/cli.js";
+import { asNobody, nobody, openUp, permissions } from "./helpers/nobody.js";
 import { tempDir } from "./helpers/temp.js";
 
 
@@ -31,40 +34,116 @@ async function run(dir: string, names: string[]) {
   return { cache, result };
 }
 
+const entry = (content: string, extra: Record<string, unknown> = {}) => ({ size: content.length, mtimeMs: 5, sha256: sha(content), ...extra });
+
 describe("loadCache", () => {
   test("a missing file is an empty cache, without a warning", () => {
     const cache = loadCache(path.join(tempDir(), ".dropkit-cache.json"));
-    assert.deepEqual(cache, { entries: {}, checkedAtMs: 0 });
+    assert.deepEqual(cache, { entries: {}, checkedAtMs: 0, found: { kind: "missing" } });
   });
 
+  test("a version-2 cache and a version-1 cache are read, each entry with every field it has", () => {
+    const dir = tempDir();
+    const v2 = { kind: "dropkit-cache", version: 2, checkedAtMs: 7, archives: { "a.zip": entry("a", { zip: { ok: true } }) } };
+    const v1 = { version: 1, checkedAtMs: 8, archives: { "b.zip": entry("b") } };
+    fs.writeFileSync(path.join(dir, "v2.json"), JSON.stringify(v2));
+    fs.writeFileSync(path.join(dir, "v1.json"), JSON.stringify(v1, null, 2));
+    const two = loadCache(path.join(dir, "v2.json"));
+    assert.deepEqual([two.found.kind, two.warning, two.checkedAtMs, two.entries], ["cache", undefined, 7, v2.archives]);
+    const one = loadCache(path.join(dir, "v1.json"));
+    assert.deepEqual([one.found.kind, one.warning, one.checkedAtMs, one.entries], ["cache", undefined, 8, v1.archives]);
+  });
+
+  // A dropkit cache that cannot be used: recognisable as dropkit's, so it is moved aside and rebuilt.
   const corrupt: Array<[string, string, RegExp]> = [
-    ["not JSON", "{ torn", /corrupt/],
-    ["an array", "[]", /not a JSON object/],
-    ["another version", '{"version":2,"checkedAtMs":1,"archives":{}}', /unknown version 2/],
-    ["no checkedAtMs", '{"version":1,"archives":{}}', /checkedAtMs/],
-    ["archives not an object", '{"version":1,"checkedAtMs":1,"archives":[]}', /archives/],
+    ["torn after the marker", '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAt', /corrupt/],
+    ["a version-1 file cut short", '{\n  "version": 1,\n  "checkedAtMs": 17000', /corrupt/],
+    ["cut inside the marker", '{\n  "kind": "dropk', /corrupt/],
+    ["an empty file", "", /it is empty/],
+    ["only whitespace", " \n\t", /it is empty/],
+    ["a version-1 beginning without archives", '{"version":1,"checkedAtMs":1}', /not an object of the cache layout/],
+    ["checkedAtMs not a number", '{"version":1,"checkedAtMs":"1","archives":{}}', /checkedAtMs/],
+    ["archives not an object", '{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":[]}', /archives/],
     ["a bad entry", '{"version":1,"checkedAtMs":1,"archives":{"a.zip":{"size":"1","mtimeMs":1,"sha256":"x"}}}', /"a\.zip"/],
-    ["a bad hash", `{"version":1,"checkedAtMs":1,"archives":{"a.zip":{"size":1,"mtimeMs":1,"sha256":"${"Z".repeat(64)}"}}}`, /"a\.zip"/],
-    ["an empty file", "", /corrupt/],
+    ["a bad hash", `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":{"size":1,"mtimeMs":1,"sha256":"${"Z".repeat(64)}"}}}`, /"a\.zip"/],
+    ["nested 200 deep", `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":${"[".repeat(200)}${"]".repeat(200)}}}`, /more than 128 levels/],
   ];
   for (const [what, text, pattern] of corrupt) {
-    test(`a corrupt file (${what}) is an empty cache with a warning`, () => {
+    test(`a corrupt dropkit cache (${what}) is an empty cache with a warning, to be moved aside`, () => {
       const file = path.join(tempDir(), ".dropkit-cache.json");
       fs.writeFileSync(file, text);
       const cache = loadCache(file);
       assert.deepEqual(cache.entries, {});
+      assert.equal(cache.found.kind, "corrupt");
       assert.match(cache.warning ?? "", pattern);
       assert.ok(cache.warning!.includes(file), "the warning names the file");
-      assert.match(cache.warning!, /rebuilt/);
+      assert.match(cache.warning!, /moved aside .* rebuilt/);
     });
   }
 
-  test("a cache that is a directory is a warning, not a crash", () => {
+  test("a cache over the size limit is corrupt without being read whole", () => {
+    const file = path.join(tempDir(), ".dropkit-cache.json");
+    const big = Buffer.alloc(cacheFileLimits.bytes + 10, 0x20);
+    Buffer.from('{"kind": "dropkit-cache", "version": 2, "archives": {"a').copy(big);
+    fs.writeFileSync(file, big);
+    const cache = loadCache(file);
+    assert.equal(cache.found.kind, "corrupt");
+    assert.match(cache.warning!, /64 MiB, more than the 64 MiB dropkit reads/);
+  });
+
+  test("a cache with dropkit's marker and another version is rebuilt, without a copy", () => {
+    const file = path.join(tempDir(), ".dropkit-cache.json");
+    fs.writeFileSync(file, '{"kind":"dropkit-cache","version":3,"whatever":[]}');
+    const cache = loadCache(file);
+    assert.equal(cache.found.kind, "other-version");
+    assert.match(cache.warning!, /layout version 3/);
+  });
+
+  // Not a dropkit cache: never replaced, never moved.
+  const foreign: Array<[string, string | Buffer, RegExp]> = [
+    ["text", "my notes\n", /does not begin like one/],
+    ["JSON of another tool", '{"name": "x", "version": "1.0.0"}', /JSON that is not a dropkit cache/],
+    ["another tool's file with version 1", '{"version": 1, "name": "x", "archives": {}}', /JSON that is not a dropkit cache/],
+    ["an array", "[1, 2]", /JSON that is not a dropkit cache/],
+    ["a zip archive", Buffer.from("PK\u0003\u0004rest"), /a zip archive/],
+    ["a dropkit state file", '{"schema": 1, "plan": {}}', /JSON that is not a dropkit cache/],
+  ];
+  for (const [what, content, pattern] of foreign) {
+    test(`a file that is not a dropkit cache (${what}) is foreign`, () => {
+      const file = path.join(tempDir(), "some.file");
+      fs.writeFileSync(file, content);
+      const cache = loadCache(file);
+      assert.equal(cache.found.kind, "foreign");
+      assert.match((cache.found as { what: string }).what, pattern);
+      assert.equal(cache.warning, undefined);
+    });
+  }
+
+  test("names dropkit reads as something else are foreign even when missing: the state file, configs, package.json, archives", () => {
+    const dir = tempDir();
+    for (const name of [".dropkit.json", ".dropkit.json.legacy", "dropkit.config.json", "dropkit.config.ts", "package.json", "cache.ZIP"]) {
+      const found = loadCache(path.join(dir, name)).found;
+      assert.equal(found.kind, "foreign", name);
+    }
+  });
+
+  test("a directory or a FIFO at the path is foreign, and a FIFO is never opened for reading", () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, ".dropkit-cache.json"));
-    const cache = loadCache(path.join(dir, ".dropkit-cache.json"));
-    assert.deepEqual(cache.entries, {});
-    assert.match(cache.warning ?? "", /EISDIR/);
+    assert.deepEqual(loadCache(path.join(dir, ".dropkit-cache.json")).found, { kind: "foreign", what: "is a directory", stats: fs.lstatSync(path.join(dir, ".dropkit-cache.json")) });
+    spawnSync("mkfifo", [path.join(dir, "fifo")]);
+    const found = loadCache(path.join(dir, "fifo")).found;
+    assert.equal(found.kind, "foreign");
+    assert.match((found as { what: string }).what, /FIFO/);
+  });
+
+  test("a symbolic link is not followed: an empty cache and a warning that the link itself will be replaced", () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "real.json"), JSON.stringify({ kind: "dropkit-cache", version: 2, checkedAtMs: 1, archives: {} }));
+    fs.symlinkSync(path.join(dir, "real.json"), path.join(dir, "link.json"));
+    const cache = loadCache(path.join(dir, "link.json"));
+    assert.equal(cache.found.kind, "link");
+    assert.match(cache.warning!, /symbolic link .* does not follow it/);
   });
 
   test("a __proto__ entry stays data and pollutes nothing", () => {
@@ -129,7 +208,7 @@ describe("fingerprintArchives", () => {
     archives(dir, { "a.zip": "alpha" });
     const { result } = await run(dir, ["a.zip"]);
     const mtimeMs = result.fingerprints["a.zip"]!.mtimeMs;
-    const cache: Cache = { entries: result.fingerprints, checkedAtMs: mtimeMs + 1000 };
+    const cache: Pick<Cache, "entries" | "checkedAtMs"> = { entries: result.fingerprints, checkedAtMs: mtimeMs + 1000 };
     assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], cache)).hashed, ["a.zip"]);
     cache.checkedAtMs = mtimeMs + 5000;
     assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], cache)).hashed, []);
@@ -138,10 +217,13 @@ describe("fingerprintArchives", () => {
   test("a corrupt cache is rebuilt: everything hashed, then reused", async () => {
     const dir = tempDir();
     archives(dir, { "a.zip": "alpha" });
-    fs.writeFileSync(path.join(dir, ".dropkit-cache.json"), "{ torn");
+    fs.writeFileSync(path.join(dir, ".dropkit-cache.json"), '{"kind": "dropkit-cache", "vers');
     const first = await run(dir, ["a.zip"]);
     assert.match(first.cache.warning ?? "", /corrupt/);
     assert.deepEqual(first.result.hashed, ["a.zip"]);
+    const aside = fs.readdirSync(dir).filter((n) => n.startsWith(".dropkit-cache.json.corrupt-"));
+    assert.equal(aside.length, 1);
+    assert.equal(fs.readFileSync(path.join(dir, aside[0]!), "utf8"), '{"kind": "dropkit-cache", "vers');
     const second = await run(dir, ["a.zip"]);
     assert.equal(second.cache.warning, undefined);
     assert.deepEqual(second.result.reused, ["a.zip"]);
@@ -167,12 +249,55 @@ describe("saveCache", () => {
     const dir = tempDir();
     archives(dir, { "b.zip": "b", "a.zip": "a" });
     await run(dir, ["b.zip", "a.zip"]);
-    const data = JSON.parse(fs.readFileSync(path.join(dir, ".dropkit-cache.json"), "utf8"));
-    assert.equal(data.version, 1);
+    const text = fs.readFileSync(path.join(dir, ".dropkit-cache.json"), "utf8");
+    assert.ok(text.startsWith('{\n  "kind": "dropkit-cache",\n  "version": 2,\n'), text);
+    const data = JSON.parse(text);
+    assert.deepEqual(Object.keys(data), ["kind", "version", "checkedAtMs", "archives"]);
     assert.equal(typeof data.checkedAtMs, "number");
     assert.deepEqual(Object.keys(data.archives), ["a.zip", "b.zip"]);
     assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256"]);
     assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit-cache.json", "a.zip", "b.zip"]);
+  });
+
+  test("further fields of an entry are kept across a run that reuses it (the layout other fields can join)", async () => {
+    const dir = tempDir();
+    archives(dir, { "a.zip": "alpha" });
+    const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
+    const file = path.join(dir, ".dropkit-cache.json");
+    fs.writeFileSync(file, JSON.stringify({ kind: "dropkit-cache", version: 2, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } } } }));
+    const { result } = await run(dir, ["a.zip"]);
+    assert.deepEqual(result.reused, ["a.zip"]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } });
+  });
+
+  test("a version-1 cache is read and rewritten as version 2, entries kept", async () => {
+    const dir = tempDir();
+    archives(dir, { "a.zip": "alpha" });
+    const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
+    const file = path.join(dir, ".dropkit-cache.json");
+    fs.writeFileSync(file, JSON.stringify({ version: 1, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha") } } }, null, 2));
+    const { result } = await run(dir, ["a.zip"]);
+    assert.deepEqual(result.reused, ["a.zip"]);
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).kind, "dropkit-cache");
+  });
+
+  test("never replaces a file that is not a dropkit cache: IOError (74) naming cache.file, the file untouched", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "notes.txt");
+    fs.writeFileSync(file, "mine\n");
+    await assert.rejects(saveCache(file, { fingerprints: {}, checkedAtMs: 0 }), (e: DropkitError) =>
+      e instanceof DropkitError && e.name === "IOError" && e.diagnostics[0]!.path === "cache.file" && /not a dropkit cache/.test(e.message));
+    assert.equal(fs.readFileSync(file, "utf8"), "mine\n");
+    assert.deepEqual(fs.readdirSync(dir), ["notes.txt"]);
+  });
+
+  test("a symbolic link is replaced by a regular file, its target untouched", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "target.json"), "outside\n");
+    fs.symlinkSync(path.join(dir, "target.json"), path.join(dir, ".dropkit-cache.json"));
+    await saveCache(path.join(dir, ".dropkit-cache.json"), { fingerprints: {}, checkedAtMs: 0 });
+    assert.ok(fs.lstatSync(path.join(dir, ".dropkit-cache.json")).isFile());
+    assert.equal(fs.readFileSync(path.join(dir, "target.json"), "utf8"), "outside\n");
   });
 
   test("a cache that cannot be written is an IOError (74) with the path and the reason", async () => {
@@ -181,10 +306,106 @@ describe("saveCache", () => {
       e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(file) && /ENOENT/.test(e.message));
   });
 
-  test("a failed write leaves no temporary file behind", async () => {
+  test("a cache replaced by something that is not one during the run is refused at commit, the staged file left to discard", async () => {
     const dir = tempDir();
-    fs.mkdirSync(path.join(dir, ".dropkit-cache.json"));
-    await assert.rejects(saveCache(path.join(dir, ".dropkit-cache.json"), { fingerprints: {}, checkedAtMs: 0 }), (e: DropkitError) => e.name === "IOError");
+    const file = path.join(dir, ".dropkit-cache.json");
+    const loaded = loadCache(file);
+    const staged = await stageCache(file, { fingerprints: {}, checkedAtMs: 0 });
+    fs.writeFileSync(file, "written meanwhile by someone else\n");
+    await assert.rejects(commitCache(staged, loaded, new Date()), (e: DropkitError) => e.name === "IOError" && /not a dropkit cache/.test(e.message));
+    await staged.discard();
+    assert.equal(fs.readFileSync(file, "utf8"), "written meanwhile by someone else\n");
     assert.deepEqual(fs.readdirSync(dir), [".dropkit-cache.json"]);
+  });
+});
+
+describe("create and the cache file: dropkit never replaces a file it did not write", () => {
+  const zip = { zip: { "readme.txt": "hello\n" } };
+  const outside = fixture({ "notes.md": "# my notes\n" });
+  const targets: Array<[string, (root: string) => string, string]> = [
+    ["a file outside the drop", () => path.join(outside, "notes.md"), "not a dropkit cache"],
+    ["the config file itself", (root) => path.join(root, "dropkit.config.json"), "named like a dropkit config file"],
+    ["the state file", (root) => path.join(root, ".dropkit.json"), "named like dropkit's state file"],
+    ["an archive of the drop", (root) => path.join(root, "blog.zip"), "named like a zip archive"],
+    ["a file that is a zip archive by its content", (root) => path.join(root, "data.bin"), "is a zip archive"],
+    ["package.json", (root) => path.join(root, "package.json"), "named like a package.json"],
+  ];
+  for (const [what, target, reason] of targets) {
+    test(`cache.file naming ${what}: IOError (74) before anything is written, naming cache.file and where it was set, the file untouched`, () => {
+      const root = fixture({
+        "blog.zip": zip,
+        "data.bin": { zip: { a: "a" } },
+        ".dropkit.json": '{"schema": 1, "extra": {"mine": true}}\n',
+        "package.json": '{"name": "drop"}\n',
+        "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 },
+      });
+      const file = target(root);
+      fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": ${JSON.stringify(file)}\n  }\n}\n`);
+      const before = new Map(fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null]));
+      const bytes = fs.readFileSync(file);
+      const run = runCli(root, ["create", "--log-format=json"]);
+      assert.equal(run.status, 74, run.stderr);
+      const [error] = eventsOf(run, "error");
+      assert.equal(error!.name, "IOError");
+      assert.equal(error!.path, "cache.file");
+      assert.equal(error!.source, `${path.join(root, "dropkit.config.json")}:3:13`);
+      assert.ok(error!.message.includes(file));
+      assert.match(error!.message, new RegExp(reason));
+      assert.deepEqual(fs.readFileSync(file), bytes);
+      assert.deepEqual(new Map(fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null])), before);
+    });
+  }
+
+  test("a variable naming the file: the error's source is the variable", () => {
+    const root = fixture({ "blog.zip": zip, "notes.txt": "mine\n" });
+    const run = runCli(root, ["create", "--log-format=json"], { DROPKIT_CACHE_FILE: "notes.txt" });
+    assert.equal(run.status, 74, run.stderr);
+    assert.equal(eventsOf(run, "error")[0]!.source, "DROPKIT_CACHE_FILE");
+    assert.equal(fs.readFileSync(path.join(root, "notes.txt"), "utf8"), "mine\n");
+  });
+
+  test("a corrupt dropkit cache is moved aside byte for byte and rebuilt, with a warning", () => {
+    const torn = '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAtMs": 17';
+    const root = fixture({ "blog.zip": zip, ".dropkit-cache.json": torn });
+    const run = runCli(root, ["create", "--log-format=json"]);
+    assert.equal(run.status, 0, run.stderr);
+    const record = eventsOf(run, "state").find((s) => s.action === "cache")!;
+    assert.match(record.movedAside, /\.dropkit-cache\.json\.corrupt-/);
+    assert.equal(fs.readFileSync(record.movedAside, "utf8"), torn);
+    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /cache .* is corrupt/);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8")).kind, "dropkit-cache");
+  });
+
+  test("a cache that is a symbolic link: the link is replaced by a regular file, its target untouched", () => {
+    const root = fixture({ "blog.zip": zip, "shared.json": '{"kind": "dropkit-cache", "version": 2, "checkedAtMs": 1, "archives": {}}\n' });
+    fs.symlinkSync("shared.json", path.join(root, ".dropkit-cache.json"));
+    const run = runCli(root, ["create", "--log-format=json"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.ok(fs.lstatSync(path.join(root, ".dropkit-cache.json")).isFile());
+    assert.equal(fs.readFileSync(path.join(root, "shared.json"), "utf8"), '{"kind": "dropkit-cache", "version": 2, "checkedAtMs": 1, "archives": {}}\n');
+  });
+
+  test("a cache of mode 000 recovers: moved aside whole (mode kept), rebuilt readable, reused by the next run", { skip: permissions.skip }, () => {
+    const root = fixture({ "blog.zip": zip });
+    age(path.join(root, "blog.zip"));
+    const cache = path.join(root, ".dropkit-cache.json");
+    const old = JSON.stringify({ kind: "dropkit-cache", version: 2, checkedAtMs: 1, archives: {} });
+    fs.writeFileSync(cache, old);
+    openUp(root);
+    fs.chmodSync(root, 0o777);
+    if (asNobody) fs.chownSync(cache, nobody, nobody);
+    fs.chmodSync(cache, 0o000);
+    const first = permissions.run(root, ["create", "--log-format=json"]);
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(eventsOf(first, "warning").map((w) => w.message).join("\n"), /Cannot read the cache .*EACCES/);
+    const aside = eventsOf(first, "state").find((s) => s.action === "cache")!.movedAside as string;
+    assert.equal(fs.statSync(aside).mode & 0o777, 0o000);
+    fs.chmodSync(aside, 0o600);
+    assert.equal(fs.readFileSync(aside, "utf8"), old);
+    assert.equal(fs.statSync(cache).mode & 0o600, 0o600);
+    const second = permissions.run(root, ["create", "--log-format=json"]);
+    assert.equal(second.status, 0, second.stderr);
+    assert.deepEqual(eventsOf(second, "warning"), []);
+    assert.deepEqual(eventsOf(second, "state").find((s) => s.action === "cache")!.reused, ["blog.zip"]);
   });
 });

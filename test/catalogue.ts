@@ -2,6 +2,7 @@
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { cliPath, fixture, type FixtureFile } from "./helpers/cli.js";
 
@@ -12,7 +13,7 @@ export type InputKind =
 
 /** An error name of SPEC section 8 (and `init`'s ConfigExists), or a warning that lets the run go on. */
 export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ConfigNotFound"
-  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "ConfigExists" | "warning";
+  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "StateConflict" | "ConfigExists" | "warning";
 
 export interface CatalogueCase {
   input: InputKind;
@@ -22,6 +23,8 @@ export interface CatalogueCase {
   files?: Record<string, FixtureFile>;
   /** Files written as raw bytes (for text that is not UTF-8). */
   bytes?: Record<string, Buffer>;
+  /** Symbolic links: name → target. */
+  links?: Record<string, string>;
   /** The working directory, relative to the fixture root. @default "." */
   cwd?: string;
   args: string[];
@@ -34,6 +37,9 @@ export interface CatalogueCase {
   /** Whether this case is the example shown for its error name in docs/errors.md. */
   example?: boolean;
 }
+
+/** The process id shown in docs/errors.md for a lock held by the catalogue's own process. */
+const shownPid = 4242;
 
 const exe = (text: string): FixtureFile => ({ text, mode: 0o755 });
 const cfg = (value: unknown): Record<string, FixtureFile> => ({ "dropkit.config.json": JSON.stringify(value, null, 2) + "\n" });
@@ -105,10 +111,15 @@ export const cases: CatalogueCase[] = [
   // state file
   { input: "state file", title: "a state file that is not a JSON object (moved aside, a warning)", files: { ".dropkit.json": '"torn"\n' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", ".dropkit.json.corrupt-"] },
   { input: "state file", title: "a state file that is a directory", files: { ".dropkit.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit.json"], example: true },
+  { input: "state file", title: "another create holds the folder's lock", files: { ".dropkit.json.lock": JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n" }, args: create, exit: 75, name: "StateConflict", place: ["<root>/.dropkit.json.lock", `process ${shownPid}`, "rm '<root>/.dropkit.json.lock'"], example: true },
+  { input: "state file", title: "a state file nested 5,000 levels deep (moved aside, a warning)", files: { ".dropkit.json": "[".repeat(5000) + "]".repeat(5000) }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "more than 128 levels", ".dropkit.json.corrupt-"] },
+  { input: "state file", title: "a state file that is a symbolic link (the link replaced, its target untouched, a warning)", files: { "elsewhere.json": "{}" }, links: { ".dropkit.json": "elsewhere.json" }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "does not follow it"] },
   { input: "state file", title: "values dropkit does not use (kept under extra, a warning)", files: { ".dropkit.json": '{"version": "0.7.2", "owner": "ops", "modules": "blog"}' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", "owner", "modules"] },
 
   // cache file
-  { input: "cache file", title: "a corrupt cache (rebuilt, a warning)", files: { ".dropkit-cache.json": "[1, 2]" }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit-cache.json", "corrupt"] },
+  { input: "cache file", title: "a corrupt cache (moved aside, rebuilt, a warning)", files: { ".dropkit-cache.json": '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAt' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit-cache.json", "corrupt", "moved aside"] },
+  { input: "cache file", title: "cache.file naming a file dropkit did not write", files: { ...cfg({ cache: { file: "./notes.txt" } }), "notes.txt": "my notes\n" }, args: create, exit: 74, name: "IOError", place: ["<root>/notes.txt", "not a dropkit cache", "<root>/dropkit.config.json:3:13"] },
+  { input: "cache file", title: "cache.file naming the config file", files: cfg({ cache: { file: "./dropkit.config.json" } }), args: create, exit: 74, name: "IOError", place: ["<root>/dropkit.config.json", "named like a dropkit config file"] },
   { input: "cache file", title: "a cache file in a directory that does not exist", files: cfg({ cache: { file: "./no/such/dir/cache.json" } }), args: create, exit: 74, name: "IOError", place: ["<root>/no/such/dir/cache.json", "cache.enabled"] },
   { input: "cache file", title: "a cache file that is a directory", files: { ".dropkit-cache.json/": "" }, args: create, exit: 74, name: "IOError", place: ["<root>/.dropkit-cache.json"] },
   { input: "cache file", title: "an empty cache.file", files: cfg({ cache: { file: "" } }), args: config, exit: 65, name: "SchemaValidationError", place: ["cache.file"] },
@@ -147,7 +158,8 @@ export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { 
   ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
   PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },
   HookFailed: { exit: 1, when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`", fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings." },
-  IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` elsewhere or `cache.enabled: false`." },
+  IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written, or `cache.file` names a file that is not a dropkit cache (dropkit never replaces a file it did not write)", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`." },
+  StateConflict: { exit: 75, when: "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait, or another program changed `.dropkit.json` while the run was going on; nothing was replaced", fix: "Run `dropkit create` again once the other run has finished. If none is running, the lock is left over (the message names it and its process): remove it." },
   ConfigExists: { exit: 73, when: "`dropkit init` in a folder that already has a config, in any form", fix: "Edit the existing config, or run `dropkit init --force` to replace `dropkit.config.json`." },
   InternalError: { exit: 70, when: "a bug in dropkit, or a failure of the wasm core", fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/fuzz.test.ts) checks that the core never fails." },
 };
@@ -181,6 +193,7 @@ export async function runCases(list: CatalogueCase[] = cases, concurrency = 4): 
 async function runCase(c: CatalogueCase): Promise<CaseResult> {
   const root = fixture(c.files ?? {});
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
+  for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
   const args = c.args.some((a) => a.startsWith("--log-format")) ? c.args : [...c.args, "--log-format=json"];
@@ -197,7 +210,10 @@ async function runCase(c: CatalogueCase): Promise<CaseResult> {
     });
   });
   // The fixture root and the time of the run would make docs/errors.md differ on every run.
-  const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>");
+  // A lock held by this very process names its id and the host: shown as fixed values.
+  const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>")
+    .split(`process ${process.pid} on host `).join(`process ${shownPid} on host `)
+    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"');
   const records: Array<Record<string, any>> = [];
   for (const line of shown.split("\n")) {
     if (line.trim() === "") continue;

@@ -361,11 +361,15 @@ describe("create (SPEC section 6)", () => {
     age(path.join(root, "b.zip"), 1800);
     const second = eventsOf(runCli(root, ["create", ...json]), "state")[1]!;
     assert.deepEqual([second.hashed, second.reused], [["b.zip"], ["a.zip"]]);
-    fs.writeFileSync(path.join(root, ".dropkit-cache.json"), "{not json");
+    // A torn cache: still recognisably dropkit's by its beginning, so it is moved aside and rebuilt.
+    const torn = fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8").slice(0, 60);
+    fs.writeFileSync(path.join(root, ".dropkit-cache.json"), torn);
     const third = runCli(root, ["create", ...json]);
     assert.equal(third.status, 0);
     assert.ok(eventsOf(third, "warning").some((w) => /cache .* is corrupt/.test(w.message)));
-    assert.deepEqual(eventsOf(third, "state")[1]!.hashed, ["a.zip", "b.zip"]);
+    const cacheRecord = eventsOf(third, "state")[1]!;
+    assert.deepEqual(cacheRecord.hashed, ["a.zip", "b.zip"]);
+    assert.equal(fs.readFileSync(cacheRecord.movedAside, "utf8"), torn);
   });
 
   test("the state file keeps createdAt and unknown keys; a corrupt one is moved aside", () => {

@@ -1,54 +1,19 @@
 // Filesystem faults under the built CLI: unreadable, missing, looping and unwritable files each give a clear error or warning, never a stack trace.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { cliPath, eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
+import { eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
+import { openUp, permissions } from "./helpers/nobody.js";
 
 const json = ["--log-format=json"];
-const nobody = 65534;
 
 /** No stack frame and only JSON records on stderr; the first error record, if any. */
 function clean(r: RunResult): Record<string, any> | undefined {
   assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+\)?\n/, `a stack trace:\n${r.stderr}`);
   assert.ok(r.records.length > 0 || r.stderr === "", `stderr is not all JSON records:\n${r.stderr}`);
   return eventsOf(r, "error")[0];
-}
-
-/**
- * Root ignores permissions, so permission faults run the CLI as `nobody` (setpriv). Without root, chmod
- * bites the current user directly. Skipped only when neither works.
- */
-const permissions: { skip: string | false; run: (cwd: string, args: string[], env?: Record<string, string>) => RunResult } = (() => {
-  const plain = (cwd: string, args: string[], env: Record<string, string> = {}) => runCli(cwd, args, env);
-  if (process.getuid?.() !== 0) return { skip: false, run: plain };
-  const probe = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, "--version"], { encoding: "utf8" });
-  if (probe.status !== 0) return { skip: "running as root and setpriv cannot drop to nobody here", run: plain };
-  return {
-    skip: false,
-    run(cwd, args, env = {}) {
-      const result = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, cliPath, ...args], {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
-        encoding: "utf8",
-        timeout: 30_000,
-      });
-      let records: Array<Record<string, any>> = [];
-      try {
-        records = result.stderr.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
-      } catch {
-        // Not all JSON: clean() reports it.
-      }
-      return { status: result.status, stdout: result.stdout, stderr: result.stderr, records };
-    },
-  };
-})();
-
-/** Makes a fixture traversable by nobody: the temp root is 0700 and owned by root. */
-function openUp(root: string): void {
-  fs.chmodSync(root, 0o755);
 }
 
 /** Runs `command` (as nobody, when root) in `root` with `entry` unreadable (mode 000); `writable` lets it write in `root`. */
@@ -59,11 +24,6 @@ function runWithUnreadable(root: string, entry: string, command: string, writabl
   return permissions.run(root, [command, ...json]);
 }
 
-function rootOf(dir: string): string {
-  let d = dir;
-  while (!fs.existsSync(path.join(d, ".git")) && path.dirname(d) !== d) d = path.dirname(d);
-  return d;
-}
 
 describe("unreadable and odd config files", () => {
   test("an unreadable config (EACCES) exits 66 naming the file and the reason", { skip: permissions.skip }, () => {

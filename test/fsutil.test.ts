@@ -1,10 +1,11 @@
 // Tests for src/fsutil.ts: atomic writes leave the whole new file or the whole old one, and no debris.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { createFileExclusive, stageFile, writeFileAtomic } from "../src/fsutil.js";
+import { createFileExclusive, linkOrCopy, readFound, stageFile, writeFileAtomic } from "../src/fsutil.js";
 import { tempDir } from "./helpers/temp.js";
 
 
@@ -50,15 +51,84 @@ test("a missing directory is an error, not a silent success", async () => {
   await assert.rejects(writeFileAtomic(path.join(dir, "nope", "c.json"), "x"), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
 });
 
-test("writing through a symbolic link replaces the target, not the link", async () => {
+test("writing to a symbolic link replaces the link itself, never its target (as git does)", async () => {
   const dir = tempDir();
   fs.mkdirSync(path.join(dir, "real"));
   fs.writeFileSync(path.join(dir, "real", "c.json"), "old");
+  fs.chmodSync(path.join(dir, "real", "c.json"), 0o600);
   fs.symlinkSync(path.join(dir, "real", "c.json"), path.join(dir, "link.json"));
   await writeFileAtomic(path.join(dir, "link.json"), "new");
-  assert.ok(fs.lstatSync(path.join(dir, "link.json")).isSymbolicLink());
-  assert.equal(fs.readFileSync(path.join(dir, "real", "c.json"), "utf8"), "new");
+  const stats = fs.lstatSync(path.join(dir, "link.json"));
+  assert.ok(stats.isFile());
+  assert.equal(fs.readFileSync(path.join(dir, "link.json"), "utf8"), "new");
+  assert.equal(fs.readFileSync(path.join(dir, "real", "c.json"), "utf8"), "old");
   assert.deepEqual(fs.readdirSync(path.join(dir, "real")), ["c.json"]);
+});
+
+test("a replaced file keeps its permission bits plus owner read and write: 0640 stays, 000 becomes 0600, set-id bits go", async () => {
+  const dir = tempDir();
+  for (const [before, after] of [[0o640, 0o640], [0o000, 0o600], [0o444, 0o644], [0o4755, 0o755]] as const) {
+    const file = path.join(dir, `m${before.toString(8)}`);
+    fs.writeFileSync(file, "old");
+    fs.chmodSync(file, before);
+    await writeFileAtomic(file, "new");
+    assert.equal(fs.statSync(file).mode & 0o7777, after, before.toString(8));
+  }
+});
+
+test("a new file is readable and writable by its owner even under umask 0777", () => {
+  const dir = tempDir();
+  const script = `import("${new URL("../src/fsutil.ts", import.meta.url).href}").then((m) => m.writeFileAtomic(process.argv[1], "x"))`;
+  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", `process.umask(0o777); ${script}`, path.join(dir, "new.json")], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(fs.statSync(path.join(dir, "new.json")).mode & 0o777, 0o600);
+});
+
+test("createFileExclusive writes an independent file with the original's mode, never replaces anything, even when racing", async () => {
+  const dir = tempDir();
+  const source = path.join(dir, "legacy");
+  fs.writeFileSync(source, "bytes");
+  fs.chmodSync(source, 0o640);
+  const like = fs.statSync(source);
+  assert.equal(await createFileExclusive(path.join(dir, "copy"), "bytes", like), true);
+  assert.equal(await createFileExclusive(path.join(dir, "streamed"), { copyOf: source }, like), true);
+  for (const name of ["copy", "streamed"]) {
+    const stats = fs.statSync(path.join(dir, name));
+    assert.equal(stats.mode & 0o777, 0o640);
+    assert.notEqual(stats.ino, like.ino);
+    assert.equal(fs.readFileSync(path.join(dir, name), "utf8"), "bytes");
+  }
+  fs.writeFileSync(path.join(dir, "taken"), "other");
+  assert.equal(await createFileExclusive(path.join(dir, "taken"), "bytes", like), false);
+  assert.equal(fs.readFileSync(path.join(dir, "taken"), "utf8"), "other");
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createFileExclusive(path.join(dir, "raced"), `writer ${i}`, like)));
+  assert.equal(results.filter(Boolean).length, 1);
+  assert.equal(fs.readFileSync(path.join(dir, "raced"), "utf8"), `writer ${results.indexOf(true)}`);
+  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith(".tmp")), []);
+});
+
+test("linkOrCopy gives a file a second name, the very same file, and never replaces anything", async () => {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, "a"), "x");
+  await linkOrCopy(path.join(dir, "a"), path.join(dir, "b"));
+  assert.equal(fs.statSync(path.join(dir, "b")).ino, fs.statSync(path.join(dir, "a")).ino);
+  await assert.rejects(linkOrCopy(path.join(dir, "a"), path.join(dir, "b")), (e: NodeJS.ErrnoException) => e.code === "EEXIST");
+});
+
+test("readFound never follows a link, never blocks on a FIFO, and reads at most limit + 1 bytes", () => {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, "f"), "0123456789");
+  fs.symlinkSync(path.join(dir, "f"), path.join(dir, "l"));
+  spawnSync("mkfifo", [path.join(dir, "p")]);
+  assert.equal(readFound(path.join(dir, "none"), 4).kind, "missing");
+  const link = readFound(path.join(dir, "l"), 4);
+  assert.ok(link.kind === "link" && link.target === path.join(dir, "f"));
+  const fifo = readFound(path.join(dir, "p"), 4);
+  assert.ok(fifo.kind === "other" && /FIFO/.test(fifo.what));
+  const cut = readFound(path.join(dir, "f"), 4);
+  assert.ok(cut.kind === "file" && !cut.complete && cut.bytes.toString() === "0123");
+  const whole = readFound(path.join(dir, "f"), 10);
+  assert.ok(whole.kind === "file" && whole.complete && whole.bytes.toString() === "0123456789");
 });
 
 test("stageFile writes the temporary file only; commit replaces the target, discard leaves it as it was", async () => {
@@ -80,16 +150,4 @@ test("stageFile in a missing directory throws and leaves nothing", async () => {
   const dir = tempDir();
   await assert.rejects(stageFile(path.join(dir, "nope", "s.json"), "x"), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
   assert.deepEqual(fs.readdirSync(dir), []);
-});
-
-test("createFileExclusive creates a file once and never overwrites, even when racing", async () => {
-  const dir = tempDir();
-  const file = path.join(dir, "copy");
-  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createFileExclusive(file, `writer ${i}`)));
-  assert.equal(results.filter(Boolean).length, 1);
-  const winner = results.indexOf(true);
-  assert.equal(fs.readFileSync(file, "utf8"), `writer ${winner}`);
-  assert.equal(await createFileExclusive(file, "later"), false);
-  assert.equal(fs.readFileSync(file, "utf8"), `writer ${winner}`);
-  assert.deepEqual(fs.readdirSync(dir), ["copy"]);
 });

@@ -1,13 +1,14 @@
 // Tests for the state file (SPEC section 9): the legacy mapping, tolerant reading, the .legacy copy, corrupt files, concurrency, kills and read-only folders.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { liftLegacy, readState, readV1, writeState, type StateV1 } from "../src/state.js";
-import { cliPath, eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
+import { liftLegacy, readState, readV1, type StateV1 } from "../src/state.js";
+import { writeState } from "../src/transaction.js";
+import { age, cliPath, deadPid, eventsOf, fixture, runCli, startCli, type RunResult } from "./helpers/cli.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
 const json = ["--log-format=json"];
@@ -208,7 +209,7 @@ describe("writing the state file (SPEC section 9)", () => {
       const aside = file + ".corrupt-2026-11-21T12-00-00-000Z";
       assert.equal(result.movedAside, aside);
       assert.deepEqual(fs.readFileSync(aside), Buffer.from(bad));
-      assert.match(result.warnings[0]!, /does not parse .* moved to .*corrupt-2026/);
+      assert.match(result.warnings[0]!, /is unusable .* moved to .*corrupt-2026/);
       assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).schema, 1);
       assert.deepEqual([result.action, result.read], ["created", "corrupt"]);
     }
@@ -268,11 +269,12 @@ describe("create and the state file", () => {
   });
 
   for (const start of ["missing", "legacy", "corrupt"] as const) {
-    test(`8 concurrent runs in one folder (${start} state file) leave one valid v1 file and no temporary files`, async () => {
+    test(`8 concurrent runs in one folder (${start} state file) take turns: one valid v1 file, no lock and no temporary files left`, async () => {
       for (let round = 0; round < 3; round++) {
         const initial = start === "legacy" ? specLegacy : start === "corrupt" ? "{torn" : undefined;
         const root = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "shop.zip": zip, ...(initial ? { [stateName]: initial } : {}) });
-        const runs = await Promise.all(Array.from({ length: 8 }, () => startCli(root, ["create", ...json]).done));
+        // Serialised by the lock: on a loaded machine the last of 8 may wait longer than the default 5 s.
+        const runs = await Promise.all(Array.from({ length: 8 }, () => startCli(root, ["create", ...json], { __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done));
         for (const r of runs) assert.equal(r.status, 0, r.stderr);
         const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
         assert.equal(state.schema, 1);
@@ -287,11 +289,12 @@ describe("create and the state file", () => {
           assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.legacy"), "utf8"), specLegacy);
         }
         if (start === "corrupt") {
-          // Every run that saw the torn file kept a copy of it; all copies are the original bytes.
+          // Only the first run saw the torn file: one copy, the original bytes.
           const copies = names.filter((n) => n.startsWith(".dropkit.json.corrupt-"));
-          assert.ok(copies.length >= 1);
-          for (const c of copies) assert.equal(fs.readFileSync(path.join(root, c), "utf8"), "{torn");
+          assert.equal(copies.length, 1);
+          assert.equal(fs.readFileSync(path.join(root, copies[0]!), "utf8"), "{torn");
         }
+        assert.ok(!names.includes(".dropkit.json.lock"));
       }
     });
   }
@@ -379,8 +382,8 @@ describe("a folder where the state cannot be written", () => {
       assert.equal(error!.source, path.join(root, stateName));
       assert.match(error!.message, new RegExp(`Cannot write the state file ${escape(path.join(root, stateName))} \\((EROFS|EACCES)`));
       assert.deepEqual(snapshot(root), before);
-      // The init hooks run before the state is written (SPEC section 6); the cache and the post hooks come after, so they never happen.
-      assert.ok(fs.existsSync(path.join(outside, "init-ran")));
+      // The folder's lock is taken before the init hooks, so a folder that cannot be written stops the run before any hook.
+      assert.ok(!fs.existsSync(path.join(outside, "init-ran")));
       assert.ok(!fs.existsSync(path.join(outside, "post-ran")));
       assert.ok(!fs.existsSync(path.join(outside, "cache.json")));
     }
@@ -388,32 +391,6 @@ describe("a folder where the state cannot be written", () => {
 });
 
 // --- helpers ---
-
-/** A CLI run in the background: its process, a promise of its end, and a wait for a line on stderr. */
-function startCli(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cliPath, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  const waiters: Array<{ text: string; resolve: () => void }> = [];
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => {
-    stderr += d;
-    for (const w of waiters.filter((w) => stderr.includes(w.text))) w.resolve();
-  });
-  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => {
-    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, records: [] }));
-  });
-  const waitFor = (text: string) => new Promise<void>((resolve, reject) => {
-    if (stderr.includes(text)) return resolve();
-    waiters.push({ text, resolve });
-    void done.then(() => reject(new Error(`the run ended before printing ${text}: ${stderr}`)));
-  });
-  return { child, done, waitFor };
-}
 
 /**
  * After a kill: the state file is the old bytes or a complete v1 file, the legacy bytes are still
@@ -532,18 +509,6 @@ async function inBatches(jobs: Array<() => Promise<void>>, size: number): Promis
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Sets a file's mtime well in the past. */
-function age(file: string, seconds: number): void {
-  const when = new Date(Date.now() - seconds * 1000);
-  fs.utimesSync(file, when, when);
-}
-
-/** A process id that is not running. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(child.stdout);
 }
 
 function escape(text: string): string {

@@ -1,9 +1,11 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
 import { clipanion } from "./clipanion.js";
+import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
+import type { StateTransaction } from "../transaction.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
 
 const { Command } = clipanion;
@@ -27,10 +29,13 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }, { beginTransaction }, { stateFileName }, { default: path }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
+      import("../transaction.js"),
+      import("../state.js"),
+      import("node:path"),
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
@@ -41,33 +46,53 @@ export class CreateCommand extends DropkitCommand {
     // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
     const timeoutMs = hookTimeoutMs(env);
     const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+    // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
+    const origin = loaded.origins?.["cache.file"];
+    const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
 
-    const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
-    for (const warning of init.warnings) log.warn(warning);
-
-    const archives = await scanArchives(cwd);
-    const planned = await planDrop(loaded, archives);
-    if (!planned.ok) return reportProblems(log, planned.errors);
-    const plan = planned.plan!;
-    await requireTheme(plan);
-    logPlan(log, plan);
-
-    const { writeState, stateFileName } = await import("../state.js");
-    const { default: path } = await import("node:path");
+    // One create at a time in this folder, from here to the end: the transaction holds the lock, and a
+    // run that ends in any failure (a post hook with onFailure "fail", a signal) puts the state back.
     const stateFile = path.join(cwd, stateFileName);
-    // Before the cache and the post hooks (SPEC section 6): a state file that cannot be written stops the run with exit 74 and nothing else written.
-    const written = await writeState(stateFile, { theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0", { env });
-    for (const warning of written.warnings) log.warn(warning, stateFile);
-    log.write({
-      event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
-      legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+    const transaction = await beginTransaction(stateFile, {
+      env,
+      onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
+      onWarning: (message) => log.warn(message, stateFile),
     });
+    let succeeded = false;
+    try {
+      const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
+      for (const warning of init.warnings) log.warn(warning);
 
-    await updateCache(log, cwd, config, archives);
+      const archives = await scanArchives(cwd);
+      const planned = await planDrop(loaded, archives);
+      if (!planned.ok) return reportProblems(log, planned.errors);
+      const plan = planned.plan!;
+      await requireTheme(plan);
+      logPlan(log, plan);
 
-    const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
-    for (const warning of post.warnings) log.warn(warning);
-    return 0;
+      // Both files are staged (written and flushed) before either replaces anything, so a state or cache
+      // that cannot be written stops the run with exit 74 and nothing changed.
+      await transaction.stageState({ theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+      const fingerprinted = cache ? await stageCache(transaction, cwd, config, archives, cache) : undefined;
+      const written = await transaction.commit();
+      for (const warning of written.warnings) log.warn(warning, stateFile);
+      log.write({
+        event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
+        legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+      });
+      if (fingerprinted) {
+        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: fingerprinted.hashed, reused: fingerprinted.reused, movedAside: written.cacheMovedAside ?? null });
+      }
+
+      const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
+      for (const warning of post.warnings) log.warn(warning);
+      succeeded = true;
+      return 0;
+    } finally {
+      const ended = succeeded ? await transaction.finish() : transaction.abort();
+      for (const warning of ended.warnings) log.warn(warning, stateFile);
+      if (ended.action) log.write({ event: "state", action: ended.action, file: stateFile });
+    }
   }
 }
 
@@ -98,13 +123,27 @@ function logPlan(log: DecisionLog, plan: Plan): void {
   log.write({ event: "plan", item: "summary", theme, modules: plan.modules, excluded: plan.excluded });
 }
 
-/** Fingerprints the archives (hashing only changed ones) and saves the cache, when it is enabled. */
-async function updateCache(log: DecisionLog, cwd: string, config: ResolvedConfig, archives: string[]): Promise<void> {
-  if (!config.cache.enabled) return;
-  const { fingerprintArchives, loadCache, saveCache } = await import("../cache.js");
-  const cache = loadCache(config.cache.file);
-  if (cache.warning) log.warn(cache.warning, config.cache.file);
+/**
+ * Reads the cache when it is enabled. A `cache.file` that is not a dropkit cache (another file, the
+ * config, an archive) is an `IOError` naming `cache.file` and where it was set.
+ */
+async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: string | undefined): Promise<Cache | null> {
+  if (!config.cache.enabled) return null;
+  const { loadCache, foreignCacheMessage } = await import("../cache.js");
+  const file = config.cache.file;
+  const cache = loadCache(file);
+  if (cache.found.kind === "foreign") {
+    const { fail } = await import("../errors.js");
+    fail("IOError", foreignCacheMessage(file, cache.found.what), { path: "cache.file", file, source: origin ?? file });
+  }
+  if (cache.warning) log.warn(cache.warning, file);
+  return cache;
+}
+
+/** Fingerprints the archives (hashing only changed ones) and stages the cache in the transaction. */
+async function stageCache(transaction: StateTransaction, cwd: string, config: ResolvedConfig, archives: string[], cache: Cache): Promise<FingerprintResult> {
+  const { fingerprintArchives } = await import("../cache.js");
   const result = await fingerprintArchives(cwd, archives, cache);
-  await saveCache(config.cache.file, result);
-  log.write({ event: "state", action: "cache", file: config.cache.file, hashed: result.hashed, reused: result.reused });
+  await transaction.stageCache(config.cache.file, result, cache);
+  return result;
 }

@@ -88,12 +88,14 @@ export class InitCommand extends DropkitCommand {
     init.throwIfFailed(resolved);
 
     const { writeFileAtomic } = await import("../fsutil.js");
+    let flushWarning: string | undefined;
     try {
-      await writeFileAtomic(file, text);
+      flushWarning = await writeFileAtomic(file, text);
     } catch (error) {
       fail("IOError", `Cannot write ${file}: ${(error as Error).message}. Nothing was written; check the folder's permissions.`, { source: file, file });
     }
     log.write({ event: "state", action: existing.includes(file) ? "overwritten" : "written", file });
+    if (flushWarning) log.warn(flushWarning, file);
     for (const other of existing.filter((f) => f !== file)) log.warn(shadowWarning(path.basename(other), other, file), other);
     for (const w of resolved.warnings) log.warn(w.message, w.source);
     log.decisions(resolved.decisions!);

@@ -1,6 +1,6 @@
 // Running the built CLI on fixture trees: temp dirs fenced with .git and GIT_CEILING_DIRECTORIES.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -62,6 +62,32 @@ export function runCli(cwd: string, args: string[], env: Record<string, string> 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, records: parseRecords(result.stderr) };
 }
 
+/** A CLI run in the background, as `runCli` runs it: its process, a promise of its end (with the signal), and a wait for a text on stderr. */
+export function startCli(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => {
+    stderr += d;
+    for (const w of waiters.filter((w) => stderr.includes(w.text))) w.resolve();
+  });
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, records: parseRecords(stderr) }));
+  });
+  const waitFor = (text: string) => new Promise<void>((resolve, reject) => {
+    if (stderr.includes(text)) return resolve();
+    waiters.push({ text, resolve });
+    void done.then(() => reject(new Error(`the run ended before printing ${text}: ${stderr}`)));
+  });
+  return { child, done, waitFor };
+}
+
 /** The records of one event. */
 export function eventsOf(result: RunResult, event: string): Array<Record<string, any>> {
   return result.records.filter((r) => r.event === event);
@@ -71,6 +97,12 @@ export function eventsOf(result: RunResult, event: string): Array<Record<string,
 export function age(file: string, seconds = 3600): void {
   const when = new Date(Date.now() - seconds * 1000);
   fs.utimesSync(file, when, when);
+}
+
+/** A process id that is not running (that of a process that has just exited). */
+export function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
 }
 
 /** A small valid zip (stored entries) with the given text files, made by hand so tests need no zip tool. */
@@ -124,7 +156,7 @@ function parseRecords(stderr: string): Array<Record<string, any>> {
 }
 
 /** The fixture root holding `cwd` (the nearest directory with .git), for the ceiling. */
-function rootOf(cwd: string): string {
+export function rootOf(cwd: string): string {
   let dir = cwd;
   while (!fs.existsSync(path.join(dir, ".git")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;

@@ -1,0 +1,271 @@
+// The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL, a dead run's lock taken over as git does with gc.pid.
+
+import { closeSync, constants, fchmodSync, fstatSync, futimesSync, lstatSync, openSync, readlinkSync, readFileSync, type Stats, unlinkSync, writeSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fail } from "./errors.js";
+import { errorReason, processAlive, readFound, sameFile, unlinkQuietly } from "./fsutil.js";
+
+/** The lock file is the state file's name plus this suffix. */
+export const lockSuffix = ".lock";
+
+/** How long `create` waits for another run's lock before it refuses. @default 5000 */
+export const lockWaitMs = 5_000;
+
+/** How often the holder refreshes its lock's modification time. */
+export const lockRefreshMs = 30_000;
+
+/**
+ * A lock whose holder cannot be checked from here (another host, another container, an unreadable
+ * lock) is stale once it has gone this long without a refresh.
+ */
+export const lockStaleMs = 10 * 60_000;
+
+/** A lock file naming no holder is stale after this long: its writer fills it microseconds after creating it. */
+const unnamedStaleMs = 5_000;
+
+/** A takeover's guard file is stale after this long: a takeover takes milliseconds. */
+const guardStaleMs = 10_000;
+
+/** Who holds a lock: the content of the lock file, one JSON line. */
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  /** ISO time the lock was taken. */
+  startedAt: string;
+  /** Linux's boot id: tells a lock from before a restart. */
+  bootId?: string;
+  /** Linux's pid namespace (`pid:[4026531836]`): a process id means something only inside its namespace (containers). */
+  pidNamespace?: string;
+}
+
+/** A lock this process holds. */
+export interface Lock {
+  readonly file: string;
+  readonly holder: LockHolder;
+  /** Removes the lock file if it is still this lock's; never throws, may be called more than once. */
+  release(): void;
+}
+
+/** Options of `acquireLock`. */
+export interface AcquireLockOptions {
+  /** How long to wait for a held lock. @default lockWaitMs */
+  waitMs?: number;
+  /** How often to refresh the lock while it is held. @default lockRefreshMs */
+  refreshMs?: number;
+  /** Called once, when another run holds the lock and this one starts to wait. */
+  onWait?: (holder: LockHolder | null) => void;
+  /** Called when a stale lock was removed, with a sentence saying whose and why. */
+  onStale?: (message: string) => void;
+}
+
+/**
+ * Takes the lock `file`, created with O_EXCL and filled with this process's `LockHolder`. When another
+ * run holds it, waits up to `waitMs`, polling. A stale lock is removed and taken: on the same host (same
+ * pid namespace), when its process is gone or the machine restarted since; anywhere, when it has gone
+ * `lockStaleMs` without a refresh (the holder refreshes it every `lockRefreshMs`).
+ *
+ * @throws DropkitError `StateConflict` (75) when the lock is still held after `waitMs`, naming the
+ *   holder and how to remove a lock that is left over; `IOError` (74) when the lock file cannot be created
+ *   (a read-only folder) or something that is not a lock is in its place.
+ */
+export async function acquireLock(file: string, options: AcquireLockOptions = {}): Promise<Lock> {
+  const waitMs = options.waitMs ?? lockWaitMs;
+  const deadline = Date.now() + waitMs;
+  const me = currentHolder();
+  let waiting = false;
+  for (;;) {
+    const fd = tryCreate(file, me);
+    if (fd !== null) return hold(file, fd, me, options.refreshMs ?? lockRefreshMs);
+    const seen = readLock(file);
+    if (seen === null) continue;
+    const stale = staleReason(seen, me);
+    if (stale !== null) {
+      if (takeOver(file, seen.stats)) options.onStale?.(`Removed the stale lock ${file}${seen.holder ? ` of ${describeHolder(seen.holder)}` : ""}: ${stale}.`);
+      else await sleep(20 + Math.random() * 30);
+      continue;
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) refuse(file, seen.holder, me, waitMs);
+    if (!waiting) options.onWait?.(seen.holder);
+    waiting = true;
+    await sleep(Math.min(left, 50 + Math.random() * 100));
+  }
+}
+
+// --- helpers ---
+
+/** Creates the lock; `null` when something is already there. */
+function tryCreate(file: string, me: LockHolder): number | null {
+  let fd: number;
+  try {
+    // O_EXCL never follows a link planted at the name.
+    fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return null;
+    const state = file.slice(0, -lockSuffix.length);
+    fail("IOError", `Cannot write the state file ${state} (${errorReason(error)}): its lock ${file} cannot be created. Nothing was changed; check that the directory is writable.`, { file: state, source: state });
+  }
+  try {
+    // Readable by every user who may run create here, whatever the umask: a waiter needs the holder.
+    fchmodSync(fd, 0o644);
+    writeSync(fd, JSON.stringify(me) + "\n");
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    unlinkQuietly(file);
+    fail("IOError", `Cannot write the lock ${file} (${errorReason(error)}). Nothing was changed; check the free space and the directory's permissions.`, { file, source: file });
+  }
+}
+
+/** Holds the lock: refreshes it, and removes it on release if it is still this one. */
+function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock {
+  const mine = fstatSync(fd);
+  const timer = setInterval(() => {
+    try {
+      const now = new Date();
+      futimesSync(fd, now, now);
+    } catch {
+      // A refresh that fails only makes the lock look older to another host.
+    }
+  }, refreshMs);
+  timer.unref();
+  let released = false;
+  return {
+    file,
+    holder: me,
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(timer);
+      try {
+        const now = lstatSync(file, { throwIfNoEntry: false });
+        if (now && now.dev === mine.dev && now.ino === mine.ino) unlinkSync(file);
+      } catch {
+        // Left behind, it is stale at once for the next run on this host (this process is gone by then).
+      }
+      try {
+        closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+}
+
+/** What is at the lock's path: its stats and holder (`null` for a lock naming none), or `null` when nothing is. */
+function readLock(file: string): { stats: Stats; holder: LockHolder | null; unreadable: boolean } | null {
+  let found;
+  try {
+    found = readFound(file, 4096);
+  } catch (error) {
+    // Another user's lock that this one may not read: held, as far as anyone can tell.
+    const stats = lstatSync(file, { throwIfNoEntry: false });
+    if (!stats) return null;
+    if ((error as NodeJS.ErrnoException).code === "EACCES") return { stats, holder: null, unreadable: true };
+    throw error;
+  }
+  if (found.kind === "missing") return null;
+  if (found.kind === "other") {
+    fail("IOError", `${file} is ${found.what}, not dropkit's lock file. Remove it; dropkit creates the lock there for each create run.`, { file, source: file });
+  }
+  if (found.kind === "link") return { stats: found.stats, holder: null, unreadable: false };
+  return { stats: found.stats, holder: parseHolder(found.bytes.toString("utf8")), unreadable: false };
+}
+
+/** Why a lock is stale, or `null` when it may still be held. */
+function staleReason(seen: { stats: Stats; holder: LockHolder | null; unreadable: boolean }, me: LockHolder): string | null {
+  const age = Date.now() - seen.stats.mtimeMs;
+  const holder = seen.holder;
+  if (holder === null) {
+    if (seen.unreadable) return age > lockStaleMs ? `it cannot be read and has not been refreshed for ${formatAge(age)}` : null;
+    return age > unnamedStaleMs ? `it names no holder and is ${formatAge(age)} old` : null;
+  }
+  if (holder.hostname === me.hostname) {
+    const bootMs = Date.now() - os.uptime() * 1000;
+    // Another boot id: this machine restarted since (if the lock is older than the restart), or it is another machine of the same name.
+    if (holder.bootId && me.bootId && holder.bootId !== me.bootId && seen.stats.mtimeMs < bootMs) return "this machine has restarted since it was taken";
+    if (sameProcessSpace(holder, me) && !processAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
+  }
+  return age > lockStaleMs ? `it has not been refreshed for ${formatAge(age)} (a running create refreshes it every ${lockRefreshMs / 1000} s)` : null;
+}
+
+/**
+ * Removes the stale lock seen as `seen`, unless it changed meanwhile. A guard file taken with O_EXCL
+ * makes the check and the removal one step, so that two waiters never remove a lock a third has just taken.
+ */
+function takeOver(file: string, seen: Stats): boolean {
+  const guard = `${file}.takeover`;
+  let fd: number;
+  try {
+    fd = openSync(guard, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const stats = lstatSync(guard, { throwIfNoEntry: false });
+    if (stats && Date.now() - stats.mtimeMs > guardStaleMs) unlinkQuietly(guard);
+    return false;
+  }
+  try {
+    const now = lstatSync(file, { throwIfNoEntry: false });
+    if (!now || !sameFile(now, seen)) return false;
+    unlinkSync(file);
+    return true;
+  } finally {
+    closeSync(fd);
+    unlinkQuietly(guard);
+  }
+}
+
+function refuse(file: string, holder: LockHolder | null, me: LockHolder, waitMs: number): never {
+  const dir = path.dirname(file);
+  const who = holder ? describeHolder(holder) : "a process that cannot be identified (the lock names none, or cannot be read)";
+  const remote = holder && !(holder.hostname === me.hostname && sameProcessSpace(holder, me))
+    ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it has gone ${lockStaleMs / 60_000} minutes without a refresh.`
+    : "";
+  fail("StateConflict", `Another dropkit create is running in ${dir}: the lock ${file} is held by ${who} (waited ${waitMs / 1000} s).${remote} Run dropkit create again once it has finished. If no dropkit create is running there, the lock is left over: remove it (rm '${file}') and run again.`, { file, source: file });
+}
+
+function describeHolder(h: LockHolder): string {
+  return `process ${h.pid} on host "${h.hostname}" since ${h.startedAt}`;
+}
+
+function parseHolder(text: string): LockHolder | null {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (typeof v !== "object" || v === null || !Number.isSafeInteger(v.pid) || (v.pid as number) <= 0) return null;
+    if (typeof v.hostname !== "string" || typeof v.startedAt !== "string") return null;
+    const holder: LockHolder = { pid: v.pid as number, hostname: v.hostname, startedAt: v.startedAt };
+    if (typeof v.bootId === "string") holder.bootId = v.bootId;
+    if (typeof v.pidNamespace === "string") holder.pidNamespace = v.pidNamespace;
+    return holder;
+  } catch {
+    return null;
+  }
+}
+
+/** This process as a lock holder; the Linux-only fields are left out elsewhere. */
+function currentHolder(): LockHolder {
+  const holder: LockHolder = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
+  try {
+    holder.bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    holder.pidNamespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // Not Linux, or /proc is not mounted: the host name and process id alone identify the holder.
+  }
+  return holder;
+}
+
+/** Whether process ids of `holder` mean the same processes here: same boot and same pid namespace, as far as known. */
+function sameProcessSpace(holder: LockHolder, me: LockHolder): boolean {
+  const sameBoot = !holder.bootId || !me.bootId || holder.bootId === me.bootId;
+  const sameNamespace = !holder.pidNamespace || !me.pidNamespace || holder.pidNamespace === me.pidNamespace;
+  return sameBoot && sameNamespace;
+}
+
+function formatAge(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

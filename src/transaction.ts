@@ -1,0 +1,356 @@
+// The file transaction of one `create` run: the folder's lock, the state and cache staged before either is committed, the check for a change made meanwhile, and the state put back when the run fails.
+
+import { lstatSync, renameSync, unlinkSync, type Stats } from "node:fs";
+import { link, unlink } from "node:fs/promises";
+import path from "node:path";
+import type { CacheData } from "./cache.js";
+import { commitCache, stageCache, type Cache } from "./cachefile.js";
+import { DropkitError, fail } from "./errors.js";
+import { errorReason, noHardLinks, readFound, removeStaleTempFiles, sameFile, stageFile, syncDirectory, unlinkQuietly, type StagedFile } from "./fsutil.js";
+import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
+import { keepBeside, keepCopies, keepSecondName, removeRedundantCopies, stamp, type KeptCopies } from "./copies.js";
+import { readState, stateFileLimits, stateText, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
+
+/** The points of the commit where a test can pause the process (see `pauseForTest`). */
+export const testPausePoints = ["staged", "copied", "committed"] as const;
+
+/** Options of `beginTransaction`. */
+export interface TransactionOptions {
+  /** The time of the run. @default new Date() */
+  now?: Date;
+  /** Read for the test-only `__DROPKIT_TEST_*` variables. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Called when another run holds the lock and this one starts to wait. */
+  onLockWait?: (holder: LockHolder | null, lockFile: string) => void;
+  /** Called with a warning (a stale lock removed). */
+  onWarning?: (message: string) => void;
+}
+
+/** What the commit did: the fields of the `state` records in the decisions log. */
+export interface CommitResult {
+  state: StateV1;
+  /** `created` when there was no usable state file, `updated` otherwise. */
+  action: "created" | "updated";
+  /** What was at the state file's path: `missing`, `link`, `v1`, `legacy` or `corrupt`. */
+  read: ReadStateResult["kind"];
+  /** Whether a legacy file was lifted to v1. */
+  lifted: boolean;
+  /** Where the legacy file's bytes are kept (made now, or already there), or `null`. */
+  legacyCopy: string | null;
+  /** Where an unusable state file was moved, or `null`. */
+  movedAside: string | null;
+  /** Where an unusable cache was moved, or `null`; `undefined` when no cache was written. */
+  cacheMovedAside?: string | null;
+  /** Problems to log as warnings. */
+  warnings: string[];
+}
+
+/** How a run ended for the state file: nothing to undo (`null`), or the state put back. */
+export interface EndResult {
+  /** `restored`: the previous file is back; `removed`: there was none, the new one is gone. */
+  action: "restored" | "removed" | null;
+  warnings: string[];
+}
+
+/** Transactions not yet ended: rolled back if the process exits first (`process.exit` from a signal handler, a crash). */
+const open = new Set<StateTransaction>();
+let exitWatched = false;
+
+/**
+ * Takes the folder's lock and starts the transaction of a `create` run. End it with `finish` after
+ * success or `abort` on any failure; both release the lock, and the process's exit aborts one left open.
+ *
+ * @param stateFile - Absolute path of the state file; the lock is `<stateFile>.lock`.
+ * @throws DropkitError `StateConflict` (75) when another run holds the lock; `IOError` (74) when the lock cannot be created.
+ */
+export async function beginTransaction(stateFile: string, options: TransactionOptions = {}): Promise<StateTransaction> {
+  const env = options.env ?? process.env;
+  const lockFile = stateFile + lockSuffix;
+  const waitMs = Number(env.__DROPKIT_TEST_LOCK_WAIT_MS);
+  const lock = await acquireLock(lockFile, {
+    ...(Number.isFinite(waitMs) && waitMs >= 0 ? { waitMs } : {}),
+    onWait: (holder) => options.onLockWait?.(holder, lockFile),
+    onStale: options.onWarning,
+  });
+  const transaction = new StateTransaction(stateFile, lock, options.now ?? new Date(), env);
+  if (!exitWatched) process.on("exit", abortOpen);
+  exitWatched = true;
+  open.add(transaction);
+  return transaction;
+}
+
+/**
+ * Writes the state file alone, as `create` does (lock, stage, copies, commit), for callers without a cache.
+ *
+ * @throws DropkitError `IOError` (74), `StateConflict` (75); the state file is then unchanged.
+ */
+export async function writeState(file: string, plan: StatePlan, toolVersion: string, options: TransactionOptions = {}): Promise<CommitResult> {
+  const transaction = await beginTransaction(file, options);
+  try {
+    await transaction.stageState(plan, toolVersion);
+    const result = await transaction.commit();
+    result.warnings.push(...(await transaction.finish()).warnings);
+    return result;
+  } finally {
+    transaction.abort();
+  }
+}
+
+/** One run's changes to the state file and the cache; see `beginTransaction`. */
+export class StateTransaction {
+  private previous: ReadStateResult | undefined;
+  private state: StateV1 | undefined;
+  private staged: StagedFile | undefined;
+  private readonly warnings: string[] = [];
+  private cache: { staged: StagedFile; loaded: Cache } | undefined;
+  /** A second name for the previous state file (a hard link, or a copy), made just before the commit. */
+  private backup: string | null = null;
+  /** Copies (`.legacy`, `.corrupt-*`) this run made. */
+  private readonly made: string[] = [];
+  /** The new state file, once it has replaced the old one. */
+  private committed: Stats | null = null;
+  private ended = false;
+
+  constructor(readonly stateFile: string, private readonly lock: Lock, private readonly now: Date, private readonly env: NodeJS.ProcessEnv) {}
+
+  /**
+   * Reads the state file and stages the new one: written and flushed under a temporary name. A v1 file
+   * keeps its `createdAt`, `migratedFrom` and `extra`; a legacy file is lifted.
+   *
+   * @throws DropkitError `IOError` (74) when the file cannot be read, or the new one cannot be written.
+   */
+  async stageState(plan: StatePlan, toolVersion: string): Promise<void> {
+    const file = this.stateFile;
+    const at = this.now.toISOString();
+    const previous = readState(file);
+    const state: StateV1 = { schema: 1, toolVersion, createdAt: at, updatedAt: at, plan, extra: {} };
+    if (previous.kind === "v1" || previous.kind === "legacy") {
+      if (previous.state.createdAt) state.createdAt = previous.state.createdAt;
+      if (previous.state.migratedFrom) state.migratedFrom = { ...previous.state.migratedFrom, at: previous.state.migratedFrom.at || at };
+      state.extra = previous.state.extra;
+      if (previous.setAside.length > 0) {
+        const list = previous.setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
+        this.warnings.push(`The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.`);
+      }
+    } else if (previous.kind === "link") {
+      this.warnings.push(`The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`);
+    }
+    try {
+      this.staged = await stageFile(file, stateText(state));
+    } catch (error) {
+      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
+    }
+    this.previous = previous;
+    this.state = state;
+  }
+
+  /**
+   * Stages the cache next to the state: both are written and flushed before either is committed, so a
+   * cache that cannot be written stops the run with the state file untouched.
+   *
+   * @throws DropkitError `IOError` (74).
+   */
+  async stageCache(file: string, data: CacheData, loaded: Cache): Promise<void> {
+    this.cache = { staged: await stageCache(file, data), loaded };
+  }
+
+  /**
+   * Commits: keeps a second name for the previous state file and checks it is still what was read; makes
+   * the `.legacy` or `.corrupt-*` copy; commits the cache; checks once more that the state file is what
+   * was read and replaces it. A state file changed meanwhile by another program is never replaced.
+   *
+   * @throws DropkitError `StateConflict` (75) for such a change, `IOError` (74); the state file is then unchanged.
+   */
+  async commit(): Promise<CommitResult> {
+    const file = this.stateFile;
+    const previous = this.previous!;
+    const at = this.now.toISOString();
+    await pauseForTest("staged", this.env);
+    let copies: KeptCopies = { legacyCopy: null, movedAside: null, made: [], warnings: [] };
+    if (previous.kind !== "missing") {
+      this.backup = await this.snapshot(previous);
+      try {
+        copies = await keepCopies(file, previous, this.backup, at);
+      } catch (error) {
+        const step = previous.kind === "legacy" ? "keep a copy of the legacy state file" : "move the unusable state file aside";
+        fail("IOError", `Cannot ${step} ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`, { file, source: file });
+      }
+      this.made.push(...copies.made);
+      this.warnings.push(...copies.warnings);
+      if (copies.made.length > 0) this.warn(syncDirectory(path.dirname(file), copies.made[0]!));
+    }
+    await pauseForTest("copied", this.env);
+    let cacheMovedAside: string | null | undefined;
+    if (this.cache) {
+      const committed = await commitCache(this.cache.staged, this.cache.loaded, this.now);
+      cacheMovedAside = committed.movedAside;
+      this.warnings.push(...committed.warnings);
+    }
+    this.requireUnchanged(previous);
+    await this.replace(previous);
+    this.warn(syncDirectory(path.dirname(file), file));
+    await pauseForTest("committed", this.env);
+    const result: CommitResult = {
+      state: this.state!,
+      action: previous.kind === "v1" || previous.kind === "legacy" ? "updated" : "created",
+      read: previous.kind,
+      lifted: previous.kind === "legacy",
+      legacyCopy: copies.legacyCopy,
+      movedAside: copies.movedAside,
+      warnings: this.warnings.splice(0),
+    };
+    if (cacheMovedAside !== undefined) result.cacheMovedAside = cacheMovedAside;
+    return result;
+  }
+
+  /** Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock. */
+  async finish(): Promise<EndResult> {
+    if (this.ended) return { action: null, warnings: [] };
+    this.end();
+    try {
+      if (this.backup) await unlink(this.backup).catch(() => undefined);
+      removeStaleTempFiles(this.stateFile);
+      if (this.cache) removeStaleTempFiles(this.cache.staged.target);
+    } finally {
+      this.lock.release();
+    }
+    return { action: null, warnings: this.warnings.splice(0) };
+  }
+
+  /**
+   * Ends a run that failed, synchronously (so that an exiting process can call it): discards what is
+   * staged and, when the state was already committed, puts the previous state file back (or removes the
+   * new one when there was none), unless another program replaced it since; removes the copies this run
+   * made when the file they copy is back in place; releases the lock. Never throws.
+   */
+  abort(): EndResult {
+    if (this.ended) return { action: null, warnings: [] };
+    this.end();
+    let action: EndResult["action"] = null;
+    try {
+      for (const staged of [this.staged, this.cache?.staged]) if (staged) unlinkQuietly(staged.temp);
+      if (this.committed) action = this.restore();
+      else if (this.backup) unlinkQuietly(this.backup);
+      removeRedundantCopies(this.stateFile, this.previous, this.made);
+    } catch (error) {
+      this.warnings.push(`Could not put the state file ${this.stateFile} back as it was (${errorReason(error)}).`);
+    } finally {
+      this.lock.release();
+    }
+    return { action, warnings: this.warnings.splice(0) };
+  }
+
+  // --- steps ---
+
+  private end(): void {
+    this.ended = true;
+    open.delete(this);
+  }
+
+  private warn(warning: string | undefined): void {
+    if (warning) this.warnings.push(warning);
+  }
+
+  /** Gives the previous state file a second name, for the rollback, and checks it is the file that was read. */
+  private async snapshot(previous: Exclude<ReadStateResult, { kind: "missing" }>): Promise<string> {
+    const file = this.stateFile;
+    let kept;
+    try {
+      kept = await keepSecondName(file, previous);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") this.conflict("it was removed");
+      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
+    }
+    this.backup = kept.name;
+    if (!kept.unchanged) this.conflict("it is not the file this run read");
+    return kept.name;
+  }
+
+  /** Just before the rename: the state file must still be exactly what was read (or still be missing). */
+  private requireUnchanged(previous: ReadStateResult): void {
+    const now = readFound(this.stateFile, stateFileLimits.bytes);
+    if (previous.kind === "missing") {
+      if (now.kind !== "missing") this.conflict("a file appeared there");
+      return;
+    }
+    const same = now.kind !== "missing" && sameFile(now.stats, previous.stats);
+    if (previous.kind === "link") {
+      if (!same || now.kind !== "link" || now.target !== previous.target) this.conflict("the link was changed");
+    } else if (!same || now.kind !== "file" || !now.bytes.equals(previous.bytes)) {
+      this.conflict("its content or identity changed");
+    }
+  }
+
+  /** Puts the new state file in place: a hard link where nothing was (fails rather than replaces), a rename otherwise. */
+  private async replace(previous: ReadStateResult): Promise<void> {
+    const staged = this.staged!;
+    const file = this.stateFile;
+    try {
+      if (previous.kind === "missing") {
+        try {
+          await link(staged.temp, file);
+          await unlink(staged.temp);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "EEXIST") this.conflict("a file appeared there");
+          if (!noHardLinks(code)) throw error;
+          await staged.commit();
+        }
+      } else {
+        await staged.commit();
+      }
+    } catch (error) {
+      if (error instanceof DropkitError) throw error;
+      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`, { file, source: file });
+    }
+    this.committed = lstatSync(file);
+  }
+
+  /** The rollback of a committed state: the previous file back, if the new one is still this run's. */
+  private restore(): EndResult["action"] {
+    const file = this.stateFile;
+    const now = lstatSync(file, { throwIfNoEntry: false });
+    if (!now || now.dev !== this.committed!.dev || now.ino !== this.committed!.ino) {
+      const kept = this.backup ? keepBeside(this.backup, `${file}.previous-${stamp(this.now.toISOString())}`) : null;
+      this.warnings.push(`The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.`);
+      return null;
+    }
+    if (this.backup) renameSync(this.backup, file);
+    else unlinkSync(file);
+    this.warn(syncDirectory(path.dirname(file), file));
+    return this.backup ? "restored" : "removed";
+  }
+
+  private conflict(what: string): never {
+    const file = this.stateFile;
+    fail("StateConflict", `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`, { file, source: file });
+  }
+}
+
+// --- helpers ---
+
+/** Rolls back every transaction still open when the process exits. */
+function abortOpen(): void {
+  for (const transaction of [...open]) transaction.abort();
+}
+
+/**
+ * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s
+ * (or until SIGUSR2), so that a test can kill the process there or change files under it. The name is
+ * outside the `DROPKIT_*` namespace on purpose: it is not configuration. Unset (always, outside tests), it
+ * does nothing.
+ */
+async function pauseForTest(point: (typeof testPausePoints)[number], env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.__DROPKIT_TEST_STATE_PAUSE !== point) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      process.removeListener("SIGUSR2", done);
+      resolve();
+    };
+    const timer = setTimeout(done, 10_000);
+    // Listening before saying so: a test may send the signal as soon as it reads the line.
+    process.once("SIGUSR2", done);
+    process.stderr.write(`__dropkit_test_state_pause ${point} ${process.pid}\n`);
+  });
+}

@@ -1,0 +1,215 @@
+// Tests for src/lock.ts and the folder's lock under the built CLI: one create at a time, stale locks taken over, a held lock refused with a clear message, concurrent runs serialised with no lost update.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { DropkitError } from "../src/errors.js";
+import { acquireLock, lockStaleMs, type LockHolder } from "../src/lock.js";
+import { age, deadPid, eventsOf, fixture, runCli, startCli } from "./helpers/cli.js";
+import { tempDir } from "./helpers/temp.js";
+
+const zip = { zip: { "readme.txt": "hello\n" } };
+const json = ["--log-format=json"];
+
+describe("acquireLock", () => {
+  test("creates the lock exclusively, holding pid, hostname and start time; release removes it", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const lock = await acquireLock(file);
+    const holder = JSON.parse(fs.readFileSync(file, "utf8")) as LockHolder;
+    assert.equal(holder.pid, process.pid);
+    assert.equal(holder.hostname, os.hostname());
+    assert.ok(Date.now() - Date.parse(holder.startedAt) < 60_000);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o644);
+    lock.release();
+    lock.release();
+    assert.ok(!fs.existsSync(file));
+  });
+
+  test("a held lock: the second taker waits, then refuses with StateConflict (75) naming the lock, the holder and how to remove it", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const lock = await acquireLock(file);
+    const waits: Array<LockHolder | null> = [];
+    const started = Date.now();
+    await assert.rejects(acquireLock(file, { waitMs: 300, onWait: (h) => waits.push(h) }), (e: DropkitError) => {
+      assert.ok(e instanceof DropkitError);
+      assert.equal(e.name, "StateConflict");
+      assert.equal(e.exitCode, 75);
+      assert.ok(e.message.includes(file));
+      assert.match(e.message, new RegExp(`process ${process.pid} on host "${os.hostname()}"`));
+      assert.ok(e.message.includes(`rm '${file}'`));
+      return true;
+    });
+    assert.ok(Date.now() - started >= 290, "it did not wait");
+    assert.equal(waits.length, 1);
+    assert.equal(waits[0]!.pid, process.pid);
+    lock.release();
+  });
+
+  test("a waiting taker gets the lock as soon as the holder releases it", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const first = await acquireLock(file);
+    setTimeout(() => first.release(), 200);
+    const second = await acquireLock(file, { waitMs: 5000 });
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).pid, process.pid);
+    second.release();
+    assert.ok(!fs.existsSync(file));
+  });
+
+  test("a lock of a process that is gone, on this host, is stale: removed with a warning, and taken", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const dead = deadPid();
+    fs.writeFileSync(file, JSON.stringify({ pid: dead, hostname: os.hostname(), startedAt: "2026-01-01T00:00:00.000Z" }));
+    const warnings: string[] = [];
+    const lock = await acquireLock(file, { waitMs: 0, onStale: (m) => warnings.push(m) });
+    assert.match(warnings.join("\n"), new RegExp(`stale lock .* process ${dead} .*no longer running`));
+    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).pid, process.pid);
+    lock.release();
+  });
+
+  test("a lock from another host cannot be checked: held until it has gone 10 minutes without a refresh", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.writeFileSync(file, JSON.stringify({ pid: 1, hostname: "elsewhere.example", startedAt: "2026-01-01T00:00:00.000Z" }));
+    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict" && /another host .* 10 minutes without a refresh/.test(e.message));
+    age(file, lockStaleMs / 1000 - 30);
+    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
+    age(file, lockStaleMs / 1000 + 30);
+    const warnings: string[] = [];
+    const lock = await acquireLock(file, { waitMs: 100, onStale: (m) => warnings.push(m) });
+    assert.match(warnings[0]!, /not been refreshed for 11 minutes/);
+    lock.release();
+  });
+
+  test("a lock in another pid namespace (a container on this host) is not judged by its process id", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.writeFileSync(file, JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x", pidNamespace: "pid:[1]" }));
+    if (!fs.existsSync("/proc/self/ns/pid")) return;
+    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
+  });
+
+  test("a same-host lock from before this machine started is stale, whatever its process id", async () => {
+    if (!fs.existsSync("/proc/sys/kernel/random/boot_id")) return;
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: "x", bootId: "another-boot" }));
+    age(file, os.uptime() + 60);
+    const warnings: string[] = [];
+    const lock = await acquireLock(file, { waitMs: 0, onStale: (m) => warnings.push(m) });
+    assert.match(warnings[0]!, /restarted/);
+    lock.release();
+  });
+
+  test("a lock naming no holder (its writer killed between creating and filling it) is stale after 5 s", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.writeFileSync(file, "");
+    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict" && /cannot be identified/.test(e.message));
+    age(file, 10);
+    const lock = await acquireLock(file, { waitMs: 0 });
+    lock.release();
+  });
+
+  test("a symbolic link at the lock's name is never followed: its target is untouched", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, ".dropkit.json.lock");
+    fs.writeFileSync(path.join(dir, "target"), "keep");
+    fs.symlinkSync(path.join(dir, "target"), file);
+    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
+    assert.equal(fs.readFileSync(path.join(dir, "target"), "utf8"), "keep");
+  });
+
+  test("several takers of one stale lock: exactly one gets it, the others wait for it", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.writeFileSync(file, JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x" }));
+    const results = await Promise.allSettled(Array.from({ length: 8 }, () => acquireLock(file, { waitMs: 300 })));
+    const won = results.filter((r) => r.status === "fulfilled");
+    assert.equal(won.length, 1);
+    for (const r of results) if (r.status === "rejected") assert.equal((r.reason as DropkitError).name, "StateConflict");
+    (won[0] as PromiseFulfilledResult<{ release(): void }>).value.release();
+  });
+
+  test("the holder refreshes its lock's modification time, so a waiter on another host never thinks it stale", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const lock = await acquireLock(file, { refreshMs: 50 });
+    age(file, 3600);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.ok(Date.now() - fs.statSync(file).mtimeMs < 5000);
+    lock.release();
+  });
+
+  test("release leaves alone a lock that is no longer this one's", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const lock = await acquireLock(file);
+    fs.unlinkSync(file);
+    fs.writeFileSync(file, "someone else's");
+    lock.release();
+    assert.equal(fs.readFileSync(file, "utf8"), "someone else's");
+  });
+
+  test("a directory at the lock's name is an IOError naming it", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    fs.mkdirSync(file);
+    await assert.rejects(acquireLock(file, { waitMs: 0 }), (e: DropkitError) => e.name === "IOError" && e.message.includes(file));
+  });
+});
+
+describe("create and the lock", () => {
+  test("a held lock makes a second create wait, then refuse (75): no hook run, nothing written, the lock untouched", () => {
+    const root = fixture({ "blog.zip": zip, "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 } });
+    const holder = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const lock = JSON.stringify({ pid: holder.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n";
+      fs.writeFileSync(path.join(root, ".dropkit.json.lock"), lock);
+      const run = runCli(root, ["create", ...json], { __DROPKIT_TEST_LOCK_WAIT_MS: "600" });
+      assert.equal(run.status, 75, run.stderr);
+      const [error] = eventsOf(run, "error");
+      assert.equal(error!.name, "StateConflict");
+      assert.ok(error!.message.includes(`process ${holder.pid}`));
+      assert.deepEqual(eventsOf(run, "state").map((s) => [s.action, s.file, s.holder?.pid]), [["waiting", path.join(root, ".dropkit.json.lock"), holder.pid]]);
+      assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.lock"), "utf8"), lock);
+      assert.deepEqual(fs.readdirSync(root).sort(), [".dropkit.json.lock", ".git", "blog.zip", "init-scripts"]);
+    } finally {
+      holder.kill();
+    }
+  });
+
+  test("a stale lock (its process gone) is taken with a warning, and the run succeeds and releases it", () => {
+    const root = fixture({ "blog.zip": zip });
+    fs.writeFileSync(path.join(root, ".dropkit.json.lock"), JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x" }));
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /Removed the stale lock .*no longer running/);
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+  });
+
+  test("the lock is released on every way out: success, a failing hook, an invalid plan", () => {
+    const root = fixture({ "blog.zip": zip, "init-scripts/fail": { text: "#!/bin/sh\nexit 4\n", mode: 0o755 } });
+    assert.equal(runCli(root, ["create", ...json], { DROPKIT_HOOKS_ON_FAILURE: "fail" }).status, 1);
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+    const keepGoing = { DROPKIT_HOOKS_ON_FAILURE: "continue" };
+    assert.equal(runCli(root, ["create", ...json, "--theme=nowhere"], keepGoing).status, 66);
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+    assert.equal(runCli(root, ["create", ...json], keepGoing).status, 0);
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+  });
+
+  // STRESS_ROUNDS=<n> repeats it (docs/reliability.md quotes a longer run).
+  const rounds = Math.max(1, Number(process.env.STRESS_ROUNDS) || 1);
+  test(`6 concurrent creates take turns through the lock, and none loses an update (${rounds} round${rounds === 1 ? "" : "s"})`, async (t) => {
+    // Each run's post hook adds its own key to the state's extra; a run that read the state before another
+    // run's hook wrote it would drop that key when it writes. With the lock, every key survives.
+    const hook = `#!${process.execPath}\nconst fs = require("fs");\nconst s = JSON.parse(fs.readFileSync(".dropkit.json", "utf8"));\ns.extra["run-" + process.env.RUN_ID] = true;\nfs.writeFileSync(".hook.tmp", JSON.stringify(s, null, 2) + "\\n");\nfs.renameSync(".hook.tmp", ".dropkit.json");\n`;
+    let waited = 0;
+    for (let round = 0; round < rounds; round++) {
+      const root = fixture({ "blog.zip": zip, "post-scripts/record": { text: hook, mode: 0o755 } });
+      const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => startCli(root, ["create", ...json], { RUN_ID: String(i), __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done));
+      for (const r of runs) assert.equal(r.status, 0, r.stderr);
+      const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
+      assert.deepEqual(Object.keys(state.extra).sort(), ["run-0", "run-1", "run-2", "run-3", "run-4", "run-5"], `round ${round}`);
+      waited += runs.filter((r) => eventsOf(r, "state").some((s) => s.action === "waiting")).length;
+      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")), []);
+    }
+    assert.ok(waited >= 1, "no run ever waited");
+    t.diagnostic(`${rounds * 6} runs in ${rounds} rounds of 6; ${waited} waited for the lock; no update lost`);
+  });
+});
