@@ -33,7 +33,7 @@ export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
   if (suggestion === undefined) return undefined;
   const label = `Use "${suggestion}"`;
   const located = locate(problem, textOf);
-  if (located) {
+  if (located && located.to > located.from) {
     const insert = JSON.stringify(suggestion);
     return { label, edit: { target: "text", ...located, insert } };
   }
@@ -51,6 +51,7 @@ export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
 /**
  * The span of the wrong key or value in its text: the core's offset and length, or, for problems found
  * after parsing (an unknown preset, a missing theme), the JSON string that starts at `file:line:column`.
+ * Empty for a problem at one point.
  */
 export function locate(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined): { file: string; from: number; to: number; expect: string } | undefined {
   const diagnostic = problem as Partial<CoreDiagnostic>;
@@ -64,7 +65,10 @@ export function locate(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
     from = offsetOf(text, Number(match[2]), Number(match[3]));
     to = from === undefined ? undefined : stringEnd(text, from);
   }
-  if (from === undefined || to === undefined || to <= from) return undefined;
+  if (from === undefined || to === undefined) return undefined;
+  // A problem at the end of the text (an unterminated document) points just past it.
+  from = Math.min(from, text.length);
+  to = Math.min(Math.max(to, from), text.length);
   return { file, from, to, expect: text.slice(from, to) };
 }
 

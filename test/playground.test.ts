@@ -204,6 +204,19 @@ describe("playground", () => {
     await close(served);
   });
 
+  test("a syntax error at the very end of the text is marked too, and Format leaves that text alone", async () => {
+    const served = await open();
+    const { page } = served;
+    await paste(page, '{\n  "theme": "ocean"');
+    const problems = await listedProblems(page);
+    assert.deepEqual(problems.map((p) => [p.name, p.where]), [["ConfigSyntaxError", "2:19"]]);
+    // A problem at one point (the end) has no character of its own: the last one is marked.
+    assert.deepEqual(await page.locator(".cm-problem").allTextContents(), ['"']);
+    await page.locator(".cm-problem").hover();
+    assert.match((await page.locator(".cm-tooltip-problem").textContent())!, /^ConfigSyntaxError: /);
+    await close(served);
+  });
+
   test("a problem the core can still resolve around (a missing theme): a partial table with the key marked invalid, and its fix", async () => {
     const served = await open();
     const { page } = served;
