@@ -33,6 +33,8 @@ const theme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", borderRadius: "6px", maxWidth: "32em" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--on-accent)" },
   ".cm-completionInfo": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", padding: "6px 8px" },
+  ".hover": { padding: "6px 10px", maxWidth: "30em" },
+  ".hover p": { margin: "4px 0 0" },
   ".cm-problem": { textDecoration: "underline wavy var(--bad)", textDecorationSkipInk: "none", backgroundColor: "var(--bad-bg)" },
   ".cm-tooltip-problem": { padding: "4px 10px 8px", borderLeft: "4px solid var(--bad)" },
   ".cm-tooltip-problem p": { margin: "4px 0" },
