@@ -10,6 +10,12 @@ export const PRESET_NOT_FOUND = "PresetNotFound";
 export const THEME_NOT_FOUND = "ThemeNotFound";
 export const REQUEST_ERROR = "RequestError";
 
+/**
+ * At most this many problems of one document are listed; the rest are only counted, never built, so that a
+ * huge file of bad values costs bounded memory and output (docs/abi.md).
+ */
+export const MAX_LISTED_PROBLEMS: i32 = 100;
+
 /** One problem: what, where (path, file position or flag or variable) and how to fix it. */
 export class Diagnostic extends Span {
   name: string = SCHEMA_ERROR;

@@ -1,10 +1,10 @@
 // Config and preset sources: JSON text, the `dropkit` key of package.json, or a value a host evaluated.
 
-import { Diagnostic, SYNTAX_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "./diagnostic";
 import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString, stringField } from "./json";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { DocContext, Layer, readDocument } from "./schema";
-import { foundText, hasPrefix } from "./text";
+import { format, foundText, intText } from "./text";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
@@ -18,27 +18,28 @@ export function parseDocument(text: string, format: string, file: string, doc: i
   const d = new DocContext();
   d.file = file;
   d.doc = doc;
-  const parsed = parseJsonString(text);
+  const packageJson = format == FORMAT_PACKAGE;
+  // Only duplicates inside the `dropkit` key of a package.json are dropkit's business.
+  const parsed = parseJsonString(text, packageJson ? "dropkit" : "");
   const syntax = parsed.syntaxError;
   if (syntax != null) {
     d.errors.push(problemDiagnostic(syntax, file, ""));
     return d;
   }
   const root = parsed.value!;
-  if (format != FORMAT_PACKAGE) {
-    for (let i = 0; i < parsed.duplicates.length; i++) d.errors.push(problemDiagnostic(parsed.duplicates[i], file, ""));
-    d.node = root;
-    return d;
-  }
-  if (root.kind != KIND_OBJECT) {
+  if (packageJson && root.kind != KIND_OBJECT) {
     d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, root), file, root));
     return d;
   }
-  // Only problems inside the `dropkit` key are dropkit's business; paths are relative to it.
+  // In a package.json, paths are relative to the `dropkit` key.
   for (let i = 0; i < parsed.duplicates.length; i++) {
     const p = parsed.duplicates[i];
-    if (p.path == "dropkit") d.errors.push(problemDiagnostic(p, file, ""));
-    else if (hasPrefix(p.path, "dropkit.") || hasPrefix(p.path, "dropkit[")) d.errors.push(problemDiagnostic(p, file, "dropkit"));
+    d.errors.push(problemDiagnostic(p, file, packageJson && p.path != "dropkit" ? "dropkit" : ""));
+  }
+  d.unlisted = parsed.unlisted;
+  if (!packageJson) {
+    d.node = root;
+    return d;
   }
   const value = root.get("dropkit");
   if (value == null) d.absent = true;
@@ -92,7 +93,15 @@ export function readInto(d: Document, layer: Layer): Layer {
   const node = d.node;
   if (node != null) readDocument(node, d, layer);
   sortByPosition(d.errors);
+  listUnlisted(d);
   return layer;
+}
+
+/** Ends a document's problems with how many more were found but not listed, when any were. */
+export function listUnlisted(d: Document): void {
+  if (d.unlisted == 0) return;
+  const message = format("% more problems in % are not listed (only the first % of a file are): fix these and run again to see the rest.", intText(d.unlisted), d.file, intText(MAX_LISTED_PROBLEMS));
+  d.errors.push(Diagnostic.from(SCHEMA_ERROR, "", message, d.file));
 }
 
 function problemDiagnostic(p: Diagnostic, file: string, strip: string): Diagnostic {

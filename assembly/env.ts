@@ -1,9 +1,9 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
-import { Diagnostic, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
 import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
 import { isSpace } from "util/string";
-import { asciiLower, format, hasPrefix, itemPath, splitOn, suggest, words } from "./text";
+import { asciiLower, format, hasPrefix, intText, itemPath, splitOn, suggest, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
@@ -19,12 +19,19 @@ export function knownVariables(): Array<string> {
 /** Builds the environment layer from variable names and values (only DROPKIT_* ones are looked at). */
 export function readEnvironment(names: Array<string>, values: Array<string>, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>): Layer {
   const layer = new Layer(LAYER_ENV, cwd);
+  // Unknown variables past the first MAX_LISTED_PROBLEMS are counted, not described: each suggestion costs.
+  let named = 0;
+  let unnamed = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
     if (!hasPrefix(name, "DROPKIT_")) continue;
     const leaf = leafOf(name);
     if (leaf < 0) {
       if (HOST_VARIABLES.includes(name)) continue;
+      if (named++ >= MAX_LISTED_PROBLEMS) {
+        unnamed++;
+        continue;
+      }
       const known = knownVariables();
       const close = suggest(name, known);
       warnings.push(warning(
@@ -38,6 +45,7 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
     }
     readVariable(layer, leaf, name, values[i], errors);
   }
+  if (unnamed > 0) warnings.push(warning(format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed)), "environment"));
   return layer;
 }
 

@@ -11,8 +11,10 @@
 const BLOCK_HEADER: usize = 4;
 // Room for the header the next allocation writes at the bump pointer.
 const BLOCK_SLACK: usize = 16;
-/** At most this many dk_alloc buffers live at once: one more traps (docs/embedding.md). */
+/** At most this many dk_alloc buffers live at once: one more is refused (docs/embedding.md). */
 const MAX_BUFFERS = 1024;
+// Buffers end below 4 GiB - 64 KiB: address arithmetic on them (end, align, overlap) never wraps a u32.
+const MAX_END: u64 = 0xffff_0000;
 const bufferPtrs = new StaticArray<usize>(MAX_BUFFERS);
 const bufferLens = new StaticArray<usize>(MAX_BUFFERS);
 let buffers = 0;
@@ -23,10 +25,15 @@ let top: usize = 0;
 let outPtr: usize = 0;
 let outLen = 0;
 
-/** A buffer of `len` bytes the host may write, kept until `freeBuffer`. */
+/**
+ * A buffer of `len` bytes the host may write, kept until `freeBuffer`; 0 when there is none to give: `len`
+ * is negative (a length of 2 GiB or more, as i32), the buffer would not fit below 4 GiB, memory cannot
+ * grow, or 1,024 buffers are live. Nothing changes then, and the instance stays usable.
+ */
 export function allocBuffer(len: i32): usize {
   claimBase();
-  const n = <usize>max(len, 0);
+  if (len < 0) return 0;
+  const n = <usize>len;
   // First fit from `base`: past any live buffer, and past the last response and the heap it was built in.
   let at = align(base);
   for (let moved = true; moved; ) {
@@ -44,10 +51,11 @@ export function allocBuffer(len: i32): usize {
       }
     }
   }
-  if (buffers == MAX_BUFFERS) unreachable();
-  const end = at + n;
-  const have = <usize>memory.size() << 16;
-  if (end > have && memory.grow(<i32>((end - have + 0xffff) >>> 16)) < 0) unreachable();
+  if (buffers == MAX_BUFFERS) return 0;
+  // In u64: at + n past 4 GiB would wrap a u32 and hand out a buffer beyond the end of memory.
+  const end = <u64>at + <u64>n;
+  const have = <u64>memory.size() << 16;
+  if (end > MAX_END || (end > have && memory.grow(<i32>((end - have + 0xffff) >> 16)) < 0)) return 0;
   unchecked(bufferPtrs[buffers] = at);
   unchecked(bufferLens[buffers] = n);
   buffers++;
@@ -103,15 +111,24 @@ function heapTop(): usize {
 
 /**
  * Moves the bump allocator from `top` to `to` (both block starts). Down: a block from `to` to the top,
- * discarded, since the stub frees the last block only. Up: one allocation that spans the gap; its header
+ * discarded, since the stub frees the last block only. Up: allocations that span the gap; the first header
  * goes at `top`, where no host buffer is (`allocBuffer` keeps clear of it).
  */
 function moveHeapTo(to: usize): void {
   if (to < top) {
     store<usize>(to, top - to - BLOCK_HEADER);
     __free(to + BLOCK_HEADER);
-  } else if (to > top) {
-    __alloc(to - top - BLOCK_HEADER);
+  } else {
+    // The stub allocates at most 1 GiB at once, so a larger gap (past a big host buffer) takes several steps.
+    // Each step's header may land in a host buffer: its 4 bytes are put back, as no one reads that header.
+    for (let at = top; at < to; ) {
+      const step = min<usize>(to - at, 1 << 29);
+      const inside = at + 4 <= (<usize>memory.size() << 16);
+      const kept = inside ? load<u32>(at) : 0;
+      __alloc(step - BLOCK_HEADER);
+      if (inside) store<u32>(at, kept);
+      at += step;
+    }
   }
 }
 

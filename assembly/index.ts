@@ -10,7 +10,7 @@ export function dk_abi_version(): i32 {
   return 1;
 }
 
-/** A buffer of `len` bytes the host may write. */
+/** A buffer of `len` bytes the host may write; 0 when it cannot be had (negative or too large a `len`, no memory). */
 export function dk_alloc(len: i32): usize {
   return allocBuffer(len);
 }

@@ -2,7 +2,7 @@
 
 // A problem found while parsing (a syntax error or a duplicate key) is a Diagnostic without its file,
 // which the document that parsed adds: no class of its own, nor a list type and a visitor for it.
-import { Diagnostic } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS } from "./diagnostic";
 import {
   MSG_BAD_ESCAPE, MSG_BAD_NUMBER, MSG_BAD_UNICODE_ESCAPE, MSG_BAD_UTF8, MSG_CONTROL_CHAR,
   MSG_EMPTY, MSG_EXPECTED_COLON, MSG_EXPECTED_COMMA_ARRAY, MSG_EXPECTED_COMMA_OBJECT,
@@ -21,6 +21,11 @@ export const KIND_OBJECT: i32 = 5;
 
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
 export const MAX_DEPTH: i32 = 128;
+/**
+ * A request may nest this much deeper than a document: room for the envelope around a `value` source
+ * (`presetFiles[i].value` starts at level 4), so that a value as deep as a JSON config may be is readable.
+ */
+export const REQUEST_ENVELOPE_DEPTH: i32 = 3;
 
 /**
  * A stretch of the text: 1-based line and column of its start, columns and offsets in UTF-16 code units.
@@ -103,24 +108,35 @@ export function stringField(node: JsonNode, key: string, fallback: string): stri
  */
 export type ParseResult = Parser;
 
-/** Parses `len` bytes of UTF-8 text at `ptr`. The bytes must stay alive during the call. */
-export function parseJson(ptr: usize, len: i32): ParseResult {
-  return new Parser(ptr, len).run();
+/** Parses `len` bytes of UTF-8 text at `ptr`, nested at most `maxDepth` deep. The bytes must stay alive during the call. */
+export function parseJson(ptr: usize, len: i32, maxDepth: i32 = MAX_DEPTH): ParseResult {
+  const parser = new Parser(ptr, len);
+  parser.maxDepth = maxDepth;
+  return parser.run();
 }
 
-/** Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two). */
-export function parseJsonString(text: string): ParseResult {
+/**
+ * Parses a string, encoded to UTF-8 first (by the writer's encoder: one encoder in the module, not two).
+ * With a `scope`, only duplicate keys inside that top-level key are recorded (package.json's `dropkit`).
+ */
+export function parseJsonString(text: string, scope: string = ""): ParseResult {
   const bytes = new JsonWriter();
   bytes.utf8(text, false);
-  return parseJson(changetype<usize>(bytes.buf), bytes.len);
+  const parser = new Parser(changetype<usize>(bytes.buf), bytes.len);
+  parser.scope = scope;
+  return parser.run();
 }
 
 export class Parser {
   value: JsonNode | null = null;
   /** The syntax error, if any: parsing stops at the first one. */
   syntaxError: Diagnostic | null = null;
-  /** Duplicate keys: parsing goes on past them, so all of them are found. */
+  /** Duplicate keys: parsing goes on past them, so all of them are found (the first MAX_LISTED_PROBLEMS listed). */
   duplicates: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Duplicate keys found past those listed. */
+  unlisted: i32 = 0;
+  /** When set, the top-level key outside which duplicates are not recorded. */
+  scope: string = "";
   ptr: usize;
   len: i32;
   pos: i32 = 0;
@@ -128,6 +144,7 @@ export class Parser {
   column: i32 = 1;
   offset: i32 = 0;
   depth: i32 = 0;
+  maxDepth: i32 = MAX_DEPTH;
   failed: bool = false;
   // The key path of the value being parsed, kept as segments so that it costs nothing until a problem needs it.
   pathKeys: Array<string> = new Array<string>();
@@ -289,7 +306,7 @@ export class Parser {
   }
 
   enter(): bool {
-    if (++this.depth > MAX_DEPTH) {
+    if (++this.depth > this.maxDepth) {
       this.error(MSG_TOO_DEEP);
       return false;
     }
@@ -544,6 +561,11 @@ export class Parser {
   }
 
   duplicate(key: JsonKey, first: JsonKey): void {
+    if (this.scope.length > 0 && (this.pathKeys.length == 0 || this.pathIndex[0] >= 0 || this.pathKeys[0] != this.scope)) return;
+    if (this.duplicates.length >= MAX_LISTED_PROBLEMS) {
+      this.unlisted++;
+      return;
+    }
     const problem = new Diagnostic();
     problem.name = "SchemaValidationError";
     problem.path = this.currentPath();

@@ -27,6 +27,7 @@ export const MSG_GLOB_SLASH = "a module glob is a module name (an archive's file
 export const MSG_DETECT_EMPTY = "a detect glob must not be empty";
 export const MSG_PATH_EMPTY = "a path must not be empty";
 export const MSG_PRESET_EMPTY = "a preset name must not be empty";
+export const MSG_NUL = " must not contain a NUL character (\\u0000), which no file name can hold: remove it";
 export const MSG_PRESET_ONLY_KEY = "is not allowed in a preset: a preset holds only theme, modules, exclude, hooks, cache, log and detect";
 
 export const MSG_REQUEST_NOT_JSON = "The request is not valid JSON";

@@ -1,8 +1,8 @@
 // One request in, one response out: reads the JSON request, runs its op, writes the JSON response.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { FORMAT_JSON, FORMAT_PACKAGE, parseDocument, readInto } from "./document";
-import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, parseJson, stringField } from "./json";
+import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, parseDocument, readInto } from "./document";
+import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson, stringField } from "./json";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
 import { resolveRequest } from "./resolve";
@@ -23,7 +23,7 @@ export let lastStatus: i32 = STATUS_DONE;
 /** Handles `len` bytes of UTF-8 JSON at `ptr`; returns the response bytes and sets `lastStatus`. */
 export function handle(ptr: usize, len: i32): ArrayBuffer {
   lastStatus = STATUS_DONE;
-  const parsed = parseJson(ptr, len);
+  const parsed = parseJson(ptr, len, MAX_DEPTH + REQUEST_ENVELOPE_DEPTH);
   const req = parsed.value;
   if (req == null || req.kind != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
@@ -107,6 +107,7 @@ function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): vo
     return;
   }
   const doc = parseDocument(text.text, FORMAT_JSON, stringField(req, "source", "<input>"), DOC_CONFIG);
+  listUnlisted(doc);
   const errors = doc.errors;
   w.beginObject();
   w.key("ok").bool(errors.length == 0);

@@ -1,9 +1,9 @@
 // The config schema of SPEC section 2: its leaves, and the strict validator that turns JSON into a layer.
 
-import { Diagnostic, SCHEMA_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
 import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Span, isExactlyOne } from "./json";
 import {
-  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_PATH_EMPTY,
+  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_NUL, MSG_PATH_EMPTY,
   MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { StringSet } from "./set";
@@ -198,10 +198,19 @@ export class DocContext {
   positions: bool = true;
   doc: i32 = DOC_CONFIG;
   errors: Array<Diagnostic> = new Array<Diagnostic>();
+  /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
+  unlisted: i32 = 0;
   /** Documents: the document node, null when there is none. */
   node: JsonNode | null = null;
   /** Documents: a package.json without a `dropkit` key, not a config. */
   absent: bool = false;
+
+  /** Whether one more problem may be listed; when not, it is counted instead (call before building it). */
+  hasRoom(): bool {
+    if (this.errors.length < MAX_LISTED_PROBLEMS) return true;
+    this.unlisted++;
+    return false;
+  }
 }
 
 /** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
@@ -254,9 +263,14 @@ export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Lay
   return layer;
 }
 
-/** Checks one leaf value given as text (flags and environment); returns "" or what is wrong. */
+/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
+const NUL_NOUNS: Array<string> = splitOn("a theme|a module glob|a preset name or path|a path|a path", "|");
+
+/** Checks one leaf value given as text (flags, environment, config files); returns "" or what is wrong. */
 export function checkText(leaf: i32, value: string): string {
   const type = LEAVES[leaf].type;
+  // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
+  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(value)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
   if (type == TYPE_THEME) return checkTheme(value);
   if (type == TYPE_GLOBS) return checkModuleGlob(value);
   if (type == TYPE_PRESETS) return value.length == 0 ? MSG_PRESET_EMPTY : "";
@@ -309,7 +323,7 @@ function readTheme(ctx: DocContext, layer: Layer, value: JsonNode): void {
     error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
     return;
   }
-  const problem = checkTheme(value.text);
+  const problem = checkText(LEAF_THEME, value.text);
   if (problem.length > 0) {
     error(ctx, "theme", value, capitalize(problem));
     return;
@@ -372,9 +386,10 @@ function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
   const globs = new Array<string>();
   for (let i = 0, n = value.items.length; i < n; i++) {
     const item = value.items[i];
-    if (item.kind != KIND_STRING || item.text.length == 0) {
+    const empty = item.kind != KIND_STRING || item.text.length == 0;
+    if (empty || hasNul(item.text)) {
       const at = itemPath("detect", i);
-      error(ctx, at, item, format("%: % and must be a string", at, MSG_DETECT_EMPTY));
+      error(ctx, at, item, empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL);
       continue;
     }
     globs.push(item.text);
@@ -412,6 +427,8 @@ function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: 
 }
 
 function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, accepted: Array<string>): void {
+  // Checked first: the suggestion is the costly part.
+  if (!ctx.hasRoom()) return;
   const path = parent.length > 0 ? parent + "." + key : key;
   const where = parent.length > 0 ? "in " + parent : "at the top level";
   const shown = new Array<string>();
@@ -421,16 +438,21 @@ function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, ac
 
 /** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
 function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
+  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
 }
 
 function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
-  ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
+  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
 }
 
 function source(ctx: DocContext, node: JsonNode): string {
   if (!ctx.positions) return ctx.file;
   return positionText(ctx.file, node.line, node.column);
+}
+
+function hasNul(s: string): bool {
+  for (let i = 0, n = s.length; i < n; i++) if (s.charCodeAt(i) == 0) return true;
+  return false;
 }
 
 function capitalize(s: string): string {

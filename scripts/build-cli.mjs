@@ -1,6 +1,6 @@
 // Bundles the CLI into one CommonJS file, dist/dropkit-cli.cjs, run by the bin dist/dropkit.cjs with a V8 code cache
-// made here: start-up is most of a config resolver's run time, one file loaded by Node's CommonJS loader starts much
-// faster than a graph of ES modules, and the code cache saves compiling that file on every run.
+// that the first run on each Node version saves: start-up is most of a config resolver's run time, one file loaded by
+// Node's CommonJS loader starts much faster than a graph of ES modules, and the code cache saves compiling that file.
 
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -83,43 +83,97 @@ const result = await build({
 // The bin compiles the bundle as a function body, where src/cli.ts's hashbang would be a syntax error.
 const bundle = routeImports(result.outputFiles[0].text.replace(/^#!.*\n/, ""));
 // V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
-// left from another build (or made from another version of jiti) is never used.
+// left from another build is never used.
 const hash = createHash("sha256").update(bundle).digest("hex").slice(0, 16);
 const dist = path.resolve("dist");
+// Caches made by earlier builds, when they were kept in dist/: none is made there any more (see binSource).
 for (const file of readdirSync(dist)) if (/^(dropkit-cli|jiti)\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
 writeFileSync(path.join(dist, "dropkit-cli.cjs"), bundle);
-writeFileSync(path.join(dist, "dropkit.cjs"), binSource(`dropkit-cli.${hash}.cache`));
+writeFileSync(path.join(dist, "dropkit.cjs"), binSource(hash, await cacheDirSource()));
 chmodSync(path.join(dist, "dropkit.cjs"), 0o755);
-makeCodeCaches(path.join(dist, "dropkit.cjs"));
+checkCodeCaches(path.join(dist, "dropkit.cjs"));
 
 // --- helpers ---
 
 /**
- * The bin: compiles the bundle, and jiti when a .ts/.js config needs it, with their code caches (when V8 accepts
- * them), and runs the bundle as Node would a CommonJS module.
+ * src/cachedir.ts as a script defining `dropkitCacheDir`, for the bin: its code caches are code, so they live only
+ * where jiti's compiled configs may, under exactly the same checks.
  */
-function binSource(bundleCache) {
+async function cacheDirSource() {
+  const built = await build({
+    entryPoints: ["src/cachedir.ts"],
+    write: false,
+    bundle: true,
+    platform: "node",
+    format: "iife",
+    globalName: "dropkitCacheDir",
+    target: "node20",
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  return built.outputFiles[0].text;
+}
+
+/**
+ * The bin: compiles the bundle, and jiti when a .ts/.js config needs it, with V8 code caches, and runs the bundle as
+ * Node would a CommonJS module. A code cache fits one Node version (and V8 flags), so none ships in the package: the
+ * first run on a Node version compiles as usual and saves the caches at exit in a directory private to the user
+ * (\`$XDG_CACHE_HOME/dropkit/v8\` or \`~/.cache/dropkit/v8\`, checked by src/cachedir.ts as jiti's cache is, or not
+ * used at all: a code cache is code, and dropkit never loads code it did not choose); later runs on that version
+ * load them.
+ */
+function binSource(bundleHash, cacheDir) {
   return `#!/usr/bin/env node
-// dropkit's bin, written by scripts/build-cli.mjs: runs the bundle dropkit-cli.cjs compiled with the V8 code cache
-// the build made for it, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and
-// .js configs) gets the same. Without a cache, or when V8 rejects one (another Node version), code compiles as usual.
+// dropkit's bin, written by scripts/build-cli.mjs: runs the bundle dropkit-cli.cjs compiled with a V8 code cache of
+// this Node version, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and .js
+// configs) gets the same. The caches live in a directory private to the user; without one, code compiles as usual.
 "use strict";
-const { readFileSync } = require("node:fs");
+const { readFileSync, renameSync, writeFileSync } = require("node:fs");
 const Module = require("node:module");
 const path = require("node:path");
 const { Script } = require("node:vm");
 
-/** CommonJS \`source\` compiled as Node does (with one more parameter), with the code cache in \`cacheFile\` if any. */
-function compile(source, filename, cacheFile) {
+${cacheDir}
+/** The private cache directory (src/cachedir.ts), or null: then no caches, as on Bun and Deno, whose process.version names the Node they emulate rather than their own engine. */
+function cacheDirectory() {
+  if (process.versions.bun || process.versions.deno) return null;
+  try {
+    return dropkitCacheDir.privateCacheDir(process.env, process.platform, "v8").dir;
+  } catch {
+    return null;
+  }
+}
+
+const cacheDir = cacheDirectory();
+/** Scripts whose cache is missing or was rejected: their caches are written at exit, with every function the run compiled. */
+const unsaved = [];
+
+/** CommonJS \`source\` compiled as Node does (with one more parameter), with its code cache \`name\` when there is one. */
+function compile(source, filename, name) {
+  const cacheFile = cacheDir && path.join(cacheDir, name + "-" + process.version + "-" + process.arch + ".cache");
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    if (cacheFile) cachedData = readFileSync(cacheFile);
   } catch {
-    // No cache: compile without one.
+    // No cache yet: compile without one, and save one at exit.
   }
   const script = new Script("(function (exports, require, module, __filename, __dirname, __dropkitImport) {" + source + "\\n})", { filename, cachedData });
-  return { script, cacheFile };
+  const compiled = { script, cacheFile };
+  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push(compiled);
+  return compiled;
 }
+
+process.once("exit", () => {
+  for (const { script, cacheFile } of unsaved) {
+    try {
+      const temporary = cacheFile + "." + process.pid + ".tmp";
+      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A cache is an optimisation: a full disk or a vanished directory costs only speed.
+    }
+  }
+});
 
 // jiti's file is known only once the bundle requires it; its cache is named by a hash of its text, and crypto costs
 // nothing extra here since jiti loads it anyway.
@@ -129,14 +183,14 @@ Module.prototype._compile = function (content, filename, ...rest) {
   if (!filename.endsWith(jitiFile)) return compileModule.call(this, content, filename, ...rest);
   Module.prototype._compile = compileModule;
   const hash = require("node:crypto").createHash("sha256").update(content).digest("hex").slice(0, 16);
-  // Exported for the build, which makes the caches after a run.
-  exports.jiti = compile(content, filename, path.join(__dirname, "jiti." + hash + ".cache"));
+  // Exported for tests, which check that a second run uses the caches.
+  exports.jiti = compile(content, filename, "jiti-" + hash);
   const run = exports.jiti.script.runInThisContext();
   return run.call(this.exports, this.exports, Module.createRequire(filename), this, filename, path.dirname(filename));
 };
 
 const file = path.join(__dirname, "dropkit-cli.cjs");
-exports.bundle = compile(readFileSync(file, "utf8"), file, path.join(__dirname, "${bundleCache}"));
+exports.bundle = compile(readFileSync(file, "utf8"), file, "dropkit-cli-${bundleHash}");
 const bundle = { exports: {} };
 // The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs.
 exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) => import(specifier));
@@ -162,35 +216,34 @@ function routeImports(text) {
 }
 
 /**
- * Runs \`dropkit config\` through the bin and saves V8's code caches at exit, so that they hold every function
- * start-up compiles: the bundle's from a JSON config (the common case), jiti's from a .ts config whose transpiled
- * form jiti has cached (a second run). Then checks that a fresh process accepts both.
+ * Runs \`dropkit config\` through the bin three times with a cache directory of its own (a JSON config, a .ts config,
+ * the .ts config again) and checks that the last run compiled the bundle and jiti from the caches the earlier runs
+ * saved. Not fatal: without caches start-up is slower, and the tests say what is wrong with the CLI.
  */
-function makeCodeCaches(bin) {
+function checkCodeCaches(bin) {
   const repo = mkdtempSync(path.join(os.tmpdir(), "dropkit-code-cache-"));
   try {
     const drops = { json: path.join(repo, "json"), ts: path.join(repo, "ts") };
     for (const dir of Object.values(drops)) mkdirSync(path.join(dir, ".git"), { recursive: true });
     writeFileSync(path.join(drops.json, "dropkit.config.json"), JSON.stringify({ theme: "ocean", exclude: ["legacy-*"] }));
     writeFileSync(path.join(drops.ts, "dropkit.config.ts"), "const theme: string = \"ocean\";\nexport default { theme };\n");
-    /** Runs \`dropkit config\` in `drop` with `onExit` (a function of the bin's exports, as text) called at exit. */
+    const cacheHome = path.join(repo, "cache");
+    mkdirSync(cacheHome, { mode: 0o700 });
+    /** Runs \`dropkit config\` in \`drop\` with \`onExit\` (a function of the bin's exports, as text) called at exit. */
     const run = (drop, onExit) => spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(bin)}, "config"];
 const bin = require(${JSON.stringify(bin)});
 process.on("exit", () => (${onExit})(bin));`], {
       cwd: drop,
       // A plain run: no DROPKIT_* settings, and no NODE_OPTIONS, whose V8 flags would make V8 reject the cache in other runs.
-      env: { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: repo },
+      env: { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: repo, XDG_CACHE_HOME: cacheHome },
       encoding: "utf8",
     });
-    const save = (which) => `(bin) => require("node:fs").writeFileSync(bin.${which}.cacheFile, bin.${which}.script.createCachedData())`;
-    const runs = [run(drops.json, save("bundle")), run(drops.ts, "() => {}"), run(drops.ts, save("jiti"))];
-    // Not fatal: a cache then covers less of start-up, and the tests say what is wrong with the CLI.
+    const runs = [run(drops.json, "() => {}"), run(drops.ts, "() => {}")];
     const failed = runs.find((r) => r.status !== 0);
-    if (failed) console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while making the code caches: ${failed.stderr.trim()}`);
+    if (failed) console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while checking the code caches: ${failed.stderr.trim()}`);
     const check = run(drops.ts, "(bin) => console.log(`rejected: ${bin.bundle.script.cachedDataRejected} ${bin.jiti.script.cachedDataRejected}`)");
     if (!/^rejected: false false$/m.test(check.stdout)) {
-      for (const file of readdirSync(dist)) if (file.endsWith(".cache")) rmSync(path.join(dist, file));
-      console.warn(`build-cli: V8 did not accept the code caches, so start-up compiles the bundle and jiti: ${check.stdout}${check.stderr}`);
+      console.warn(`build-cli: V8 did not accept the code caches a first run saved, so start-up compiles the bundle and jiti every time: ${check.stdout}${check.stderr}`);
     }
   } finally {
     rmSync(repo, { recursive: true, force: true });

@@ -51,6 +51,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  */
 export function callExports(e: AbiExports, request: Uint8Array): { status: number; view: Uint8Array } {
   const ptr = e.dk_alloc(request.length) >>> 0;
+  // 0 is dk_alloc's "no buffer" (docs/embedding.md): writing there would overwrite the module's own data.
+  if (ptr === 0) throw new CoreTrap(`the core has no room for a request of ${request.length} bytes (dk_alloc returned 0)`);
   // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
   new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
   const status = e.dk_call(ptr, request.length);
@@ -91,6 +93,7 @@ class Host implements AbiCore {
     } catch (error) {
       // A trap (or an answer outside memory) leaves the instance in an unknown state: discard it (SPEC section 11).
       this.exports = null;
+      if (error instanceof CoreTrap) throw error;
       throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -74,7 +74,7 @@ export function loadCache(file: string): Cache {
   try {
     found = readFound(file, cacheFileLimits.bytes);
   } catch (error) {
-    const stats = lstatSync(file, { throwIfNoEntry: false });
+    const stats = lstatQuietly(file);
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     if (reserved !== undefined) return { ...empty, found: { kind: "foreign", what: reserved, stats } };
     if (code === "ENOTDIR") return { ...empty, found: { kind: "missing" } };
@@ -172,7 +172,7 @@ export async function stageCache(file: string, data: CacheData): Promise<StagedF
 export async function commitCache(staged: StagedFile, loaded: Cache, now: Date): Promise<{ movedAside: string | null; warnings: string[] }> {
   const file = staged.target;
   let found = loaded.found;
-  const stats = lstatSync(file, { throwIfNoEntry: false });
+  const stats = lstatQuietly(file);
   const unchanged = stats === undefined ? found.kind === "missing" : "stats" in found && found.stats !== undefined && sameFile(stats, found.stats);
   if (!unchanged) found = loadCache(file).found;
   if (found.kind === "foreign") fail("IOError", foreignCacheMessage(file, found.what), { path: "cache.file", file, source: file });
@@ -217,6 +217,15 @@ function reservedName(file: string): string | undefined {
  * first key, or a version-1 file's `version` and `checkedAtMs`), or is a beginning of one cut short:
  * a torn dropkit cache rather than someone else's file.
  */
+/** `lstat` that never throws: a path the system cannot even look at (ENAMETOOLONG, ELOOP, EACCES) gives `undefined`. */
+function lstatQuietly(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function beginsLikeCache(text: string): boolean {
   const head = text.replace(/^\ufeff/, "").slice(0, 256);
   if (/^\s*\{\s*"kind"\s*:\s*"dropkit-cache"/.test(head) || /^\s*\{\s*"version"\s*:\s*1\s*,\s*"checkedAtMs"\s*:/.test(head)) return true;

@@ -4,9 +4,12 @@
 import { readFileSync } from "node:fs";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
-import { commands } from "./commands/index.js";
+import { commands, describingCommands } from "./commands/index.js";
+import { DropkitCli, withPlaceholders } from "./help.js";
+import { limits } from "./limits.js";
+import { shouldColor } from "./log.js";
 
-const { Builtins, Cli } = clipanion;
+const { Builtins } = clipanion;
 
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 const usageExitCode = 64;
@@ -26,12 +29,17 @@ void runCli(process.argv.slice(2)).then((code) => {
 async function runCli(argv: string[]): Promise<number> {
   // clipanion adds its default context itself (lazily in the bundle); spreading it here would create process.stdin, which only init reads.
   const context = { env: process.env };
+  if (argv.length > limits.arguments) {
+    const message = `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`;
+    return reportUsageError(argv, new Error(message), `${message}
+`);
+  }
   try {
     // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
     // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one
     // the full CLI makes; anything else (usage errors list every command) is left to the full CLI.
     const named = commands.filter((c) => c.paths?.some((path) => path[0] === argv[0]));
-    if (named.length > 0) {
+    if (named.length > 0 && !named.some((c) => describingCommands.has(c))) {
       const cli = buildCli(named);
       let command;
       try {
@@ -41,7 +49,7 @@ async function runCli(argv: string[]): Promise<number> {
       }
       if (command) return await cli.run(command, context);
     }
-    const cli = buildCli([...commands, Builtins.HelpCommand, Builtins.VersionCommand]);
+    const cli = buildCli([...commands, Builtins.VersionCommand]);
     if (argv.length === 0) {
       // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
       const message = "No command given. Run dropkit --help for details.";
@@ -66,9 +74,9 @@ async function runCli(argv: string[]): Promise<number> {
 // --- helpers ---
 
 /** A clipanion CLI with these commands registered. */
-function buildCli(registered: ReadonlyArray<CommandClass>): InstanceType<typeof Cli> {
+function buildCli(registered: ReadonlyArray<CommandClass>): DropkitCli {
   // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
-  const cli = new Cli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
+  const cli = new DropkitCli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
   for (const command of registered) cli.register(command);
   return cli;
 }
@@ -79,24 +87,30 @@ function reportUsageError(argv: string[], error: Error, text: string): number {
   const flag = logFormatFlag(argv);
   const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
   if (json) {
-    const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: error.message };
+    // clipanion's parse errors carry usage lines made before the placeholders are put in.
+    const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: withPlaceholders(error.message) };
     process.stderr.write(JSON.stringify(record) + "\n");
   } else {
-    process.stderr.write(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
+    process.stderr.write(withPlaceholders(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, "")));
   }
   return usageExitCode;
 }
 
-/** The value of `--log-format` in `argv`, read by hand because parsing failed (or has not happened yet). */
+/**
+ * The value of `--log-format` in `argv`, read by hand because parsing failed (or has not happened yet); `json`
+ * when there is none but `--json` asks for JSON output.
+ */
 function logFormatFlag(argv: string[]): string | undefined {
   let value: string | undefined;
+  let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") break;
     if (arg.startsWith("--log-format=")) value = arg.slice("--log-format=".length);
     else if (arg === "--log-format") value = argv[++i];
+    else if (arg === "--json") json = true;
   }
-  return value;
+  return value ?? (json ? "json" : undefined);
 }
 
 /** Clipanion's parse errors (unknown command or flag, bad value) carry a `clipanion` marker. */
@@ -105,7 +119,7 @@ function isClipanionError(error: unknown): error is Error {
 }
 
 function colorOn(stream: NodeJS.WriteStream): boolean {
-  return stream.isTTY === true && !process.env.NO_COLOR;
+  return shouldColor(stream, process.env);
 }
 
 /** The version from the package's own package.json (inlined by the bundle, read otherwise), so it never drifts from it. */

@@ -6,7 +6,9 @@ import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type Resol
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
-import { loadConfigFile, loadPresetFile, type LoadedConfig } from "./loader.js";
+import { nearMissWarning } from "./lookalikes.js";
+import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
+import type { Env } from "./types.js";
 
 /** The CLI flags that take part in the merge (layer 1), as given. */
 export interface ConfigFlags {
@@ -19,13 +21,17 @@ export interface ConfigFlags {
 
 /** Options for `loadConfig`. */
 export interface LoadConfigOptions {
-  /** The working directory (the drop). */
-  cwd: string;
+  /**
+   * The working directory (the drop): where discovery starts, and what relative paths from flags and variables
+   * resolve against.
+   * @default process.cwd()
+   */
+  cwd?: string;
   /** The environment: every `DROPKIT_*` variable goes to the core raw. @default process.env */
-  env?: NodeJS.ProcessEnv;
+  env?: Env;
   /** CLI flags (layer 1). @default {} */
   flags?: ConfigFlags;
-  /** The core to use. @default the process-wide core */
+  /** The core to use (from `dropkit/core`'s `createCore`). @default the process-wide core */
   core?: Core;
   /** Ask the core for `explain` (every layer that set each key), as `dropkit config --explain` does. @default false */
   explain?: boolean;
@@ -61,8 +67,8 @@ const detectIgnore = ["**/node_modules/**", "**/.git/**"];
  *   (65) for a config or preset file that cannot be loaded (all preset files' problems together).
  * @throws CoreTrap when the core fails (a bug).
  */
-export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
-  const cwd = path.resolve(options.cwd);
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const core = options.core ?? loadCore();
@@ -75,12 +81,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfig
       source: discovery.file!,
     });
   }
+  for (const miss of discovery.nearMisses) hostWarnings.push({ message: nearMissWarning(miss, cwd), source: miss.file });
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
   if (options.explain) request.explain = true;
+  // The config and the preset files together are held to limits.totalBytes.
+  const budget: ReadBudget = { used: 0 };
   if (discovery.file && discovery.format) {
-    request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format));
+    request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
   }
-  const done = await resolveStaged(core, request, hostWarnings);
+  const done = await resolveStaged(core, request, hostWarnings, budget);
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 
@@ -102,7 +111,7 @@ export async function planDrop(loaded: LoadConfigResult, archives: string[], cor
  * @param options - `cwd`, the config `source` (`null` for none), and optionally `env` and `flags`.
  * @throws DropkitError for a preset file that cannot be loaded (as `loadConfig`).
  */
-export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: NodeJS.ProcessEnv; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
+export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: Env; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
   const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
   if (options.source) request.config = options.source;
   return resolveStaged(options.core ?? loadCore(), request, []);
@@ -111,13 +120,13 @@ export async function resolveSource(options: { cwd: string; source: SourceInput 
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */
-async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[]): Promise<ResolveDone> {
+async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
-      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings));
+      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
       const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd) : null;
@@ -141,7 +150,7 @@ function coreFlags(flags: ConfigFlags): NonNullable<ResolveRequest["flags"]> {
 }
 
 /** Every `DROPKIT_*` variable, raw: the core parses them and warns about unknown ones. */
-function dropkitVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+function dropkitVariables(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (name.startsWith("DROPKIT_") && value !== undefined) out[name] = value;
@@ -161,7 +170,7 @@ function toSource(file: string, loaded: LoadedConfig): SourceInput {
  * preset file of the search path. A name that is not found is left out: the core then uses the
  * bundled preset of that name or reports PresetNotFound with suggestions from `presetNames`.
  */
-async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[]): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
+async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[], budget: ReadBudget): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
   const available = listSearchPath(needs.searchPath, warnings);
   const wanted: Array<{ file: string; name: string; ref?: string }> = [];
   if (needs.mode === "auto") {
@@ -180,7 +189,7 @@ async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWa
   const problems: Diagnostic[] = [];
   for (const { file, name, ref } of wanted) {
     try {
-      const source = toSource(file, await loadPresetFile(file));
+      const source = toSource(file, await loadPresetFile(file, budget));
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;

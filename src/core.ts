@@ -169,6 +169,7 @@ export class Core {
     } catch (error) {
       // After a trap the instance's state is unknown: drop it, as SPEC section 11 asks of every host.
       this.exports = null;
+      if (error instanceof CoreTrap) throw error;
       throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
     }
     try {

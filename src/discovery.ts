@@ -1,8 +1,11 @@
 // Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
 
-import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
+import { limits, readBounded } from "./limits.js";
+import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
+import type { Env } from "./types.js";
 
 /** The form of a config file, which decides how it is loaded. */
 export type ConfigFormat = "ts" | "js" | "json" | "package.json";
@@ -27,6 +30,11 @@ export interface Discovery {
   stop: { dir: string; reason: StopReason };
   /** Other config forms in the winning directory, which lose to `file` (worth a warning). */
   shadowed: string[];
+  /**
+   * Files in the searched directories that look like a config but are none of the forms discovery reads
+   * (`dropkit.config.mjs`, `.dropkitrc`, `.config/dropkit.json`, ...), each with what to do (worth a warning).
+   */
+  nearMisses: NearMiss[];
 }
 
 /** The file names looked for in each directory, in order of precedence (SPEC section 3). */
@@ -40,16 +48,23 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  * @param env - The environment to read `DROPKIT_CONFIG` and `GIT_CEILING_DIRECTORIES` from.
  * @param flagPath - The value of `--config`, when given.
  * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
- *   `UsageError` (exit 64) when `--config` is given an empty value.
+ *   `UsageError` (exit 64) when `--config` is given an empty value or one with a NUL character (or `cwd` has one),
+ *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one.
  */
-export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath?: string): Promise<Discovery> {
+export async function locateConfig(cwd: string, env: Env, flagPath?: string): Promise<Discovery> {
+  // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
+  if (cwd.includes("\0")) fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
   if (flagPath !== undefined) {
     if (flagPath === "") {
       fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
     }
+    if (flagPath.includes("\0")) fail("UsageError", `--config must not contain a NUL character (\\u0000), which no file name can hold: found ${JSON.stringify(flagPath)}.`, { source: "--config" });
     return explicitConfig(cwd, flagPath, "flag");
   }
   const fromEnv = env.DROPKIT_CONFIG;
+  if (fromEnv?.includes("\0")) {
+    fail("SchemaValidationError", `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`, { source: "DROPKIT_CONFIG" });
+  }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env");
   return findConfig(cwd, env);
 }
@@ -66,13 +81,16 @@ export async function locateConfig(cwd: string, env: NodeJS.ProcessEnv, flagPath
  * @param cwd - The directory to start from.
  * @param env - The environment to read `GIT_CEILING_DIRECTORIES` from.
  */
-export async function findConfig(cwd: string, env: NodeJS.ProcessEnv): Promise<Discovery> {
+export async function findConfig(cwd: string, env: Env): Promise<Discovery> {
   const ceilings = ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
   const searched: Array<{ dir: string }> = [];
+  const nearMisses: NearMiss[] = [];
   let dir = path.resolve(cwd);
   for (;;) {
     searched.push({ dir });
-    const found = configFormsIn(dir);
+    const names = listNames(dir);
+    const found = configFormsIn(dir, names);
+    if (names) nearMisses.push(...nearMissesAround(dir, names, found.map((f) => f.file)));
     if (found.length > 0) {
       const [winner, ...others] = found;
       return {
@@ -82,12 +100,13 @@ export async function findConfig(cwd: string, env: NodeJS.ProcessEnv): Promise<D
         searched,
         stop: { dir, reason: "found" },
         shadowed: others.map((f) => f.file),
+        nearMisses,
       };
     }
-    if (exists(path.join(dir, ".git"))) return notFound(searched, dir, "repository-root");
+    if ((!names || names.includes(".git")) && exists(path.join(dir, ".git"))) return notFound(searched, dir, "repository-root", nearMisses);
     const parent = path.dirname(dir);
-    if (parent === dir) return notFound(searched, dir, "filesystem-root");
-    if (ceilings.has(parent)) return notFound(searched, parent, "ceiling");
+    if (parent === dir) return notFound(searched, dir, "filesystem-root", nearMisses);
+    if (ceilings.has(parent)) return notFound(searched, parent, "ceiling", nearMisses);
     dir = parent;
   }
 }
@@ -119,38 +138,79 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env"): Discov
     const example = path.join(file, "dropkit.config.json");
     fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, { source, file });
   }
-  return { file, format: detectFormat(file), via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [] };
+  return { file, format: detectFormat(file), via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [] };
 }
 
-function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason): Discovery {
-  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [] };
+function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
+  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses };
 }
 
-/** Every config form present in `dir`, in order of precedence. */
-function configFormsIn(dir: string): Array<{ file: string; format: ConfigFormat }> {
+/**
+ * The entries of `dir`, read once per searched directory: they say which names exist (sparing a stat of each
+ * form that is not there) and which files look like configs. `null` when the directory cannot be listed (it may
+ * still be searchable), in which case every form is looked up by name.
+ */
+function listNames(dir: string): string[] | null {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `names` holds `name`, in any letter case: on a case-insensitive file system `Dropkit.Config.JSON` is
+ * `dropkit.config.json`, and the stat that follows decides.
+ */
+function hasName(names: string[], name: string): boolean {
+  return names.some((n) => n.length === name.length && n.toLowerCase() === name);
+}
+
+/** The near misses of a searched directory and of its `.config` folder (listed only when there is one). */
+function nearMissesAround(dir: string, names: string[], found: string[]): NearMiss[] {
+  const misses = nearMissesIn(dir, names, found);
+  if (names.includes(".config")) {
+    const dotConfig = path.join(dir, ".config");
+    const inside = listNames(dotConfig);
+    if (inside) misses.push(...nearMissesInDotConfig(dotConfig, inside));
+  }
+  return misses;
+}
+
+/** Every config form present in `dir`, in order of precedence; `names` (its listing, when known) spares the stats. */
+function configFormsIn(dir: string, names: string[] | null = null): Array<{ file: string; format: ConfigFormat }> {
   const found: Array<{ file: string; format: ConfigFormat }> = [];
   for (const name of configFileNames) {
+    if (names && !hasName(names, name)) continue;
     const file = path.join(dir, name);
     // A symbolic link that resolves to nothing (broken, a loop, unreadable) is a config that cannot be
     // loaded, not a missing one: loading it then says why, instead of silently using the defaults.
     if (isFile(file) || isDanglingLink(file)) found.push({ file, format: detectFormat(file) });
   }
   const pkg = path.join(dir, "package.json");
-  if (isFile(pkg) && hasDropkitKey(pkg)) found.push({ file: pkg, format: "package.json" });
+  if ((!names || hasName(names, "package.json")) && isFile(pkg) && hasDropkitKey(pkg)) found.push({ file: pkg, format: "package.json" });
   return found;
 }
 
-/** Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts. */
+/**
+ * Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts, and so does
+ * one over `limits.fileBytes` that mentions it in what is read of it (its first `fileBytes + 1` bytes): loading
+ * it then says it is too large, rather than its settings being silently ignored.
+ */
 function hasDropkitKey(file: string): boolean {
   let text: string;
+  let over: boolean;
   try {
-    text = readFileSync(file, "utf8");
+    const read = readBounded(file, limits.fileBytes);
+    text = read.bytes.toString("utf8");
+    over = read.over;
   } catch {
     // An unreadable package.json higher up must not break every run below it.
     return false;
   }
   // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
   if (!text.includes('"dropkit"')) return false;
+  if (over) return true;
   let data: unknown;
   try {
     data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -35,18 +35,41 @@ export interface Diagnostic {
   column?: number;
 }
 
-/** An expected failure: carries one or more diagnostics and the exit code to end with. */
-export class DropkitError extends Error {
-  readonly diagnostics: Diagnostic[];
-  readonly exitCode: number;
+/** Marks dropkit's errors across copies of the package (a config's own dropkit and the running one): see `isDropkitError`. */
+const brand = Symbol.for("dropkit.DropkitError");
 
-  constructor(diagnostics: Diagnostic | Diagnostic[]) {
+/**
+ * An expected failure: one or more problems, and the exit code the CLI ends with. `name`, `path` and `source`
+ * are the first problem's; `diagnostics` holds every problem (all schema problems of a file at once).
+ */
+export class DropkitError extends Error {
+  /** Every problem, in the order found. */
+  readonly diagnostics: Diagnostic[];
+  /** The exit code of the first problem (SPEC section 8). */
+  readonly exitCode: number;
+  /** The first problem's dotted key path, such as `modules.include[2]`; "" when it is not about one value. */
+  readonly path: string;
+  /** Where the first problem is: `file:line:column`, a file, a flag (`--theme`) or a variable (`DROPKIT_THEME`); "" when nowhere. */
+  readonly source: string;
+
+  constructor(diagnostics: Diagnostic | Diagnostic[], options?: { cause?: unknown }) {
     const list = Array.isArray(diagnostics) ? diagnostics : [diagnostics];
-    super(list.map((d) => d.message).join("\n"));
+    super(list.map((d) => d.message).join("\n"), options);
     this.name = list[0]?.name ?? "InternalError";
     this.diagnostics = list;
     this.exitCode = exitCodeOf(list);
+    this.path = list[0]?.path ?? "";
+    this.source = list[0]?.source ?? "";
   }
+}
+Object.defineProperty(DropkitError.prototype, brand, { value: true });
+
+/**
+ * Whether `value` is a `DropkitError`, also one thrown by another copy of the package (where `instanceof`
+ * would say no).
+ */
+export function isDropkitError(value: unknown): value is DropkitError {
+  return typeof value === "object" && value !== null && (value as { [brand]?: unknown })[brand] === true;
 }
 
 /** The exit code for a set of problems: the first one's, so the most specific cause wins. */

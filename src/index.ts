@@ -1,28 +1,52 @@
-// The package's public entry: the config type, `defineConfig`, and `loadConfig` for programmatic use.
+// The package's public entry: the config type, `defineConfig`, and the library (`loadConfig`, `validateConfig`, `DropkitError`).
 
-import type { DropkitConfig } from "./types.js";
-import type { LoadConfigOptions, LoadConfigResult } from "./config.js";
+import type { DropkitConfig, StrictConfig } from "./types.js";
+import type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 
-export type { DropkitConfig, DropkitCache, DropkitHooks, DropkitLog, DropkitModules, ModuleGlob } from "./types.js";
-export type { LoadConfigOptions, LoadConfigResult } from "./config.js";
+export type { DropkitConfig, DropkitCache, DropkitHooks, DropkitLog, DropkitModules, Env, ModuleGlob, StrictConfig } from "./types.js";
+export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
+export type { ConfigFlags } from "./config.js";
+export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core.js";
+export type { ConfigFormat, Discovery, StopReason } from "./discovery.js";
+export type { Diagnostic, ErrorName } from "./errors.js";
+export { DropkitError, isDropkitError } from "./errors.js";
 
 /**
- * Types a config in `dropkit.config.ts`/`.js`; returns it unchanged.
+ * Types a config in `dropkit.config.ts`/`.js`; returns it unchanged. An unknown key at any depth is a compile
+ * error, in the object form and in what a function returns.
  *
  * @example
  * export default defineConfig({ theme: "ocean", modules: { exclude: ["test-*"] } });
+ * export default defineConfig(async () => ({ theme: process.env.CI ? "none" : "auto" }));
  */
-export function defineConfig<T extends DropkitConfig | (() => DropkitConfig | Promise<DropkitConfig>)>(config: T): T {
+export function defineConfig(config: DropkitConfig): DropkitConfig;
+/** A function returning the config (called once per load). */
+export function defineConfig<R extends DropkitConfig>(config: () => R & StrictConfig<R>): () => DropkitConfig;
+/** An async function returning the config (awaited once per load). */
+export function defineConfig<R extends DropkitConfig>(config: () => Promise<R & StrictConfig<R>>): () => Promise<DropkitConfig>;
+export function defineConfig(config: unknown): unknown {
   return config;
 }
 
 /**
- * Resolves the config exactly as `dropkit config` does: discovery, loading, presets, the five layers.
- * Imported lazily so that a config file importing `defineConfig` does not load the wasm core.
+ * Resolves the config exactly as `dropkit config` does: discovery from `cwd` (default: the process's), loading
+ * the file, presets and the five layers. Imported lazily, so that a config file importing `defineConfig` loads
+ * neither the loader nor the wasm core. See docs/library.md.
  *
- * @see {@link LoadConfigResult} for the answer; `ok: false` carries every problem in `errors`.
+ * @throws DropkitError for every failure, with all problems in `diagnostics` (use `isDropkitError`).
  */
-export async function loadConfig(options: LoadConfigOptions): Promise<LoadConfigResult> {
-  const config = await import("./config.js");
-  return config.loadConfig(options);
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  const library = await import("./library.js");
+  return library.loadConfig(options);
+}
+
+/**
+ * Validates one config text (or a whole package.json) with the wasm core the CLI uses, which this hides:
+ * every problem at once, with 1-based line and column.
+ *
+ * @throws DropkitError `ConfigSyntaxError` or `SchemaValidationError` (65), with every problem in `diagnostics`.
+ */
+export async function validateConfig(text: string, options: ValidateConfigOptions = {}): Promise<ValidateConfigResult> {
+  const library = await import("./library.js");
+  return library.validateConfig(text, options);
 }

@@ -1,10 +1,14 @@
 // Loading config and preset files: raw text for JSON forms, evaluated and checked plain data for .ts/.js.
 
-import { readFileSync, readlinkSync, statSync, type Stats } from "node:fs";
+import { readlinkSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { types } from "node:util";
+import { dropkitAliases } from "./alias.js";
+import { privateCacheDir } from "./cachedir.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
+import { limits, readBounded, sizeText, type BoundedRead } from "./limits.js";
 
 /** Plain JSON data, as the core receives it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -20,6 +24,11 @@ export type LoadedConfig =
 /** What a file is, for messages: a config or a preset. */
 export type FileRole = "config" | "preset";
 
+/** The bytes one resolve has read so far, against `limits.totalBytes`; shared by its config and preset files. */
+export interface ReadBudget {
+  used: number;
+}
+
 /**
  * Loads a config file. JSON and `package.json` forms are returned as text, unparsed. `.ts` and `.js`
  * files are evaluated through jiti (loaded only now, so JSON-only runs never pay for it); the default
@@ -28,43 +37,63 @@ export type FileRole = "config" | "preset";
  * @param file - Absolute path of the file.
  * @param format - Its form, as `locateConfig`/`detectFormat` decided.
  * @param role - Whether the file is a config or a preset, for messages.
+ * @param budget - What the resolve has read so far (its config and preset files), charged with this file.
  * @default role "config"
  * @throws DropkitError `ConfigNotFound` (66) when the file cannot be read, `ConfigSyntaxError` (65) when a
- *   JSON form is not UTF-8, `ConfigLoadError` (65) when evaluation throws or exports no object,
+ *   JSON form is not UTF-8, `ConfigLoadError` (65) when evaluation throws or exports no object, or when the
+ *   file or its exported data is over `limits.fileBytes` (or the budget over `limits.totalBytes`),
  *   `SchemaValidationError` (65, one diagnostic per value) when the export holds values JSON cannot carry.
  */
-export async function loadConfigFile(file: string, format: ConfigFormat, role: FileRole = "config"): Promise<LoadedConfig> {
-  if (format === "json" || format === "package.json") return { format, text: readText(file, role) };
-  const value = await evaluate(file, role);
-  return { format: "value", value: toJsonValue(value, file) as { [key: string]: JsonValue } };
+export async function loadConfigFile(file: string, format: ConfigFormat, role: FileRole = "config", budget?: ReadBudget): Promise<LoadedConfig> {
+  if (format === "json" || format === "package.json") return { format, text: readText(file, role, budget) };
+  try {
+    const value = await withoutExit(() => evaluate(file, role));
+    return { format: "value", value: toJsonValue(value, file, budget) as { [key: string]: JsonValue } };
+  } catch (error) {
+    if (error instanceof DropkitError) throw error;
+    // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
+    throw loadError(file, role, "exports a value that cannot be read", plainError(error));
+  }
 }
 
 /**
  * Loads a local preset file (`.ts`, `.js` or `.json`), exactly as a config file of that form is loaded.
  *
  * @param file - Absolute path of the preset file.
+ * @param budget - What the resolve has read so far, as for `loadConfigFile`.
  */
-export async function loadPresetFile(file: string): Promise<LoadedConfig> {
+export async function loadPresetFile(file: string, budget?: ReadBudget): Promise<LoadedConfig> {
   const format = detectFormat(file);
   // A preset named package.json is still a preset: plain JSON, not a `dropkit` key.
-  return loadConfigFile(file, format === "package.json" ? "json" : format, "preset");
+  return loadConfigFile(file, format === "package.json" ? "json" : format, "preset", budget);
 }
 
 /**
  * Converts a value exported by a `.ts`/`.js` file into plain JSON data. Values JSON cannot carry —
  * functions, `undefined`, `NaN`, `±Infinity`, bigints, symbols (as values or keys), instances other than
  * plain objects and arrays (`Date`, `Map`, `RegExp`, promises…), and cycles — are all collected and
- * reported together, each with its dotted path (`modules.include[2]`). Keys such as `__proto__` are
- * copied as plain own data, never as prototypes.
+ * reported together, each with its dotted path (`modules.include[2]`): the first 100, then one that counts the
+ * rest, as the core does. So are objects and arrays nested deeper than `limits.depth` (128, the core's limit
+ * for JSON text). Keys such as `__proto__` are copied as plain own data, never as prototypes. Data whose JSON
+ * text would be over `limits.fileBytes` stops the walk at once (a sparse `new Array(1e9)` included).
  *
  * @param value - The exported value.
  * @param file - The file it came from, for the diagnostics.
- * @throws DropkitError with one `SchemaValidationError` diagnostic per bad value.
+ * @param budget - What the resolve has read so far, charged with the JSON text of the data.
+ * @throws DropkitError with one `SchemaValidationError` diagnostic per bad value, or a `ConfigLoadError` for
+ *   data over the size limits.
  */
-export function toJsonValue(value: unknown, file: string): JsonValue {
-  const problems: Diagnostic[] = [];
-  const result = convert(value, "", [], problems, file);
-  if (problems.length > 0) throw new DropkitError(problems);
+export function toJsonValue(value: unknown, file: string, budget?: ReadBudget): JsonValue {
+  const walk: Walk = { file, problems: [], unlisted: 0, ancestors: [], size: 0 };
+  const result = convert(value, "", walk);
+  if (walk.unlisted > 0) {
+    const message = `${walk.unlisted} more problems in ${file} are not listed (only the first ${listedProblems} of a file are): fix these and run again to see the rest.`;
+    walk.problems.push({ name: "SchemaValidationError", message, file, source: file });
+  }
+  if (walk.problems.length > 0) throw new DropkitError(walk.problems);
+  const bytes = Buffer.byteLength(JSON.stringify(result));
+  if (bytes > limits.fileBytes) tooMuchData(file, bytes);
+  charge(budget, file, bytes);
   return result;
 }
 
@@ -72,22 +101,42 @@ export function toJsonValue(value: unknown, file: string): JsonValue {
 
 type Jiti = { import(id: string): Promise<unknown> };
 
-let jiti: Jiti | undefined;
+/** The jiti instances by cache directory (or none) and alias, created on first use: requiring jiti costs start-up time. */
+const jitis = new Map<string, Jiti>();
+let noCacheSaid = false;
 
-/** The jiti instance, created on first use: requiring jiti costs start-up time that JSON configs never need. */
-function getJiti(): Jiti {
+/**
+ * The jiti instance for the next evaluation. Its compiled files go only to the user's private cache
+ * directory, checked again now (src/cachedir.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
+ * and a file planted there under the predictable name would run instead of the user's config. `alias` (from
+ * `dropkitAliases`) makes `dropkit` the running one, for projects that have none.
+ */
+function getJiti(alias?: Record<string, string>): Jiti {
+  const cache = privateCacheDir();
+  if (cache.dir === null && !noCacheSaid && process.env.DROPKIT_DEBUG === "1") {
+    noCacheSaid = true;
+    process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
+  }
+  const fsCache = cache.dir ?? false;
+  const key = `${alias !== undefined}:${fsCache}`;
+  let jiti = jitis.get(key);
   if (!jiti) {
     const { createJiti } = createRequire(import.meta.url)("jiti") as {
       createJiti(id: string, options: Record<string, unknown>): Jiti;
     };
     jiti = createJiti(import.meta.url, {
-      // Default fsCache: node_modules/.cache/jiti or the OS temp dir, never next to the user's file.
+      ...(alias ? { alias } : {}),
+      // Given here, these win over JITI_* variables: no cache elsewhere, and no ESM temp files in os.tmpdir().
+      fsCache,
+      rebuildFsCache: false,
+      esmEvalTempFile: false,
       // No module cache: a config edited between two loads in one process must be re-read.
       moduleCache: false,
       // Without interop, `default` is exactly the default export, so a file with only named exports
       // can be told apart from one exporting an object.
       interopDefault: false,
     });
+    jitis.set(key, jiti);
   }
   return jiti;
 }
@@ -97,9 +146,9 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   requireFile(file, role);
   let mod: unknown;
   try {
-    mod = await getJiti().import(file);
+    mod = commonJsAsDefault(await getJiti(dropkitAliases(file)).import(file));
   } catch (error) {
-    throw loadError(file, role, "could not be evaluated", error);
+    throw loadError(file, role, "could not be evaluated", plainError(error));
   }
   if (typeof mod !== "object" || mod === null || !Object.hasOwn(mod, "default")) {
     const named = typeof mod === "object" && mod !== null ? Object.keys(mod).filter((k) => k !== "__esModule").sort() : [];
@@ -117,7 +166,7 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     try {
       exported = await (exported as () => unknown)();
     } catch (error) {
-      throw loadError(file, role, "threw when its exported function was called", error);
+      throw loadError(file, role, "threw when its exported function was called", plainError(error));
     }
   }
   if (!isPlainObject(exported)) {
@@ -126,14 +175,29 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   return exported;
 }
 
-/** Reads a JSON-form file as strict UTF-8, without a byte-order mark. */
-function readText(file: string, role: FileRole): string {
-  let bytes: Buffer;
+/**
+ * The module with a CommonJS file's `module.exports` as its default export. jiti gives it so in Node, but in Deno
+ * it gives `module.exports` itself: an object that is neither a module namespace nor ES module code compiled to
+ * CommonJS (`__esModule`), which then becomes the default export.
+ */
+function commonJsAsDefault(mod: unknown): unknown {
+  if (typeof mod !== "object" || mod === null || Object.hasOwn(mod, "default")) return mod;
+  if (types.isModuleNamespaceObject(mod) || (mod as { __esModule?: unknown }).__esModule === true) return mod;
+  return { default: mod };
+}
+
+/** Reads a JSON-form file as strict UTF-8, without a byte-order mark, refusing one over `limits.fileBytes`. */
+function readText(file: string, role: FileRole, budget: ReadBudget | undefined): string {
+  let read: BoundedRead;
   try {
-    bytes = readFileSync(file);
+    read = readBounded(file, limits.fileBytes);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTFILE") fail("ConfigNotFound", `The ${role} file ${file} is not a file. Check the path.`, { file, source: file });
     fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check that it exists and is readable.`, { file, source: file });
   }
+  if (read.over) tooLarge(file, role, read.size);
+  const bytes = read.bytes;
+  charge(budget, file, bytes.length);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -155,6 +219,72 @@ function requireFile(file: string, role: FileRole): void {
     const why = stats ? "is not a file" : isSymbolicLink(file) ? `is a broken symbolic link (to ${linkTarget(file)})` : "does not exist";
     fail("ConfigNotFound", `The ${role} file ${file} ${why}. Check the path.`, { file, source: file });
   }
+  // Checked before jiti reads and compiles it: a huge source would take that much memory several times over.
+  if (stats.size > limits.fileBytes) tooLarge(file, role, stats.size);
+}
+
+/** Refuses a file over `limits.fileBytes` (`size` is `fileBytes + 1` when only "more" is known). */
+function tooLarge(file: string, role: FileRole, size: number): never {
+  const what = size > limits.fileBytes + 1 ? `is ${sizeText(size)}` : `has more than ${sizeText(limits.fileBytes)}`;
+  const hint = path.basename(file) === "package.json" ? ", or move the dropkit key to a dropkit.config.json" : "";
+  fail("ConfigLoadError", `The ${role} ${file} ${what}, over the limit of ${sizeText(limits.fileBytes)} for a ${role} file. A dropkit ${role} is a few KB: check that this is the right file${hint}.`, { file, source: file });
+}
+
+/** Refuses exported data over `limits.fileBytes` as JSON text: its exact size, or none when the walk stopped early. */
+function tooMuchData(file: string, bytes?: number): never {
+  const size = bytes === undefined ? `over ${sizeText(limits.fileBytes)} as JSON (the walk stopped there)` : `${sizeText(bytes)} as JSON, over the limit of ${sizeText(limits.fileBytes)}`;
+  fail("ConfigLoadError", `The data exported by ${file} is ${size}, the most one file may hold. A dropkit config is a few KB: check what the file exports.`, { file, source: file });
+}
+
+/** Adds a file's bytes to the resolve's budget; refuses the file that takes it over `limits.totalBytes`. */
+function charge(budget: ReadBudget | undefined, file: string, bytes: number): void {
+  if (!budget) return;
+  budget.used += bytes;
+  if (budget.used > limits.totalBytes) {
+    fail("ConfigLoadError", `The config and preset files of this run are ${sizeText(budget.used)} together with ${file}, over the limit of ${sizeText(limits.totalBytes)}. Use fewer or smaller preset files (every preset file of the search path is read when presets are auto-detected).`, { file, source: file });
+  }
+}
+
+/**
+ * Runs a config's code with `process.exit` turned into a throw: a config that ends the process would end the run
+ * with its own exit code (even 0, having done nothing), instead of a ConfigLoadError.
+ */
+async function withoutExit<T>(run: () => Promise<T>): Promise<T> {
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new Error(`it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`);
+  }) as typeof process.exit;
+  try {
+    return await run();
+  } finally {
+    process.exit = exit;
+  }
+}
+
+/**
+ * Anything a config threw, as an Error whose message and stack can be read safely: user code may throw a
+ * non-Error, a Proxy whose every trap throws, or an Error whose `message` or `stack` getter throws.
+ */
+function plainError(thrown: unknown): Error {
+  const text = (get: () => unknown): string | undefined => {
+    try {
+      const value = get();
+      return typeof value === "string" ? value : value === undefined ? undefined : String(value);
+    } catch {
+      return undefined;
+    }
+  };
+  let isError = false;
+  try {
+    isError = thrown instanceof Error;
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws: not an Error as far as dropkit can tell.
+  }
+  const message = (isError ? text(() => (thrown as Error).message) : text(() => String(thrown))) ?? "a thrown value that cannot be shown";
+  const error = new Error(message);
+  // The original stack, for the position in the file; a non-Error has none.
+  error.stack = (isError ? text(() => (thrown as Error).stack) : undefined) ?? `Error: ${message}`;
+  return error;
 }
 
 /** Why a file cannot be read: the error code, and for a symbolic link what is wrong with it. */
@@ -197,10 +327,19 @@ function loadError(file: string, role: FileRole, what: string, error: unknown): 
  */
 function positionIn(file: string, error: unknown): { line: number; column?: number } | undefined {
   if (!(error instanceof Error)) return undefined;
-  const fromMessage = positionAfter(file, error.message);
+  const fromMessage = parseErrorPosition(file, error.message);
   if (fromMessage) return fromMessage;
   const fromStack = positionAfter(file, error.stack ?? "");
   return fromStack ? { line: fromStack.line } : undefined;
+}
+
+/**
+ * The position of a jiti parse error ("ParseError: ... <file>:line:column"), whose column is 0-based as Babel
+ * counts; made 1-based like every other position dropkit reports.
+ */
+function parseErrorPosition(file: string, message: string): { line: number; column: number } | undefined {
+  const at = positionAfter(file, message);
+  return at && /^ParseError\b/.test(message) ? { line: at.line, column: at.column + 1 } : at;
 }
 
 function positionAfter(file: string, text: string): { line: number; column: number } | undefined {
@@ -213,58 +352,81 @@ function positionAfter(file: string, text: string): { line: number; column: numb
   return undefined;
 }
 
-/** The objects and arrays being converted, outermost first, with their paths: to detect cycles. */
-type Ancestors = Array<{ object: object; path: string }>;
+/** At most this many problems of one file are listed, as the core lists a document's (docs/abi.md). */
+const listedProblems = 100;
 
-function convert(value: unknown, at: string, ancestors: Ancestors, problems: Diagnostic[], file: string): JsonValue {
+/** One conversion: the file, its problems (and how many more were not listed), and where the walk is. */
+interface Walk {
+  file: string;
+  problems: Diagnostic[];
+  unlisted: number;
+  /** The objects and arrays being converted, outermost first, with their paths: for cycles and the depth. */
+  ancestors: Array<{ object: object; path: string }>;
+  /** The JSON text made so far, in UTF-16 units: never more than its UTF-8 bytes, so no stop comes too early. */
+  size: number;
+}
+
+function convert(value: unknown, at: string, walk: Walk): JsonValue {
   switch (typeof value) {
     case "string":
+      grow(walk, value.length + 2);
+      return value;
     case "boolean":
+      grow(walk, 5);
       return value;
     case "number":
+      grow(walk, 4);
       if (Number.isFinite(value)) return value;
-      return reject(problems, file, at, `is ${String(value)}, which JSON cannot represent; use a finite number`);
+      return reject(walk, at, `is ${String(value)}, which JSON cannot represent; use a finite number`);
     case "undefined":
-      return reject(problems, file, at, "is undefined; remove it or give it a value");
+      return reject(walk, at, "is undefined; remove it or give it a value");
     case "function":
-      return reject(problems, file, at, "is a function; a config holds data only, so call it and use its result");
+      return reject(walk, at, "is a function; a config holds data only, so call it and use its result");
     case "bigint":
-      return reject(problems, file, at, `is the bigint ${value}n; use a number or a string`);
+      return reject(walk, at, `is the bigint ${value}n; use a number or a string`);
     case "symbol":
-      return reject(problems, file, at, `is ${value.toString()}; use a string`);
+      return reject(walk, at, `is ${value.toString()}; use a string`);
   }
+  grow(walk, 4);
   if (value === null) return null;
   const object = value as object;
+  const { ancestors } = walk;
   const ancestor = ancestors.find((a) => a.object === object);
   if (ancestor) {
     const target = ancestor.path;
-    return reject(problems, file, at, `refers back to ${target === "" ? "the top-level object" : target}: a cycle, which JSON cannot represent`);
+    return reject(walk, at, `refers back to ${target === "" ? "the top-level object" : target}: a cycle, which JSON cannot represent`);
+  }
+  const plain = isPlainObject(object);
+  if ((plain || Array.isArray(object)) && ancestors.length >= limits.depth) {
+    return reject(walk, at, `is nested deeper than ${limits.depth} levels, the most a dropkit config may have (as in JSON text); a config is never that deep: check what builds it`);
   }
   if (Array.isArray(object)) {
     ancestors.push({ object, path: at });
     const out: JsonValue[] = [];
     for (let i = 0; i < object.length; i++) {
       const child = `${at}[${i}]`;
+      grow(walk, 1);
       if (!(i in object)) {
-        reject(problems, file, child, "is an empty slot of a sparse array; give it a value");
+        reject(walk, child, "is an empty slot of a sparse array; give it a value");
         out.push(null);
       } else {
-        out.push(convert(read(object, i, child, problems, file), child, ancestors, problems, file));
+        out.push(convert(read(walk, object, i, child), child, walk));
       }
     }
     ancestors.pop();
     return out;
   }
-  if (!isPlainObject(object)) {
-    return reject(problems, file, at, `is ${describe(object)}; a config holds plain data only (strings, numbers, booleans, null, arrays, objects)`);
+  if (!plain) {
+    return reject(walk, at, `is ${describe(object)}; a config holds plain data only (strings, numbers, booleans, null, arrays, objects)`);
   }
   ancestors.push({ object, path: at });
   const out: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(object)) {
     const child = at === "" ? key : `${at}.${key}`;
+    grow(walk, key.length + 4);
     // defineProperty, never assignment: `out["__proto__"] = v` would set the prototype instead of a key.
     Object.defineProperty(out, key, {
-      value: convert(read(object, key, child, problems, file), child, ancestors, problems, file),
+      value: convert(read(walk, object, key, child), child, walk),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -272,28 +434,39 @@ function convert(value: unknown, at: string, ancestors: Ancestors, problems: Dia
   }
   for (const symbol of Object.getOwnPropertySymbols(object)) {
     if (Object.prototype.propertyIsEnumerable.call(object, symbol)) {
-      reject(problems, file, `${at}[${symbol.toString()}]`, "is a symbol key; keys must be strings");
+      reject(walk, `${at}[${symbol.toString()}]`, "is a symbol key; keys must be strings");
     }
   }
   ancestors.pop();
   return out;
 }
 
+/** Counts `units` more of JSON text; data over the size limit stops the walk at once. */
+function grow(walk: Walk, units: number): void {
+  walk.size += units;
+  if (walk.size > limits.fileBytes) tooMuchData(walk.file);
+}
+
 /** Reads a property; a getter that throws becomes a diagnostic rather than a crash. */
-function read(object: object, key: string | number, at: string, problems: Diagnostic[], file: string): unknown {
+function read(walk: Walk, object: object, key: string | number, at: string): unknown {
   try {
     return (object as Record<string | number, unknown>)[key];
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    problems.push({ name: "ConfigLoadError", path: at, file, source: file, message: `${at}: reading it threw: ${message}` });
+    note(walk, { name: "ConfigLoadError", path: at, file: walk.file, source: walk.file, message: `${at}: reading it threw: ${plainError(error).message}` });
     return null;
   }
 }
 
-function reject(problems: Diagnostic[], file: string, at: string, what: string): null {
+function reject(walk: Walk, at: string, what: string): null {
   const subject = at === "" ? "The exported value" : at;
-  problems.push({ name: "SchemaValidationError", message: `${subject} ${what}.`, file, source: file, ...(at === "" ? {} : { path: at }) });
+  note(walk, { name: "SchemaValidationError", message: `${subject} ${what}.`, file: walk.file, source: walk.file, ...(at === "" ? {} : { path: at }) });
   return null;
+}
+
+/** Lists a problem, or past `listedProblems` only counts it. */
+function note(walk: Walk, problem: Diagnostic): void {
+  if (walk.problems.length < listedProblems) walk.problems.push(problem);
+  else walk.unlisted++;
 }
 
 function isObject(value: unknown): value is object {

@@ -126,9 +126,15 @@ export function earlyLogFormat(flag: string | undefined, env: NodeJS.ProcessEnv)
   return fromEnv === "json" ? "json" : "text";
 }
 
-/** Whether to colour: only on a terminal, and never when `NO_COLOR` is set to anything but "" (no-color.org). */
+/**
+ * Whether to colour: on a terminal, or anywhere when `FORCE_COLOR` is set (but "0" or "false" turn it off); never
+ * when `NO_COLOR` is set to anything but "" (no-color.org), which wins over both.
+ */
 export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean {
-  return target.isTTY === true && !env.NO_COLOR;
+  if (env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
+  if (force) return force !== "0" && force.toLowerCase() !== "false";
+  return target.isTTY === true;
 }
 
 // --- helpers ---

@@ -1,4 +1,4 @@
-// The public shape of a dropkit config (SPEC section 2), for `defineConfig` and `import type`.
+// The public shape of a dropkit config (SPEC section 2), for `defineConfig` and `import type`, and the library's own plain types.
 
 /**
  * A module glob: a module name (`blog`), or a name prefix followed by one trailing `*` (`shop-*`, `*`).
@@ -112,3 +112,19 @@ export interface DropkitConfig {
   /** Decisions log. */
   log?: DropkitLog;
 }
+
+/**
+ * Environment variables, as `process.env` holds them: dropkit's own type, so that its declarations need no
+ * `@types/node`. dropkit reads the `DROPKIT_*` variables, `GIT_CEILING_DIRECTORIES`, `NO_COLOR` and `FORCE_COLOR`.
+ */
+export type Env = Record<string, string | undefined>;
+
+/**
+ * `T` with every key that `Shape` does not have, at any depth, typed `never`. A function config's returned
+ * object loses TypeScript's excess-property check (its type is inferred), so `defineConfig` checks it with this.
+ */
+export type StrictConfig<T, Shape = DropkitConfig> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]: K extends keyof Shape ? StrictConfig<T[K], NonNullable<Shape[K]>> : never }
+    : T;

@@ -1,6 +1,7 @@
 // Tests for src/archives.ts: which files are archives, and their order.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -60,4 +61,24 @@ test("a working directory inside a directory with glob characters", async () => 
 
 test("an empty directory has no archives", async () => {
   assert.deepEqual(await scanArchives(tree([])), []);
+});
+
+test("what is not a regular file once links are followed (a device, a FIFO) is left out with a warning, never read", async () => {
+  const root = tree(["blog.zip"]);
+  fs.symlinkSync("/dev/zero", path.join(root, "zero.zip"));
+  fs.symlinkSync("/dev/null", path.join(root, "null-theme.zip"));
+  const fifo = spawnSync("mkfifo", [path.join(root, "pipe.zip")]);
+  assert.equal(fifo.status, 0);
+  const warnings: Array<[string, string]> = [];
+  assert.deepEqual(await scanArchives(root, (message, source) => warnings.push([message, source])), ["blog.zip"]);
+  assert.deepEqual(warnings.map(([, source]) => path.basename(source)).sort(), ["null-theme.zip", "zero.zip"]);
+  for (const [message, source] of warnings) assert.equal(message, `${source} is left out: it is a device, not a regular file, so it is not an archive.`);
+});
+
+test("a name that is not valid UTF-8 is left out with a warning to rename it (no path string can reach it)", async () => {
+  const root = tree(["blog.zip"]);
+  fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x62, 0xff, 0x2e, 0x7a, 0x69, 0x70])]), "PK");
+  const warnings: string[] = [];
+  assert.deepEqual(await scanArchives(root, (message) => warnings.push(message)), ["blog.zip"]);
+  assert.deepEqual(warnings, [`${path.join(root, "b\uFFFD.zip")} is left out: its name is not valid UTF-8, so it cannot be opened by name; rename it.`]);
 });

@@ -60,6 +60,8 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "not UTF-8", bytes: { "dropkit.config.json": Buffer.from('{"theme": "caf\xe9"}', "latin1") }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json", "UTF-8"] },
   { input: "dropkit.config.json", title: "an unknown hooks.onFailure value", files: cfg({ hooks: { onFailure: "retry" } }), args: create, exit: 65, name: "SchemaValidationError", place: ["hooks.onFailure"] },
   { input: "dropkit.config.json", title: "a comment (JSON has none)", files: { "dropkit.config.json": '{\n  // the theme\n  "theme": "ocean"\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:2:3"] },
+  { input: "dropkit.config.json", title: "a NUL character (\\u0000) in a path value", files: { "dropkit.config.json": '{"theme": "ocean\\u0000.zip"}\n' }, args: create, exit: 65, name: "SchemaValidationError", place: ["theme", "NUL", "<root>/dropkit.config.json:1:11"] },
+  { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
   { input: "dropkit.config.ts / .js", title: "a .ts config that throws", files: { "dropkit.config.ts": 'throw new Error("no config today");\nexport default {};\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "no config today"], example: true },
@@ -69,12 +71,15 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.ts / .js", title: "a TypeScript syntax error", files: { "dropkit.config.ts": "export default { theme: 'ocean' ;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "a value JSON cannot carry (NaN)", files: { "dropkit.config.ts": "export default { cache: { enabled: NaN } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled", "<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "an unknown key in a .ts config", files: { "dropkit.config.ts": "export default { modules: { exlude: ['a'] } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["exlude", "modules", "<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "an export nested deeper than 128 levels", files: { "dropkit.config.ts": "let v: any = 1;\nfor (let i = 0; i < 10000; i++) v = { a: v };\nexport default { theme: v };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["theme.a.a", "128 levels", "<root>/dropkit.config.ts"] },
+  { input: "dropkit.config.ts / .js", title: "a .js config that calls process.exit", files: { "dropkit.config.js": "process.exit(0);\n" }, args: create, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "process.exit(0)"] },
 
   // package.json
   { input: "package.json", title: "a package.json that does not parse", files: { "package.json": '{"name": "x", "dropkit": {"theme": "ocean"}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/package.json:2:1"] },
   { input: "package.json", title: "a dropkit key that is not an object", files: { "package.json": '{"name": "x", "dropkit": "ocean"}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["<root>/package.json:1:26"] },
   { input: "package.json", title: "an unknown key under dropkit", files: { "package.json": '{\n  "name": "x",\n  "dropkit": {"colour": "red"}\n}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["colour", "<root>/package.json:3:15"] },
   { input: "package.json", title: "a wrong type under dropkit", files: { "package.json": '{"dropkit": {"cache": {"enabled": "yes"}}}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled"] },
+  { input: "package.json", title: "a package.json over 1 MiB with a dropkit key", files: { "package.json": `{"dropkit": {}, "readme": "${"r".repeat(1_200_000)}"}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/package.json", "dropkit.config.json"] },
 
   // presets
   { input: "presets", title: "an unknown preset in the config", files: cfg({ presets: ["standrad"] }), args: config, exit: 67, name: "PresetNotFound", place: ["standrad", "standard"], example: true },
@@ -84,6 +89,7 @@ export const cases: CatalogueCase[] = [
   { input: "presets", title: "a local preset with a key presets may not hold", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"schema": 1}\n' }, args: config, exit: 65, name: "SchemaValidationError", place: ["schema", "<root>/presets/mine.json:1:2"] },
   { input: "presets", title: "a local preset that does not parse", files: { ...cfg({ presets: ["mine"], presetsSearchPath: ["./presets"] }), "presets/mine.json": '{"theme": }\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/presets/mine.json:1:11"] },
   { input: "presets", title: "a presets search path directory that does not exist", files: cfg({ presetsSearchPath: ["./nowhere"] }), args: config, exit: 0, name: "warning", place: ["<root>/nowhere"] },
+  { input: "presets", title: "preset files over the 4 MiB limit together", files: { ...cfg({ presetsSearchPath: ["./presets"] }), ...Object.fromEntries([1, 2, 3, 4, 5].map((i) => [`presets/p${i}.json`, `{"exclude": ["m${i}"]}${" ".repeat(900_000)}\n`])) }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/presets/p5.json", "4 MiB (4,194,304 bytes)"] },
 
   // environment
   { input: "environment", title: "a boolean variable with another word", args: config, env: { DROPKIT_CACHE_ENABLED: "maybe" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_CACHE_ENABLED"], example: false },
@@ -105,6 +111,7 @@ export const cases: CatalogueCase[] = [
   { input: "flags", title: "--config naming a missing file", args: [...config, "--config=./missing.json"], exit: 66, name: "ConfigNotFound", place: ["--config", "<root>/missing.json"], example: true },
   { input: "flags", title: "--config naming a directory", files: { "conf/": "" }, args: [...config, "--config=conf"], exit: 66, name: "ConfigNotFound", place: ["<root>/conf"] },
   { input: "flags", title: "an empty --config", args: [...config, "--config="], exit: 64, name: "UsageError", place: ["--config"] },
+  { input: "flags", title: "more than 1,000 arguments", args: [...config, ...Array.from({ length: 1000 }, (_, i) => `--exclude=old-${i}`)], exit: 64, name: "UsageError", place: ["1,000", "--exclude"] },
   { input: "flags", title: "a --theme that is not in the drop", files: { "blog.zip": { zip: { "a.txt": "a" } }, "ocean-theme.zip": { zip: { "t.txt": "t" } } }, args: [...create, "--theme=forest"], exit: 66, name: "ThemeNotFound", place: ["forest", "--theme"], example: true },
   { input: "flags", title: "a --theme path that does not exist", args: [...create, "--theme=./themes/sea.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/sea.zip"] },
 
@@ -150,10 +157,10 @@ export const cases: CatalogueCase[] = [
 
 /** What each error means and how to fix it: the prose of docs/errors.md. */
 export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { exit: number; when: string; fix: string }> = {
-  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
-  SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
+  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
+  SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
   ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
-  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, or exports no object", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export." },
+  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit` or exports no object; a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md)." },
   ConfigNotFound: { exit: 66, when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read)", fix: "Fix the path (relative paths start at the working directory), or drop the flag or variable to let discovery find the config." },
   ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
   PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },
@@ -293,5 +300,6 @@ function textOf(record: Record<string, any> | undefined): string[] {
 }
 
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  // Control characters (a NUL in a path value) are shown escaped, as in JSON.
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ").replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -115,6 +115,21 @@ describe("loading configs", () => {
     assert.equal(configJson(root).config.theme, "typed");
   });
 
+  test("a .ts config importing dropkit loads with dropkit run from outside a project that has none installed", () => {
+    const root = fixture({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nimport { openCore } from "dropkit/abi";\nexport default defineConfig(() => ({ theme: typeof openCore }));\n' });
+    assert.equal(configJson(root).config.theme, "function");
+    assert.ok(!fs.existsSync(path.join(root, "node_modules")));
+  });
+
+  test("a project's own installed dropkit wins over the running one", () => {
+    const root = fixture({
+      "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" });\n',
+      "node_modules/dropkit/package.json": '{ "name": "dropkit", "version": "0.9.0", "type": "module", "exports": "./index.js" }',
+      "node_modules/dropkit/index.js": 'export const defineConfig = (config) => ({ ...config, theme: "from-the-project" });\n',
+    });
+    assert.equal(configJson(path.join(root)).config.theme, "from-the-project");
+  });
+
   test("a config that throws exits 65 with ConfigLoadError", () => {
     const root = fixture({ "dropkit.config.js": 'throw new Error("boom");\n' });
     const run = runCli(root, ["config", ...json]);
@@ -502,6 +517,76 @@ describe("usage, help and version", () => {
     }).stdout;
     assert.match(onTty({}), /\u001b\[31merror/);
     assert.doesNotMatch(onTty({ NO_COLOR: "1" }), /\u001b\[/);
+    assert.doesNotMatch(onTty({ FORCE_COLOR: "0" }), /\u001b\[/);
+  });
+
+  test("FORCE_COLOR colours off a terminal too (the log and help); NO_COLOR wins over it", () => {
+    const root = fixture({ "dropkit.config.json": '{"theme": 3}' });
+    assert.match(runCli(root, ["config"], { FORCE_COLOR: "1" }).stderr, /\u001b\[31merror/);
+    assert.match(runCli(root, ["--help"], { FORCE_COLOR: "1" }).stdout, /\u001b\[/);
+    assert.doesNotMatch(runCli(root, ["config"], { FORCE_COLOR: "1", NO_COLOR: "1" }).stderr, /\u001b\[/);
+    assert.doesNotMatch(runCli(root, ["config"], { FORCE_COLOR: "false" }).stderr, /\u001b\[/);
+    assert.doesNotMatch(runCli(root, ["config"]).stderr, /\u001b\[/);
+  });
+
+  test("config --json implies JSON error records, over DROPKIT_LOG_FORMAT and log.format; --log-format still wins", () => {
+    const root = fixture({ "dropkit.config.json": '{"theme": 3, "log": {"format": "text"}}' });
+    for (const env of [{}, { DROPKIT_LOG_FORMAT: "text" }]) {
+      const run = runCli(root, ["config", "--json"], env);
+      assert.equal(run.status, 65);
+      assert.equal(run.stdout, "");
+      assert.deepEqual(run.records.map((r) => r.event), ["config", "error"]);
+      assert.equal(errorsOf(run)[0]!.path, "theme");
+    }
+    const usage = runCli(root, ["config", "--json", "--nope"]);
+    assert.equal(usage.status, 64);
+    assert.equal(usage.records[0]!.name, "UsageError");
+    const text = runCli(root, ["config", "--json", "--log-format=text"]);
+    assert.equal(text.records.length, 0);
+    assert.match(text.stderr, /^error +SchemaValidationError/m);
+  });
+
+  test("help shows <path>, <glob>, <name> placeholders, never #0, in help and in usage errors", () => {
+    const root = fixture();
+    const help = runCli(root, ["create", "--help"]).stdout;
+    for (const flag of ["--config <path>", "--theme <theme>", "--exclude <glob>", "--preset <name>", "--log-format <text|json>"]) assert.ok(help.includes(flag), `${flag} in:\n${help}`);
+    assert.match(runCli(root, ["config", "--help"]).stdout, /--explain <key>/);
+    for (const run of [runCli(root, ["create", "--help"]), runCli(root, ["config", "--bogus"]), runCli(root, ["config", "--bogus", "--log-format=json"]), runCli(root, ["--help"])]) {
+      assert.doesNotMatch(run.stdout + run.stderr, /#0/);
+    }
+  });
+
+  test("dropkit help [command]: the general help with variables and exit codes, or one command's; an unknown one exits 64", () => {
+    const root = fixture();
+    const general = runCli(root, ["help"]);
+    assert.equal(general.status, 0);
+    assert.equal(general.stdout, runCli(root, ["--help"]).stdout);
+    assert.match(general.stdout, /Environment\n\n {2}DROPKIT_THEME +theme\n/);
+    assert.match(general.stdout, /Exit codes\n\n {2}0 +success\n {2}1 +HookFailed\n/);
+    assert.match(general.stdout, /\n {2}65 +SchemaValidationError, ConfigSyntaxError, ConfigLoadError/);
+    const create = runCli(root, ["help", "create"]);
+    assert.equal(create.status, 0);
+    assert.equal(create.stdout, runCli(root, ["create", "--help"]).stdout);
+    assert.match(create.stdout, /Environment variables and exit codes: dropkit help\n$/);
+    assert.match(general.stdout, /dropkit help \[command\]/);
+    // The usage printed with a usage error stays short: no footer.
+    const none = runCli(root, []);
+    assert.equal(none.status, 64);
+    assert.doesNotMatch(none.stderr, /Exit codes/);
+    const unknown = runCli(root, ["help", "crate"]);
+    assert.equal(unknown.status, 64);
+    assert.equal(unknown.stdout, "");
+    assert.match(unknown.stderr, /Unknown command "crate" for dropkit help\. Did you mean "create"\?/);
+  });
+
+  test("the help footer names every variable the core reads, and the core reads every DROPKIT_ variable it names", () => {
+    const root = fixture();
+    const footer = runCli(root, ["help"]).stdout;
+    const listed = [...footer.matchAll(/^ {2}(DROPKIT_[A-Z_]+) /gm)].map((m) => m[1]!).sort();
+    // The core's warning about an unknown variable lists every one it reads.
+    const warning = eventsOf(runCli(root, ["config", "--log-format=json"], { DROPKIT_NOPE: "1" }), "warning")[0]!.message as string;
+    const known = warning.slice(warning.indexOf("dropkit reads: ") + "dropkit reads: ".length).replace(/\.$/, "").split(", ").sort();
+    assert.deepEqual(listed, known);
   });
 });
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DropkitError } from "../src/errors.js";
+import { limits } from "../src/limits.js";
 import { loadConfigFile, loadPresetFile, toJsonValue } from "../src/loader.js";
 
 const roots: string[] = [];
@@ -194,12 +195,20 @@ describe("ConfigLoadError", () => {
     assert.match(error.message, /just a string/);
   });
 
-  test("a TypeScript syntax error names the file and position", async () => {
+  test("a TypeScript syntax error names the file and its 1-based line and column", async () => {
     const error = await loadError("c.ts", "export default {\n  theme: ,\n};");
     assert.equal(error.name, "ConfigLoadError");
-    assert.match(error.message, /c\.ts:2:\d+ could not be evaluated: .*Unexpected token$/);
+    assert.match(error.message, /c\.ts:2:10 could not be evaluated: .*Unexpected token$/);
     assert.equal(error.diagnostics[0]!.line, 2);
-    assert.equal(typeof error.diagnostics[0]!.column, "number");
+    // The comma: Babel counts columns from 0, dropkit from 1.
+    assert.equal(error.diagnostics[0]!.column, 10);
+    assert.match(error.diagnostics[0]!.source!, /c\.ts:2:10$/);
+  });
+
+  test("a syntax error in the first column of a .js file is at column 1, never 0", async () => {
+    const error = await loadError("c.js", "export default {\n};\n)");
+    assert.equal(error.diagnostics[0]!.line, 3);
+    assert.equal(error.diagnostics[0]!.column, 1);
   });
 
   const nonObjects: Array<[string, string, RegExp]> = [
@@ -363,5 +372,113 @@ describe("presets", () => {
   test("a preset's errors say preset", async () => {
     const root = tree({ "p.ts": "export default 1;" });
     await assert.rejects(loadPresetFile(path.join(root, "p.ts")), (e: DropkitError) => e.name === "ConfigLoadError" && /preset file must export an object/.test(e.message));
+  });
+});
+
+describe("limits (src/limits.ts): sizes, depth, and values that fight back", () => {
+  const mib = limits.fileBytes;
+
+  test("a JSON config over 1 MiB is a ConfigLoadError naming the file, its size and the limit; 1 MiB exactly loads", async () => {
+    const e = await loadError("dropkit.config.json", `{"x": "${"y".repeat(1_500_000 - 9)}"}`);
+    assert.equal(e.name, "ConfigLoadError");
+    assert.equal(e.exitCode, 65);
+    assert.match(e.message, /dropkit\.config\.json is 1\.4 MiB \(1,500,000 bytes\), over the limit of 1 MiB \(1,048,576 bytes\) for a config file/);
+    const exact = " ".repeat(mib - 2) + "{}";
+    assert.deepEqual(await load("dropkit.config.json", exact), { format: "json", text: exact });
+  });
+
+  test("a 100 MB file is refused from its size, without reading it", async () => {
+    const root = tree({});
+    const file = path.join(root, "dropkit.config.json");
+    fs.writeFileSync(file, "");
+    fs.truncateSync(file, 100 * 1024 * 1024);
+    const started = performance.now();
+    await assert.rejects(loadConfigFile(file, "json"), /is 100 MiB \(104,857,600 bytes\), over the limit/);
+    assert.ok(performance.now() - started < 2_000);
+  });
+
+  test("a .ts source over 1 MiB is refused before jiti compiles or runs it; a package.json says where the settings can go", async () => {
+    const e = await loadError("dropkit.config.ts", `throw new Error("evaluated");\n${"//".repeat(mib)}\n`);
+    assert.match(e.message, /is 2\.0 MiB \(2,097,183 bytes\), over the limit of 1 MiB/);
+    assert.doesNotMatch(e.message, /evaluated/);
+    const pkg = await loadError("package.json", JSON.stringify({ dropkit: {}, big: "x".repeat(mib) }));
+    assert.match(pkg.message, /or move the dropkit key to a dropkit\.config\.json/);
+    const root = tree({ "big.json": " ".repeat(mib + 10) });
+    await assert.rejects(loadPresetFile(path.join(root, "big.json")), /The preset .*big\.json is .* for a preset file/);
+  });
+
+  test("the files of one resolve share a budget of 4 MiB; the file that passes it is named", async () => {
+    const root = tree({ "a.json": "{}", "b.json": '{"theme": "t"}' });
+    const budget = { used: 0 };
+    await loadConfigFile(path.join(root, "a.json"), "json", "config", budget);
+    assert.equal(budget.used, 2);
+    budget.used = limits.totalBytes - 5;
+    await assert.rejects(loadPresetFile(path.join(root, "b.json"), budget), (e: DropkitError) =>
+      e.name === "ConfigLoadError" && /together with .*b\.json, over the limit of 4 MiB \(4,194,304 bytes\)/.test(e.message));
+  });
+
+  test("an export nested 10,000 deep is one error with its path at level 129, not a stack overflow; 128 levels pass", () => {
+    const nest = (levels: number) => {
+      let v: unknown = 1;
+      for (let i = 0; i < levels; i++) v = { a: v };
+      return v;
+    };
+    assert.doesNotThrow(() => toJsonValue(nest(limits.depth), "/x.ts"));
+    for (const levels of [limits.depth + 1, 10_000]) {
+      const e = assert.throws(() => toJsonValue(nest(levels), "/x.ts"), (error: DropkitError) => {
+        assert.equal(error.diagnostics.length, 1);
+        const [d] = error.diagnostics;
+        assert.equal(d!.name, "SchemaValidationError");
+        assert.equal(d!.path, Array(128).fill("a").join("."));
+        assert.match(d!.message, /is nested deeper than 128 levels/);
+        return true;
+      });
+      void e;
+    }
+  });
+
+  test("exported data over 1 MiB as JSON stops at once, a sparse new Array(1e9) included", async () => {
+    const started = performance.now();
+    const e = await loadError("dropkit.config.ts", "export default { exclude: new Array(1e9) };\n");
+    assert.equal(e.name, "ConfigLoadError");
+    assert.match(e.message, /The data exported by .*dropkit\.config\.ts is over 1 MiB \(1,048,576 bytes\) as JSON \(the walk stopped there\)/);
+    assert.ok(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
+    assert.throws(() => toJsonValue({ exclude: ["x".repeat(mib)] }, "/x.ts"), /is over 1 MiB \(1,048,576 bytes\) as JSON/);
+    // Non-ASCII text is larger in UTF-8 than the walk counts: the exact check after it gives the size.
+    assert.throws(() => toJsonValue({ theme: "é".repeat(600_000) }, "/x.ts"), /is 1\.1 MiB \(1,200,012 bytes\) as JSON, over the limit of 1 MiB/);
+  });
+
+  test("past 100 bad values, one last problem counts the rest (as the core does)", () => {
+    assert.throws(() => toJsonValue({ exclude: Array.from({ length: 300 }, () => () => 1) }, "/x.ts"), (e: DropkitError) => {
+      assert.equal(e.diagnostics.length, 101);
+      assert.equal(e.diagnostics[99]!.path, "exclude[99]");
+      assert.equal(e.diagnostics[100]!.message, "200 more problems in /x.ts are not listed (only the first 100 of a file are): fix these and run again to see the rest.");
+      return true;
+    });
+  });
+
+  test("values that throw when looked at (Proxy traps, stack and message getters) are ConfigLoadErrors", async () => {
+    const cases: Record<string, RegExp> = {
+      "export default new Proxy({}, { ownKeys() { throw new Error('no keys'); } });": /exports a value that cannot be read: no keys/,
+      "export default new Proxy({}, { getPrototypeOf() { throw new Error('no proto'); } });": /exports a value that cannot be read: no proto/,
+      "const r = Proxy.revocable([], {}); r.revoke(); export default { exclude: r.proxy };": /exports a value that cannot be read: .*revoked/,
+      "export default () => { throw new Proxy({}, { get() { throw 1; }, getPrototypeOf() { throw 1; } }); };": /threw when its exported function was called: a thrown value that cannot be shown/,
+      "const e = new Error('kept'); Object.defineProperty(e, 'stack', { get() { throw 1; } }); throw e;": /could not be evaluated: kept/,
+      "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw 1; } }); throw e;": /could not be evaluated: a thrown value that cannot be shown/,
+    };
+    for (const [source, expected] of Object.entries(cases)) {
+      const e = await loadError("dropkit.config.ts", source);
+      assert.equal(e.name, "ConfigLoadError", source);
+      assert.match(e.message, expected, source);
+    }
+  });
+
+  test("a config that calls process.exit is a ConfigLoadError, and process.exit is itself again afterwards", async () => {
+    const exit = process.exit;
+    const top = await loadError("dropkit.config.js", "process.exit(70);\n");
+    assert.match(top.message, /could not be evaluated: it called process\.exit\(70\); a config or preset file exports its settings and must not end the process/);
+    const inFunction = await loadError("dropkit.config.ts", "export default async () => { process.exit(0); };\n");
+    assert.match(inFunction.message, /threw when its exported function was called: it called process\.exit\(0\)/);
+    assert.equal(process.exit, exit);
   });
 });

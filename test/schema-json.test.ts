@@ -86,3 +86,40 @@ test("the schema names every top-level key the core accepts, and defaults match"
   assert.equal(schema.properties.log.properties.format.default, resolved.config!.log.format);
   assert.equal("/d/" + schema.properties.cache.properties.file.default, resolved.config!.cache.file);
 });
+
+/** The properties of every object in the schema, with their dotted paths, following `$ref`s into definitions. */
+function schemaFields(node: any = schema, at = ""): Array<{ path: string; node: any }> {
+  const resolved = node.$ref ? schema.definitions[node.$ref.split("/").pop()] : node;
+  const out: Array<{ path: string; node: any }> = [];
+  for (const [key, child] of Object.entries<any>(resolved.properties ?? {})) {
+    const path = at === "" ? key : `${at}.${key}`;
+    out.push({ path, node: child }, ...schemaFields(child, path));
+  }
+  const items = resolved.items ?? (node.items as unknown);
+  if (items) out.push({ path: `${at}[]`, node: items });
+  return out;
+}
+
+test("every field and list item has a description, for the editor's hover", () => {
+  for (const { path, node } of schemaFields()) {
+    const resolved = node.$ref ? schema.definitions[node.$ref.split("/").pop()] : node;
+    assert.ok(typeof (node.description ?? resolved.description) === "string", `${path} has no description`);
+  }
+});
+
+test("each object lists exactly the keys the core accepts, at every depth", () => {
+  for (const at of ["", "modules", "hooks", "cache", "log"]) {
+    const config = at === "" ? { zzz: 1 } : { [at]: { zzz: 1 } };
+    const [error] = core.validateConfig(JSON.stringify(config)).errors;
+    const accepted = /Accepted keys: ([^.]+)\./.exec(error!.message)![1]!.split(", ").sort();
+    const properties = Object.keys(at === "" ? schema.properties : schema.properties[at].properties).filter((k) => k !== "$schema").sort();
+    assert.deepEqual(properties, accepted.filter((k) => k !== "$schema"), `keys of ${at || "the top level"}`);
+  }
+});
+
+test("editors are offered the theme keywords and the bundled presets the core knows", () => {
+  assert.deepEqual(schema.properties.theme.examples, ["auto", "none"]);
+  const message = core.validateConfig('{"theme": 3}').errors[0]!.message;
+  for (const keyword of schema.properties.theme.examples) assert.ok(message.includes(`"${keyword}"`), `the core does not name ${keyword}: ${message}`);
+  assert.deepEqual([...schema.properties.presets.items.examples].sort(), core.listPresets().map((p) => p.name).sort());
+});

@@ -302,3 +302,63 @@ describe("values from .ts/.js configs (format value)", () => {
     assert.equal(r.config!.cache.file, "/d/sub/c.json");
   });
 });
+
+describe("NUL in a value that names files (SPEC section 12)", () => {
+  const nul = "a\u0000b";
+  const said = (noun: string) => `${noun}${M.MSG_NUL}`;
+
+  test("is rejected in every path-like leaf of a config, with the dotted path and what to do", () => {
+    const text = JSON.stringify({
+      theme: `${nul}.zip`,
+      modules: { include: [nul], exclude: ["ok", nul], only: [nul] },
+      exclude: [nul],
+      presets: [nul, `./${nul}.json`],
+      presetsSearchPath: [nul],
+      hooks: { initScriptsDir: nul, postScriptsDir: `./${nul}` },
+      cache: { file: nul },
+    });
+    assert.deepEqual(problems(text).map(([path, message]) => [path, message.replace(/, found .*$/s, "")]), [
+      ["theme", `A theme${M.MSG_NUL}`],
+      ["modules.include[0]", `modules.include[0]: ${said("a module glob")}`],
+      ["modules.exclude[1]", `modules.exclude[1]: ${said("a module glob")}`],
+      ["modules.only[0]", `modules.only[0]: ${said("a module glob")}`],
+      ["exclude[0]", `exclude[0]: ${said("a module glob")}`],
+      ["presets[0]", `presets[0]: ${said("a preset name or path")}`],
+      ["presets[1]", `presets[1]: ${said("a preset name or path")}`],
+      ["presetsSearchPath[0]", `presetsSearchPath[0]: ${said("a path")}`],
+      ["hooks.initScriptsDir", `hooks.initScriptsDir: ${said("a path")}`],
+      ["hooks.postScriptsDir", `hooks.postScriptsDir: ${said("a path")}`],
+      ["cache.file", `cache.file: ${said("a path")}`],
+    ]);
+    // A theme name (not a path) too: it becomes a file name.
+    assert.deepEqual(problems(JSON.stringify({ theme: nul })).map(([p]) => p), ["theme"]);
+  });
+
+  test("is rejected in a preset's theme and detect globs", () => {
+    const r = problems(JSON.stringify({ theme: nul, detect: ["*.zip", nul] }), { kind: "preset" });
+    assert.deepEqual(r.map(([p, m]) => [p, m.replace(/, found .*$/s, "")]), [["theme", `A theme${M.MSG_NUL}`], ["detect[1]", `detect[1]: a detect glob${M.MSG_NUL}`]]);
+  });
+
+  test("is rejected from the environment (65), flags (64, as every bad flag value) and .ts/.js values (65)", () => {
+    const env = resolveDone({ cwd: "/d", env: { DROPKIT_THEME: nul, DROPKIT_MODULES_EXCLUDE: `a,${nul}`, DROPKIT_CACHE_FILE: nul, DROPKIT_PRESETS_SEARCH_PATH: nul, DROPKIT_HOOKS_INIT_SCRIPTS_DIR: nul } });
+    assert.deepEqual(env.errors.map((e) => `${e.name} ${e.exitCode} ${e.path} ${e.source}`).sort(), [
+      "SchemaValidationError 65 cache.file DROPKIT_CACHE_FILE",
+      "SchemaValidationError 65 hooks.initScriptsDir DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
+      "SchemaValidationError 65 modules.exclude[1] DROPKIT_MODULES_EXCLUDE",
+      "SchemaValidationError 65 presetsSearchPath[0] DROPKIT_PRESETS_SEARCH_PATH",
+      "SchemaValidationError 65 theme DROPKIT_THEME",
+    ]);
+    for (const e of env.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
+
+    const flags = resolveDone({ cwd: "/d", flags: { theme: nul, exclude: [nul], preset: [nul] } });
+    assert.deepEqual(flags.errors.map((e) => [e.name, e.exitCode, e.source]), [["UsageError", 64, "--theme"], ["UsageError", 64, "--exclude"], ["UsageError", 64, "--preset"]]);
+    for (const e of flags.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
+
+    const value = resolveDone({ cwd: "/d", config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: nul, hooks: { postScriptsDir: nul } } } });
+    assert.deepEqual(value.errors.map((e) => [e.name, e.path, e.source]), [["SchemaValidationError", "theme", "/d/dropkit.config.ts"], ["SchemaValidationError", "hooks.postScriptsDir", "/d/dropkit.config.ts"]]);
+  });
+
+  test("other control characters are still accepted in paths (only NUL cannot reach a file name)", () => {
+    accepts({ theme: "a\tb", hooks: { initScriptsDir: "./a\u0001b" }, cache: { file: "x\u007f" } });
+  });
+});

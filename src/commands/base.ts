@@ -45,7 +45,7 @@ export abstract class DropkitCommand extends Command {
       this.context.stdout.write(`${this.cli.binaryVersion ?? "unknown"}\n`);
       return 0;
     }
-    const log = new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env);
+    const log = new DecisionLog(earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env), this.context.stderr, this.context.env);
     try {
       return await this.run(log);
     } catch (error) {
@@ -59,6 +59,14 @@ export abstract class DropkitCommand extends Command {
     return { config: this.configPath, theme: this.theme, exclude: this.exclude, preset: this.preset, logFormat: this.logFormat };
   }
 
+  /**
+   * The log format a command's own flags imply when `--log-format` is not given (`config --json`: JSON error
+   * records); it then wins over the environment and the config.
+   */
+  protected impliedLogFormat(): "json" | undefined {
+    return undefined;
+  }
+
   /** The working directory: the drop. */
   protected cwd(): string {
     return process.cwd();
@@ -67,11 +75,11 @@ export abstract class DropkitCommand extends Command {
 
 /**
  * Logs how the config was resolved: the file (and the directories searched), warnings, the presets,
- * and, when asked, one decision per leaf. Switches the log to the format the config asks for. Returns
+ * and, when asked, one decision per leaf. Switches the log to the format the config asks for (unless `keepFormat`). Returns
  * 0, or the exit code of the first problem after logging every problem.
  */
-export function reportResolution(log: DecisionLog, loaded: LoadConfigResult, options: { decisions: boolean }): number {
-  if (loaded.logFormat) log.format = loaded.logFormat;
+export function reportResolution(log: DecisionLog, loaded: LoadConfigResult, options: { decisions: boolean; keepFormat?: boolean }): number {
+  if (loaded.logFormat && !options.keepFormat) log.format = loaded.logFormat;
   const d = loaded.discovery;
   log.write({ event: "config", file: d.file, via: d.via, format: d.format, searched: d.searched.map((s) => s.dir), stop: d.stop });
   for (const w of loaded.warnings) log.warn(w.message, w.source);

@@ -29,15 +29,20 @@ export class ConfigCommand extends DropkitCommand {
     ],
   });
 
-  json = Option.Boolean("--json", false, { description: "print JSON instead of a table" });
+  json = Option.Boolean("--json", false, { description: "print JSON instead of a table; errors too are JSON records on stderr" });
 
   explain = Option.String("--explain", { description: "show every layer that set this dotted key, the winner first" });
+
+  /** `--json` asks for machine-readable output: its errors are JSON records too. */
+  protected override impliedLogFormat(): "json" | undefined {
+    return this.json ? "json" : undefined;
+  }
 
   protected async run(log: DecisionLog): Promise<number> {
     const { loadConfig } = await import("../config.js");
     const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags(), explain: this.explain !== undefined });
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
-    const code = reportResolution(log, loaded, { decisions: false });
+    const code = reportResolution(log, loaded, { decisions: false, keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined });
     if (code !== 0) return code;
     const out = this.context.stdout;
     if (this.explain !== undefined) {

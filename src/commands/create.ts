@@ -63,7 +63,7 @@ export class CreateCommand extends DropkitCommand {
       const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
       for (const warning of init.warnings) log.warn(warning);
 
-      const archives = await scanArchives(cwd);
+      const archives = await scanArchives(cwd, (message, source) => log.warn(message, source));
       const planned = await planDrop(loaded, archives);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
@@ -103,9 +103,15 @@ async function requireTheme(plan: Plan): Promise<void> {
   const { path: file, file: inDrop } = plan.theme;
   if (file === null || inDrop !== null) return;
   const { statSync } = await import("node:fs");
-  if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+  let why = "not found";
+  try {
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;
+  } catch (error) {
+    // ENAMETOOLONG, ELOOP, EACCES...: as missing, with the reason, never an internal error.
+    why = `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+  }
   const { fail } = await import("../errors.js");
-  fail("ThemeNotFound", `Theme archive ${file} not found. Check the theme path, or use a theme name or "auto".`, { path: "theme", file, source: file });
+  fail("ThemeNotFound", `Theme archive ${file} ${why}. Check the theme path, or use a theme name or "auto".`, { path: "theme", file, source: file });
 }
 
 /** The theme as the state file keeps it: its name for an archive of the drop, the path for one outside, or null. */

@@ -1,8 +1,13 @@
 // The one list of dropkit's commands: the CLI registers exactly these.
 
+import { CompletionCommand } from "./completion.js";
 import { ConfigCommand } from "./config.js";
 import { CreateCommand } from "./create.js";
+import { HelpCommand } from "./help.js";
 import { InitCommand } from "./init.js";
 
 /** Every command, in the order `dropkit --help` lists them. */
-export const commands = [CreateCommand, ConfigCommand, InitCommand];
+export const commands = [CreateCommand, ConfigCommand, InitCommand, HelpCommand, CompletionCommand];
+
+/** The commands that describe the whole CLI (its help, its completion), so they need every command registered. */
+export const describingCommands: ReadonlySet<unknown> = new Set([HelpCommand, CompletionCommand]);

@@ -48,12 +48,18 @@ export interface RunResult {
 }
 
 /**
+ * The command that runs the CLI: this Node, or `CLI_RUNTIME` (a Bun binary, or `/path/to/deno run -A`), with which
+ * .ci/run runs the CLI suite on the other runtimes.
+ */
+export const cliRuntime: string[] = process.env.CLI_RUNTIME ? process.env.CLI_RUNTIME.split(" ").filter(Boolean) : [process.execPath];
+
+/**
  * Runs `node dist/dropkit.cjs ...args` in `cwd` with a clean environment: no DROPKIT_* from the outer
  * environment, no colour settings, and a ceiling at the fixture root's parent.
  */
 export function runCli(cwd: string, args: string[], env: Record<string, string> = {}): RunResult {
   const base: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir() };
-  const result = spawnSync(process.execPath, [cliPath, ...args], {
+  const result = spawnSync(cliRuntime[0]!, [...cliRuntime.slice(1), cliPath, ...args], {
     cwd,
     env: { ...base, GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
     encoding: "utf8",

@@ -1,0 +1,108 @@
+// The library behind the package entry: `loadConfig` and `validateConfig` as a program calls them, every failure a DropkitError.
+
+import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config.js";
+import { CoreTrap, type CoreDiagnostic, type CoreWarning, type Origin, type PresetChoice, type ResolvedConfig } from "./core.js";
+import { loadCore } from "./core-node.js";
+import type { Discovery } from "./discovery.js";
+import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
+import type { DropkitConfig } from "./types.js";
+
+export type { LoadConfigOptions };
+
+/** The resolved config and how it came about: what `dropkit config --json` prints, and more. */
+export interface LoadConfigResult {
+  /** Every field of the config, defaults filled in, paths absolute. */
+  config: ResolvedConfig;
+  /** The layer (`cli`, `env`, `config`, `preset`, `default`) and source of every leaf, by dotted key. */
+  origins: Record<string, Origin>;
+  /** For the union lists (`modules.include`, `.exclude`, `.only`): each entry with its own layer and source. */
+  entries: Record<string, Array<{ value: string } & Origin>>;
+  /** The presets applied and skipped, and whether they were listed or auto-detected. */
+  presets: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
+  /** What the CLI logs as warnings: unknown `DROPKIT_*` variables, shadowed or ignored config files, and so on. */
+  warnings: CoreWarning[];
+  /** Which config file was used, how it was found, and which directories were searched. */
+  discovery: Discovery;
+  /** With `explain: true`: every layer that set each key, the winner first. */
+  explain?: Record<string, Array<{ value: unknown } & Origin>>;
+}
+
+/** Options for `validateConfig`. */
+export interface ValidateConfigOptions {
+  /** `json` for a config text, `package.json` for a whole package.json whose `dropkit` key is the config. @default "json" */
+  format?: "json" | "package.json";
+  /** The name used in problems' `source` (`<source>:line:column`), usually the file's path. @default "<input>" */
+  source?: string;
+  /** `preset` to check a preset file's text (which also accepts `detect`). @default "config" */
+  kind?: "config" | "preset";
+}
+
+/** A valid config text: its value, and any warnings. */
+export interface ValidateConfigResult {
+  /** The config as written (no defaults filled in); `null` for a package.json without a `dropkit` key. */
+  config: DropkitConfig | null;
+  warnings: CoreWarning[];
+}
+
+/**
+ * Resolves the config exactly as `dropkit config` does: discovery from `cwd`, loading the file, presets, and
+ * the five layers. See docs/library.md.
+ *
+ * @throws DropkitError for every failure, with all problems in `diagnostics`: `ConfigNotFound` (66),
+ *   `ConfigSyntaxError`, `ConfigLoadError`, `SchemaValidationError` (65), `PresetNotFound` (67), `UsageError`
+ *   (64, a bad flag value), `InternalError` (70, a bug in dropkit).
+ */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  let loaded;
+  try {
+    loaded = await resolveConfig(options);
+  } catch (error) {
+    throw asDropkitError(error);
+  }
+  if (!loaded.ok) throw new DropkitError(loaded.errors.map(fromCore));
+  const result: LoadConfigResult = {
+    config: loaded.config!,
+    origins: loaded.origins!,
+    entries: loaded.entries ?? {},
+    presets: loaded.presets!,
+    warnings: loaded.warnings,
+    discovery: loaded.discovery,
+  };
+  if (loaded.explain) result.explain = loaded.explain;
+  return result;
+}
+
+/**
+ * Validates one config text with the same core as the CLI, without loading any file: every problem at once,
+ * with 1-based line and column.
+ *
+ * @throws DropkitError `ConfigSyntaxError` or `SchemaValidationError` (65), with every problem in `diagnostics`.
+ */
+export function validateConfig(text: string, options: ValidateConfigOptions = {}): ValidateConfigResult {
+  let checked;
+  try {
+    checked = loadCore().validateConfig(text, options);
+  } catch (error) {
+    throw asDropkitError(error);
+  }
+  if (!checked.ok) throw new DropkitError(checked.errors.map(fromCore));
+  return { config: (checked.config ?? null) as DropkitConfig | null, warnings: checked.warnings };
+}
+
+// --- helpers ---
+
+/** A core problem as a diagnostic; `RequestError` (the host's request was wrong) is dropkit's bug. */
+function fromCore(d: CoreDiagnostic): Diagnostic {
+  const name: ErrorName = d.name === "RequestError" ? "InternalError" : d.name;
+  const out: Diagnostic = { name, message: d.message, path: d.path, source: d.source };
+  if (d.file !== undefined) out.file = d.file;
+  if (d.line !== undefined) out.line = d.line;
+  if (d.column !== undefined) out.column = d.column;
+  return out;
+}
+
+/** A failure of the core is dropkit's bug: an `InternalError` (70) carrying the trap as `cause`. Anything else passes. */
+function asDropkitError(error: unknown): unknown {
+  if (!(error instanceof CoreTrap)) return error;
+  return new DropkitError({ name: "InternalError", message: `the wasm core failed: ${error.message}. This is a bug in dropkit: please report it.` }, { cause: error });
+}

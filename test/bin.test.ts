@@ -1,0 +1,78 @@
+// The bin that scripts/build-cli.mjs writes: V8 code caches kept per user and per Node version, in a private directory only.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { cliPath, fixture } from "./helpers/cli.js";
+import { tempDir } from "./helpers/temp.js";
+
+const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
+
+/** Runs `dropkit config` through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
+function runBin(cacheHome: string): { status: number | null; rejected: string; stdout: string } {
+  const result = spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, "config", "--json"];
+const bin = require(${JSON.stringify(cliPath)});
+process.on("exit", () => process.stderr.write("rejected=" + bin.bundle.script.cachedDataRejected + "\\n"));`], {
+    cwd: drop,
+    env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: cacheHome, GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+    encoding: "utf8",
+  });
+  return { status: result.status, rejected: /rejected=(\w+)/.exec(result.stderr)?.[1] ?? "?", stdout: result.stdout };
+}
+
+const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".cache")) : []);
+
+describe("the bin's code caches", () => {
+  test("the first run on a Node version saves the bundle's cache in a 0700 directory, and the next run uses it", () => {
+    const home = tempDir("dropkit-xdg-");
+    const first = runBin(home);
+    assert.equal(first.status, 0);
+    const dir = path.join(home, "dropkit/v8");
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    const [file] = cacheFiles(dir);
+    assert.match(file ?? "", new RegExp(`^dropkit-cli-[0-9a-f]{16}-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`));
+    assert.equal(fs.statSync(path.join(dir, file!)).mode & 0o777, 0o600);
+    const second = runBin(home);
+    assert.equal(second.rejected, "false");
+    assert.equal(JSON.parse(second.stdout).config.theme, "ocean");
+  });
+
+  test("a damaged cache is rejected by V8, the run still works, and the cache is written again", () => {
+    const home = tempDir("dropkit-xdg-");
+    runBin(home);
+    const dir = path.join(home, "dropkit/v8");
+    const file = path.join(dir, cacheFiles(dir)[0]!);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 7));
+    const damaged = runBin(home);
+    assert.equal(damaged.status, 0);
+    assert.equal(damaged.rejected, "true");
+    assert.equal(runBin(home).rejected, "false");
+  });
+
+  test("a cache directory that others may write is never used: nothing read from it, nothing written to it", () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o777);
+    assert.equal(runBin(home).status, 0);
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+
+  test("a cache directory owned by another user is never used", { skip: process.getuid?.() === 0 ? false : "needs root to give a directory to nobody" }, () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chownSync(dir, 65534, 65534);
+    assert.equal(runBin(home).status, 0);
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+
+  test("no usable cache directory (a relative XDG_CACHE_HOME, no home): the CLI runs without caches", () => {
+    const result = runBin("relative/cache");
+    assert.equal(result.status, 0);
+    assert.equal(JSON.parse(result.stdout).config.theme, "ocean");
+    assert.ok(!fs.existsSync(path.join(drop, "relative")));
+  });
+});
