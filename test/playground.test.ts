@@ -381,7 +381,7 @@ describe("playground", () => {
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("Control+Space");
     await page.waitForSelector(".cm-tooltip-autocomplete");
-    assert.deepEqual(await options(), ["none", "standard", "company"]);
+    assert.deepEqual(await options(), ["standard", "none", "company"]);
     await page.keyboard.press("Escape");
     // Typing opens the list unprompted; a picked key gets its colon, a value its closing quote.
     await paste(page, "{\n  \n}");
