@@ -38,9 +38,11 @@ export class ConfigCommand extends DropkitCommand {
     return this.json ? "json" : undefined;
   }
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const { loadConfig } = await import("../config.js");
     const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags(), explain: this.explain !== undefined });
+    // Interrupted while a .ts config loaded: print nothing.
+    signal.throwIfAborted();
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
     const code = reportResolution(log, loaded, { decisions: false, keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined });
     if (code !== 0) return code;

@@ -36,7 +36,7 @@ export class InitCommand extends DropkitCommand {
   // and not listed in init's help.
   override configPath = Option.String("--config", { hidden: true });
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ fail }, init, { loadCore }, { scanArchives }, { resolveSource }] = await Promise.all([
       import("../errors.js"),
       import("../init.js"),
@@ -76,7 +76,7 @@ export class InitCommand extends DropkitCommand {
       answers = { ...defaults, onFailure: base.hooks.onFailure, cacheEnabled: base.cache.enabled, logFormat: base.log.format };
     } else {
       const { askAll } = await import("../prompts.js");
-      answers = await askAll({ survey, defaults, baseline, core, io: { input: stdin, output: stderr } });
+      answers = await askAll({ survey, defaults, baseline, core, io: { input: stdin, output: stderr, signal } });
       if (answers === null) return cancelledExitCode;
     }
 
@@ -88,6 +88,7 @@ export class InitCommand extends DropkitCommand {
     init.throwIfFailed(resolved);
 
     const { writeFileAtomic } = await import("../fsutil.js");
+    signal.throwIfAborted();
     let flushWarning: string | undefined;
     try {
       flushWarning = await writeFileAtomic(file, text);
