@@ -21,8 +21,8 @@ export function renderExplain(view: ExplainView, answer: Answer, key: string | u
   const parts: Node[] = [];
   const description = describeKey(key);
   if (description) parts.push(paragraph("hint", description));
-  if (!row || row.missing || !steps) {
-    parts.push(paragraph("summary", row?.invalid ? `${key} has a problem and did not resolve: see Problems.` : `${key} is not resolved while the config has problems.`));
+  if (!row || !steps) {
+    parts.push(paragraph("summary", `${key} is not resolved while the inputs have problems.`));
     view.body.replaceChildren(...parts);
     return;
   }

@@ -38,7 +38,7 @@ export function configHover(facts: () => HoverFacts): (view: EditorView, pos: nu
         dom.className = "hover";
         dom.append(element("strong", key));
         if (node.description) dom.append(element("p", node.description));
-        if (row && !row.missing) {
+        if (row) {
           const where = row.source === row.layer ? row.layer : `${row.layer}, ${row.source}`;
           dom.append(element("p", `${leaf === key ? "Resolved" : `Resolved ${leaf}`}: ${formatValue(row.value)} (${where})`));
         }

@@ -77,7 +77,7 @@ export function renderSelection(box: HTMLElement, answer: Answer): void {
   box.replaceChildren();
   const plan = answer.plan;
   const theme = answer.rows.find((r) => r.key === "theme");
-  if (!plan || !theme || theme.missing) {
+  if (!plan || !theme) {
     box.append(paragraph("summary", "Shown once the config resolves."));
     return;
   }
@@ -111,13 +111,12 @@ export function renderSelection(box: HTMLElement, answer: Answer): void {
 export function renderTable(table: HTMLTableElement, text: HTMLElement, rows: Row[], selected: string | undefined): void {
   const body = table.tBodies[0]!;
   body.replaceChildren();
-  const resolved = rows.filter((r) => !r.missing);
-  const entries = Object.fromEntries(resolved.filter((r) => r.entries).map((r) => [r.key, r.entries!]));
-  const lines = configTableRows(resolved, entries);
+  const entries = Object.fromEntries(rows.filter((r) => r.entries).map((r) => [r.key, r.entries!]));
+  const lines = configTableRows(rows, entries);
   const byKey = new Map(rows.map((r) => [r.key, r]));
   let at = 0;
   for (const row of rows) {
-    const cells = row.missing ? [[row.key, "(not resolved)", "", ""]] : lines.slice(at, (at += 1 + (row.entries?.length ?? 0)));
+    const cells = lines.slice(at, (at += 1 + (row.entries?.length ?? 0)));
     for (const [key, value, layer, source] of cells) {
       const tr = document.createElement("tr");
       const listKey = key!.replace(/\[\d+\]$/, "");

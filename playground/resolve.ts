@@ -1,7 +1,6 @@
 // The page's one reader of the core's `resolve` answer: runs the staged request on the simulated folder and turns the answer into rows.
 
-import type { CoreDiagnostic, CoreWarning, Plan, PresetChoice, ResolveDone, ResolveRequest, ResolvedConfig } from "../src/core.ts";
-import { leafKeys } from "./schema.ts";
+import type { CoreDiagnostic, CoreWarning, LeafOrigin, Plan, PresetChoice, ResolveDone, ResolveRequest, ResolvedConfig } from "../src/core.ts";
 import type { PageCore } from "./wasm.ts";
 
 /** A preset file in the simulated folder: an absolute path and its JSON text. */
@@ -32,10 +31,8 @@ export interface Row extends Origin {
   value: unknown;
   /** Set for the union lists: each entry with its origin. */
   entries?: Entry[];
-  /** The key has a problem: its value is what still resolved (a lower layer's), or missing. */
+  /** The key has a problem: its value is what applies meanwhile (the next layer down's). */
   invalid: boolean;
-  /** The core gave no value for the key. */
-  missing: boolean;
 }
 
 /** One layer that set a key, as `dropkit config --explain` lists it. */
@@ -48,7 +45,7 @@ export interface Answer {
   ok: boolean;
   errors: CoreDiagnostic[];
   warnings: CoreWarning[];
-  /** Every leaf the core resolved, in the schema's order; empty when nothing resolved. */
+  /** Every leaf the core resolved, in its order (SPEC section 2); empty when nothing resolved. */
   rows: Row[];
   /** Whether the answer carries a resolved config although it has problems. */
   partial: boolean;
@@ -100,17 +97,9 @@ function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.json$/, "");
 }
 
-/**
- * The answer as the core writes it, in both shapes of docs/abi.md's history: list entries' origins in a
- * top-level `entries` (values included), or in `origins[key].entries` (paired with `config`'s items by
- * index); the invalid leaves said by the core in `invalid`, or worked out here from the problems' paths.
- */
-type CoreAnswer = Omit<ResolveDone, "origins" | "entries"> & { origins?: Record<string, Origin & { entries?: Origin[] }>; entries?: Record<string, Entry[]>; invalid?: string[] };
-
 /** The page's view of a finished answer: decision rows from `config` + `origins`, never a list of the core's. */
-function readAnswer(done: CoreAnswer): Answer {
-  const invalid = new Set(done.invalid ?? invalidKeys(done.errors));
-  const rows = done.config && done.origins ? decisionRows(done.config, done.origins, done.entries ?? {}, invalid) : [];
+function readAnswer(done: ResolveDone): Answer {
+  const rows = done.config && done.origins ? decisionRows(done.config, done.origins, new Set(done.invalid ?? [])) : [];
   const union = new Set(rows.filter((r) => r.entries).map((r) => r.key));
   const explain = done.explain
     ? Object.fromEntries(Object.entries(done.explain).map(([key, chain]) => [key, chain.map((step, i): Step => ({ ...step, status: union.has(key) ? "merged" : i === 0 ? "wins" : "overridden" }))]))
@@ -128,38 +117,17 @@ function readAnswer(done: CoreAnswer): Answer {
 }
 
 /**
- * The decision records of an answer (SPEC section 7): one per leaf of `config`, with its origin, in the
- * schema's order; union lists carry their entries. A leaf with a problem is kept and marked, with
- * whatever value still resolved, so that a config with problems still shows everything else.
+ * The decision records of an answer (SPEC section 7): one per leaf, its value in `config` and its origin,
+ * in the order of `origins`; a union list's items paired with their origins (`origins[key].entries[i]`).
+ * With problems, the core has left the invalid values out, so a leaf in `invalid` shows what applies meanwhile.
  */
-export function decisionRows(config: ResolvedConfig, origins: Record<string, Origin & { entries?: Origin[] }>, entries: Record<string, Entry[]>, invalid: Set<string>): Row[] {
-  const keys = leafKeys();
-  for (const key of Object.keys(origins)) if (!keys.includes(key)) keys.push(key);
+export function decisionRows(config: ResolvedConfig, origins: Record<string, LeafOrigin>, invalid: Set<string>): Row[] {
   const rows: Row[] = [];
-  for (const key of keys) {
+  for (const [key, origin] of Object.entries(origins)) {
     const value = key.split(".").reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), config);
-    const origin = origins[key];
-    if (value === undefined || !origin) {
-      if (invalid.has(key)) rows.push({ key, value: undefined, layer: "", source: "", invalid: true, missing: true });
-      continue;
-    }
-    const listed = origin.entries && Array.isArray(value)
-      ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source }))
-      : Object.hasOwn(entries, key) ? entries[key] : undefined;
-    rows.push({ key, value, layer: origin.layer, source: origin.source, invalid: invalid.has(key), missing: false, ...(listed ? { entries: listed } : {}) });
+    if (value === undefined) continue;
+    const entries = origin.entries && Array.isArray(value) ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source })) : undefined;
+    rows.push({ key, value, layer: origin.layer, source: origin.source, invalid: invalid.has(key), ...(entries ? { entries } : {}) });
   }
   return rows;
-}
-
-/** The leaves that problems are about: `modules.include[2]` is about `modules.include`, the `exclude` shorthand about `modules.exclude`. */
-export function invalidKeys(errors: CoreDiagnostic[]): Set<string> {
-  const leaves = new Set(leafKeys());
-  const keys = new Set<string>();
-  for (const error of errors) {
-    let key = error.path.replace(/\[.*$/, "");
-    if (key === "exclude") key = "modules.exclude";
-    while (key !== "" && !leaves.has(key)) key = key.includes(".") ? key.slice(0, key.lastIndexOf(".")) : "";
-    if (key !== "") keys.add(key);
-  }
-  return keys;
 }

@@ -55,21 +55,6 @@ export function valuesOf(node: SchemaNode): unknown[] {
   return out;
 }
 
-/** The dotted keys of the resolved config's leaves, in the schema's order (`$schema` and the `exclude` shorthand are not leaves). */
-export function leafKeys(): string[] {
-  const keys: string[] = [];
-  const walk = (node: SchemaNode, prefix: string) => {
-    for (const [key, child] of Object.entries(node.properties ?? {})) {
-      if (key.startsWith("$") || (prefix === "" && key === "exclude")) continue;
-      const resolved = deref(child);
-      if (resolved.properties) walk(resolved, `${prefix}${key}.`);
-      else keys.push(prefix + key);
-    }
-  };
-  walk(deref(root), "");
-  return keys;
-}
-
 /** The description of a dotted key such as `hooks.onFailure`, for the explain view's heading. */
 export function describeKey(key: string): string | undefined {
   return schemaAt(key.split("."))?.description;

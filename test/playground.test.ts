@@ -186,7 +186,7 @@ describe("playground", () => {
     await close(served);
   });
 
-  test('{"theme": 3, "colour": 1}: two problems with their names, paths and positions, both spans marked in the editor', async () => {
+  test('{"theme": 3, "colour": 1}: two problems with their names, paths and positions, both spans marked, and what applies meanwhile', async () => {
     const served = await open();
     const { page } = served;
     await paste(page, '{"theme": 3, "colour": 1}');
@@ -198,9 +198,16 @@ describe("playground", () => {
     assert.match(problems[1]!.message, /Unknown key "colour"/);
     assert.deepEqual(await page.locator(".cm-problem").allTextContents(), ["3", '"colour"']);
     assert.match((await page.textContent("#status"))!, /^2 problems/);
-    // The core answers schema problems without a resolved config (docs/abi.md), and the page says so.
-    assert.equal(await page.isHidden("#resolved-wrap"), true);
-    assert.match((await page.textContent("#resolved-empty"))!, /until the problems above are fixed/);
+    // Partial results: the core still resolves what the valid values give, and says which leaves are invalid.
+    assert.equal(await page.isVisible("#resolved-wrap"), true);
+    assert.match((await page.textContent("#resolved-note"))!, /^Partial/);
+    assert.deepEqual(await page.$$eval("#resolved tr.invalid th button", (b) => b.map((x) => x.textContent)), ["theme"]);
+    assert.deepEqual((await table(page)).theme, ["auto", "default", "default"]);
+    // The explain view of an invalid key says what applies meanwhile.
+    await page.locator("#resolved button.key", { hasText: /^theme$/ }).click();
+    await settled(page);
+    assert.match((await page.textContent("#explain"))!, /has a problem \(see Problems\); this is what the other layers resolve to/);
+    assert.deepEqual(await explainRows(page), [["default", "auto", "default", "wins"]]);
     await close(served);
   });
 
@@ -422,6 +429,8 @@ describe("playground", () => {
       ["hooks.onFailure", 'Use "fail"'],
       ["log.format", 'Use "json"'],
       ["colour", null],
+      // Every problem at once: the unknown preset too, before the schema problems are fixed.
+      ["presets", 'Use "standard"'],
     ]);
     // From the list: the key is renamed.
     await page.locator("#problems").getByRole("button", { name: 'Use "exclude"' }).click();
@@ -453,10 +462,10 @@ describe("playground", () => {
     await page.getByLabel("Flag --theme").fill("forrest");
     await settled(page);
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.where, p.fix]), [["DROPKIT_LOG_FORMAT", 'Use "json"']]);
+    assert.deepEqual(problems.map((p) => [p.where, p.fix]), [["DROPKIT_LOG_FORMAT", 'Use "json"'], ["DROPKIT_PRESETS", 'Use "standard"'], ["--theme", 'Use "forest"']]);
     await page.getByRole("button", { name: 'Use "json"' }).click();
     await settled(page);
-    assert.deepEqual((await listedProblems(page)).map((p) => [p.where, p.fix]), [["DROPKIT_PRESETS", 'Use "standard"']]);
+    assert.deepEqual((await listedProblems(page)).map((p) => [p.where, p.fix]), [["DROPKIT_PRESETS", 'Use "standard"'], ["--theme", 'Use "forest"']]);
     await page.getByRole("button", { name: 'Use "standard"' }).click();
     await settled(page);
     assert.deepEqual((await listedProblems(page)).map((p) => [p.where, p.fix]), [["--theme", 'Use "forest"']]);
@@ -509,7 +518,7 @@ describe("playground", () => {
     await choose("package.json with a dropkit key");
     assert.match((await page.textContent("#status"))!, /^Valid \(package\.json\)/);
     await choose("Broken: typos to fix");
-    assert.match((await page.textContent("#status"))!, /^4 problems/);
+    assert.match((await page.textContent("#status"))!, /^5 problems/);
     // Back to an example without preset files: the monorepo's files are gone.
     await choose("Minimal: pick the theme");
     assert.equal(await page.locator(".preset-file").count(), 0);

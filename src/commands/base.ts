@@ -3,6 +3,7 @@
 import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../core.js";
 import type { ConfigFlags, LoadConfigResult } from "../config.js";
+import { deriveDecisions } from "../decisions.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../log.js";
 import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
 
@@ -105,7 +106,7 @@ export function reportResolution(log: DecisionLog, loaded: LoadConfigResult, opt
     for (const p of loaded.presets.skipped) log.write({ event: "preset", status: "skipped", mode: loaded.presets.mode, ...p });
   }
   if (!loaded.ok) return reportProblems(log, loaded.errors);
-  if (options.decisions && loaded.decisions) log.decisions(loaded.decisions);
+  if (options.decisions) log.decisions(deriveDecisions(loaded));
   return 0;
 }
 

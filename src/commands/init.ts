@@ -1,6 +1,7 @@
 // `dropkit init`: seven questions (or their defaults with --yes) to a minimal, validated dropkit.config.json.
 
 import { clipanion } from "./clipanion.js";
+import { deriveDecisions } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
 import { DropkitCommand, reportProblems } from "./base.js";
 
@@ -99,7 +100,7 @@ export class InitCommand extends DropkitCommand {
     if (flushWarning) log.warn(flushWarning, file);
     for (const other of existing.filter((f) => f !== file)) log.warn(shadowWarning(path.basename(other), other, file), other);
     for (const w of resolved.warnings) log.warn(w.message, w.source);
-    log.decisions(resolved.decisions!);
+    log.decisions(deriveDecisions(resolved));
     // The hint is for people; the JSON log keeps to the events of SPEC section 7.
     if (log.format === "text") stderr.write(`${log.paint("next".padEnd(10), "dim")}run dropkit create (dropkit config shows where every value comes from)\n`);
     return 0;
