@@ -1,6 +1,6 @@
-// Problems and warnings as the core reports them: never thrown, always returned.
+// Problems and warnings as the core reports them: never thrown, always returned, all of them at once.
 
-import { Span } from "./json";
+import { Positions } from "./positions";
 import { format, positionText } from "./text";
 
 export const SCHEMA_ERROR = "SchemaValidationError";
@@ -16,8 +16,8 @@ export const REQUEST_ERROR = "RequestError";
  */
 export const MAX_LISTED_PROBLEMS: i32 = 100;
 
-/** One problem: what, where (path, file position or flag or variable) and how to fix it. */
-export class Diagnostic extends Span {
+/** One problem: what, where (a path, a position in a file, a flag or a variable) and how to fix it. */
+export class Diagnostic {
   name: string = SCHEMA_ERROR;
   /** Dotted key path such as `modules.include[2]`; "" when the problem is not about one value. */
   path: string = "";
@@ -25,20 +25,24 @@ export class Diagnostic extends Span {
   source: string = "";
   /** The file the position is in, or "". */
   file: string = "";
-  /** Whether the span (inherited) is a position in `file`. */
-  hasPosition: bool = false;
   message: string = "";
+  /** Whether the problem has a position in `file`: line and column 1-based, offsets in UTF-16 units. */
+  hasPosition: bool = false;
+  line: i32 = 0;
+  column: i32 = 0;
+  offset: i32 = 0;
+  end: i32 = 0;
 
-  static at(name: string, path: string, message: string, file: string, span: Span | null): Diagnostic {
+  /** A problem at bytes `start` to `end` of a text (at `positions`), or without a position when that is null. */
+  static at(name: string, path: string, message: string, file: string, positions: Positions | null, start: i32, end: i32): Diagnostic {
     const d = new Diagnostic();
     d.name = name;
     d.path = path;
     d.message = message;
     d.file = file;
-    if (span != null) {
-      d.hasPosition = true;
-      d.copySpan(span);
-      d.source = positionText(file, span.line, span.column);
+    if (positions != null) {
+      positions.locate(start);
+      d.place(file, positions.line, positions.column, positions.offset, positions.offsetOf(end));
     } else {
       d.source = file;
     }
@@ -62,12 +66,30 @@ export class Diagnostic extends Span {
     return Diagnostic.from(name, path, format("Invalid value %: %, found \"%\".", where, problem, value), source);
   }
 
+  /** Gives the problem its position in `file`. */
+  place(file: string, line: i32, column: i32, offset: i32, end: i32): void {
+    this.file = file;
+    this.hasPosition = true;
+    this.line = line;
+    this.column = column;
+    this.offset = offset;
+    this.end = end;
+    this.source = positionText(file, line, column);
+  }
+
+  /** The copy of this problem found in `file`, with `path` (a problem the parser found, before it knew the file). */
+  inFile(file: string, path: string): Diagnostic {
+    const d = Diagnostic.from(this.name, path, this.message, file);
+    d.place(file, this.line, this.column, this.offset, this.end);
+    return d;
+  }
+
   exitCode(): i32 {
     return exitCodeOf(this.name);
   }
 }
 
-/** A warning is a Diagnostic of which only the message and source are reported: no class or list type of its own. */
+/** A warning is a Diagnostic of which only the message and source are reported. */
 export type Warning = Diagnostic;
 
 export function warning(message: string, source: string): Warning {
@@ -80,4 +102,17 @@ export function exitCodeOf(name: string): i32 {
   if (name == THEME_NOT_FOUND) return 66;
   if (name == PRESET_NOT_FOUND) return 67;
   return 70;
+}
+
+/** Orders problems by where they are in the file (insertion sort: lists are short, and it keeps ties in order). */
+export function sortByPosition(list: Array<Diagnostic>): void {
+  for (let i = 1; i < list.length; i++) {
+    const d = list[i];
+    let j = i - 1;
+    while (j >= 0 && list[j].hasPosition && d.hasPosition && list[j].offset > d.offset) {
+      list[j + 1] = list[j];
+      j--;
+    }
+    list[j + 1] = d;
+  }
 }

@@ -1,124 +1,117 @@
-// Config and preset sources: JSON text, the `dropkit` key of package.json, or a value a host evaluated.
+// Config and preset sources: JSON text, the `dropkit` key of a package.json, or a value a host evaluated.
 
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "./diagnostic";
-import { JsonNode, KIND_OBJECT, KIND_STRING, parseJsonString, stringField } from "./json";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR, sortByPosition } from "./diagnostic";
+import { Layer } from "./layer";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
-import { DocContext, Layer, readDocument } from "./schema";
-import { format, foundText, intText } from "./text";
+import { MAX_DEPTH, parseJson } from "./parser";
+import { KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
+import { format, intText } from "./text";
+import { Document, foundText, readDocument } from "./validate";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
 export const FORMAT_VALUE = "value";
 
-/** A source parsed and ready to validate: a DocContext with its node (one class, not a subclass too). */
-export type Document = DocContext;
-
-/** Parses `text` in `format` ("json" or "package.json") from `file`; problems go to the context. */
-export function parseDocument(text: string, format: string, file: string, doc: i32): Document {
-  const d = new DocContext();
+/**
+ * Parses the WTF-8 text at `ptr` as `format` ("json" or "package.json") from `file`: the document is the
+ * text's value, or its `dropkit` key. Problems the parser found go to the document's errors.
+ */
+export function parseDocument(ptr: usize, len: i32, format: string, file: string, kind: i32): Document {
+  const d = new Document();
   d.file = file;
-  d.doc = doc;
+  d.kind = kind;
   const packageJson = format == FORMAT_PACKAGE;
   // Only duplicates inside the `dropkit` key of a package.json are dropkit's business.
-  const parsed = parseJsonString(text, packageJson ? "dropkit" : "");
+  const parsed = parseJson(ptr, len, MAX_DEPTH, packageJson ? "dropkit" : "");
   const syntax = parsed.syntaxError;
   if (syntax != null) {
-    d.errors.push(problemDiagnostic(syntax, file, ""));
+    d.errors.push(syntax.inFile(file, syntax.path));
     return d;
   }
-  const root = parsed.value!;
-  if (packageJson && root.kind != KIND_OBJECT) {
-    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, root), file, root));
+  const tape = parsed.tape;
+  const root = parsed.root;
+  d.tape = tape;
+  d.parsed = parsed;
+  if (packageJson && tape.kind(root) != KIND_OBJECT) {
+    d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, tape, root), file, d.positions(), tape.start(root), tape.end(root)));
     return d;
   }
   // In a package.json, paths are relative to the `dropkit` key.
-  for (let i = 0; i < parsed.duplicates.length; i++) {
-    const p = parsed.duplicates[i];
-    d.errors.push(problemDiagnostic(p, file, packageJson && p.path != "dropkit" ? "dropkit" : ""));
+  const duplicates = parsed.duplicates;
+  for (let i = 0; i < duplicates.length; i++) {
+    const path = duplicates[i].path;
+    d.errors.push(duplicates[i].inFile(file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == 0x2e ? 8 : 7)));
   }
   d.unlisted = parsed.unlisted;
   if (!packageJson) {
     d.node = root;
     return d;
   }
-  const value = root.get("dropkit");
-  if (value == null) d.absent = true;
-  d.node = value;
+  d.node = tape.member(root, "dropkit");
+  d.absent = d.node < 0;
   return d;
 }
 
-/** Wraps a value that a host evaluated (a .ts or .js config): validated the same, without positions. */
-export function valueDocument(value: JsonNode, file: string, doc: i32): Document {
-  const d = new DocContext();
+/** A value that a host evaluated (a .ts or .js config), inside a request: validated the same, without positions. */
+export function valueDocument(tape: Tape, node: i32, file: string, kind: i32): Document {
+  const d = new Document();
   d.file = file;
-  d.doc = doc;
-  d.positions = false;
-  d.node = value;
+  d.kind = kind;
+  d.tape = tape;
+  d.node = node;
   return d;
 }
 
 /**
  * Reads a source object of a request: `{"source", "format", "text"}` or `{"source", "format":"value", "value"}`.
- * Returns null and records a problem when the object itself is malformed.
+ * Returns null and adds to `problems` when the object itself is malformed.
  */
-export function sourceDocument(src: JsonNode, doc: i32, fallbackName: string, problems: Array<string>, where: string): Document | null {
-  if (src.kind != KIND_OBJECT) {
+export function sourceDocument(req: Tape, src: i32, kind: i32, fallbackName: string, problems: Array<string>, where: string): Document | null {
+  if (req.kind(src) != KIND_OBJECT) {
     problems.push(where + " must be an object with source, format and text (or value)");
     return null;
   }
-  const file = stringField(src, "source", fallbackName);
-  const format = stringField(src, "format", FORMAT_JSON);
+  const file = req.stringMember(src, "source", fallbackName);
+  const format = req.stringMember(src, "format", FORMAT_JSON);
   if (format == FORMAT_VALUE) {
-    const value = src.get("value");
-    if (value == null) {
+    const value = req.member(src, "value");
+    if (value < 0) {
       problems.push(where + ".value is missing (format \"value\")");
       return null;
     }
-    return valueDocument(value, file, doc);
+    return valueDocument(req, value, file, kind);
   }
   if (format != FORMAT_JSON && format != FORMAT_PACKAGE) {
     problems.push(where + ".format must be \"json\", \"package.json\" or \"value\"");
     return null;
   }
-  const textNode = src.get("text");
-  if (textNode == null || textNode.kind != KIND_STRING) {
+  const text = req.member(src, "text");
+  if (text < 0 || req.kind(text) != KIND_STRING) {
     problems.push(where + ".text must be a string");
     return null;
   }
-  return parseDocument(textNode.text, format, file, doc);
+  return textDocument(req, text, format, file, kind);
 }
 
-/** Validates a parsed document into `layer` (a document that did not parse has no node, and sets nothing). */
-export function readInto(d: Document, layer: Layer): Layer {
-  const node = d.node;
-  if (node != null) readDocument(node, d, layer);
+/** Validates a parsed document into `layer` (or, with none, only for its problems), its problems in position order. */
+export function readInto(d: Document, layer: Layer | null): void {
+  if (d.node >= 0) readDocument(d, layer);
   sortByPosition(d.errors);
   listUnlisted(d);
-  return layer;
 }
 
 /** Ends a document's problems with how many more were found but not listed, when any were. */
 export function listUnlisted(d: Document): void {
   if (d.unlisted == 0) return;
-  const message = format("% more problems in % are not listed (only the first % of a file are): fix these and run again to see the rest.", intText(d.unlisted), d.file, intText(MAX_LISTED_PROBLEMS));
+  const message = format(
+    "% more problems in % are not listed (only the first % of a file are): fix these and run again to see the rest.",
+    intText(d.unlisted), d.file, intText(MAX_LISTED_PROBLEMS),
+  );
   d.errors.push(Diagnostic.from(SCHEMA_ERROR, "", message, d.file));
 }
 
-function problemDiagnostic(p: Diagnostic, file: string, strip: string): Diagnostic {
-  let path = p.path;
-  if (strip.length > 0) path = path.slice(strip.length + (path.charCodeAt(strip.length) == 0x2e ? 1 : 0));
-  return Diagnostic.at(p.name, path, p.message, file, p);
-}
-
-/** Orders problems by where they are in the file (insertion sort: lists are short, and it keeps ties in order). */
-export function sortByPosition(list: Array<Diagnostic>): void {
-  for (let i = 1; i < list.length; i++) {
-    const d = list[i];
-    let j = i - 1;
-    while (j >= 0 && list[j].hasPosition && d.hasPosition && list[j].offset > d.offset) {
-      list[j + 1] = list[j];
-      j--;
-    }
-    list[j + 1] = d;
-  }
+/** Parses the text of string node `text` of a request as a document. */
+export function textDocument(req: Tape, text: i32, format: string, file: string, kind: i32): Document {
+  const len = req.bytes(text);
+  return parseDocument(valuePtr, len, format, file, kind);
 }

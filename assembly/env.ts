@@ -1,15 +1,16 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
-import { Layer, LAYER_ENV, LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
-import { isSpace } from "util/string";
-import { asciiLower, format, hasPrefix, intText, itemPath, splitOn, suggest, words } from "./text";
+import { LAYER_ENV, Layer } from "./layer";
+import { LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkText, normalizeValue } from "./schema";
+import { suggest } from "./suggest";
+import { asciiLower, format, intText, itemPath, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
 
-/** Every variable dropkit reads, for suggestions and docs. */
-export function knownVariables(): Array<string> {
+/** Every variable dropkit reads, for suggestions. */
+function knownVariables(): Array<string> {
   const names = new Array<string>();
   for (let i = 0; i < LEAVES.length; i++) if (LEAVES[i].env.length > 0) names.push(LEAVES[i].env);
   for (let i = 0; i < HOST_VARIABLES.length; i++) names.push(HOST_VARIABLES[i]);
@@ -24,14 +25,15 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
   let unnamed = 0;
   for (let i = 0; i < names.length; i++) {
     const name = names[i];
-    if (!hasPrefix(name, "DROPKIT_")) continue;
+    if (!name.startsWith("DROPKIT_")) continue;
     const leaf = leafOf(name);
-    if (leaf < 0) {
-      if (HOST_VARIABLES.includes(name)) continue;
-      if (named++ >= MAX_LISTED_PROBLEMS) {
-        unnamed++;
-        continue;
-      }
+    if (leaf >= 0) {
+      readVariable(layer, leaf, name, values[i], errors);
+    } else if (HOST_VARIABLES.includes(name)) {
+      continue;
+    } else if (named++ >= MAX_LISTED_PROBLEMS) {
+      unnamed++;
+    } else {
       const known = knownVariables();
       const close = suggest(name, known);
       warnings.push(warning(
@@ -41,9 +43,7 @@ export function readEnvironment(names: Array<string>, values: Array<string>, cwd
         ),
         name,
       ));
-      continue;
     }
-    readVariable(layer, leaf, name, values[i], errors);
   }
   if (unnamed > 0) warnings.push(warning(format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed)), "environment"));
   return layer;
@@ -53,14 +53,14 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
   const def = LEAVES[leaf];
   if (def.isList()) {
     // Lists: comma-separated, blanks trimmed, empty items dropped; an empty variable is an empty list.
-    const parts = splitOn(raw, ",");
+    const parts = raw.split(",");
     const values = new Array<string>();
     const sources = new Array<string>();
     let ok = true;
     // The index of an item among the non-empty ones, valid or not, for the path of a problem.
     let index = 0;
     for (let i = 0; i < parts.length; i++) {
-      const item = trimmed(parts[i]);
+      const item = parts[i].trim();
       if (item.length == 0) continue;
       const problem = checkText(leaf, item);
       if (problem.length > 0) {
@@ -76,7 +76,7 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
     return;
   }
   // Scalars: an empty variable counts as unset.
-  const value = trimmed(raw);
+  const value = raw.trim();
   if (value.length == 0) return;
   if (def.type == TYPE_BOOL) {
     const lower = asciiLower(value);
@@ -97,13 +97,4 @@ function readVariable(layer: Layer, leaf: i32, name: string, raw: string, errors
 function leafOf(name: string): i32 {
   for (let i = 0; i < LEAVES.length; i++) if (LEAVES[i].env == name) return i;
   return -1;
-}
-
-/** `s` without leading and trailing white space, as String#trim (the same test), in half its code. */
-function trimmed(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && isSpace(s.charCodeAt(start))) start++;
-  while (end > start && isSpace(s.charCodeAt(end - 1))) end--;
-  return s.slice(start, end);
 }

@@ -1,13 +1,14 @@
 // Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
 
 import { Entry } from "./merge";
-import { hasPrefix } from "./text";
 
 /** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
 export function matchModule(glob: string, name: string): bool {
   // The prefix is compared in place: this runs for every archive against every glob.
   const stem = glob.length - 1;
-  if (stem >= 0 && glob.charCodeAt(stem) == 0x2a) return hasPrefix(name, glob, stem);
+  if (stem >= 0 && glob.charCodeAt(stem) == 0x2a) {
+    return name.length >= stem && memory.compare(changetype<usize>(name), changetype<usize>(glob), <usize>stem << 1) == 0;
+  }
   return glob == name;
 }
 
@@ -23,8 +24,8 @@ export function findModuleMatch(globs: Array<Entry>, name: string): Entry | null
  * backtracking, so no input makes it recurse or run away.
  */
 export function matchFile(glob: string, path: string): bool {
-  const g = hasPrefix(glob, "./") ? glob.slice(2) : glob;
-  const p = hasPrefix(path, "./") ? path.slice(2) : path;
+  const g = glob.startsWith("./") ? glob.slice(2) : glob;
+  const p = path.startsWith("./") ? path.slice(2) : path;
   const gn = g.length;
   const pn = p.length;
   let gi = 0;

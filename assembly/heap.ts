@@ -80,12 +80,26 @@ export function startCall(ptr: usize, len: i32): void {
   let floor = max(base, ptr + <usize>max(len, 0));
   for (let i = 0; i < buffers; i++) floor = max(floor, unchecked(bufferPtrs[i]) + unchecked(bufferLens[i]));
   moveHeapTo(blockAt(floor));
+  makeRoom(floor, max(len, 0));
 }
 
-/** Ends a call: its response stays where it is until the next call starts. */
-export function endCall(output: ArrayBuffer): void {
-  outPtr = changetype<usize>(output);
-  outLen = output.byteLength;
+/**
+ * Grows memory once, by what is missing, so that the call's heap has room for three times its request and
+ * 1 MiB: a text decoded from the request, its tape and an answer that echoes it fit in that. Without it the
+ * stub allocator grows memory by doubling it whenever it runs out, which leaves an instance with up to
+ * twice what its largest call needed. A call that needs more still gets it, from the stub, by doubling.
+ */
+function makeRoom(floor: usize, len: i32): void {
+  const want = min<u64>(<u64>floor + 3 * <u64>len + (1 << 20), <u64>0xffff0000);
+  const have = <u64>memory.size() << 16;
+  // A grow that fails is left to the stub to retry when the memory is really needed (and to trap then).
+  if (want > have) memory.grow(<i32>((want - have + 0xffff) >> 16));
+}
+
+/** Ends a call: its response (`len` bytes at `ptr`, in the call's heap) stays where it is until the next call starts. */
+export function endCall(ptr: usize, len: i32): void {
+  outPtr = ptr;
+  outLen = len;
   top = heapTop();
 }
 

@@ -1,9 +1,7 @@
 // The module's exports: the byte-level ABI of SPEC section 11, which every host uses (the JS binding too).
 
 import { allocBuffer, endCall, freeBuffer, outputLen, outputPtr, startCall } from "./heap";
-// Every string literal in assembly/ decodes from one blob (literal.ts and its asc transform).
-import "./literal";
-import { handle, lastStatus } from "./request";
+import { answerLen, answerPtr, handle, lastStatus } from "./request";
 
 /** The ABI version: 1 for this contract. */
 export function dk_abi_version(): i32 {
@@ -23,7 +21,8 @@ export function dk_free(ptr: usize): void {
 /** Runs one UTF-8 JSON request; 0 = done, non-zero = the request itself was unreadable. */
 export function dk_call(ptr: usize, len: i32): i32 {
   startCall(ptr, len);
-  endCall(handle(ptr, len));
+  handle(ptr, len);
+  endCall(answerPtr, answerLen);
   return lastStatus;
 }
 

@@ -1,14 +1,16 @@
 // The 5-layer merge of SPEC section 4: the winner of every leaf, union lists, and the override chain.
 
-import { LAYER_DEFAULT, LEAVES, Layer, Setting, TYPE_BOOL, TYPE_PATH, TYPE_SCHEMA, LEAF_PRESETS, normalizeValue } from "./schema";
-import { StringSet } from "./set";
+import { LAYER_DEFAULT, Layer, Setting } from "./layer";
+import { LEAF_PRESETS, LEAVES, TYPE_BOOL, TYPE_PATH, TYPE_SCHEMA, normalizeValue } from "./schema";
 
-/**
- * A union list's entry, or (with the setting, and no value) one layer's link in a leaf's override chain:
- * one class for both, so that the module has one list type and one visitor fewer.
- */
+/** One entry of a union list, with where it came from. */
 export class Entry {
-  constructor(public value: string, public layer: string, public source: string, public setting: Setting | null) {}
+  constructor(public value: string, public layer: string, public source: string) {}
+}
+
+/** One layer's link in a leaf's override chain: what it set, and where. */
+export class Link {
+  constructor(public layer: string, public source: string, public setting: Setting) {}
 }
 
 // Leaves that are not union lists share this empty list of entries; union lists get their own.
@@ -25,7 +27,7 @@ export class Resolved {
   /** Union lists: every entry, lowest layer first, without duplicates. */
   entries: Array<Entry> = NO_ENTRIES;
   /** Every layer that set the leaf, highest first. */
-  chain: Array<Entry> = new Array<Entry>();
+  chain: Array<Link> = new Array<Link>();
 
   /** The value as a list (union lists: the entries). */
   list(): Array<string> {
@@ -77,7 +79,7 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
   r.leaf = leaf;
   for (let i = 0; i < layers.length; i++) {
     const s = layers[i].get(leaf);
-    if (s != null) r.chain.push(new Entry("", layers[i].name, s.source, s));
+    if (s != null) r.chain.push(new Link(layers[i].name, s.source, s));
   }
   if (!LEAVES[leaf].isUnion()) {
     if (r.chain.length > 0) {
@@ -90,16 +92,17 @@ export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
   }
   // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
   r.entries = new Array<Entry>();
-  let contributor: Entry | null = null;
-  const seen = new StringSet();
+  let contributor: Link | null = null;
+  const seen = new Set<string>();
   for (let i = r.chain.length - 1; i >= 0; i--) {
     const link = r.chain[i];
-    const s = link.setting!;
+    const s = link.setting;
     if (s.list.length > 0) contributor = link;
     for (let j = 0; j < s.list.length; j++) {
-      if (seen.has(s.list[j])) continue;
-      seen.add(s.list[j]);
-      r.entries.push(new Entry(s.list[j], link.layer, s.sources[j], null));
+      const value = s.list[j];
+      if (seen.has(value)) continue;
+      seen.add(value);
+      r.entries.push(new Entry(value, link.layer, s.sources[j]));
     }
   }
   if (contributor == null && r.chain.length > 0) contributor = r.chain[0];

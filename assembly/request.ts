@@ -1,77 +1,86 @@
-// One request in, one response out: reads the JSON request, runs its op, writes the JSON response.
+// One request in, one answer out: reads the JSON request, runs its op, writes the JSON answer.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, parseDocument, readInto } from "./document";
-import { JsonNode, JsonWriter, KIND_OBJECT, KIND_STRING, MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson, stringField } from "./json";
+import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, readInto, textDocument } from "./document";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
-import { BUNDLED_NAMES, bundledLayer, bundledNode } from "./preset";
+import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "./parser";
+import { BUNDLED_NAMES, bundledLayer, bundledTape } from "./presets";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
-import { DOC_CONFIG, DOC_PRESET, Layer } from "./schema";
+import { KIND_OBJECT, KIND_STRING, Tape } from "./tape";
 import { format, intText } from "./text";
+import { DOC_CONFIG, DOC_PRESET, Document } from "./validate";
+import { JsonWriter } from "./writer";
 
-/** The request was handled (its response may still report problems with its inputs). */
+/** The request was handled (its answer may still report problems with its inputs). */
 export const STATUS_DONE: i32 = 0;
 /** The request is not JSON, or not an object. */
 export const STATUS_UNREADABLE: i32 = 1;
 /** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
 export const STATUS_MALFORMED: i32 = 2;
 
-/** The status of the last request that `handle` answered (a global: no object for a number). */
+/** The status of the last request that `handle` answered. */
 export let lastStatus: i32 = STATUS_DONE;
+/** Where the last answer's bytes are, and how many. */
+export let answerPtr: usize = 0;
+export let answerLen: i32 = 0;
 
-/** Handles `len` bytes of UTF-8 JSON at `ptr`; returns the response bytes and sets `lastStatus`. */
-export function handle(ptr: usize, len: i32): ArrayBuffer {
+/** Handles `len` bytes of UTF-8 JSON at `ptr`: sets `lastStatus`, `answerPtr` and `answerLen`. */
+export function handle(ptr: usize, len: i32): void {
   lastStatus = STATUS_DONE;
   const parsed = parseJson(ptr, len, MAX_DEPTH + REQUEST_ENVELOPE_DEPTH);
-  const req = parsed.value;
-  if (req == null || req.kind != KIND_OBJECT) {
+  const tape = parsed.tape;
+  const req = parsed.root;
+  if (req < 0 || tape.kind(req) != KIND_OBJECT) {
     const syntax = parsed.syntaxError;
     const detail = syntax != null ? format(": % at line %, column %", syntax.message, intText(syntax.line), intText(syntax.column)) : "";
     lastStatus = STATUS_UNREADABLE;
-    return requestError(req == null ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
+    requestError(req < 0 ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
+    return;
   }
-  const op = stringField(req, "op", "");
+  const op = tape.stringMember(req, "op", "");
   const problems = new Array<string>();
-  const body = new JsonWriter();
-  if (op == "validate") validateRequest(req, body, problems);
-  else if (op == "resolve") resolveRequest(req, body, problems);
-  else if (op == "presets") presetsRequest(body);
-  else if (op == "parse") parseRequest(req, body, problems);
+  const w = new JsonWriter();
+  if (op == "validate") validateRequest(tape, req, w, problems);
+  else if (op == "resolve") resolveRequest(tape, req, w, problems);
+  else if (op == "presets") presetsRequest(w);
+  else if (op == "parse") parseRequest(tape, req, w, problems);
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
   if (problems.length > 0) {
     lastStatus = STATUS_MALFORMED;
-    return requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
+    requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
+    return;
   }
-  return body.toBuffer();
+  answer(w);
 }
 
-/** `validate`: one config (or preset) text checked on its own. */
-function validateRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
-  const text = req.get("text");
-  if (text == null || text.kind != KIND_STRING) {
+/** `validate`: one config (or preset) text checked on its own; its value is echoed when it is valid. */
+function validateRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
+  const text = tape.member(req, "text");
+  if (text < 0 || tape.kind(text) != KIND_STRING) {
     problems.push("text must be a string");
     return;
   }
-  const format = stringField(req, "format", FORMAT_JSON);
+  const format = tape.stringMember(req, "format", FORMAT_JSON);
   if (format != FORMAT_JSON && format != FORMAT_PACKAGE) {
     problems.push("format must be \"json\" or \"package.json\"");
     return;
   }
-  const kind = stringField(req, "kind", "config");
+  const kind = tape.stringMember(req, "kind", "config");
   if (kind != "config" && kind != "preset") {
     problems.push("kind must be \"config\" or \"preset\"");
     return;
   }
-  const doc = parseDocument(text.text, format, stringField(req, "source", "<input>"), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
-  const node = doc.node;
-  readInto(doc, new Layer("config", "/"));
+  const doc = textDocument(tape, text, format, tape.stringMember(req, "source", "<input>"), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
+  // No layer: only the problems. The config is the text's own value, written back from its bytes.
+  readInto(doc, null);
   const errors = doc.errors;
+  echoRoom(w, doc);
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
   if (errors.length == 0) {
     w.key("config");
-    if (node != null) w.node(node);
+    if (doc.node >= 0) w.value(doc.tape!, doc.node);
     else w.null();
   }
   writeDiagnostics(w, "errors", errors);
@@ -88,7 +97,8 @@ function presetsRequest(w: JsonWriter): void {
     const name = BUNDLED_NAMES[i];
     w.beginObject();
     w.field("name", name);
-    w.key("preset").node(bundledNode(name));
+    w.key("preset");
+    w.value(bundledTape(name), 0);
     const detect = bundledLayer(name, "/").detect;
     w.key("detect");
     if (detect != null) w.stringArray(detect);
@@ -100,24 +110,38 @@ function presetsRequest(w: JsonWriter): void {
 }
 
 /** `parse`: the JSON parser on its own, for conformance and differential tests. */
-function parseRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
-  const text = req.get("text");
-  if (text == null || text.kind != KIND_STRING) {
+function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
+  const text = tape.member(req, "text");
+  if (text < 0 || tape.kind(text) != KIND_STRING) {
     problems.push("text must be a string");
     return;
   }
-  const doc = parseDocument(text.text, FORMAT_JSON, stringField(req, "source", "<input>"), DOC_CONFIG);
+  const doc = textDocument(tape, text, FORMAT_JSON, tape.stringMember(req, "source", "<input>"), DOC_CONFIG);
   listUnlisted(doc);
   const errors = doc.errors;
+  echoRoom(w, doc);
   w.beginObject();
   w.key("ok").bool(errors.length == 0);
-  if (errors.length == 0) w.key("value").node(doc.node!);
+  if (errors.length == 0) {
+    w.key("value");
+    w.value(doc.tape!, doc.node);
+  }
   writeDiagnostics(w, "errors", errors);
   w.endObject();
 }
 
-/** The response to a request the core cannot read. */
-function requestError(message: string): ArrayBuffer {
+/**
+ * Room for an answer that echoes a document: written back without whitespace and with escapes no longer
+ * than they were, the value takes at most the text's length. Reserved in one step, so that the writer
+ * neither copies itself as it grows nor holds more than it needs.
+ */
+function echoRoom(w: JsonWriter, doc: Document): void {
+  const tape = doc.tape;
+  if (tape != null) w.expect(tape.len + 256);
+}
+
+/** The answer to a request the core cannot read. */
+function requestError(message: string): void {
   const w = new JsonWriter();
   w.beginObject();
   w.key("ok").bool(false);
@@ -125,6 +149,10 @@ function requestError(message: string): ArrayBuffer {
   errors.push(Diagnostic.from(REQUEST_ERROR, "", message, "request"));
   writeDiagnostics(w, "errors", errors);
   w.endObject();
-  return w.toBuffer();
+  answer(w);
 }
 
+function answer(w: JsonWriter): void {
+  answerPtr = w.ptr();
+  answerLen = w.len;
+}

@@ -1,55 +1,43 @@
-// The resolve op: layers in, the resolved config with origins, decisions, presets and the plan out.
+// The resolve op: every layer read, the presets worked out (or asked for), the layers merged, the plan made.
+//
+// Its stages (docs/abi.md): a host that has not sent the preset files or the auto-detect answers the merge
+// needs is asked for them first. Once an input has a problem, the core asks for nothing more: it answers at
+// once with every problem and with what the valid values give.
 
-import { Diagnostic, PRESET_NOT_FOUND, USAGE_ERROR, Warning } from "./diagnostic";
-import { Document, readInto, sourceDocument } from "./document";
+import { Diagnostic, Warning } from "./diagnostic";
+import { readInto, sourceDocument } from "./document";
 import { readEnvironment } from "./env";
-import { matchFile } from "./glob";
-import { JsonNode, JsonWriter, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING, stringField } from "./json";
-import { Entry, Resolved, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
-import { BUNDLED_NAMES, bundledLayer, presetLayer } from "./preset";
-import { beginStage, writeDiagnostics, writeFailure, writeSetting, writeWarnings } from "./response";
-import {
-  DOC_CONFIG, DOC_PRESET, LAYER_CLI, LAYER_CONFIG, LAYER_DEFAULT, LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT,
-  LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, Layer, checkText, isPresetPath, normalizeValue,
-} from "./schema";
+import { readFlags, stringList } from "./flags";
+import { LAYER_CLI, LAYER_CONFIG, Layer } from "./layer";
+import { Entry, defaultLayer, mergeLayers, mergeLeaf } from "./merge";
+import { PresetChoice, applyListed, availableNames, baseDirOf, candidates, detectPresets, readPresetFiles } from "./presets";
+import { isAbsolutePath } from "./paths";
+import { writeNeedDetect, writeNeedPresets, writeResolved } from "./answer";
+import { beginStage } from "./response";
+import { LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT, LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, isPresetPath } from "./schema";
 import { Plan, selectPlan } from "./select";
-import { basenameOf, didYouMean, dirnameOf, format, isAbsolutePath, itemPath, lastIndexOf, sortedOrder } from "./text";
+import { KIND_BOOL, KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { DOC_CONFIG } from "./validate";
+import { JsonWriter } from "./writer";
 
-/** A preset layer as a candidate: where it comes from (its id in `detected`), and why it applies or not. */
-function candidate(layer: Layer, source: string, reason: string): Layer {
-  layer.presetSource = source;
-  layer.reason = reason;
-  return layer;
-}
-
-// A preset file the host supplied is its request object, `{"source", "ref", "name", ...}` (source checked
-// to be a string), read through the functions below: no class or list type of its own.
-function fileSource(file: JsonNode): string {
-  return stringField(file, "source", "");
-}
-
-function fileName(file: JsonNode): string {
-  return stringField(file, "name", stripExtension(basenameOf(fileSource(file))));
-}
-
-/** Runs a resolve request, writing the response. Malformed requests add to `problems` and write nothing. */
-export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<string>): void {
-  const cwdNode = req.get("cwd");
-  if (cwdNode == null || cwdNode.kind != KIND_STRING || !isAbsolutePath(cwdNode.text)) {
+/** Runs a resolve request (object node `req` of `tape`), writing the answer. A malformed request adds to `problems` and writes nothing. */
+export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
+  const cwdNode = tape.member(req, "cwd");
+  const cwd = cwdNode >= 0 && tape.kind(cwdNode) == KIND_STRING ? tape.text(cwdNode) : "";
+  if (!isAbsolutePath(cwd)) {
     problems.push("cwd must be an absolute directory path");
     return;
   }
-  const cwd = cwdNode.text;
-  const explain = wantsExplain(req, problems);
+  const explain = wantsExplain(tape, req, problems);
   const errors = new Array<Diagnostic>();
   const warnings = new Array<Warning>();
 
-  const cli = readFlags(req.get("flags"), cwd, errors, problems);
-  const env = readEnvNode(req.get("env"), cwd, errors, warnings, problems);
+  const cli = readFlags(tape, tape.member(req, "flags"), cwd, errors, problems);
+  const env = readEnvLayer(tape, tape.member(req, "env"), cwd, errors, warnings, problems);
   let config: Layer | null = null;
-  const configNode = req.get("config");
-  if (configNode != null && configNode.kind != KIND_NULL) {
-    const doc = sourceDocument(configNode, DOC_CONFIG, "<config>", problems, "config");
+  const configNode = tape.member(req, "config");
+  if (configNode >= 0 && tape.kind(configNode) != KIND_NULL) {
+    const doc = sourceDocument(tape, configNode, DOC_CONFIG, "<config>", problems, "config");
     if (doc != null) {
       config = new Layer(LAYER_CONFIG, baseDirOf(doc.file, cwd));
       readInto(doc, config);
@@ -64,73 +52,64 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   upper.push(env);
   if (config != null) upper.push(config);
   const defaults = defaultLayer(cwd);
-  // The log format is needed to report errors, so it is worked out from whatever layers did parse.
-  const logLayers = copyOf(upper);
+  // The log format is needed to report errors, so it is worked out from whatever layers did parse; a
+  // preset never decides how problems (its own among them) are reported.
+  const logLayers = upper.slice();
   logLayers.push(defaults);
   const logFormat = mergeLeaf(logLayers, LEAF_LOG_FORMAT).text();
-  if (errors.length > 0) {
-    writeFailure(w, errors, warnings, logFormat);
-    return;
-  }
 
   // Presets: the list comes from flags, environment or config; presets cannot name presets.
   const listed = mergeLeaf(upper, LEAF_PRESETS);
   const auto = listed.chain.length == 0;
   const searchPath = mergeLeaf(upper, LEAF_SEARCH_PATH).list();
-  const entries = listed.list();
-  const filesNode = req.get("presetFiles");
-  if (filesNode == null && (searchPath.length > 0 || hasPathEntry(entries))) {
+  const filesNode = tape.member(req, "presetFiles");
+  const needFiles = filesNode < 0 && (searchPath.length > 0 || hasPathEntry(listed.list()));
+  if (needFiles && errors.length == 0) {
     writeNeedPresets(w, auto, listed, searchPath, logFormat, warnings);
     return;
   }
-  const files = readPresetFiles(filesNode, problems);
-  const available = availableNames(req.get("presetNames"), files);
+  // Once inputs have problems, a malformed field further on is left unused rather than refused: the answer
+  // is about those problems (status 0), as it was before the core went on past them.
+  let later = errors.length > 0 ? new Array<string>() : problems;
+  const files = readPresetFiles(tape, filesNode, later);
+  const available = availableNames(tape, tape.member(req, "presetNames"), files);
   if (problems.length > 0) return;
 
-  const applied = new Array<Layer>();
-  const skipped = new Array<Layer>();
-  if (!auto) {
+  const applied = new Array<PresetChoice>();
+  const skipped = new Array<PresetChoice>();
+  let presetsKnown = !needFiles && later.length == 0;
+  if (presetsKnown && !auto) {
     const s = listed.setting!;
     for (let i = 0; i < s.list.length; i++) applyListed(s.list[i], s.sources[i], files, available, cwd, applied, errors);
-  } else {
-    const candidates = new Array<Layer>();
-    for (let i = 0; i < BUNDLED_NAMES.length; i++) {
-      const name = BUNDLED_NAMES[i];
-      candidates.push(candidate(bundledLayer(name, cwd), name, ""));
-    }
-    const names = new Array<string>();
-    for (let i = 0; i < files.length; i++) names.push(fileName(files[i]));
-    const order = sortedOrder(names);
-    for (let i = 0; i < order.length; i++) {
-      const file = files[order[i]];
-      const source = fileSource(file);
-      candidates.push(candidate(readPresetFile(file, cwd, errors), source, ""));
-    }
-    if (errors.length > 0) {
-      writeFailure(w, errors, warnings, logFormat);
-      return;
-    }
-    if (!detectPresets(req, candidates, applied, skipped, problems)) {
-      if (problems.length == 0) writeNeedDetect(w, candidates, logFormat, warnings);
-      return;
+  } else if (presetsKnown) {
+    const choices = candidates(files, cwd, errors);
+    later = errors.length > 0 ? new Array<string>() : problems;
+    if (!detectPresets(tape, tape.member(req, "detected"), tape.member(req, "files"), choices, applied, skipped, later)) {
+      if (problems.length > 0) return;
+      if (errors.length == 0) {
+        writeNeedDetect(w, choices, logFormat, warnings);
+        return;
+      }
+      // Detection needs the host, which is not asked while there are problems: no preset applies.
+      presetsKnown = false;
+      applied.length = 0;
+      skipped.length = 0;
     }
   }
-  if (errors.length > 0) {
-    writeFailure(w, errors, warnings, logFormat);
-    return;
-  }
+  const inputErrors = errors.length;
 
   // All layers, highest first: flags, environment, config, presets (later ones win), defaults.
-  const layers = copyOf(upper);
-  for (let i = applied.length - 1; i >= 0; i--) layers.push(applied[i]);
+  const layers = upper.slice();
+  for (let i = applied.length - 1; i >= 0; i--) layers.push(applied[i].layer);
   layers.push(defaults);
   const merged = mergeLayers(layers);
 
   let plan: Plan | null = null;
-  const archivesNode = req.get("archives");
-  if (archivesNode != null && archivesNode.kind != KIND_NULL) {
-    const archives = stringList(archivesNode, "archives", problems);
-    if (problems.length > 0) return;
+  const archivesNode = tape.member(req, "archives");
+  later = errors.length > 0 ? new Array<string>() : problems;
+  const archives = archivesNode >= 0 && tape.kind(archivesNode) != KIND_NULL ? stringList(tape, archivesNode, "archives", later) : null;
+  if (problems.length > 0) return;
+  if (archives != null && later.length == 0) {
     plan = selectPlan(
       archives, merged[LEAF_THEME].text(), merged[LEAF_THEME].source, cwd,
       merged[LEAF_ONLY].entries, merged[LEAF_EXCLUDE].entries, merged[LEAF_INCLUDE].entries, flagExcludes(cli),
@@ -139,410 +118,26 @@ export function resolveRequest(req: JsonNode, w: JsonWriter, problems: Array<str
   }
 
   const presetNames = new Array<string>();
-  if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].label);
-  writeResolved(w, merged, auto, presetNames, applied, skipped, plan, errors, warnings, explain);
+  if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
+  beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged[LEAF_LOG_FORMAT].text());
+  writeResolved(w, merged, auto, presetNames, presetsKnown ? applied : null, skipped, plan, errors, warnings, explain);
 }
 
-function writeResolved(
-  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<Layer>,
-  skipped: Array<Layer>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
-): void {
-  beginStage(w, errors.length == 0, "done", merged[LEAF_LOG_FORMAT].text());
-
-  // The config, nested by the dotted keys.
-  w.key("config").beginObject();
-  let group = "";
-  for (let i = 0; i < LEAVES.length; i++) {
-    const key = LEAVES[i].key;
-    const dot = key.indexOf(".");
-    const g = dot < 0 ? "" : key.slice(0, dot);
-    if (g != group) {
-      if (group.length > 0) w.endObject();
-      if (g.length > 0) w.key(g).beginObject();
-      group = g;
-    }
-    w.key(dot < 0 ? key : key.slice(dot + 1));
-    writeValue(w, merged[i], auto, autoNames);
-  }
-  if (group.length > 0) w.endObject();
-  w.endObject();
-
-  w.key("origins").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
-    w.key(LEAVES[i].key).beginObject();
-    writeOrigin(w, merged[i], auto);
-    w.endObject();
-  }
-  w.endObject();
-
-  w.key("decisions").beginArray();
-  for (let i = 0; i < LEAVES.length; i++) {
-    w.beginObject();
-    w.field("key", LEAVES[i].key);
-    w.key("value");
-    writeValue(w, merged[i], auto, autoNames);
-    writeOrigin(w, merged[i], auto);
-    w.endObject();
-  }
-  w.endArray();
-
-  w.key("entries").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
-    if (!LEAVES[i].isUnion()) continue;
-    w.key(LEAVES[i].key).beginArray();
-    const entries = merged[i].entries;
-    for (let j = 0; j < entries.length; j++) {
-      w.beginObject();
-      w.field("value", entries[j].value);
-      writeLayerSource(w, entries[j].layer, entries[j].source);
-      w.endObject();
-    }
-    w.endArray();
-  }
-  w.endObject();
-
-  // Every layer that set each key, the winner first, with the values that were overridden: the largest
-  // part of the answer, which only `dropkit config --explain` reads, so it is written only when asked for.
-  if (explain) writeExplain(w, merged, auto, autoNames);
-
-  w.key("presets").beginObject();
-  w.field("mode", auto ? "auto" : "list");
-  w.key("applied");
-  writeApplied(w, applied);
-  w.key("skipped");
-  writeApplied(w, skipped);
-  w.endObject();
-
-  if (plan != null) writePlan(w, plan);
-  writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
-  w.endObject();
-}
-
-function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>): void {
-  w.key("explain").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
-    w.key(LEAVES[i].key).beginArray();
-    const chain = merged[i].chain;
-    for (let j = 0; j < chain.length; j++) {
-      w.beginObject();
-      writeLayerSource(w, chain[j].layer, chain[j].source);
-      w.key("value");
-      writeSetting(w, i, chain[j].setting!);
-      w.endObject();
-    }
-    if (i == LEAF_PRESETS && auto) {
-      w.beginObject();
-      writeOrigin(w, merged[i], auto);
-      w.key("value").stringArray(autoNames);
-      w.endObject();
-    }
-    w.endArray();
-  }
-  w.endObject();
-}
-
-function writeValue(w: JsonWriter, r: Resolved, auto: bool, autoNames: Array<string>): void {
-  if (r.leaf == LEAF_PRESETS && auto) {
-    w.stringArray(autoNames);
-    return;
-  }
-  if (LEAVES[r.leaf].isUnion()) {
-    w.stringArray(r.list());
-    return;
-  }
-  writeSetting(w, r.leaf, r.setting!);
-}
-
-function writeOrigin(w: JsonWriter, r: Resolved, auto: bool): void {
-  const detected = r.leaf == LEAF_PRESETS && auto;
-  writeLayerSource(w, detected ? LAYER_DEFAULT : r.layer, detected ? "auto-detect" : r.source);
-}
-
-/** The `"layer"` and `"source"` members that origins, entries, the explain chain and plan decisions share. */
-function writeLayerSource(w: JsonWriter, layer: string, source: string): void {
-  w.field("layer", layer);
-  w.field("source", source);
-}
-
-function writeApplied(w: JsonWriter, list: Array<Layer>): void {
-  w.beginArray();
-  for (let i = 0; i < list.length; i++) {
-    const a = list[i];
-    w.beginObject();
-    w.field("name", a.label);
-    w.field("source", a.presetSource);
-    w.field("reason", a.reason);
-    if (a.glob.length > 0) w.field("glob", a.glob);
-    w.endObject();
-  }
-  w.endArray();
-}
-
-function writePlan(w: JsonWriter, plan: Plan): void {
-  w.key("plan").beginObject();
-  w.key("theme").beginObject();
-  w.key("file");
-  if (plan.themeFile.length > 0) w.string(plan.themeFile);
-  else w.null();
-  w.key("path");
-  if (plan.themePath.length > 0) w.string(plan.themePath);
-  else w.null();
-  w.field("reason", plan.themeReason);
-  w.key("alternatives").stringArray(plan.themeAlternatives);
-  w.endObject();
-  const selected = new Array<string>();
-  const excluded = new Array<string>();
-  for (let i = 0; i < plan.modules.length; i++) {
-    if (plan.modules[i].selected) selected.push(plan.modules[i].name);
-    else excluded.push(plan.modules[i].name);
-  }
-  w.key("modules").stringArray(selected);
-  w.key("excluded").stringArray(excluded);
-  w.key("decisions").beginArray();
-  for (let i = 0; i < plan.modules.length; i++) {
-    const d = plan.modules[i];
-    w.beginObject();
-    w.field("name", d.name);
-    w.field("file", d.file);
-    w.key("selected").bool(d.selected);
-    w.field("reason", d.reason);
-    if (d.glob.length > 0) {
-      w.field("glob", d.glob);
-      writeLayerSource(w, d.layer, d.source);
-    }
-    w.endObject();
-  }
-  w.endArray();
-  w.endObject();
-}
-
-function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPath: Array<string>, logFormat: string, warnings: Array<Warning>): void {
-  beginStage(w, true, "presets", logFormat);
-  w.key("needs").beginObject();
-  w.field("mode", auto ? "auto" : "list");
-  w.key("presets").beginArray();
-  const entries = listed.list();
-  for (let i = 0; i < entries.length; i++) {
-    w.beginObject();
-    w.field("ref", entries[i]);
-    w.field("kind", isPresetPath(entries[i]) ? "path" : "name");
-    w.endObject();
-  }
-  w.endArray();
-  w.key("searchPath").stringArray(searchPath);
-  w.endObject();
-  writeWarnings(w, warnings);
-  w.endObject();
-}
-
-function writeNeedDetect(w: JsonWriter, candidates: Array<Layer>, logFormat: string, warnings: Array<Warning>): void {
-  beginStage(w, true, "detect", logFormat);
-  w.key("needs").beginObject();
-  w.key("detect").beginArray();
-  for (let i = 0; i < candidates.length; i++) {
-    const detect = candidates[i].detect;
-    if (detect == null) continue;
-    w.beginObject();
-    w.field("id", candidates[i].presetSource);
-    w.field("name", candidates[i].label);
-    w.key("globs").stringArray(detect);
-    w.endObject();
-  }
-  w.endArray();
-  w.endObject();
-  writeWarnings(w, warnings);
-  w.endObject();
-}
-
-/**
- * Auto-detect: a candidate applies when one of its detect globs matches a file. Answers come from
- * `detected` (id -> matching glob or null, from a host that globbed) or from `files` (matched here).
- * Returns false when neither is given and some candidate has globs to check.
- */
-function detectPresets(req: JsonNode, candidates: Array<Layer>, applied: Array<Layer>, skipped: Array<Layer>, problems: Array<string>): bool {
-  const detected = req.get("detected");
-  const filesNode = req.get("files");
-  const files = filesNode != null ? stringList(filesNode, "files", problems) : new Array<string>();
-  if (problems.length > 0) return false;
-  let pending = false;
-  for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i];
-    const globs = c.detect;
-    if (globs == null) {
-      c.reason = "no detect globs: applies only when listed in presets";
-      skipped.push(c);
-      continue;
-    }
-    let glob = "";
-    if (detected != null && detected.kind == KIND_OBJECT) {
-      const answer = detected.get(c.presetSource);
-      if (answer != null && answer.kind == KIND_STRING) glob = answer.text;
-    } else if (filesNode != null) {
-      glob = firstMatch(globs, files);
-    } else {
-      pending = true;
-      continue;
-    }
-    if (glob.length > 0) {
-      c.reason = "detected: " + glob + " matched a file in the working directory";
-      c.glob = glob;
-      applied.push(c);
-    } else {
-      c.reason = "not detected: no file matched " + globs.join(", ");
-      skipped.push(c);
-    }
-  }
-  return !pending;
-}
-
-function firstMatch(globs: Array<string>, files: Array<string>): string {
-  for (let i = 0; i < globs.length; i++) {
-    for (let j = 0; j < files.length; j++) if (matchFile(globs[i], files[j])) return globs[i];
-  }
-  return "";
-}
-
-function applyListed(
-  entry: string, source: string, files: Array<JsonNode>, available: Array<string>, cwd: string,
-  applied: Array<Layer>, errors: Array<Diagnostic>,
-): void {
-  for (let i = 0; i < files.length; i++) {
-    if (stringField(files[i], "ref", "") == entry) {
-      const layer = readPresetFile(files[i], cwd, errors);
-      const file = fileSource(files[i]);
-      applied.push(candidate(layer, file, "listed in presets (" + source + ")"));
-      return;
-    }
-  }
-  if (isPresetPath(entry)) {
-    errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", format("Preset file not found: %. Check the path, or name a preset: %.", entry, available.join(", ")), source));
-    return;
-  }
-  if (BUNDLED_NAMES.includes(entry)) {
-    applied.push(candidate(bundledLayer(entry, cwd), entry, "listed in presets (" + source + ")"));
-    return;
-  }
-  errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets",
-    format("Unknown preset \"%\".% Available presets: %.", entry, didYouMean(entry, available), available.join(", ")), source));
-}
-
-function readPresetFile(file: JsonNode, cwd: string, errors: Array<Diagnostic>): Layer {
-  const problems = new Array<string>();
-  const source = fileSource(file);
-  const layer = presetLayer(fileName(file), baseDirOf(source, cwd));
-  const doc: Document | null = sourceDocument(file, DOC_PRESET, source, problems, "presetFiles[]");
-  if (doc == null) return layer;
-  readInto(doc, layer);
-  for (let i = 0; i < doc.errors.length; i++) errors.push(doc.errors[i]);
-  return layer;
-}
-
-function readPresetFiles(node: JsonNode | null, problems: Array<string>): Array<JsonNode> {
-  const out = new Array<JsonNode>();
-  if (node == null || node.kind == KIND_NULL) return out;
-  if (node.kind != KIND_ARRAY) {
-    problems.push("presetFiles must be an array");
-    return out;
-  }
-  for (let i = 0; i < node.items.length; i++) {
-    const item = node.items[i];
-    const source = item.kind == KIND_OBJECT ? item.get("source") : null;
-    if (source == null || source.kind != KIND_STRING) {
-      problems.push(itemPath("presetFiles", i) + ".source must be a string");
-      continue;
-    }
-    out.push(item);
-  }
-  return out;
-}
-
-function availableNames(node: JsonNode | null, files: Array<JsonNode>): Array<string> {
-  const names = copyOf(BUNDLED_NAMES);
-  if (node != null && node.kind == KIND_ARRAY) {
-    for (let i = 0; i < node.items.length; i++) {
-      const item = node.items[i];
-      if (item.kind == KIND_STRING && !names.includes(item.text)) names.push(item.text);
-    }
-  }
-  for (let i = 0; i < files.length; i++) {
-    const name = fileName(files[i]);
-    if (!names.includes(name)) names.push(name);
-  }
-  return names;
-}
-
-function readFlags(node: JsonNode | null, cwd: string, errors: Array<Diagnostic>, problems: Array<string>): Layer {
-  const layer = new Layer(LAYER_CLI, cwd);
-  if (node == null || node.kind == KIND_NULL) return layer;
-  if (node.kind != KIND_OBJECT) {
-    problems.push("flags must be an object");
-    return layer;
-  }
-  for (let i = 0; i < node.keys.length; i++) {
-    const key = node.keys[i].text;
-    const value = node.items[i];
-    if (key == "theme") {
-      flagText(layer, LEAF_THEME, "--theme", value, errors, problems);
-    } else if (key == "logFormat") {
-      flagText(layer, LEAF_LOG_FORMAT, "--log-format", value, errors, problems);
-    } else if (key == "exclude") {
-      flagList(layer, LEAF_EXCLUDE, "--exclude", value, errors, problems);
-    } else if (key == "preset") {
-      flagList(layer, LEAF_PRESETS, "--preset", value, errors, problems);
-    } else if (key != "config") {
-      problems.push("flags." + key + " is not a flag: expected theme, exclude, preset, logFormat or config");
-    }
-  }
-  return layer;
-}
-
-function flagText(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors: Array<Diagnostic>, problems: Array<string>): void {
-  if (value.kind == KIND_NULL) return;
-  if (value.kind != KIND_STRING) {
-    problems.push("flags value for " + flag + " must be a string");
-    return;
-  }
-  const problem = checkText(leaf, value.text);
-  if (problem.length > 0) {
-    errors.push(Diagnostic.invalid(USAGE_ERROR, LEAVES[leaf].key, "for " + flag, problem, value.text, flag));
-    return;
-  }
-  layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), flag);
-}
-
-function flagList(layer: Layer, leaf: i32, flag: string, value: JsonNode, errors: Array<Diagnostic>, problems: Array<string>): void {
-  if (value.kind == KIND_NULL) return;
-  const items = stringList(value, "flags value for " + flag, problems);
-  const values = new Array<string>();
-  const sources = new Array<string>();
-  for (let i = 0; i < items.length; i++) {
-    const problem = checkText(leaf, items[i]);
-    if (problem.length > 0) {
-      errors.push(Diagnostic.invalid(USAGE_ERROR, LEAVES[leaf].key, "for " + flag, problem, items[i], flag));
-      continue;
-    }
-    values.push(normalizeValue(leaf, items[i], layer.baseDir));
-    sources.push(flag);
-  }
-  // An empty --preset list is not a list at all: the flag was not given.
-  if (values.length > 0) layer.addList(leaf, values, sources, flag);
-}
-
-function readEnvNode(node: JsonNode | null, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>): Layer {
+/** The environment layer from `env` (node `node` of the request, -1 when absent): variable names to raw strings. */
+function readEnvLayer(tape: Tape, node: i32, cwd: string, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>): Layer {
   const names = new Array<string>();
   const values = new Array<string>();
-  if (node != null && node.kind == KIND_OBJECT) {
-    for (let i = 0; i < node.keys.length; i++) {
-      const v = node.items[i];
-      if (v.kind != KIND_STRING) {
-        problems.push("env." + node.keys[i].text + " must be a string");
+  if (node >= 0 && tape.kind(node) == KIND_OBJECT) {
+    const end = tape.next(node);
+    for (let k = node + 1; k < end; k = tape.next(k + 1)) {
+      if (tape.kind(k + 1) != KIND_STRING) {
+        problems.push("env." + tape.text(k) + " must be a string");
         continue;
       }
-      names.push(node.keys[i].text);
-      values.push(v.text);
+      names.push(tape.text(k));
+      values.push(tape.text(k + 1));
     }
-  } else if (node != null && node.kind != KIND_NULL) {
+  } else if (node >= 0 && tape.kind(node) != KIND_NULL) {
     problems.push("env must be an object of variable names to string values");
   }
   return readEnvironment(names, values, cwd, errors, warnings);
@@ -553,51 +148,19 @@ function flagExcludes(cli: Layer): Array<Entry> {
   const list = new Array<Entry>();
   const s = cli.get(LEAF_EXCLUDE);
   if (s == null) return list;
-  for (let i = 0; i < s.list.length; i++) list.push(new Entry(s.list[i], LAYER_CLI, s.sources[i], null));
+  for (let i = 0; i < s.list.length; i++) list.push(new Entry(s.list[i], LAYER_CLI, s.sources[i]));
   return list;
 }
 
 /** Whether the request asks for `explain` (`"explain": true`); any other value than a boolean is malformed. */
-function wantsExplain(req: JsonNode, problems: Array<string>): bool {
-  const node = req.get("explain");
-  if (node == null || node.kind == KIND_NULL) return false;
-  if (node.kind != KIND_BOOL) problems.push("explain must be true or false");
-  return node.flag;
+function wantsExplain(tape: Tape, req: i32, problems: Array<string>): bool {
+  const node = tape.member(req, "explain");
+  if (node < 0 || tape.kind(node) == KIND_NULL) return false;
+  if (tape.kind(node) != KIND_BOOL) problems.push("explain must be true or false");
+  return tape.isTrue(node);
 }
 
 function hasPathEntry(entries: Array<string>): bool {
   for (let i = 0; i < entries.length; i++) if (isPresetPath(entries[i])) return true;
   return false;
-}
-
-function stringList(node: JsonNode, what: string, problems: Array<string>): Array<string> {
-  const out = new Array<string>();
-  if (node.kind != KIND_ARRAY) {
-    problems.push(what + " must be an array of strings");
-    return out;
-  }
-  for (let i = 0; i < node.items.length; i++) {
-    if (node.items[i].kind != KIND_STRING) {
-      problems.push(itemPath(what, i) + " must be a string");
-      continue;
-    }
-    out.push(node.items[i].text);
-  }
-  return out;
-}
-
-function baseDirOf(file: string, fallback: string): string {
-  return isAbsolutePath(file) ? dirnameOf(file) : fallback;
-}
-
-function stripExtension(name: string): string {
-  const dot = lastIndexOf(name, 0x2e);
-  return dot > 0 ? name.slice(0, dot) : name;
-}
-
-/** A copy of `list`: a loop of pushes costs less code than Array#slice. */
-function copyOf<T>(list: Array<T>): Array<T> {
-  const copy = new Array<T>();
-  for (let i = 0; i < list.length; i++) copy.push(list[i]);
-  return copy;
 }

@@ -1,8 +1,9 @@
-// Writing the parts every response shares: diagnostics, warnings, resolved values.
+// Writing the parts that answers share: problems, warnings, one layer's value of a leaf, the opening of a resolve answer.
 
 import { Diagnostic, Warning } from "./diagnostic";
-import { JsonWriter } from "./json";
-import { LEAVES, Setting, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+import { Setting } from "./layer";
+import { LEAVES, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+import { JsonWriter } from "./writer";
 
 export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnostic>): void {
   w.key(key).beginArray();
@@ -10,7 +11,7 @@ export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnos
   w.endArray();
 }
 
-export function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
+function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
   w.beginObject();
   w.field("name", d.name);
   w.key("exitCode").int(d.exitCode());
@@ -21,6 +22,7 @@ export function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
     w.key("line").int(d.line);
     w.key("column").int(d.column);
     w.key("offset").int(d.offset);
+    // Every span is at least one unit long, so that an editor can always underline something.
     w.key("length").int(max<i32>(1, d.end - d.offset));
   }
   w.field("message", d.message);
@@ -38,27 +40,19 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
   w.endArray();
 }
 
-/** Writes one layer's value for a leaf with the leaf's JSON type. */
+/** Writes one layer's value for a leaf, with the leaf's JSON type. */
 export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
-  const type = LEAVES[leaf].type;
-  if (LEAVES[leaf].isList()) w.stringArray(s.list);
-  else if (type == TYPE_BOOL) w.bool(s.flag);
-  else if (type == TYPE_SCHEMA) w.numberText(s.str);
+  const def = LEAVES[leaf];
+  if (def.isList()) w.stringArray(s.list);
+  else if (def.type == TYPE_BOOL) w.bool(s.flag);
+  else if (def.type == TYPE_SCHEMA) w.numberText(s.str);
   else w.string(s.str);
 }
 
-/** Opens a resolve response: `{"ok":...,"stage":...,"logFormat":...` (the stages share their start). */
+/** Opens a resolve answer: `{"ok":...,"stage":...,"logFormat":...` (every stage starts so). */
 export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: string): void {
   w.beginObject();
   w.key("ok").bool(ok);
   w.field("stage", stage);
   if (logFormat.length > 0) w.field("logFormat", logFormat);
-}
-
-/** Writes `{"ok":false, ...}` for a request whose inputs have problems. */
-export function writeFailure(w: JsonWriter, errors: Array<Diagnostic>, warnings: Array<Warning>, logFormat: string): void {
-  beginStage(w, false, "done", logFormat);
-  writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
-  w.endObject();
 }

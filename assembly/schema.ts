@@ -1,13 +1,13 @@
-// The config schema of SPEC section 2: its leaves, and the strict validator that turns JSON into a layer.
+// The config schema of SPEC section 2: its leaves and keys, and what makes a leaf's value valid.
 
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
-import { JsonNode, KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Span, isExactlyOne } from "./json";
 import {
-  MSG_DETECT_EMPTY, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NOT_OBJECT, MSG_NUL, MSG_PATH_EMPTY,
-  MSG_PRESET_EMPTY, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE, MSG_THEME_EMPTY, MSG_THEME_PATH,
+  MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
-import { StringSet } from "./set";
-import { charText, didYouMean, endsWithIgnoreCase, format, foundText, hasPrefix, hasSuffix, isAbsolutePath, itemPath, positionText, quoteList, resolvePath, splitOn, suggest, words } from "./text";
+import { isAbsolutePath, resolvePath } from "./paths";
+import { suggest } from "./suggest";
+import { endsWithIgnoreCase, quoteList, words } from "./text";
+import { encodeText } from "./escape";
+import { decodeText, maxBytes } from "./utf8";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -18,7 +18,7 @@ export const TYPE_PATH: i32 = 5;
 export const TYPE_ENUM: i32 = 6;
 export const TYPE_BOOL: i32 = 7;
 
-/** One leaf of the resolved config. */
+/** One leaf of the resolved config: its dotted key, type, variable, choices and default. */
 export class Leaf {
   constructor(
     public key: string,
@@ -52,264 +52,145 @@ export const LEAF_CACHE_FILE: i32 = 10;
 export const LEAF_CACHE_ENABLED: i32 = 11;
 export const LEAF_LOG_FORMAT: i32 = 12;
 
-/** The choices of a leaf that is not an enum. */
 const NO_CHOICES = new Array<string>();
 
-/**
- * The leaves in the order the resolved config lists them, from one table of literals (less code than a
- * constructor call each): keys, their types (TYPE_* as digits), defaults ("|" between them), and the
- * choices of each enum leaf in turn. A leaf's variable follows from its key (`envName`).
- */
-export const LEAVES: Array<Leaf> = leafTable(
-  "schema theme modules.include modules.exclude modules.only presets presetsSearchPath hooks.initScriptsDir " +
-    "hooks.postScriptsDir hooks.onFailure cache.file cache.enabled log.format",
-  "0122234556576",
-  "1|auto||||||./init-scripts|./post-scripts|continue|.dropkit-cache.json|true|text",
-  "continue fail|text json",
-);
+/** The leaves, in the order of the resolved config, with the variable of each (DROPKIT_ + the key in upper snake case). */
+export const LEAVES: Array<Leaf> = [
+  new Leaf("schema", TYPE_SCHEMA, "", NO_CHOICES, "1"),
+  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", NO_CHOICES, "auto"),
+  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
+  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", NO_CHOICES, ""),
+  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
+  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
+  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
+  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
+  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
+  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
+  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
+];
 
-function leafTable(keys: string, types: string, defaults: string, choices: string): Array<Leaf> {
-  const names = words(keys);
-  const defaultTexts = splitOn(defaults, "|");
-  const enums = splitOn(choices, "|");
-  const leaves = new Array<Leaf>();
-  for (let i = 0, e = 0; i < names.length; i++) {
-    const type = types.charCodeAt(i) - 0x30;
-    const env = type == TYPE_SCHEMA ? "" : envName(names[i]);
-    leaves.push(new Leaf(names[i], type, env, type == TYPE_ENUM ? words(enums[e++]) : NO_CHOICES, defaultTexts[i]));
-  }
-  return leaves;
-}
-
-/** A leaf's variable: DROPKIT_ and its key in upper snake case ("hooks.onFailure": DROPKIT_HOOKS_ON_FAILURE). */
-function envName(key: string): string {
-  let name = "DROPKIT_";
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i);
-    name += c == 0x2e ? "_" : c >= 0x61 ? charText(c - 32) : "_" + charText(c);
-  }
-  return name;
-}
-
+// The keys of a config and of a preset, at the top level (`$schema` is accepted and ignored), and of each group.
+export const KEY_SCHEMA_URL: i32 = 0;
+export const KEY_SCHEMA: i32 = 1;
+export const KEY_THEME: i32 = 2;
+export const KEY_MODULES: i32 = 3;
+export const KEY_EXCLUDE: i32 = 4;
+export const KEY_PRESETS: i32 = 5;
+export const KEY_SEARCH_PATH: i32 = 6;
+export const KEY_HOOKS: i32 = 7;
+export const KEY_CACHE: i32 = 8;
+export const KEY_LOG: i32 = 9;
+export const KEY_DETECT: i32 = 10;
+/** Every top-level key either kind of document may hold, indexed by the KEY_* numbers. */
+export const TOP_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log detect");
 export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log");
 export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
-const MODULES_KEYS: Array<string> = words("include exclude only");
-const HOOKS_KEYS: Array<string> = words("initScriptsDir postScriptsDir onFailure");
-const CACHE_KEYS: Array<string> = words("file enabled");
-const LOG_KEYS: Array<string> = words("format");
 
-// Scalar settings share these empty lists (nothing adds to them); list settings get their own (`addList`).
-const NO_STRINGS = new Array<string>();
+/** The keys of the group object `key` (KEY_MODULES, KEY_HOOKS, KEY_CACHE or KEY_LOG), each a leaf from `groupFirstLeaf` on. */
+export const GROUP_KEYS: Array<Array<string>> = [words("include exclude only"), words("initScriptsDir postScriptsDir onFailure"), words("file enabled"), words("format")];
 
-/** A value that one layer sets for one leaf, with where it came from. */
-export class Setting {
-  leaf: i32 = 0;
-  str: string = "";
-  flag: bool = false;
-  list: Array<string> = NO_STRINGS;
-  /** For lists: the source of each entry. */
-  sources: Array<string> = NO_STRINGS;
-  source: string = "";
+export function groupOf(key: i32): i32 {
+  return key == KEY_MODULES ? 0 : key == KEY_HOOKS ? 1 : key == KEY_CACHE ? 2 : 3;
 }
 
-export const LAYER_CLI = "cli";
-export const LAYER_ENV = "env";
-export const LAYER_CONFIG = "config";
-export const LAYER_PRESET = "preset";
-export const LAYER_DEFAULT = "default";
-
-/** Everything one layer (flags, environment, config, a preset, defaults) sets. */
-export class Layer {
-  name: string;
-  /** The preset's name, for preset layers. */
-  label: string = "";
-  /** Relative paths in this layer resolve against this directory. */
-  baseDir: string;
-  settings: Array<Setting | null> = new Array<Setting | null>(LEAVES.length);
-  /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
-  detect: Array<string> | null = null;
-  detectSources: Array<string> = new Array<string>();
-  /** Preset layers: the preset's source (a bundled name or a file), its id in auto-detect answers. */
-  presetSource: string = "";
-  /** Preset layers: why the preset applies or not, and the detect glob that matched. */
-  reason: string = "";
-  glob: string = "";
-
-  constructor(name: string, baseDir: string) {
-    this.name = name;
-    this.baseDir = baseDir;
-  }
-
-  get(leaf: i32): Setting | null {
-    return this.settings[leaf];
-  }
-
-  /** Records a scalar setting. */
-  setText(leaf: i32, value: string, source: string): Setting {
-    const s = new Setting();
-    s.leaf = leaf;
-    s.str = value;
-    s.source = source;
-    this.settings[leaf] = s;
-    return s;
-  }
-
-  setFlag(leaf: i32, value: bool, source: string): Setting {
-    const s = this.setText(leaf, value ? "true" : "false", source);
-    s.flag = value;
-    return s;
-  }
-
-  /** Records a list, or for union lists appends to what the layer already holds (the `exclude` shorthand). */
-  addList(leaf: i32, values: Array<string>, sources: Array<string>, source: string): Setting {
-    let s = this.settings[leaf];
-    if (s == null) {
-      s = new Setting();
-      s.leaf = leaf;
-      s.source = source;
-      s.list = new Array<string>();
-      s.sources = new Array<string>();
-      this.settings[leaf] = s;
-    }
-    if (values.length == 0) return s;
-    // A set, not list.includes: a config may hold tens of thousands of globs.
-    const seen = new StringSet();
-    for (let i = 0; i < s.list.length; i++) seen.add(s.list[i]);
-    for (let i = 0; i < values.length; i++) {
-      if (!seen.has(values[i])) {
-        seen.add(values[i]);
-        s.list.push(values[i]);
-        s.sources.push(sources[i]);
-      }
-    }
-    return s;
-  }
+export function groupFirstLeaf(group: i32): i32 {
+  return group == 0 ? LEAF_INCLUDE : group == 1 ? LEAF_INIT_DIR : group == 2 ? LEAF_CACHE_FILE : LEAF_LOG_FORMAT;
 }
 
-/** What kind of document a JSON value is validated as. */
-export const DOC_CONFIG: i32 = 0;
-export const DOC_PRESET: i32 = 1;
-
-/** Where a document comes from: used for sources, positions and relative paths. */
-export class DocContext {
-  /** The file, or a name such as "<input>". */
-  file: string = "<input>";
-  /** Whether spans are real positions in `file` (JSON text) or absent (a .ts/.js value). */
-  positions: bool = true;
-  doc: i32 = DOC_CONFIG;
-  errors: Array<Diagnostic> = new Array<Diagnostic>();
-  /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
-  unlisted: i32 = 0;
-  /** Documents: the document node, null when there is none. */
-  node: JsonNode | null = null;
-  /** Documents: a package.json without a `dropkit` key, not a config. */
-  absent: bool = false;
-
-  /** Whether one more problem may be listed; when not, it is counted instead (call before building it). */
-  hasRoom(): bool {
-    if (this.errors.length < MAX_LISTED_PROBLEMS) return true;
-    this.unlisted++;
-    return false;
-  }
-}
-
-/** Validates a config or preset document and returns the layer it sets; problems go to `ctx.errors`. */
-export function readDocument(node: JsonNode, ctx: DocContext, layer: Layer): Layer {
-  if (node.kind != KIND_OBJECT) {
-    error(ctx, "", node, MSG_NOT_OBJECT + (ctx.doc == DOC_PRESET ? " (a preset)" : ""));
-    return layer;
-  }
-  const keys = node.keys;
-  const accepted = ctx.doc == DOC_PRESET ? PRESET_KEYS : CONFIG_KEYS;
-  for (let i = 0, n = keys.length; i < n; i++) {
-    const key = keys[i].text;
-    const value = node.items[i];
-    if (!accepted.includes(key)) {
-      if (ctx.doc == DOC_PRESET && CONFIG_KEYS.includes(key)) {
-        errorAtKey(ctx, key, keys[i], format("\"%\" %.", key, MSG_PRESET_ONLY_KEY));
-      } else {
-        unknownKey(ctx, "", key, keys[i], accepted);
-      }
-      continue;
-    }
-    if (key == "$schema") {
-      if (value.kind != KIND_STRING) error(ctx, key, value, "$schema must be a string (the URL or path of the JSON Schema)");
-    } else if (key == "schema") {
-      if (value.kind != KIND_NUMBER || !isExactlyOne(value.text)) error(ctx, key, value, MSG_SCHEMA_VALUE);
-      else layer.setText(LEAF_SCHEMA, "1", source(ctx, value));
-    } else if (key == "theme") {
-      readTheme(ctx, layer, value);
-    } else if (key == "exclude") {
-      readStringList(ctx, layer, LEAF_EXCLUDE, "exclude", value);
-    } else if (key == "presets") {
-      readStringList(ctx, layer, LEAF_PRESETS, "presets", value);
-    } else if (key == "presetsSearchPath") {
-      readStringList(ctx, layer, LEAF_SEARCH_PATH, "presetsSearchPath", value);
-    } else if (key == "detect") {
-      readDetect(ctx, layer, value);
-    } else {
-      // modules, hooks, cache and log: objects whose keys are leaves, in the order of LEAVES.
-      const modules = key == "modules";
-      const group = modules ? MODULES_KEYS : key == "hooks" ? HOOKS_KEYS : key == "cache" ? CACHE_KEYS : LOG_KEYS;
-      const first = modules ? LEAF_INCLUDE : key == "hooks" ? LEAF_INIT_DIR : key == "cache" ? LEAF_CACHE_FILE : LEAF_LOG_FORMAT;
-      if (!expectObject(ctx, key, value, group)) continue;
-      for (let j = 0; j < value.keys.length; j++) {
-        const leaf = first + group.indexOf(value.keys[j].text);
-        if (modules) readStringList(ctx, layer, leaf, LEAVES[leaf].key, value.items[j]);
-        else readScalar(ctx, layer, leaf, value.items[j]);
-      }
-    }
-  }
-  return layer;
-}
-
-/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
-const NUL_NOUNS: Array<string> = splitOn("a theme|a module glob|a preset name or path|a path|a path", "|");
-
-/** Checks one leaf value given as text (flags, environment, config files); returns "" or what is wrong. */
-export function checkText(leaf: i32, value: string): string {
+/**
+ * What is wrong with the WTF-8 bytes of one value of a text leaf, or "" when nothing is: the rules of SPEC
+ * section 2 and docs/abi.md ("Decisions the SPEC left open"), checked on the bytes without making a string.
+ */
+export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
   const type = LEAVES[leaf].type;
+  if (type == TYPE_GLOBS) return checkGlob(ptr, len);
   // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
-  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(value)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
-  if (type == TYPE_THEME) return checkTheme(value);
-  if (type == TYPE_GLOBS) return checkModuleGlob(value);
-  if (type == TYPE_PRESETS) return value.length == 0 ? MSG_PRESET_EMPTY : "";
-  if (type == TYPE_PATHS || type == TYPE_PATH) return value.length == 0 ? MSG_PATH_EMPTY : "";
+  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(ptr, len)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
+  if (type == TYPE_THEME) {
+    if (len == 0) return MSG_THEME_EMPTY;
+    if (isZipBytes(ptr, len)) return "";
+    return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
+  }
+  if (type == TYPE_PRESETS) return len == 0 ? MSG_PRESET_EMPTY : "";
+  if (type == TYPE_PATHS || type == TYPE_PATH) return len == 0 ? MSG_PATH_EMPTY : "";
   if (type == TYPE_ENUM) {
     const choices = LEAVES[leaf].choices;
-    if (choices.includes(value)) return "";
+    for (let i = 0; i < choices.length; i++) if (sameAscii(ptr, len, choices[i])) return "";
     // The suggestion goes in parentheses: callers append ", found ..." to this text.
-    const close = suggest(value, choices);
+    const close = suggest(decodeText(ptr, len), choices);
     return "expected one of " + quoteList(choices) + (close.length > 0 ? " (did you mean \"" + close + "\"?)" : "");
   }
   return "";
 }
 
-export function checkModuleGlob(glob: string): string {
-  if (glob.length == 0) return MSG_GLOB_EMPTY;
-  if (glob.includes("/") || glob.includes("\\")) return MSG_GLOB_SLASH;
-  const star = glob.indexOf("*");
-  if (star >= 0 && star != glob.length - 1) return MSG_GLOB_STAR;
-  return "";
+/**
+ * What is wrong with a module glob: empty, a NUL, a slash (a glob names a module, not a path), or a '*' before
+ * the end, in that order of precedence. One pass, eight bytes at a time, as a config may hold tens of thousands.
+ */
+function checkGlob(ptr: usize, len: i32): string {
+  if (len == 0) return MSG_GLOB_EMPTY;
+  let nul = false;
+  let slash = false;
+  let star = false;
+  if (len < 8) {
+    for (let i = 0; i < len; i++) {
+      const c = load<u8>(ptr + <usize>i);
+      if (c == 0) nul = true;
+      if (c == 0x2f || c == 0x5c) slash = true;
+      if (c == 0x2a && i < len - 1) star = true;
+    }
+  } else {
+    // The last word overlaps the one before, so that it ends with the glob.
+    for (let i = 0; i < len; i += 8) {
+      const at = min(i, len - 8);
+      const x = load<u64>(ptr + <usize>at);
+      if (hasByte(x, 0) != 0) nul = true;
+      if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) slash = true;
+      // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
+      if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
+    }
+  }
+  if (nul) return NUL_NOUNS[TYPE_GLOBS - TYPE_THEME] + MSG_NUL;
+  return slash ? MSG_GLOB_SLASH : star ? MSG_GLOB_STAR : "";
 }
 
-export function checkTheme(theme: string): string {
-  if (theme.length == 0) return MSG_THEME_EMPTY;
-  if (isZipPath(theme)) return "";
-  if (theme.includes("/") || theme.includes("\\")) return MSG_THEME_PATH;
-  return "";
+/**
+ * Bit 7 set in each byte of `x` that is `b`, and possibly in bytes above such a one (the subtraction's borrow),
+ * never below: zero exactly when no byte is `b`.
+ */
+@inline function hasByte(x: u64, b: u64): u64 {
+  const y = x ^ (0x0101010101010101 * b);
+  return (y - 0x0101010101010101) & ~y & 0x8080808080808080;
 }
 
+/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
+const NUL_NOUNS: Array<string> = "a theme|a module glob|a preset name or path|a path|a path".split("|");
+
+/** Whether the bytes hold a NUL. */
+export function hasNul(ptr: usize, len: i32): bool {
+  for (let i = 0; i < len; i++) if (load<u8>(ptr + <usize>i) == 0) return true;
+  return false;
+}
+
+/** `checkBytes` of a value given as a string (flags and environment). */
+export function checkText(leaf: i32, value: string): string {
+  const bytes = __alloc(<usize>max(maxBytes(value), 1));
+  return checkBytes(leaf, bytes, encodeText(value, bytes));
+}
+
+/** Whether a theme is a path to an archive: it ends in .zip, in any letter case. */
 export function isZipPath(theme: string): bool {
   return endsWithIgnoreCase(theme, ".zip");
 }
 
 /** A `presets` entry names a file when it starts with "." or "/" or ends in .ts, .js or .json. */
 export function isPresetPath(entry: string): bool {
-  return hasPrefix(entry, ".") || isAbsolutePath(entry) || hasSuffix(entry, ".ts") || hasSuffix(entry, ".js") || hasSuffix(entry, ".json");
+  return entry.startsWith(".") || isAbsolutePath(entry) || entry.endsWith(".ts") || entry.endsWith(".js") || entry.endsWith(".json");
 }
 
-/** Turns a checked text value into its resolved form: paths become absolute. */
+/** Turns a checked value into its resolved form: paths (and a zip theme, and preset files) become absolute. */
 export function normalizeValue(leaf: i32, value: string, baseDir: string): string {
   const type = LEAVES[leaf].type;
   if (type == TYPE_PATH || type == TYPE_PATHS) return resolvePath(baseDir, value);
@@ -318,144 +199,68 @@ export function normalizeValue(leaf: i32, value: string, baseDir: string): strin
   return value;
 }
 
-function readTheme(ctx: DocContext, layer: Layer, value: JsonNode): void {
-  if (value.kind != KIND_STRING) {
-    error(ctx, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
-    return;
-  }
-  const problem = checkText(LEAF_THEME, value.text);
-  if (problem.length > 0) {
-    error(ctx, "theme", value, capitalize(problem));
-    return;
-  }
-  layer.setText(LEAF_THEME, normalizeValue(LEAF_THEME, value.text, layer.baseDir), source(ctx, value));
-}
-
-function readScalar(ctx: DocContext, layer: Layer, leaf: i32, value: JsonNode): void {
-  const def = LEAVES[leaf];
-  const path = def.key;
-  if (def.type == TYPE_BOOL) {
-    if (value.kind != KIND_BOOL) error(ctx, path, value, path + " must be true or false");
-    else layer.setFlag(leaf, value.flag, source(ctx, value));
-    return;
-  }
-  if (value.kind != KIND_STRING) {
-    const expected = def.type == TYPE_ENUM ? "one of " + quoteList(def.choices) : "a string (a path)";
-    error(ctx, path, value, path + " must be " + expected);
-    return;
-  }
-  const problem = checkText(leaf, value.text);
-  if (problem.length > 0) {
-    error(ctx, path, value, path + ": " + problem);
-    return;
-  }
-  layer.setText(leaf, normalizeValue(leaf, value.text, layer.baseDir), source(ctx, value));
-}
-
-function readStringList(ctx: DocContext, layer: Layer, leaf: i32, path: string, value: JsonNode): void {
-  const what = LEAVES[leaf].type == TYPE_GLOBS ? "module globs" : LEAVES[leaf].type == TYPE_PATHS ? "directory paths" : "preset names or paths";
-  if (value.kind != KIND_ARRAY) {
-    error(ctx, path, value, path + " must be an array of " + what);
-    return;
-  }
-  const values = new Array<string>();
-  const sources = new Array<string>();
-  let ok = true;
-  for (let i = 0, n = value.items.length; i < n; i++) {
-    const item = value.items[i];
-    const isString = item.kind == KIND_STRING;
-    const problem = isString ? checkText(leaf, item.text) : "";
-    if (!isString || problem.length > 0) {
-      // The item's path is built only for a problem: most items have none.
-      const at = itemPath(path, i);
-      error(ctx, at, item, at + (isString ? ": " + problem : " must be a string"));
-      ok = false;
-      continue;
-    }
-    values.push(normalizeValue(leaf, item.text, layer.baseDir));
-    sources.push(source(ctx, item));
-  }
-  if (ok) layer.addList(leaf, values, sources, source(ctx, value));
-}
-
-function readDetect(ctx: DocContext, layer: Layer, value: JsonNode): void {
-  if (value.kind != KIND_ARRAY) {
-    error(ctx, "detect", value, "detect must be an array of file globs (such as \"*.zip\")");
-    return;
-  }
-  const globs = new Array<string>();
-  for (let i = 0, n = value.items.length; i < n; i++) {
-    const item = value.items[i];
-    const empty = item.kind != KIND_STRING || item.text.length == 0;
-    if (empty || hasNul(item.text)) {
-      const at = itemPath("detect", i);
-      error(ctx, at, item, empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL);
-      continue;
-    }
-    globs.push(item.text);
-    layer.detectSources.push(source(ctx, item));
-  }
-  layer.detect = globs;
-}
-
-function expectObject(ctx: DocContext, path: string, value: JsonNode, accepted: Array<string>): bool {
-  if (value.kind != KIND_OBJECT) {
-    error(ctx, path, value, path + " must be an object with the keys " + quoteList(accepted));
-    return false;
-  }
-  let ok = true;
-  for (let i = 0; i < value.keys.length; i++) {
-    if (!accepted.includes(value.keys[i].text)) {
-      unknownKey(ctx, path, value.keys[i].text, value.keys[i], accepted);
-      ok = false;
-    }
-  }
-  if (!ok) {
-    // Validate the known keys anyway, so that every problem is reported at once.
-    const known = new JsonNode();
-    known.makeContainer(KIND_OBJECT);
-    for (let i = 0; i < value.keys.length; i++) {
-      if (accepted.includes(value.keys[i].text)) {
-        known.keys.push(value.keys[i]);
-        known.items.push(value.items[i]);
-      }
-    }
-    value.keys = known.keys;
-    value.items = known.items;
-  }
+/** Whether the bytes are the ASCII `s`. */
+export function sameAscii(ptr: usize, len: i32, s: string): bool {
+  if (len != s.length) return false;
+  for (let i = 0; i < len; i++) if (<i32>load<u8>(ptr + <usize>i) != <i32>s.charCodeAt(i)) return false;
   return true;
 }
 
-function unknownKey(ctx: DocContext, parent: string, key: string, span: Span, accepted: Array<string>): void {
-  // Checked first: the suggestion is the costly part.
-  if (!ctx.hasRoom()) return;
-  const path = parent.length > 0 ? parent + "." + key : key;
-  const where = parent.length > 0 ? "in " + parent : "at the top level";
-  const shown = new Array<string>();
-  for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
-  errorAtKey(ctx, path, span, format("Unknown key \"%\" %.% Accepted keys: %.", key, where, didYouMean(key, shown), shown.join(", ")));
-}
-
-/** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
-function error(ctx: DocContext, path: string, node: JsonNode, message: string): void {
-  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, foundText(message, node), ctx.file, ctx.positions ? node : null));
-}
-
-function errorAtKey(ctx: DocContext, path: string, span: Span, message: string): void {
-  if (ctx.hasRoom()) ctx.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, ctx.file, ctx.positions ? span : null));
-}
-
-function source(ctx: DocContext, node: JsonNode): string {
-  if (!ctx.positions) return ctx.file;
-  return positionText(ctx.file, node.line, node.column);
-}
-
-function hasNul(s: string): bool {
-  for (let i = 0, n = s.length; i < n; i++) if (s.charCodeAt(i) == 0) return true;
+function hasSlash(ptr: usize, len: i32): bool {
+  for (let i = 0; i < len; i++) {
+    const c = load<u8>(ptr + <usize>i);
+    if (c == 0x2f || c == 0x5c) return true;
+  }
   return false;
 }
 
-function capitalize(s: string): string {
-  const c = s.length > 0 ? s.charCodeAt(0) : 0;
-  return c >= 0x61 && c <= 0x7a ? charText(c - 32) + s.slice(1) : s;
+function isZipBytes(ptr: usize, len: i32): bool {
+  if (len < 4) return false;
+  const p = ptr + <usize>len - 4;
+  return load<u8>(p) == 0x2e && (load<u8>(p + 1) | 0x20) == 0x7a && (load<u8>(p + 2) | 0x20) == 0x69 && (load<u8>(p + 3) | 0x20) == 0x70;
+}
+
+/** Whether the text of a JSON number (`n` bytes at `ptr`) denotes exactly 1 (as "1", "1.0", "10e-1" and "0.1e1" do), without rounding. */
+export function isExactlyOne(ptr: usize, n: i32): bool {
+  // The mantissa's digits (without the dot) must be zeros and one 1: the number is then 10 to the power
+  // (integer digits - position of the 1 - 1 + exponent), which is 1 when that is 0.
+  let digits = 0;
+  let integerDigits = 0;
+  let one = -1;
+  let fraction = false;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = load<u8>(ptr + <usize>i);
+    if (c == 0x2e) {
+      fraction = true;
+      continue;
+    }
+    if (c == 0x65 || c == 0x45) break;
+    if (c != 0x30) {
+      // A sign, a digit other than 0 and 1, or a second 1.
+      if (c != 0x31 || one >= 0) return false;
+      one = digits;
+    }
+    digits++;
+    if (!fraction) integerDigits++;
+  }
+  if (one < 0) return false;
+  let exp: i32 = 0;
+  if (i < n) {
+    i++;
+    let sign: i32 = 1;
+    const s = i < n ? load<u8>(ptr + <usize>i) : 0;
+    if (s == 0x2b) i++;
+    else if (s == 0x2d) {
+      sign = -1;
+      i++;
+    }
+    let e: i32 = 0;
+    for (; i < n; i++) {
+      e = e * 10 + (<i32>load<u8>(ptr + <usize>i) - 0x30);
+      if (e > 100000) return false;
+    }
+    exp = sign * e;
+  }
+  return integerDigits - one - 1 + exp == 0;
 }

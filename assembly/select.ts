@@ -4,7 +4,9 @@ import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { findModuleMatch } from "./glob";
 import { Entry } from "./merge";
 import { isZipPath } from "./schema";
-import { basenameOf, didYouMean, dirnameOf, endsWithIgnoreCase, format, intText, normalizePath, sortedOrder } from "./text";
+import { basenameOf, dirnameOf, normalizePath } from "./paths";
+import { didYouMean } from "./suggest";
+import { endsWithIgnoreCase, format, intText, sortedOrder } from "./text";
 
 export class ModuleDecision {
   name: string = "";

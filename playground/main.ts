@@ -2,6 +2,7 @@
 
 import wasmBase64 from "virtual:dropkit-wasm";
 import { createCore, type Core, type CoreDiagnostic, type ResolveDone, type ResolveRequest } from "../src/core.ts";
+import { deriveDecisions, deriveListEntries, type Decision } from "../src/decisions.ts";
 import { alignColumns, configTableHeader, configTableRows } from "../src/table.ts";
 
 /** The simulated working directory: the core needs an absolute one, and a short one keeps sources readable. */
@@ -385,7 +386,7 @@ function renderSelection(answer: ResolveDone): void {
   const box = ui.selection;
   box.replaceChildren();
   const plan = answer.plan;
-  const theme = answer.decisions?.find((d) => d.key === "theme");
+  const theme = resolvedDecisions(answer)?.find((d) => d.key === "theme");
   if (!plan || !theme) {
     box.append(paragraph("summary", "Shown once the config resolves."));
     return;
@@ -424,17 +425,18 @@ function renderTable(answer: ResolveDone): void {
   ui.presetsLine.textContent = presets
     ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
     : "";
-  const resolved = answer.decisions !== undefined;
+  const decisions = resolvedDecisions(answer);
+  const resolved = decisions !== undefined;
   ui.tableWrap.hidden = !resolved;
   ui.tableDetails.hidden = !resolved;
   ui.tableEmpty.hidden = resolved;
-  if (!answer.decisions) {
+  if (!decisions) {
     ui.tableEmpty.textContent = "The resolved config appears once every problem above is fixed.";
     ui.tableText.textContent = "";
     return;
   }
   // The same rows as `dropkit config` prints, so the page and the CLI cannot disagree.
-  const rows = configTableRows(answer.decisions, answer.entries);
+  const rows = configTableRows(decisions, deriveListEntries(answer));
   for (const [key, value, layer, source] of rows) {
     const tr = document.createElement("tr");
     tr.dataset.key = key;
@@ -446,6 +448,15 @@ function renderTable(answer: ResolveDone): void {
     body.append(tr);
   }
   ui.tableText.textContent = alignColumns([[...configTableHeader], ...rows]).join("\n");
+}
+
+/**
+ * The decision records, once every input resolved (a theme missing from the drop still shows them); undefined
+ * while inputs have problems, although the answer then has what the valid values give (`invalid` marks the rest).
+ */
+function resolvedDecisions(answer: ResolveDone): Decision[] | undefined {
+  if (!answer.config || !answer.errors.every((e) => e.name === "ThemeNotFound")) return undefined;
+  return deriveDecisions(answer);
 }
 
 function renderWarnings(answer: ResolveDone): void {

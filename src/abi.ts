@@ -50,12 +50,33 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * the caller discards the instance.
  */
 export function callExports(e: AbiExports, request: Uint8Array): { status: number; view: Uint8Array } {
-  const ptr = e.dk_alloc(request.length) >>> 0;
-  // 0 is dk_alloc's "no buffer" (docs/embedding.md): writing there would overwrite the module's own data.
-  if (ptr === 0) throw new CoreTrap(`the core has no room for a request of ${request.length} bytes (dk_alloc returned 0)`);
+  const ptr = allocRequest(e, request.length);
   // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
   new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
-  const status = e.dk_call(ptr, request.length);
+  return finishCall(e, ptr, request.length);
+}
+
+/**
+ * `callExports` for request text: a short text is encoded straight into the module's buffer (no copy on the
+ * way), a long one first on its own (so that the buffer is not three times the text, UTF-8's worst case).
+ */
+export function callExportsText(e: AbiExports, text: string): { status: number; view: Uint8Array } {
+  if (text.length > 16384) return callExports(e, encoder.encode(text));
+  const room = text.length * 3;
+  const ptr = allocRequest(e, room);
+  const { written } = encoder.encodeInto(text, new Uint8Array(e.memory.buffer, ptr, room));
+  return finishCall(e, ptr, written);
+}
+
+function allocRequest(e: AbiExports, len: number): number {
+  const ptr = e.dk_alloc(len) >>> 0;
+  // 0 is dk_alloc's "no buffer" (docs/embedding.md): writing there would overwrite the module's own data.
+  if (ptr === 0) throw new CoreTrap(`the core has no room for a request of ${len} bytes (dk_alloc returned 0)`);
+  return ptr;
+}
+
+function finishCall(e: AbiExports, ptr: number, len: number): { status: number; view: Uint8Array } {
+  const status = e.dk_call(ptr, len);
   e.dk_free(ptr);
   return { status, view: new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len() >>> 0) };
 }

@@ -82,16 +82,24 @@ function buildCli(registered: ReadonlyArray<CommandClass>): DropkitCli {
 }
 
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
-function reportUsageError(argv: string[], error: Error, text: string): number {
+async function reportUsageError(argv: string[], error: Error, text: string): Promise<number> {
+  // The message quotes argv, which may hold anything: escaped like every record of the decisions log.
+  const { escapeControls, jsonLine } = await import("./log.js");
   // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
   const flag = logFormatFlag(argv);
   const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
   if (json) {
     // clipanion's parse errors carry usage lines made before the placeholders are put in.
     const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: withPlaceholders(error.message) };
-    process.stderr.write(JSON.stringify(record) + "\n");
+    process.stderr.write(jsonLine(record));
   } else {
-    process.stderr.write(withPlaceholders(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, "")));
+    let plain = withPlaceholders(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
+    // clipanion's message quotes the arguments it did not understand.
+    for (const arg of argv) {
+      const shown = escapeControls(arg);
+      if (shown !== arg) plain = plain.split(arg).join(shown);
+    }
+    process.stderr.write(plain);
   }
   return usageExitCode;
 }

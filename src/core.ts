@@ -1,10 +1,12 @@
 // The boundary to the wasm core for the rest of the host: instantiates it (through the loader) and calls it with src/abi.ts's byte ABI. Browser-safe.
 
 import { instantiateSync } from "@assemblyscript/loader";
-import { type AbiExports, callExports, CoreTrap } from "./abi.js";
+import { type AbiExports, callExportsText, CoreTrap } from "./abi.js";
 
 /** Thrown when the core traps or answers with something unreadable: a bug, exit 70. The same class as `dropkit/abi`'s. */
 export { CoreTrap };
+/** Decision records and list entries from a resolve answer (`config` + `origins`). */
+export { deriveDecisions, deriveListEntries, type Decision, type ListEntry } from "./decisions.js";
 
 /** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
 export interface CoreDiagnostic {
@@ -48,9 +50,9 @@ export interface Origin {
   source: string;
 }
 
-export interface Decision extends Origin {
-  key: string;
-  value: unknown;
+/** A leaf's origin in a resolve answer; a union list's also has one origin per item of the list in `config`. */
+export interface LeafOrigin extends Origin {
+  entries?: Origin[];
 }
 
 /** Where a config or preset comes from: JSON text (with positions) or a value a host evaluated. */
@@ -105,15 +107,22 @@ interface Staged {
   warnings: CoreWarning[];
 }
 
+/**
+ * The final answer (docs/abi.md, "The answer"). With problems (`ok: false`) it still has `config` and `origins`
+ * for what the valid values give, and `invalid` names the leaves the problems are about. Decision records are
+ * derived from `config` and `origins` (src/decisions.ts).
+ */
 export interface ResolveDone extends Staged {
   stage: "done";
   errors: CoreDiagnostic[];
   config?: ResolvedConfig;
-  origins?: Record<string, Origin>;
-  decisions?: Decision[];
-  entries?: Record<string, Array<{ value: string } & Origin>>;
+  /** Every leaf's origin, in the order of SPEC section 2. */
+  origins?: Record<string, LeafOrigin>;
+  /** Only with problems: the dotted keys of the leaves they are about. */
+  invalid?: string[];
   /** Only when the request asked for it (`explain: true`). */
   explain?: Record<string, Array<{ value: unknown } & Origin>>;
+  /** Absent when the presets could not be worked out (problems came first, and files would have had to be loaded). */
   presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
   plan?: Plan;
 }
@@ -143,7 +152,6 @@ export interface BundledPreset {
   detect: string[] | null;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
@@ -162,7 +170,7 @@ export class Core {
     let text: string;
     let status: number;
     try {
-      const answer = callExports(exports, encoder.encode(JSON.stringify(req)));
+      const answer = callExportsText(exports, JSON.stringify(req));
       status = answer.status;
       // Decoding the view copies it: no slice first.
       text = decoder.decode(answer.view);

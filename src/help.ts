@@ -2,6 +2,7 @@
 
 import { clipanion } from "./commands/clipanion.js";
 import { exitCodes } from "./errors.js";
+import { signalExitCodes } from "./signals.js";
 
 const { Cli } = clipanion;
 
@@ -44,7 +45,8 @@ export function helpFooter(): string {
   for (const [name, what] of helpVariables) text += `  ${name.padEnd(width)}${what}\n`;
   const byCode = new Map<number, string[]>([[0, ["success"]]]);
   for (const [name, code] of Object.entries(exitCodes)) byCode.set(code, [...(byCode.get(code) ?? []), name]);
-  byCode.set(130, ["init cancelled (Ctrl-C or Escape)"]);
+  for (const [signal, code] of Object.entries(signalExitCodes)) byCode.set(code, [`Interrupted (${signal})`]);
+  byCode.set(130, [...byCode.get(130)!, "init cancelled (Ctrl-C or Escape)"]);
   text += "\nExit codes\n\n";
   for (const [code, names] of [...byCode].sort(([a], [b]) => a - b)) text += `  ${String(code).padEnd(5)}${names.join(", ")}\n`;
   text += "\nEvery error, with an example and its fix: docs/errors.md in the package.\n";

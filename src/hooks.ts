@@ -3,13 +3,17 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { fail } from "./errors.js";
+import { signalGroup, stopGroup } from "./group.js";
+import { LineSplitter } from "./output.js";
+import { interruptionOf } from "./signals.js";
 
 /** Which hooks run: before (`init`) or after (`post`) the drop is created. */
 export type HookPhase = "init" | "post";
 
 /** How one hook ended, or why there was none to run. */
-export type HookStatus = "ok" | "failed" | "timed-out" | "spawn-error" | "skipped" | "no-directory";
+export type HookStatus = "ok" | "failed" | "timed-out" | "interrupted" | "spawn-error" | "skipped" | "no-directory";
 
 /** One entry of the decisions log (event `hook`). */
 export interface HookRecord {
@@ -21,7 +25,7 @@ export interface HookRecord {
   status: HookStatus;
   /** The exit code; `null` when killed by a signal, never started, or not run. */
   exitCode: number | null;
-  /** The signal that ended it, when one did (e.g. `SIGTERM` after a timeout). */
+  /** The signal that ended it, when one did (e.g. `SIGTERM` after a timeout or an interruption). */
   signal?: string;
   /** Wall-clock time from start to exit; 0 when not run. */
   durationMs: number;
@@ -42,6 +46,26 @@ export interface HookOptions {
   timeoutMs: number;
   /** Receives one record per hook (and one when the directory is missing). */
   log: (record: HookRecord) => void;
+  /**
+   * When given, the hooks' stdout and stderr are captured through pipes and handed over line by line (the
+   * JSON log: a hook can never write a record of its own). Otherwise both go straight to our stderr.
+   */
+  output?: (record: HookOutputRecord) => void;
+  /** Aborting it stops the running hook's whole process group and the run (see `trapSignals`). */
+  signal?: AbortSignal;
+}
+
+/** One line of a hook's output, captured for the JSON log (event `hook-output`). */
+export interface HookOutputRecord {
+  event: "hook-output";
+  phase: HookPhase;
+  /** Absolute path of the hook. */
+  file: string;
+  stream: "stdout" | "stderr";
+  /** One line without its newline; invalid UTF-8 replaced by U+FFFD; at most `maxLineLength` characters. */
+  text: string;
+  /** Present (`true`) when the line was longer than `maxLineLength` and goes on in the next record. */
+  continues?: true;
 }
 
 /** What a phase's hooks did. */
@@ -64,21 +88,26 @@ export const defaultHookTimeoutMs = 60_000;
 /** The largest timeout a Node timer can hold (about 24.8 days). */
 const maxTimeoutMs = 2 ** 31 - 1;
 
-/** After a timeout, how long a hook gets to exit on SIGTERM before it is sent SIGKILL. */
+/** How long a hook's process group gets to exit on SIGTERM (after a timeout, an interruption, or the hook's own exit) before SIGKILL. */
 const killGraceMs = 2000;
 
 /**
  * Runs every executable regular file of `dir`, in name order (code-unit order), directly — no shell,
  * no interpolation — with `opts.cwd` as working directory, stdin closed, and both stdout and stderr
- * forwarded to this process's stderr (stdout carries only requested data). Symbolic links to
- * executable files run; subdirectories and hidden files (`.name`) are ignored.
+ * forwarded to this process's stderr (stdout carries only requested data), or captured line by line
+ * when `opts.output` is given. Symbolic links to executable files run; subdirectories and hidden files
+ * (`.name`) are ignored.
  *
- * A hook fails when it exits non-zero, is killed by a signal, cannot be started, or runs longer than
- * `opts.timeoutMs` (then it is killed: SIGTERM, SIGKILL after a grace period).
+ * Each hook leads its own process group. When it exits, whatever it left running in the group is stopped
+ * (SIGTERM, then SIGKILL after a grace period), so that no process outlives the run; a process that leaves
+ * the group on purpose (`setsid`) is out of reach. A hook fails when it exits non-zero, is killed by a
+ * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
  *
  * @param dir - The hooks directory; a missing one means no hooks.
  * @throws DropkitError `HookFailed` (exit 1) on the first failing hook when `onFailure` is `fail`;
  *   `IOError` (74) when the directory exists but cannot be listed.
+ * @throws Interrupted (the reason of `opts.signal`) once the signal is aborted: the running hook's group
+ *   is stopped and logged as `interrupted`, and no further hook starts.
  */
 export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutcome> {
   const abs = path.resolve(opts.cwd, dir);
@@ -94,9 +123,11 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     opts.log({ event: "hook", phase: opts.phase, file, status: "skipped", exitCode: null, durationMs: 0, message: `not run: ${file} is not executable (chmod +x to run it)` });
   }
   for (const file of listed.hooks) {
+    opts.signal?.throwIfAborted();
     const record = await runOne(file, opts);
     outcome.ran.push(record);
     opts.log(record);
+    opts.signal?.throwIfAborted();
     if (record.status === "ok") continue;
     if (opts.onFailure === "fail") {
       fail("HookFailed", `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`, { file, source: file });
@@ -161,44 +192,93 @@ function isExecutable(file: string): boolean {
   }
 }
 
-/** Runs one hook to its end and describes how it ended. */
-function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
+/** Runs one hook to its end, and every process it left in its group, and describes how it ended. */
+async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   const started = performance.now();
   const base = { event: "hook" as const, phase: opts.phase, file };
-  return new Promise((resolve) => {
-    let timedOut = false;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const finish = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      resolve({ ...base, ...record, durationMs: Math.round(performance.now() - started) });
-    };
-    // stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
-    const child = spawn(file, [], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", 2, 2], shell: false });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), killGraceMs);
-      killTimer.unref();
-    }, opts.timeoutMs);
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      finish({ status: "spawn-error", exitCode: null, message: `could not be started (${error.code ?? error.message})` });
+  const done = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): HookRecord =>
+    ({ ...base, ...record, durationMs: Math.round(performance.now() - started) });
+  const capture = opts.output !== undefined;
+  // detached: the hook leads a new process group (and session), so that everything it starts can be stopped
+  // together, and a Ctrl-C at the terminal reaches dropkit alone, which then stops the group itself.
+  // Without capture, stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
+  const child = spawn(file, [], { cwd: opts.cwd, env: opts.env, detached: true, shell: false, stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2] });
+  const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
+  const pid = child.pid;
+  let stopping: "timeout" | "interrupt" | "exited" | null = null;
+  let stopped: Promise<unknown> = Promise.resolve();
+  const stop = (why: "timeout" | "interrupt" | "exited"): void => {
+    if (stopping !== null || pid === undefined) return;
+    stopping = why;
+    stopped = stopGroup(pid, killGraceMs);
+  };
+  // SIGKILL to the whole group, without a grace period: at a second signal, and when anything ends dropkit
+  // (a last signal, an uncaught error), so that the group never outlives it.
+  const killNow = (): void => void (pid !== undefined && signalGroup(pid, "SIGKILL"));
+  const onAbort = (): void => {
+    stop("interrupt");
+    interruptionOf(opts.signal)?.hurry.addEventListener("abort", killNow, { once: true });
+  };
+  process.on("exit", killNow);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
+  try {
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException }>((resolve) => {
+      child.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
+      child.once("exit", (code, signal) => resolve({ code, signal }));
     });
-    child.once("exit", (code, signal) => {
-      if (timedOut) {
-        finish({ status: "timed-out", exitCode: code, ...(signal ? { signal } : {}), message: `timed out after ${formatSeconds(opts.timeoutMs)} and was killed (raise DROPKIT_HOOK_TIMEOUT if it needs longer)` });
-      } else if (signal) {
-        finish({ status: "failed", exitCode: null, signal, message: `was killed by ${signal}` });
-      } else if (code !== 0) {
-        finish({ status: "failed", exitCode: code, message: `failed with exit code ${code}` });
-      } else {
-        finish({ status: "ok", exitCode: 0 });
-      }
-    });
+    clearTimeout(timer);
+    // The hook has exited: what it left running in its group (`sleep &`) is stopped too, so that nothing holds
+    // our stderr or the capture pipes, and nothing outlives the run.
+    stop("exited");
+    await stopped;
+    // The group is empty now, and its number free for the system to reuse: never signal it again.
+    process.off("exit", killNow);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
+    await Promise.all(streams.map((s) => s.drain()));
+    if ("error" in ended) return done({ status: "spawn-error", exitCode: null, message: `could not be started (${ended.error.code ?? ended.error.message})` });
+    const { code, signal } = ended;
+    const how = signal ? { signal } : {};
+    if (stopping === "interrupt") {
+      const received = interruptionOf(opts.signal)?.signal ?? "a signal";
+      return done({ status: "interrupted", exitCode: code, ...how, message: `was stopped with every process it started, because dropkit received ${received}` });
+    }
+    if (stopping === "timeout") {
+      return done({ status: "timed-out", exitCode: code, ...how, message: `timed out after ${formatSeconds(opts.timeoutMs)} and was killed (raise DROPKIT_HOOK_TIMEOUT if it needs longer)` });
+    }
+    if (signal) return done({ status: "failed", exitCode: null, signal, message: `was killed by ${signal}` });
+    if (code !== 0) return done({ status: "failed", exitCode: code, message: `failed with exit code ${code}` });
+    return done({ status: "ok", exitCode: 0 });
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onAbort);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
+    process.off("exit", killNow);
+  }
+}
+
+/**
+ * Reads one of a hook's output pipes into `hook-output` records. `drain()` resolves at the end of the
+ * stream, or `killGraceMs` later when a process that escaped the group (`setsid`) still holds the pipe: then
+ * our end is closed. Either way the last line is flushed, even without a newline.
+ */
+function readLines(stream: Readable, name: "stdout" | "stderr", file: string, opts: HookOptions): { drain(): Promise<void> } {
+  const splitter = new LineSplitter((line) => opts.output!({ event: "hook-output", phase: opts.phase, file, stream: name, text: line.text, ...(line.continues ? { continues: true } : {}) }));
+  stream.on("data", (chunk: Buffer) => splitter.push(chunk));
+  const closed = new Promise<void>((resolve) => {
+    stream.once("close", resolve);
+    stream.once("error", () => resolve());
   });
+  return {
+    async drain() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, killGraceMs)));
+      await Promise.race([closed, late]);
+      clearTimeout(timer);
+      stream.destroy();
+      splitter.end();
+    },
+  };
 }
 
 function formatSeconds(ms: number): string {

@@ -1,8 +1,9 @@
 // The library behind the package entry: `loadConfig` and `validateConfig` as a program calls them, every failure a DropkitError.
 
 import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config.js";
-import { CoreTrap, type CoreDiagnostic, type CoreWarning, type Origin, type PresetChoice, type ResolvedConfig } from "./core.js";
+import { CoreTrap, type CoreDiagnostic, type CoreWarning, type LeafOrigin, type Origin, type PresetChoice, type ResolvedConfig } from "./core.js";
 import { loadCore } from "./core-node.js";
+import { deriveListEntries } from "./decisions.js";
 import type { Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
 import type { DropkitConfig } from "./types.js";
@@ -13,8 +14,11 @@ export type { LoadConfigOptions };
 export interface LoadConfigResult {
   /** Every field of the config, defaults filled in, paths absolute. */
   config: ResolvedConfig;
-  /** The layer (`cli`, `env`, `config`, `preset`, `default`) and source of every leaf, by dotted key. */
-  origins: Record<string, Origin>;
+  /**
+   * The layer (`cli`, `env`, `config`, `preset`, `default`) and source of every leaf, by dotted key; the module
+   * lists' also have `entries`, each item's origin in the order of the list.
+   */
+  origins: Record<string, LeafOrigin>;
   /** For the union lists (`modules.include`, `.exclude`, `.only`): each entry with its own layer and source. */
   entries: Record<string, Array<{ value: string } & Origin>>;
   /** The presets applied and skipped, and whether they were listed or auto-detected. */
@@ -63,7 +67,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
   const result: LoadConfigResult = {
     config: loaded.config!,
     origins: loaded.origins!,
-    entries: loaded.entries ?? {},
+    entries: deriveListEntries(loaded),
     presets: loaded.presets!,
     warnings: loaded.warnings,
     discovery: loaded.discovery,

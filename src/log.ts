@@ -10,8 +10,8 @@ export { alignColumns, formatValue };
 /** How records are written: aligned lines for people, or one JSON object per line. */
 export type LogFormat = "text" | "json";
 
-/** The events of SPEC section 7. */
-export type LogEvent = "config" | "preset" | "decision" | "plan" | "hook" | "state" | "warning" | "error";
+/** The events of SPEC section 7, and `hook-output`: one line a hook printed, in the JSON log. */
+export type LogEvent = "config" | "preset" | "decision" | "plan" | "hook" | "hook-output" | "state" | "warning" | "error";
 
 /** One record; `event` says which, the other fields depend on it. */
 export interface LogRecord {
@@ -40,6 +40,16 @@ const labelWidth = 10;
 const ansi = { red: "31", yellow: "33", green: "32", cyan: "36", dim: "2", bold: "1" } as const;
 
 /**
+ * What the text log never prints raw, because it would forge a line or drive the terminal: the C0 controls
+ * (newline, ESC, ...), DEL, the C1 controls, the line and paragraph separators (U+2028, U+2029) and the bidi
+ * controls that reorder what is shown (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+ */
+const controls = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same set minus C0, which `JSON.stringify` already escapes. */
+const controlsJsonLeaves = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * The decisions log. Writes each record at once (stderr is synchronous for files and pipes), so the
  * log is complete even when the run stops. The format can change after construction, because the
  * config (`log.format`) is only known once it is resolved.
@@ -62,7 +72,7 @@ export class DecisionLog {
 
   /** Writes one record. */
   write(record: LogRecord): void {
-    this.target.write(this.format === "json" ? JSON.stringify(record) + "\n" : this.render(record));
+    this.target.write(this.format === "json" ? jsonLine(record) : this.render(record));
   }
 
   /** Writes a warning record. */
@@ -78,7 +88,7 @@ export class DecisionLog {
       if (p.line !== undefined) record.line = p.line;
       if (p.column !== undefined) record.column = p.column;
       if (this.format === "json") {
-        this.target.write(JSON.stringify(record) + "\n");
+        this.target.write(jsonLine(record));
       } else {
         this.target.write(this.render(record) + codeFrame(p, this.paint.bind(this)));
       }
@@ -94,7 +104,7 @@ export class DecisionLog {
       for (const d of decisions) this.write({ event: "decision", key: d.key, value: d.value, layer: d.layer, source: d.source });
       return;
     }
-    const rows = decisions.map((d) => [d.key, formatValue(d.value), d.layer, d.source]);
+    const rows = decisions.map((d) => [d.key, formatValue(d.value), d.layer, d.source].map((cell) => escapeControls(cell)));
     for (const line of alignColumns(rows)) this.target.write(this.label("decision") + line + "\n");
   }
 
@@ -104,14 +114,19 @@ export class DecisionLog {
   }
 
   private label(event: LogEvent): string {
-    const padded = event.padEnd(labelWidth);
+    const padded = event.length < labelWidth ? event.padEnd(labelWidth) : `${event} `;
     const style = event === "error" ? "red" : event === "warning" ? "yellow" : "dim";
     return this.paint(padded, style);
   }
 
-  /** One text line (or a few, for errors) for a record. */
+  /**
+   * One text line (or a few, for errors) for a record. Every string of the record is escaped first (see
+   * `escapeControls`): archive names, paths, messages quoting input all come from outside. The colours are
+   * added after, so they are the only escape sequences the line holds.
+   */
   private render(r: LogRecord): string {
-    return this.label(r.event) + describeRecord(r, this.paint.bind(this)) + "\n";
+    const safe = escapeDeep(r) as LogRecord;
+    return this.label(safe.event) + describeRecord(safe, this.paint.bind(this)) + "\n";
   }
 }
 
@@ -137,7 +152,44 @@ export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean 
   return target.isTTY === true;
 }
 
+/**
+ * `text` with every control character of the text log's list made visible: `\n`, `\r`, `\t`, `\xHH` for the
+ * other C0 and C1 controls and DEL, `\uHHHH` for the separators and bidi controls. Backslashes are left as
+ * they are: the text log is for people; the JSON log is exact.
+ *
+ * @param keepTabs - Leave tabs raw (a code frame's indentation, which the caret line copies). @default false
+ */
+export function escapeControls(text: string, keepTabs = false): string {
+  return text.replace(controls, (c) => {
+    if (c === "\t" && keepTabs) return c;
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
+
+/**
+ * One NDJSON line. `JSON.stringify` escapes C0 but leaves DEL, C1, U+2028/U+2029 and the bidi controls raw;
+ * they are written as `\uHHHH` too, which parses to the same string, so that a reader splitting lines on
+ * more than "\n" (Python's `splitlines`) or a terminal showing the raw stream is not misled.
+ */
+export function jsonLine(record: object): string {
+  return JSON.stringify(record).replace(controlsJsonLeaves, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n";
+}
+
 // --- helpers ---
+
+/** `value` with every string in it (keys too) passed through `escapeControls`. */
+function escapeDeep(value: unknown): unknown {
+  if (typeof value === "string") return escapeControls(value);
+  if (Array.isArray(value)) return value.map(escapeDeep);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeControls(k), escapeDeep(v)]));
+  }
+  return value;
+}
 
 type Paint = (text: string, style: keyof typeof ansi) => string;
 
@@ -154,6 +206,8 @@ function describeRecord(r: LogRecord, paint: Paint): string {
       return `${String(r.key)}  ${formatValue(r.value)}  ${String(r.layer)}  ${String(r.source)}`;
     case "plan":
       return describePlan(r, paint);
+    case "hook-output":
+      return `${String(r.phase)} ${String(r.file)} ${String(r.stream)}: ${String(r.text)}`;
     case "hook": {
       const time = r.status === "ok" || r.status === "failed" || r.status === "timed-out" ? paint(` (${String(r.durationMs)} ms)`, "dim") : "";
       const message = r.message ? `: ${String(r.message)}` : "";
@@ -243,11 +297,14 @@ function codeFrame(p: Problem, paint: Paint): string {
   if (p.line === 1 && source.charCodeAt(0) === 0xfeff) source = source.slice(1);
   const gutter = String(p.line);
   const indent = " ".repeat(labelWidth);
-  let frame = `${indent}${paint(`${gutter} |`, "dim")} ${source}\n`;
+  // The file's text is escaped like any record (tabs kept for the caret line), and the carets measured on it.
+  const shown = (text: string): string => escapeControls(text, true);
+  let frame = `${indent}${paint(`${gutter} |`, "dim")} ${shown(source)}\n`;
   if (p.column !== undefined && p.column >= 1) {
-    const before = source.slice(0, p.column - 1).replace(/[^\t]/g, " ");
+    const before = shown(source.slice(0, p.column - 1)).replace(/[^\t]/g, " ");
     const span = Math.max(1, Math.min(p.length ?? 1, source.length - (p.column - 1)));
-    frame += `${indent}${paint(`${" ".repeat(gutter.length)} |`, "dim")} ${before}${paint("^".repeat(span), "red")}\n`;
+    const width = Math.max(1, shown(source.slice(p.column - 1, p.column - 1 + span)).length);
+    frame += `${indent}${paint(`${" ".repeat(gutter.length)} |`, "dim")} ${before}${paint("^".repeat(width), "red")}\n`;
   }
   return frame;
 }

@@ -3,11 +3,14 @@
 import { styleText } from "node:util";
 import type { Core, ResolvedConfig } from "./core.js";
 import type { InitAnswers, Survey } from "./init.js";
+import { escapeControls } from "./log.js";
 
 /** The terminal to ask on: prompts draw on stderr, so that stdout keeps only data a user asked for. */
 export interface PromptIO {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream;
+  /** Aborting it cancels the open question (SIGTERM or SIGHUP while a question waits; see `trapSignals`). */
+  signal?: AbortSignal;
 }
 
 /** Where the questions start: the defaults (from flags, or the built-in ones) and what they depend on. */
@@ -34,7 +37,7 @@ const autoPresets = "\u0000auto";
 export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   const p = await import("@clack/prompts");
   const { survey, defaults, core } = options;
-  const io = { input: options.io.input as NodeJS.ReadStream, output: options.io.output as NodeJS.WriteStream };
+  const io = { input: options.io.input as NodeJS.ReadStream, output: options.io.output as NodeJS.WriteStream, signal: options.io.signal };
   const cancelled = (value: unknown): value is symbol => {
     if (!p.isCancel(value)) return false;
     p.cancel("Cancelled: nothing was written.", io);
@@ -51,7 +54,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   ];
   if (!themeOptions.some((o) => o.value === defaults.theme)) themeOptions.push({ value: defaults.theme, label: defaults.theme, hint: "from --theme" });
   themeOptions.push({ value: otherTheme, label: "other…", hint: "type a theme name or a path to a .zip" });
-  let theme: string | symbol = await p.select({ ...io, message: hinted("Theme", "which theme archive create uses"), options: themeOptions, initialValue: defaults.theme });
+  let theme: string | symbol = await p.select({ ...io, message: hinted("Theme", "which theme archive create uses"), options: visible(themeOptions), initialValue: defaults.theme });
   if (cancelled(theme)) return null;
   if (theme === otherTheme) {
     theme = await p.text({
@@ -75,7 +78,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   const pickedPresets = await p.multiselect({
     ...io,
     message: hinted("Presets", "nothing picked = no presets; named presets replace auto-detect"),
-    options: presetOptions,
+    options: visible(presetOptions),
     initialValues: presetDefaults,
     required: false,
   });
@@ -83,7 +86,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   // In the order shown (bundled, then local, as auto-detect applies them), not the order they were picked in.
   const named = inOptionOrder(presetOptions, pickedPresets).filter((v) => v !== autoPresets);
   const presets: InitAnswers["presets"] = pickedPresets.includes(autoPresets) && named.length === 0 ? "auto" : named;
-  if (pickedPresets.includes(autoPresets) && named.length > 0) p.log.info(`auto-detect left out: ${named.join(", ")} replace${named.length === 1 ? "s" : ""} it.`, io);
+  if (pickedPresets.includes(autoPresets) && named.length > 0) p.log.info(`auto-detect left out: ${escapeControls(named.join(", "))} replace${named.length === 1 ? "s" : ""} it.`, io);
   const baseline = await options.baseline(presets);
 
   // 3. and 4. modules
@@ -128,7 +131,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
 // --- helpers ---
 
 type Clack = typeof import("@clack/prompts");
-type IO = { input: NodeJS.ReadStream; output: NodeJS.WriteStream };
+type IO = { input: NodeJS.ReadStream; output: NodeJS.WriteStream; signal?: AbortSignal };
 
 /**
  * A module-list question: a searchable multi-select over the folder's modules and their prefix globs,
@@ -151,9 +154,14 @@ async function askModules(p: Clack, io: IO, survey: Survey, core: Core, key: "ex
   for (const glob of initial) {
     if (!options.some((o) => o.value === glob)) options.push({ value: glob, label: glob, hint: `from --${key}` });
   }
-  const picked = await p.autocompleteMultiselect({ ...io, message, options, initialValues: initial, required: false });
+  const picked = await p.autocompleteMultiselect({ ...io, message, options: visible(options), initialValues: initial, required: false });
   // The file lists modules in the order shown, whatever order they were picked in.
   return p.isCancel(picked) ? picked : inOptionOrder(options, picked);
+}
+
+/** The options as shown: labels and hints come from file names, which may hold control characters (see `escapeControls`). */
+function visible<T extends { label: string; hint?: string }>(options: T[]): T[] {
+  return options.map((o) => ({ ...o, label: escapeControls(o.label), ...(o.hint === undefined ? {} : { hint: escapeControls(o.hint) }) }));
 }
 
 function inOptionOrder<T>(options: Array<{ value: T }>, picked: T[]): T[] {

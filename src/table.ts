@@ -1,6 +1,6 @@
 // The text of `dropkit config`'s table, as pure functions: shared by the CLI and the browser playground.
 
-/** One leaf of the resolved config with its winning origin (a `decision` of the core's answer). */
+/** One leaf of the resolved config with its winning origin (a decision record: src/decisions.ts). */
 export interface TableDecision {
   key: string;
   value: unknown;

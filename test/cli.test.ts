@@ -216,7 +216,11 @@ describe("layers (SPEC section 4)", () => {
     const root = fixture({ "a.zip": zip, "dropkit.config.json": '{"exclude":["old-*"],"modules":{"exclude":["tmp"]}}' });
     const { config, origins } = configJson(root, ["--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
     assert.deepEqual(config.modules.exclude, ["test-*", "dev-*", "old-*", "tmp", "scratch", "wip-*"]);
-    assert.deepEqual(origins["modules.exclude"], { layer: "cli", source: "--exclude" });
+    // The winning layer, and one origin per item: --json prints the core's origins as they are.
+    assert.deepEqual(origins["modules.exclude"], {
+      layer: "cli", source: "--exclude",
+      entries: [["preset", "standard"], ["preset", "standard"], ["config", `${path.join(root, "dropkit.config.json")}:1:13`], ["config", `${path.join(root, "dropkit.config.json")}:1:44`], ["env", "DROPKIT_MODULES_EXCLUDE"], ["cli", "--exclude"]].map(([layer, source]) => ({ layer, source })),
+    });
     const table = runCli(root, ["config", "--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
     assert.match(table.stdout, /^modules\.exclude\[0\] +test-\* +preset +standard$/m);
     assert.match(table.stdout, /^modules\.exclude\[4\] +scratch +env +DROPKIT_MODULES_EXCLUDE$/m);

@@ -7,7 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { DropkitError } from "../src/errors.js";
-import { hookTimeoutMs, runHooks, type HookOptions, type HookRecord } from "../src/hooks.js";
+import { hookTimeoutMs, runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../src/hooks.js";
+import { Interrupted } from "../src/signals.js";
+import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "./helpers/cli.js";
+import { assertStopped, killQuietly, waitFor } from "./helpers/processes.js";
 
 const roots: string[] = [];
 after(() => {
@@ -219,4 +222,167 @@ describe("hookTimeoutMs", () => {
         && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT" && e.message.includes("DROPKIT_HOOK_TIMEOUT") && e.message.includes(JSON.stringify(bad)));
     });
   }
+});
+
+describe("runHooks: no process outlives its hook", { timeout: 120_000 }, () => {
+  /** A hook that starts `sleep 1000` in the background and writes its pid to child.pid. */
+  const backgrounding = (after: string): [string, number] => [`#!/bin/sh\nsleep 1000 &\necho $! > child.pid\n${after}\n`, 0o755];
+  const childPid = (root: string) => Number(fs.readFileSync(path.join(root, "child.pid"), "utf8"));
+
+  test("a hook that leaves a background child and exits 0: the child is stopped with it", async () => {
+    const root = project({ "bg": backgrounding("exit 0") });
+    const outcome = await runHooks("init-scripts", options(root));
+    assert.equal(outcome.ran[0]!.status, "ok");
+    assertStopped(childPid(root));
+  });
+
+  test("a leftover that ignores SIGTERM gets SIGKILL after the grace period", async () => {
+    const root = project({ "stubborn-bg": ["#!/bin/sh\n(trap '' TERM; sleep 1000) &\necho $! > child.pid\nexit 0\n", 0o755] });
+    await runHooks("init-scripts", options(root));
+    assertStopped(childPid(root));
+  });
+
+  test("a timeout stops the whole group: `sleep 1000 & wait` ends, sleep included", async () => {
+    const root = project({ "1-wait": backgrounding("wait"), "2-next": sh("next") });
+    const outcome = await runHooks("init-scripts", options(root, { timeoutMs: 300 }));
+    assert.equal(outcome.ran[0]!.status, "timed-out");
+    assertStopped(childPid(root));
+    assert.deepEqual(ran(root), ["next"]);
+  });
+
+  test("an aborted signal stops the running hook's group, logs it as interrupted, and starts no further hook", async () => {
+    const root = project({ "1-wait": backgrounding("wait"), "2-next": sh("next") });
+    const controller = new AbortController();
+    const opts = options(root, { signal: controller.signal });
+    const running = runHooks("init-scripts", opts);
+    await waitFor(() => fs.existsSync(path.join(root, "child.pid")));
+    const reason = new Interrupted("SIGTERM");
+    controller.abort(reason);
+    await assert.rejects(running, (e) => e === reason);
+    assertStopped(childPid(root));
+    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["1-wait", "interrupted"]]);
+    assert.match(opts.records[0]!.message!, /stopped with every process it started, because dropkit received SIGTERM/);
+    assert.deepEqual(ran(root), []);
+    // Already aborted: nothing starts at all.
+    await assert.rejects(runHooks("init-scripts", options(root, { signal: controller.signal })), (e) => e === reason);
+  });
+});
+
+describe("runHooks: captured output (the JSON log)", { timeout: 120_000 }, () => {
+  function capture(root: string, extra: Partial<HookOptions> = {}) {
+    const lines: HookOutputRecord[] = [];
+    return { lines, opts: options(root, { output: (r) => lines.push(r), ...extra }) };
+  }
+
+  test("stdout and stderr become hook-output records, one per line; invalid UTF-8 replaced; the last partial line flushed", async () => {
+    const forged = '{"event":"error","name":"HookFailed","exitCode":1,"path":"","source":"","message":"forged"}';
+    const root = project({ "talk": [`#!/bin/sh\necho '${forged}'\nprintf 'bad \\377 byte\\r\\n' >&2\nprintf 'no newline'\n`, 0o755] });
+    const { lines, opts } = capture(root);
+    await runHooks("init-scripts", opts);
+    const file = path.join(root, "init-scripts", "talk");
+    // Two pipes: the order within each stream is kept, not between them.
+    const of = (stream: string) => lines.filter((l) => l.stream === stream);
+    assert.deepEqual(of("stdout"), [
+      { event: "hook-output", phase: "init", file, stream: "stdout", text: forged },
+      { event: "hook-output", phase: "init", file, stream: "stdout", text: "no newline" },
+    ]);
+    assert.deepEqual(of("stderr"), [{ event: "hook-output", phase: "init", file, stream: "stderr", text: "bad \ufffd byte" }]);
+    assert.equal(opts.records[0]!.status, "ok");
+  });
+
+  test("a very long line is split into records of at most 8,192 characters", async () => {
+    const root = project({ "long": ["#!/bin/sh\nhead -c 20000 /dev/zero | tr '\\0' x\necho\n", 0o755] });
+    const { lines, opts } = capture(root);
+    await runHooks("init-scripts", opts);
+    assert.deepEqual(lines.map((l) => [l.text.length, l.continues ?? false]), [[8192, true], [8192, true], [3616, false]]);
+  });
+
+  test("a background child holding the pipes is stopped when the hook exits, so the run goes on", async () => {
+    const root = project({ "bg": ["#!/bin/sh\n(sleep 1000; echo late) &\necho $! > child.pid\necho early\n", 0o755] });
+    const { lines, opts } = capture(root);
+    await runHooks("init-scripts", opts);
+    assert.deepEqual(lines.map((l) => l.text), ["early"]);
+    assertStopped(Number(fs.readFileSync(path.join(root, "child.pid"), "utf8")));
+  });
+
+  test("a process that escaped the group (setsid) and holds the pipe: the run goes on after the grace period", async () => {
+    const root = project({ "escape": ["#!/bin/sh\nsetsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' &\nwhile [ ! -s escaped.pid ]; do sleep 0.02; done\necho done\n", 0o755] });
+    const { lines, opts } = capture(root);
+    try {
+      await runHooks("init-scripts", opts);
+      assert.deepEqual(lines.map((l) => l.text), ["done"]);
+      assert.equal(opts.records[0]!.status, "ok");
+    } finally {
+      killQuietly(Number(fs.readFileSync(path.join(root, "escaped.pid"), "utf8")));
+    }
+  });
+});
+
+describe("the built CLI: a hook's processes never hold the run", { timeout: 120_000 }, () => {
+  /** Runs `dropkit create` piped into cat through bash, as a user would; bounded so that a hang fails the test. */
+  function pipedToCat(root: string, redirect: string, env: Record<string, string> = {}) {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} create ${redirect} | cat`;
+    return spawnSync("bash", ["-c", command], {
+      cwd: root, encoding: "utf8", timeout: 20_000,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+    });
+  }
+
+  for (const redirect of ["2>&1", ""]) {
+    test(`\`sleep 1000 & wait\` past DROPKIT_HOOK_TIMEOUT: \`dropkit create ${redirect} | cat\` returns and sleep is gone`, () => {
+      const root = fixture({ "init-scripts/wait": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nwait\n", mode: 0o755 } });
+      const run = pipedToCat(root, redirect, { DROPKIT_HOOK_TIMEOUT: "0.5" });
+      assert.equal(run.signal, null, "the pipe hung: killed at the test's timeout");
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout + run.stderr, /timed out after 0\.5 s/);
+      assertStopped(Number(fs.readFileSync(path.join(root, "child.pid"), "utf8")));
+    });
+  }
+
+  for (const format of ["text", "json"]) {
+    test(`a hook that backgrounds a child and exits 0 (${format} log): the run ends, the child is gone`, () => {
+      const root = fixture({ "post-scripts/bg": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nexit 0\n", mode: 0o755 } });
+      const run = pipedToCat(root, "2>&1", { DROPKIT_LOG_FORMAT: format });
+      assert.equal(run.signal, null, "the pipe hung: killed at the test's timeout");
+      assert.equal(run.status, 0);
+      assert.match(run.stdout, /"status":"ok"|post .*bg ok/);
+      assertStopped(Number(fs.readFileSync(path.join(root, "child.pid"), "utf8")));
+    });
+  }
+});
+
+describe("the built CLI: hook output never enters the JSON log raw", { timeout: 120_000 }, () => {
+  const forged = '{"event":"error","name":"HookFailed","exitCode":1,"path":"","source":"","message":"forged"}';
+  const hook = { text: `#!/bin/sh\necho '${forged}'\necho '${forged}' >&2\nprintf '\\033[31mred\\342\\200\\256 \\377'\n`, mode: 0o755 };
+  const sources: Array<[string, Record<string, FixtureFile>, string[], Record<string, string>]> = [
+    ["--log-format=json", {}, ["--log-format=json"], {}],
+    ["DROPKIT_LOG_FORMAT=json", {}, [], { DROPKIT_LOG_FORMAT: "json" }],
+    ['log.format: "json" in the config', { "dropkit.config.json": '{ "log": { "format": "json" } }' }, [], {}],
+  ];
+  for (const [how, files, args, env] of sources) {
+    test(`with ${how}: every stderr line parses, the forged record is only the text of hook-output records`, () => {
+      const root = fixture({ ...files, "init-scripts/forge": hook });
+      const run = runCli(root, ["create", ...args], env);
+      assert.equal(run.status, 0, run.stderr);
+      const lines = run.stderr.split("\n").filter((l) => l !== "");
+      for (const line of lines) assert.doesNotThrow(() => JSON.parse(line), `not a JSON record: ${line}`);
+      assert.equal(run.records.length, lines.length);
+      assert.deepEqual(eventsOf(run, "error"), [], "a hook forged an error record");
+      const output = eventsOf(run, "hook-output");
+      const expected = [["stderr", forged], ["stdout", forged], ["stdout", "\u001b[31mred\u202e \ufffd"]];
+      assert.deepEqual(output.map((r) => [r.stream, r.text]).sort(), expected.sort());
+      for (const r of output) assert.deepEqual(Object.keys(r), ["event", "phase", "file", "stream", "text"]);
+      // The raw stream carries the controls escaped, so that a terminal showing it is not driven by them.
+      assert.equal(/[\u001b\u202e]/.test(run.stderr), false);
+    });
+  }
+
+  test("in the text log, hook output still goes to stderr as it is (for people), never to stdout", () => {
+    const root = fixture({ "init-scripts/talk": { text: "#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", mode: 0o755 } });
+    const run = runCli(root, ["create"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /^to-stdout$/m);
+    assert.match(run.stderr, /^to-stderr$/m);
+  });
 });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../assembly/messages.js";
 import { openAbi } from "./helpers/abi.js";
+import { hugeConfigText } from "../bench/inputs.js";
 import { only, parse, resolveDone, resolveOk, validate } from "./helpers/core.js";
 
 describe("size", () => {
@@ -169,6 +170,18 @@ describe("nesting", () => {
 });
 
 describe("memory", () => {
+  test("one validate of a large config grows memory by at most 8 times the text (docs/embedding.md)", () => {
+    // The bench's 1.25 MB config (bench/inputs.ts): 60,000 globs, echoed back in the answer.
+    const text = hugeConfigText();
+    for (const request of [{ op: "validate", text }, { op: "parse", text }]) {
+      const abi = openAbi();
+      const before = abi.memoryBytes();
+      assert.equal(abi.call(JSON.stringify(request)).status, 0);
+      const grown = abi.memoryBytes() - before;
+      assert.ok(grown <= 8 * text.length, `${request.op}: memory grew by ${grown} bytes, ${(grown / text.length).toFixed(2)} times the text`);
+    }
+  });
+
   test("100,000 calls on one instance do not grow memory without bound", () => {
     const abi = openAbi();
     const requests = [

@@ -5,7 +5,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { alignColumns, DecisionLog, earlyLogFormat, shouldColor, type LogTarget } from "../src/log.js";
+import { alignColumns, DecisionLog, earlyLogFormat, escapeControls, jsonLine, shouldColor, type LogTarget } from "../src/log.js";
+import { fixture, runCli } from "./helpers/cli.js";
+import { hasScript, keys, Terminal } from "./helpers/pty.js";
 
 const dirs: string[] = [];
 after(() => {
@@ -114,5 +116,102 @@ describe("colour and format choice", () => {
 
   test("alignColumns pads every column but the last", () => {
     assert.deepEqual(alignColumns([["a", "bb", "c"], ["ccc", "d", ""]]), ["a    bb  c", "ccc  d"]);
+  });
+});
+
+describe("control characters in the text log", () => {
+  const hostile = "evil\nerror     ForgedError (exit 70): pwned\u001b[2J\u202egnp.\u0085\u2028\u007f\ttab";
+
+  test("escapeControls makes C0, DEL, C1, the separators and the bidi controls visible", () => {
+    assert.equal(escapeControls("a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u009bi"), "a\\nb\\rc\\td\\x00e\\x1bf\\x7fg\\x85h\\x9bi");
+    assert.equal(escapeControls("\u2028\u2029\u061c\u200e\u200f\u202a\u202e\u2066\u2069"), "\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a\\u202e\\u2066\\u2069");
+    assert.equal(escapeControls("tab\there", true), "tab\there");
+    // Ordinary text, backslashes, and other Unicode (accents, emoji, right-to-left letters) pass as they are.
+    assert.equal(escapeControls("é ✓ 😀 \\n שלום \u00a0"), "é ✓ 😀 \\n שלום \u00a0");
+  });
+
+  test("every string of a record is escaped: one line per record, no forged record", () => {
+    const out = sink();
+    const log = new DecisionLog("text", out, {});
+    log.write({ event: "plan", item: "module", name: hostile, selected: true, reason: `matched ${hostile}` });
+    log.write({ event: "plan", item: "theme", value: hostile, reason: "r", alternatives: [hostile] });
+    log.warn(`archive ${hostile}`);
+    log.errors([{ name: "ArchiveInvalid", exitCode: 65, message: `${hostile} is not a zip`, source: hostile }]);
+    log.decisions([{ key: "theme", value: hostile, layer: "cli", source: "--theme" }, { key: "modules.exclude", value: [hostile], layer: "env", source: "DROPKIT_MODULES_EXCLUDE" }]);
+    const lines = out.text.split("\n").slice(0, -1);
+    assert.deepEqual(lines.map((l) => l.slice(0, 10).trim()), ["plan", "plan", "warning", "error", "", "decision", "decision"]);
+    assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/.test(out.text), false, "a raw control character reached the log");
+    assert.match(lines[0]!, /evil\\nerror     ForgedError \(exit 70\): pwned\\x1b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab/);
+    // A list value is shown as JSON (which escapes C0 itself); the rest is escaped on top.
+    assert.match(lines[6]!, /\["evil\\nerror {5}ForgedError \(exit 70\): pwned\\u001b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab"\]/);
+  });
+
+  test("on a terminal the colours dropkit adds are the only escape sequences", () => {
+    const out = sink(true);
+    new DecisionLog("text", out, {}).write({ event: "plan", item: "module", name: hostile, selected: false, reason: "r" });
+    const sequences = out.text.match(/\u001b[^m]*m/g) ?? [];
+    assert.deepEqual(sequences, ["\u001b[2m", "\u001b[0m", "\u001b[31m", "\u001b[0m"]);
+    assert.match(out.text, /pwned\\x1b\[2J/);
+  });
+
+  test("a code frame escapes the file's line and keeps the caret under the value", () => {
+    const file = tempFile("dropkit.config.json", '{"a\u001b\u0007": 1, "theme": 2}\n');
+    const out = sink();
+    new DecisionLog("text", out, {}).errors([{ name: "SchemaValidationError", exitCode: 65, message: "m", file, line: 1, column: 21, length: 1 }]);
+    const [, source, marker] = out.text.split("\n");
+    assert.equal(source, '          1 | {"a\\x1b\\x07": 1, "theme": 2}');
+    assert.equal(marker!.indexOf("^"), source!.indexOf("2}"));
+  });
+});
+
+describe("control characters in the JSON log", () => {
+  test("C0 escaped by JSON; DEL, C1, U+2028/U+2029 and bidi controls written as \\u escapes; the values are exact", () => {
+    const value = "a\nb\u001b\u007f\u0085\u2028\u2029\u202e\u2066é😀";
+    const out = sink();
+    new DecisionLog("json", out, {}).warn(value, value);
+    assert.equal(out.text, '{"event":"warning","message":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀","source":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀"}\n');
+    assert.deepEqual(JSON.parse(out.text), { event: "warning", message: value, source: value });
+    assert.equal(jsonLine({ x: "\u2028" }), '{"x":"\\u2028"}\n');
+  });
+});
+
+describe("the built CLI: names and arguments made to forge log lines", () => {
+  test("its name is escaped in the text log: no forged error line, no raw control character on stderr", () => {
+    const name = "evil\nerror     InternalError (exit 70): forged\u001b[31m\u202egnp";
+    const root = fixture({ [`${name}.zip`]: { zip: { "a.txt": "a" } }, [`${name}-theme.zip`]: { zip: { "a.txt": "a" } } });
+    const run = runCli(root, ["create"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(run.stderr.split("\n").some((l) => l.startsWith("error")), false, run.stderr);
+    assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/.test(run.stderr), false, "a raw control character reached stderr");
+    assert.match(run.stderr, /module \+ evil\\nerror {5}InternalError \(exit 70\): forged\\x1b\[31m\\u202egnp:/);
+    assert.match(run.stderr, /theme evil\\nerror {5}InternalError \(exit 70\): forged\\x1b\[31m\\u202egnp-theme\.zip/);
+    // The state file keeps the real name: only the log escapes.
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.modules, [name]);
+  });
+
+  test("an unknown flag quoting control characters: the usage error escapes it, in text and in JSON", () => {
+    const flag = "--x\u001b[2J\nerror     InternalError (exit 70): forged\u202e";
+    const text = runCli(fixture(), ["create", flag]);
+    assert.equal(text.status, 64);
+    assert.match(text.stderr, /Invalid option name \("--x\\x1b\[2J\\nerror {5}InternalError \(exit 70\): forged\\u202e"\)/);
+    assert.equal(text.stderr.split("\n").some((l) => l.startsWith("error")), false, text.stderr);
+    assert.equal(/[\u001b\u202e]/.test(text.stderr), false);
+    const json = runCli(fixture(), ["create", "--log-format=json", flag]);
+    assert.equal(json.records.length, 1, json.stderr);
+    assert.equal(json.records[0]!.name, "UsageError");
+    assert.match(json.records[0]!.message, /--x/);
+    assert.equal(/[\u001b\u202e]/.test(json.stderr), false);
+  });
+
+  test("init on a terminal shows archive names escaped in its questions", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal", timeout: 120_000 }, async () => {
+    // An OSC sequence that would retitle the terminal, and a bidi override that would reverse what follows.
+    const root = fixture({ "sea\u001b]0;pwned\u0007\u202e-theme.zip": { zip: { "a.txt": "a" } } });
+    const terminal = new Terminal(root, ["init"]);
+    await terminal.expect("◆  Theme");
+    await terminal.expect("sea\\x1b]0;pwned\\x07\\u202e");
+    terminal.send(keys.ctrlC);
+    assert.equal(await terminal.exit(), 130);
+    assert.equal(terminal.output.includes("\u001b]0;pwned"), false);
+    assert.equal(terminal.output.includes("\u202e"), false);
   });
 });

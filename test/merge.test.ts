@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { PresetFileInput, ResolveDone, ResolveRequest } from "../src/core.js";
+import { deriveDecisions, deriveListEntries } from "../src/decisions.js";
 import { only, positionOf, resolve, resolveDone, resolveOk } from "./helpers/core.js";
 
 const cwd = "/d";
@@ -61,7 +62,7 @@ describe("scalars: the highest layer that sets the value wins", () => {
         assert.deepEqual(valueAt(r, c.key), value, `step ${i}`);
         // The explain chain: every layer that set it, winner first, down to the default.
         assert.deepEqual(r.explain![c.key].map((l) => [l.layer, l.source, l.value]), expected.slice(i), `explain at step ${i}`);
-        const decision = r.decisions!.find((d) => d.key === c.key)!;
+        const decision = deriveDecisions(r).find((d) => d.key === c.key)!;
         assert.deepEqual(decision, { key: c.key, value, layer, source });
       });
     });
@@ -74,10 +75,10 @@ describe("scalars: the highest layer that sets the value wins", () => {
     assert.equal(r.config!.schema, 1);
   });
 
-  test("decisions and origins cover the 13 leaves in order", () => {
+  test("decision records (derived) and origins cover the 13 leaves in order", () => {
     const keys = ["schema", "theme", "modules.include", "modules.exclude", "modules.only", "presets", "presetsSearchPath", "hooks.initScriptsDir", "hooks.postScriptsDir", "hooks.onFailure", "cache.file", "cache.enabled", "log.format"];
     const r = layered({});
-    assert.deepEqual(r.decisions!.map((d) => d.key), keys);
+    assert.deepEqual(deriveDecisions(r).map((d) => d.key), keys);
     assert.deepEqual(Object.keys(r.origins!), keys);
     assert.deepEqual(Object.keys(r.explain!), keys);
   });
@@ -94,16 +95,19 @@ describe("union lists", () => {
     const text = JSON.stringify({ modules: { exclude: ["c", "shared"], include: ["i-config"] } }, null, 2);
     const c = positionOf(text, '"c"');
     assert.deepEqual(r.config!.modules, { include: ["i-config"], exclude: ["p", "shared", "c", "e", "f"], only: ["o-preset", "o-env"] });
-    assert.deepEqual(r.entries!["modules.exclude"].map((e) => [e.value, e.layer, e.source]), [
+    assert.deepEqual(deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]), [
       ["p", "preset", "/d/p.json"],
       ["shared", "preset", "/d/p.json"],
       ["c", "config", `${CONFIG}:${c.line}:${c.column}`],
       ["e", "env", "DROPKIT_MODULES_EXCLUDE"],
       ["f", "cli", "--exclude"],
     ]);
-    // The origin of a union list is the highest layer that contributed.
-    assert.deepEqual(r.origins!["modules.exclude"], { layer: "cli", source: "--exclude" });
-    assert.deepEqual(r.origins!["modules.only"], { layer: "env", source: "DROPKIT_MODULES_ONLY" });
+    // The origin of a union list is the highest layer that contributed; `entries` has each item's, in the list's order.
+    assert.deepEqual(r.origins!["modules.exclude"], {
+      layer: "cli", source: "--exclude",
+      entries: [["preset", "/d/p.json"], ["preset", "/d/p.json"], ["config", `${CONFIG}:${c.line}:${c.column}`], ["env", "DROPKIT_MODULES_EXCLUDE"], ["cli", "--exclude"]].map(([layer, source]) => ({ layer, source })),
+    });
+    assert.deepEqual(r.origins!["modules.only"], { layer: "env", source: "DROPKIT_MODULES_ONLY", entries: [{ layer: "preset", source: "/d/p.json" }, { layer: "env", source: "DROPKIT_MODULES_ONLY" }] });
     assert.equal(r.origins!["modules.include"].layer, "config");
     assert.deepEqual(r.explain!["modules.exclude"].map((l) => [l.layer, l.value]), [
       ["cli", ["f", "shared"]], ["env", ["e", "shared"]], ["config", ["c", "shared"]], ["preset", ["p", "shared"]], ["default", []],
@@ -170,7 +174,7 @@ describe("several presets", () => {
   test("a bundled preset applies by name and its values' source is its name", () => {
     const r = resolveOk({ cwd, config: { source: CONFIG, format: "json", text: '{"presets": ["standard"]}' } });
     assert.deepEqual(r.origins!["hooks.onFailure"], { layer: "preset", source: "standard" });
-    assert.deepEqual(r.entries!["modules.exclude"], [{ value: "test-*", layer: "preset", source: "standard" }, { value: "dev-*", layer: "preset", source: "standard" }]);
+    assert.deepEqual(deriveListEntries(r)["modules.exclude"], [{ value: "test-*", layer: "preset", source: "standard" }, { value: "dev-*", layer: "preset", source: "standard" }]);
   });
 });
 

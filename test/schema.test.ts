@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../assembly/messages.js";
+import { deriveListEntries } from "../src/decisions.js";
 import { only, positionOf, resolveDone, resolveOk, validate } from "./helpers/core.js";
 
 /** The errors of a text that must not validate, as [path, message] pairs. */
@@ -91,6 +92,36 @@ describe("module globs", () => {
       ["modules.include[0]", `modules.include[0]: ${M.MSG_GLOB_SLASH}, found the string "a/b".`],
       ["modules.include[1]", `modules.include[1]: ${M.MSG_GLOB_SLASH}, found the string "c\\d".`],
     ]);
+  });
+
+  test("every length and every position of a *, /, \\ or NUL is judged by the rule (the checker reads eight bytes at a time)", () => {
+    // The rule, written plainly: a slash anywhere first, then a * anywhere but the last character.
+    const expected = (glob: string): string =>
+      glob === "" ? M.MSG_GLOB_EMPTY : glob.includes("\u0000") ? "a module glob" + M.MSG_NUL : /[/\\]/.test(glob) ? M.MSG_GLOB_SLASH : glob.slice(0, -1).includes("*") ? M.MSG_GLOB_STAR : "";
+    const globs: string[] = [];
+    for (let len = 1; len <= 19; len++) {
+      const base = "abcdefghijklmnopqrs".slice(0, len);
+      for (let at = 0; at < len; at++) {
+        for (const c of ["*", "/", "\\", "\u0000"]) globs.push(base.slice(0, at) + c + base.slice(at + 1));
+        // Two marks: a * before the end with a trailing *, a * before a slash, a slash before a NUL.
+        if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "*");
+        if (at < len - 1) globs.push(base.slice(0, at) + "*" + base.slice(at + 1, -1) + "/");
+        if (at < len - 1) globs.push(base.slice(0, at) + "/" + base.slice(at + 1, -1) + "\u0000");
+      }
+      globs.push(base, "é" + base + "*");
+    }
+    // In batches under the 100 problems a document lists.
+    for (let from = 0; from < globs.length; from += 90) {
+      const batch = globs.slice(from, from + 90);
+      const r = validate(JSON.stringify({ modules: { include: batch } }));
+      const got = new Map(r.errors.map((e) => [e.path, e.message]));
+      batch.forEach((glob, i) => {
+        const want = expected(glob);
+        const message = got.get(`modules.include[${i}]`);
+        if (want === "") assert.equal(message, undefined, `${JSON.stringify(glob)} should be accepted`);
+        else assert.equal(message, `modules.include[${i}]: ${want}, found the string "${glob}".`, JSON.stringify(glob));
+      });
+    }
   });
 
   test("an empty glob, a non-string item and a non-array are rejected", () => {
@@ -208,7 +239,7 @@ describe("the exclude shorthand", () => {
     const r = resolveOk({ cwd: "/d", flags: { exclude: ["c"] }, config: { source: "/d/dropkit.config.json", format: "json", text } });
     const at = (needle: string) => `/d/dropkit.config.json:1:${positionOf(text, needle).column}`;
     assert.deepEqual(r.config!.modules.exclude, ["a", "b", "z", "c"]);
-    assert.deepEqual(r.entries!["modules.exclude"].map((e) => [e.value, e.layer, e.source]), [
+    assert.deepEqual(deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]), [
       ["a", "config", at('"a"')],
       ["b", "config", at('"b"')],
       ["z", "config", at('"z"')],

@@ -3,7 +3,9 @@
 import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../core.js";
 import type { ConfigFlags, LoadConfigResult } from "../config.js";
+import { deriveDecisions } from "../decisions.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../log.js";
+import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
 
 const { Command, Option } = clipanion;
 
@@ -36,21 +38,37 @@ export abstract class DropkitCommand extends Command {
   // SPEC section 6 asks for --version on every command, not only at the top level.
   showVersion = Option.Boolean("--version", false, { hidden: true });
 
-  /** Runs the command with a decisions log; returns the exit code. */
-  protected abstract run(log: DecisionLog): Promise<number>;
+  /**
+   * Runs the command with a decisions log; returns the exit code. `signal` is aborted at SIGINT, SIGTERM or
+   * SIGHUP: pass it to what can be stopped (hooks, prompts) and check it before writing anything.
+   */
+  protected abstract run(log: DecisionLog, signal: AbortSignal): Promise<number>;
 
-  /** Handles `--version`, sets up the log, and maps whatever `run` throws to an exit code. */
+  /**
+   * Handles `--version`, sets up the log, and maps whatever `run` throws to an exit code. While `run` runs,
+   * SIGINT, SIGTERM and SIGHUP stop it: the command ends with an `Interrupted` error record and exit 130,
+   * 143 or 129, however it ended; a second signal hurries it (see `trapSignals`).
+   */
   async execute(): Promise<number> {
     if (this.showVersion) {
       this.context.stdout.write(`${this.cli.binaryVersion ?? "unknown"}\n`);
       return 0;
     }
     const log = new DecisionLog(earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env), this.context.stderr, this.context.env);
+    const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
     try {
-      return await this.run(log);
+      const code = await this.run(log, trap.signal);
+      const interrupted = interruptionOf(trap.signal);
+      return interrupted ? reportInterrupted(log, interrupted, false) : code;
     } catch (error) {
+      const interrupted = interruptionOf(trap.signal);
+      if (interrupted && error === interrupted) return reportInterrupted(log, interrupted, false);
       const { reportFailure } = await import("../failure.js");
-      return reportFailure(error, log, this.context.env);
+      const code = reportFailure(error, log, this.context.env);
+      // A failure while stopping is reported too, but the run still ends as interrupted.
+      return interrupted ? reportInterrupted(log, interrupted, false) : code;
+    } finally {
+      trap.release();
     }
   }
 
@@ -88,7 +106,7 @@ export function reportResolution(log: DecisionLog, loaded: LoadConfigResult, opt
     for (const p of loaded.presets.skipped) log.write({ event: "preset", status: "skipped", mode: loaded.presets.mode, ...p });
   }
   if (!loaded.ok) return reportProblems(log, loaded.errors);
-  if (options.decisions && loaded.decisions) log.decisions(loaded.decisions);
+  if (options.decisions) log.decisions(deriveDecisions(loaded));
   return 0;
 }
 
@@ -99,6 +117,15 @@ export function reportProblems(log: DecisionLog, errors: CoreDiagnostic[]): numb
 }
 
 // --- helpers ---
+
+/**
+ * The record of an interrupted run: an `error` named `Interrupted` whose `source` is the signal. Not in SPEC
+ * section 8's list on purpose: it is no problem with the input (and never an InternalError).
+ */
+function reportInterrupted(log: DecisionLog, reason: Interrupted, exiting: boolean): number {
+  log.errors([{ name: reason.name, exitCode: reason.exitCode, path: "", source: reason.signal, message: reason.describe(exiting) }]);
+  return reason.exitCode;
+}
 
 function toProblem(d: CoreDiagnostic): Problem {
   return { name: d.name, exitCode: d.exitCode, message: d.message, path: d.path, source: d.source, file: d.file, line: d.line, column: d.column, length: d.length };

@@ -2,6 +2,7 @@
 
 import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../config.js";
+import { deriveDecisions, deriveListEntries, valueAt } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
 import { alignColumns, configTableHeader, configTableRows } from "../table.js";
 import { DropkitCommand, reportResolution } from "./base.js";
@@ -17,7 +18,7 @@ export class ConfigCommand extends DropkitCommand {
     details: `
       Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the flag, the variable, \`file:line:column\`, the preset, or \`default\`. For the module lists, which are the union of every layer, each entry also gets its own row.
 
-      \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead. \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
+      \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead (for the module lists, \`origins\` also has each item's origin, in \`entries\`). \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
 
       Writes nothing, so it doubles as a validator in CI: exit 65 when the config is invalid.
     `,
@@ -38,9 +39,11 @@ export class ConfigCommand extends DropkitCommand {
     return this.json ? "json" : undefined;
   }
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const { loadConfig } = await import("../config.js");
     const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags(), explain: this.explain !== undefined });
+    // Interrupted while a .ts config loaded: print nothing.
+    signal.throwIfAborted();
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
     const code = reportResolution(log, loaded, { decisions: false, keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined });
     if (code !== 0) return code;
@@ -53,9 +56,8 @@ export class ConfigCommand extends DropkitCommand {
       }
       out.write(explained);
     } else if (this.json) {
-      const origins: Record<string, { layer: string; source: string }> = {};
-      for (const d of loaded.decisions!) origins[d.key] = { layer: d.layer, source: d.source };
-      out.write(JSON.stringify({ config: loaded.config, origins }, null, 2) + "\n");
+      // The core's origins as they are: a union list's also has one origin per item (`entries`).
+      out.write(JSON.stringify({ config: loaded.config, origins: loaded.origins }, null, 2) + "\n");
     } else {
       out.write(renderTable(loaded));
     }
@@ -67,7 +69,7 @@ export class ConfigCommand extends DropkitCommand {
 
 /** The aligned table: a header, one row per leaf, and one row per entry of the union lists. */
 function renderTable(loaded: LoadConfigResult): string {
-  const rows = [[...configTableHeader], ...configTableRows(loaded.decisions!, loaded.entries)];
+  const rows = [[...configTableHeader], ...configTableRows(deriveDecisions(loaded), deriveListEntries(loaded))];
   return alignColumns(rows).join("\n") + "\n";
 }
 
@@ -81,9 +83,9 @@ function explainKey(loaded: LoadConfigResult, key: string, json: boolean): strin
     return { name: "UsageError", exitCode: 64, source: "--explain", message: `Unknown key "${key}" for --explain.${hint} Keys: ${keys.join(", ")}.` };
   }
   // Union lists take entries from every layer; every other key has one winner and overridden layers.
-  const union = loaded.entries !== undefined && Object.hasOwn(loaded.entries, key);
+  const union = loaded.origins?.[key]?.entries !== undefined;
   const rows = layers.map((l, i) => ({ ...l, status: union ? "merged" : i === 0 ? "wins" : "overridden" }));
-  const value = loaded.decisions!.find((d) => d.key === key)?.value;
+  const value = valueAt(loaded.config!, key);
   if (json) return JSON.stringify({ key, value, layers: rows }, null, 2) + "\n";
   const lines = rows.map((r) => [r.layer, JSON.stringify(r.value), r.source, r.status]);
   return `${key} = ${JSON.stringify(value)}\n` + alignColumns(lines).map((l) => `  ${l}\n`).join("");

@@ -3,7 +3,7 @@
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
-import type { HookRecord } from "../hooks.js";
+import type { HookOutputRecord, HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
 import type { StateTransaction } from "../transaction.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
@@ -28,7 +28,7 @@ export class CreateCommand extends DropkitCommand {
     ],
   });
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }, { beginTransaction }, { stateFileName }, { default: path }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
@@ -45,7 +45,9 @@ export class CreateCommand extends DropkitCommand {
     const config = loaded.config!;
     // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
     const timeoutMs = hookTimeoutMs(env);
-    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }) };
+    // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
+    const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
+    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal };
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const origin = loaded.origins?.["cache.file"];
     const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
@@ -74,6 +76,8 @@ export class CreateCommand extends DropkitCommand {
       // that cannot be written stops the run with exit 74 and nothing changed.
       await transaction.stageState({ theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
       const fingerprinted = cache ? await stageCache(transaction, cwd, config, archives, cache) : undefined;
+      // A signal that came while the archives were scanned or hashed stops the run before anything is replaced.
+      signal.throwIfAborted();
       const written = await transaction.commit();
       for (const warning of written.warnings) log.warn(warning, stateFile);
       log.write({
@@ -86,6 +90,8 @@ export class CreateCommand extends DropkitCommand {
 
       const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
       for (const warning of post.warnings) log.warn(warning);
+      // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
+      signal.throwIfAborted();
       succeeded = true;
       return 0;
     } finally {

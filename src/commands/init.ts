@@ -1,6 +1,7 @@
 // `dropkit init`: seven questions (or their defaults with --yes) to a minimal, validated dropkit.config.json.
 
 import { clipanion } from "./clipanion.js";
+import { deriveDecisions } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
 import { DropkitCommand, reportProblems } from "./base.js";
 
@@ -36,7 +37,7 @@ export class InitCommand extends DropkitCommand {
   // and not listed in init's help.
   override configPath = Option.String("--config", { hidden: true });
 
-  protected async run(log: DecisionLog): Promise<number> {
+  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ fail }, init, { loadCore }, { scanArchives }, { resolveSource }] = await Promise.all([
       import("../errors.js"),
       import("../init.js"),
@@ -76,7 +77,7 @@ export class InitCommand extends DropkitCommand {
       answers = { ...defaults, onFailure: base.hooks.onFailure, cacheEnabled: base.cache.enabled, logFormat: base.log.format };
     } else {
       const { askAll } = await import("../prompts.js");
-      answers = await askAll({ survey, defaults, baseline, core, io: { input: stdin, output: stderr } });
+      answers = await askAll({ survey, defaults, baseline, core, io: { input: stdin, output: stderr, signal } });
       if (answers === null) return cancelledExitCode;
     }
 
@@ -88,6 +89,7 @@ export class InitCommand extends DropkitCommand {
     init.throwIfFailed(resolved);
 
     const { writeFileAtomic } = await import("../fsutil.js");
+    signal.throwIfAborted();
     let flushWarning: string | undefined;
     try {
       flushWarning = await writeFileAtomic(file, text);
@@ -98,7 +100,7 @@ export class InitCommand extends DropkitCommand {
     if (flushWarning) log.warn(flushWarning, file);
     for (const other of existing.filter((f) => f !== file)) log.warn(shadowWarning(path.basename(other), other, file), other);
     for (const w of resolved.warnings) log.warn(w.message, w.source);
-    log.decisions(resolved.decisions!);
+    log.decisions(deriveDecisions(resolved));
     // The hint is for people; the JSON log keeps to the events of SPEC section 7.
     if (log.format === "text") stderr.write(`${log.paint("next".padEnd(10), "dim")}run dropkit create (dropkit config shows where every value comes from)\n`);
     return 0;

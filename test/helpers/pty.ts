@@ -55,6 +55,11 @@ export class Terminal {
     }));
   }
 
+  /** Everything the program wrote so far, escape sequences included. */
+  get output(): string {
+    return this.raw;
+  }
+
   /** Everything shown so far, without escape sequences. */
   get screen(): string {
     return stripAnsi(this.raw);

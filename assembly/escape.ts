@@ -1,0 +1,187 @@
+// JSON string escaping as JSON.stringify does it, from a string or from a parsed string's escapes.
+//
+// \" \\ \b \f \n \r \t for those characters, lower-case \u00XX for the other control characters, a lone
+// surrogate as its \uXXXX escape (UTF-8 cannot carry it), and everything else as its UTF-8 bytes, `/` and
+// U+2028 included. So a host that parses an answer and writes it again with JSON.stringify gets the very
+// same bytes, which is how the golden vectors compare answers.
+
+import { encodePair, encodeUnit, lowSurrogateAfter } from "./utf8";
+
+/** Writes `s` escaped at `p` (room for six bytes per code unit); returns where it stopped. */
+export function writeEscaped(s: string, p: usize): usize {
+  return writeUnits(s, p, true);
+}
+
+/** Writes `s` as WTF-8 at `to`, nothing escaped (room for `maxBytes(s)`); returns the number of bytes written. */
+export function encodeText(s: string, to: usize): i32 {
+  return <i32>(writeUnits(s, to, false) - to);
+}
+
+/** Writes the code units of `s` at `p`, as JSON string content (`json`) or as they are; returns where it stopped. */
+function writeUnits(s: string, p: usize, json: bool): usize {
+  const n = s.length;
+  const chars = changetype<usize>(s);
+  for (let i = 0; i < n; i++) {
+    // Most of an answer is plain ASCII: four code units at a time while all four stand for themselves.
+    while (i + 4 <= n) {
+      const u = load<u64>(chars + (<usize>i << 1));
+      const q = u ^ 0x0022002200220022;
+      const b = u ^ 0x005c005c005c005c;
+      // Every unit below 0x80 and at least 0x20 (0x60 added sets its bit 7), and none a quote or a backslash.
+      if ((u & 0xff80ff80ff80ff80) != 0 || (~(u + 0x0060006000600060) & 0x0080008000800080) != 0) break;
+      if ((((q - 0x0001000100010001) & ~q) | ((b - 0x0001000100010001) & ~b)) & 0x8000800080008000) break;
+      store<u32>(p, <u32>((u & 0xff) | ((u >> 8) & 0xff00) | ((u >> 16) & 0xff0000) | ((u >> 24) & 0xff000000)));
+      p += 4;
+      i += 4;
+    }
+    if (i >= n) break;
+    const c = <u32>load<u16>(chars + (<usize>i << 1));
+    if (c - 0x20 < 0x60 && c != 0x22 && c != 0x5c) {
+      // The tail of a short ASCII string, one unit that stands for itself.
+      store<u8>(p++, <u8>c);
+      continue;
+    }
+    const low = lowSurrogateAfter(chars, i, n);
+    if (low != 0) {
+      p = encodePair(p, c, low);
+      i++;
+    } else {
+      p = json ? writeUnit(p, c) : encodeUnit(p, c);
+    }
+  }
+  return p;
+}
+
+/**
+ * Writes the parsed string of `n` bytes at `from` (quotes included) at `p`, its escapes written the way
+ * `writeEscaped` would write the string they stand for; returns where it stopped. Never longer than `n`.
+ */
+export function writeUnescaped(from: usize, n: i32, p: usize): usize {
+  store<u8>(p, 0x22);
+  p = walkEscapes(from + 1, n - 2, p + 1, true);
+  store<u8>(p, 0x22);
+  return p + 1;
+}
+
+/**
+ * Decodes the escapes of a parsed string's body (`len` bytes at `from`, checked by the scanner) into WTF-8 at
+ * `to`; returns the length. Escaped surrogates that make a pair become its four bytes.
+ */
+export function unescape(from: usize, len: i32, to: usize): i32 {
+  return <i32>(walkEscapes(from, len, to, false) - to);
+}
+
+/**
+ * Walks a parsed string's body, copying what is not an escape and writing what each escape stands for:
+ * as its value's bytes, or (`json`) as `writeEscaped` writes that value. Returns where it stopped; the output
+ * never runs ahead of the input, so it fits in as many bytes.
+ */
+function walkEscapes(from: usize, len: i32, to: usize, json: bool): usize {
+  const end = from + <usize>len;
+  let p = from;
+  let q = to;
+  while (p < end) {
+    // Eight bytes at a time up to the next backslash. Storing all eight is safe: since the output never runs
+    // ahead of the input, eight bytes at `q` stay inside the output while eight remain at `p`.
+    while (p + 8 <= end) {
+      const x = load<u64>(p);
+      store<u64>(q, x);
+      const y = x ^ 0x5c5c5c5c5c5c5c5c;
+      const backslash = (y - 0x0101010101010101) & ~y & 0x8080808080808080;
+      if (backslash != 0) {
+        const k = <usize>(ctz(backslash) >> 3);
+        p += k;
+        q += k;
+        break;
+      }
+      p += 8;
+      q += 8;
+    }
+    if (p >= end) break;
+    const b = <u32>load<u8>(p);
+    if (b != 0x5c) {
+      store<u8>(q++, <u8>b);
+      p++;
+      continue;
+    }
+    const e = <u32>load<u8>(p + 1);
+    if (e != 0x75) {
+      // In JSON, \/ stands for a slash, which JSON.stringify does not escape; the other short escapes stay.
+      if (!json) store<u8>(q++, <u8>escapedUnit(e));
+      else if (e == 0x2f) store<u8>(q++, 0x2f);
+      else q = shortEscape(q, e);
+      p += 2;
+      continue;
+    }
+    const unit = hex4(p + 2);
+    p += 6;
+    const low = unit >= 0xd800 && unit <= 0xdbff ? escapedLowSurrogate(p, end) : 0;
+    if (low != 0) {
+      q = encodePair(q, unit, low);
+      p += 6;
+    } else {
+      q = json ? writeUnit(q, unit) : encodeUnit(q, unit);
+    }
+  }
+  return q;
+}
+
+// JSON's two-character escapes as two tables made at start: the unit each letter stands for (-1 for `u` and
+// for what is no escape), and the letter that escapes each control character that has one (0 for none).
+const UNIT_OF_LETTER = new StaticArray<i32>(128);
+const LETTER_OF_CONTROL = new StaticArray<u8>(32);
+for (let c = 0; c < 128; c++) unchecked(UNIT_OF_LETTER[c] = c == 0x22 || c == 0x5c || c == 0x2f ? c : -1);
+const SHORT_ESCAPES = "n\nt\tr\rb\bf\f";
+for (let i = 0; i < SHORT_ESCAPES.length; i += 2) {
+  const letter = SHORT_ESCAPES.charCodeAt(i);
+  const unit = SHORT_ESCAPES.charCodeAt(i + 1);
+  UNIT_OF_LETTER[letter] = unit;
+  LETTER_OF_CONTROL[unit] = <u8>letter;
+}
+
+/** The code unit a two-character escape stands for (`n` for \n), or -1 for `u` and for what is no escape. */
+export function escapedUnit(e: u32): i32 {
+  return e < 128 ? unchecked(UNIT_OF_LETTER[e]) : -1;
+}
+
+/** The value of the four hexadecimal digits at `p` (the scanner checked them). */
+function hex4(p: usize): u32 {
+  let v: u32 = 0;
+  for (let k: usize = 0; k < 4; k++) {
+    const c = <u32>load<u8>(p + k);
+    v = (v << 4) | (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10);
+  }
+  return v;
+}
+
+/** The low surrogate escaped at `p` (\uDC00 to \uDFFF, before `end`), which pairs with a high one just before it; or 0. */
+function escapedLowSurrogate(p: usize, end: usize): u32 {
+  if (p + 6 > end || load<u8>(p) != 0x5c || load<u8>(p + 1) != 0x75) return 0;
+  const low = hex4(p + 2);
+  return low >= 0xdc00 && low <= 0xdfff ? low : 0;
+}
+
+/** Writes one code unit that is not half of a pair; returns where it stopped. */
+function writeUnit(p: usize, c: u32): usize {
+  if (c >= 0x20 && c != 0x22 && c != 0x5c && (c < 0xd800 || c > 0xdfff)) return encodeUnit(p, c);
+  if (c == 0x22 || c == 0x5c) return shortEscape(p, c);
+  const letter = c < 0x20 ? <u32>unchecked(LETTER_OF_CONTROL[c]) : 0;
+  return letter != 0 ? shortEscape(p, letter) : hexEscape(p, c);
+}
+
+/** Writes a backslash and `letter` at `p`. */
+function shortEscape(p: usize, letter: u32): usize {
+  store<u16>(p, <u16>(0x5c | (letter << 8)));
+  return p + 2;
+}
+
+/** Writes the lower-case \uXXXX escape of `c` at `p`; returns where it stopped. */
+function hexEscape(p: usize, c: u32): usize {
+  store<u16>(p, 0x755c);
+  p += 2;
+  for (let shift = 12; shift >= 0; shift -= 4) {
+    const h = (c >> shift) & 0xf;
+    store<u8>(p++, <u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
+  }
+  return p;
+}

@@ -1,0 +1,183 @@
+// A parsed JSON text as a flat tape of nodes that point into the text: nothing is decoded until it is read.
+//
+// A node is four words: its kind (with two flags), where it starts and ends in the text (byte offsets), and
+// the index of the node after it and everything inside it, so that a reader skips a value in one step. An
+// array's items follow it; an object's members follow it as key, value, key, value. Scalars need no list of
+// their own, strings stay bytes of the text until someone reads them, and a string without escapes is its
+// own bytes, so that the writer copies it through.
+
+import { encodeText, unescape } from "./escape";
+import { decodeText, maxBytes, newString } from "./utf8";
+
+export const KIND_NULL: i32 = 0;
+export const KIND_BOOL: i32 = 1;
+export const KIND_NUMBER: i32 = 2;
+export const KIND_STRING: i32 = 3;
+export const KIND_ARRAY: i32 = 4;
+export const KIND_OBJECT: i32 = 5;
+
+/** A string with at least one escape: its value differs from its bytes. */
+export const FLAG_ESCAPED: i32 = 0x100;
+/** A boolean that is `true`. */
+export const FLAG_TRUE: i32 = 0x200;
+
+const NODE_BYTES: usize = 16;
+
+export class Tape {
+  /** The JSON text: UTF-8 bytes that must stay alive as long as the tape. */
+  ptr: usize;
+  len: i32;
+  nodes: usize = 0;
+  count: i32 = 0;
+  capacity: i32 = 0;
+
+  constructor(ptr: usize, len: i32, capacity: i32) {
+    this.ptr = ptr;
+    this.len = len;
+    this.capacity = max(capacity, 4);
+    this.nodes = __alloc(<usize>this.capacity * NODE_BYTES);
+  }
+
+  /** Appends a node; its end and the index after it are set when it is complete (`close`). Returns its index. */
+  @inline add(kindAndFlags: i32, start: i32, end: i32): i32 {
+    const i = this.count;
+    if (i == this.capacity) {
+      // The tape is usually the newest block of the heap while a text is parsed, so this grows in place:
+      // by half, so that it never holds much more than the text needs.
+      this.capacity = i + (i >> 1);
+      this.nodes = __realloc(this.nodes, <usize>this.capacity * NODE_BYTES);
+    }
+    const at = this.nodes + <usize>i * NODE_BYTES;
+    store<i32>(at, kindAndFlags);
+    store<i32>(at, start, 4);
+    store<i32>(at, end, 8);
+    store<i32>(at, i + 1, 12);
+    this.count = i + 1;
+    return i;
+  }
+
+  /** Completes a container: where it ends in the text, and that everything added since is inside it. */
+  close(i: i32, end: i32): void {
+    const at = this.nodes + <usize>i * NODE_BYTES;
+    store<i32>(at, end, 8);
+    store<i32>(at, this.count, 12);
+  }
+
+  @inline kind(i: i32): i32 {
+    return load<i32>(this.nodes + <usize>i * NODE_BYTES) & 0xff;
+  }
+
+  @inline isEscaped(i: i32): bool {
+    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & FLAG_ESCAPED) != 0;
+  }
+
+  @inline isTrue(i: i32): bool {
+    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & FLAG_TRUE) != 0;
+  }
+
+  @inline start(i: i32): i32 {
+    return load<i32>(this.nodes + <usize>i * NODE_BYTES, 4);
+  }
+
+  @inline end(i: i32): i32 {
+    return load<i32>(this.nodes + <usize>i * NODE_BYTES, 8);
+  }
+
+  /** The index after node `i` and everything inside it: its next sibling, or past its parent's end. */
+  @inline next(i: i32): i32 {
+    return load<i32>(this.nodes + <usize>i * NODE_BYTES, 12);
+  }
+
+  /** Whether an array or object has nothing inside. */
+  @inline isEmpty(i: i32): bool {
+    return this.next(i) == i + 1;
+  }
+
+  // --- strings ---
+
+  /** Where a string's bytes (between its quotes) start, and how many there are. */
+  @inline bodyPtr(i: i32): usize {
+    return this.ptr + <usize>this.start(i) + 1;
+  }
+
+  @inline bodyLen(i: i32): i32 {
+    return this.end(i) - this.start(i) - 2;
+  }
+
+  /** A string node's value as a string. */
+  text(i: i32): string {
+    if (!this.isEscaped(i)) return decodeText(this.bodyPtr(i), this.bodyLen(i));
+    return unescapeToString(this.bodyPtr(i), this.bodyLen(i));
+  }
+
+  /** A number node's text, exactly as written. */
+  numberText(i: i32): string {
+    const n = this.end(i) - this.start(i);
+    const out = newString(n);
+    const from = this.ptr + <usize>this.start(i);
+    for (let k = 0; k < n; k++) store<u16>(changetype<usize>(out) + (<usize>k << 1), load<u8>(from + <usize>k));
+    return out;
+  }
+
+  /**
+   * A string node's value as WTF-8 bytes: its own bytes when it has no escape, otherwise decoded into a new
+   * buffer. Sets `valuePtr` and returns the length.
+   */
+  bytes(i: i32): i32 {
+    if (!this.isEscaped(i)) {
+      valuePtr = this.bodyPtr(i);
+      return this.bodyLen(i);
+    }
+    const len = this.bodyLen(i);
+    // An escape is never shorter than what it stands for, so the decoded bytes fit in as many.
+    const to = __alloc(<usize>max(len, 1));
+    const n = unescape(this.bodyPtr(i), len, to);
+    // Give back what the escapes saved: the buffer is the newest block, so this shrinks it in place.
+    valuePtr = __realloc(to, <usize>max(n, 1));
+    return n;
+  }
+
+  /** Whether a string node's value is `name`, compared on bytes without making a string. */
+  equals(i: i32, name: string): bool {
+    const n = this.bytes(i);
+    const p = valuePtr;
+    const units = name.length;
+    // Most names are ASCII (the keys of the schema and of requests): one unit a byte.
+    for (let k = 0; k < units; k++) {
+      if (name.charCodeAt(k) >= 0x80) {
+        const bytes = __alloc(<usize>maxBytes(name));
+        const m = encodeText(name, bytes);
+        return m == n && memory.compare(p, bytes, <usize>n) == 0;
+      }
+    }
+    if (n != units) return false;
+    for (let k = 0; k < n; k++) {
+      if (<i32>load<u8>(p + <usize>k) != <i32>name.charCodeAt(k)) return false;
+    }
+    return true;
+  }
+
+  /** The first member of object `obj` named `name`, or -1. */
+  member(obj: i32, name: string): i32 {
+    const end = this.next(obj);
+    for (let k = obj + 1; k < end; k = this.next(k + 1)) {
+      if (this.equals(k, name)) return k + 1;
+    }
+    return -1;
+  }
+
+  /** The string member `name` of object `obj`, or `fallback` when it is missing or not a string. */
+  stringMember(obj: i32, name: string, fallback: string): string {
+    const m = this.member(obj, name);
+    return m >= 0 && this.kind(m) == KIND_STRING ? this.text(m) : fallback;
+  }
+}
+
+/** Where `Tape.bytes` left a value's bytes. */
+export let valuePtr: usize = 0;
+
+/** Decodes a string body with escapes straight into a string. */
+function unescapeToString(from: usize, len: i32): string {
+  const bytes = __alloc(<usize>max(len, 1));
+  return decodeText(bytes, unescape(from, len, bytes));
+}

@@ -1,0 +1,132 @@
+// Turning SIGINT, SIGTERM and SIGHUP into an AbortSignal for the running command, and the exit code a shell expects.
+
+/** The signals that stop a run, and the exit code each ends it with: 128 + the signal's number, as shells report. */
+export const signalExitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/** A signal that stops a run. */
+export type StopSignal = keyof typeof signalExitCodes;
+
+/** After a second signal, how long the run gets to put things back before the process exits anyway. @default 1000 */
+export const hurryExitMs = 1000;
+
+/** What people call each signal, for messages. */
+const described: Record<StopSignal, string> = {
+  SIGINT: "SIGINT (Ctrl-C)",
+  SIGTERM: "SIGTERM",
+  SIGHUP: "SIGHUP",
+};
+
+/**
+ * The reason of an interrupted run's `AbortSignal`: which signal arrived and the exit code to end with.
+ * `signal.throwIfAborted()` throws it, so a command stops at its next check like at any other failure.
+ * Not a `DropkitError`: an interrupted run is not a problem with the input, and never a bug.
+ */
+export class Interrupted extends Error {
+  override readonly name = "Interrupted";
+  /** The signal that stopped the run (the first one, when several arrived). */
+  readonly signal: StopSignal;
+  /** 130, 143 or 129. */
+  readonly exitCode: number;
+  /** Aborted at a second signal: whatever is being stopped is stopped now, without a grace period. */
+  readonly hurry: AbortSignal;
+  private readonly hurried = new AbortController();
+
+  constructor(signal: StopSignal) {
+    super(`Interrupted by ${described[signal]}`);
+    this.signal = signal;
+    this.exitCode = signalExitCodes[signal];
+    this.hurry = this.hurried.signal;
+  }
+
+  /** Aborts `hurry`. */
+  hurryUp(): void {
+    this.hurried.abort();
+  }
+
+  /**
+   * The text of the `Interrupted` error record.
+   * @param exiting - The run did not unwind in time after a second signal: the process exits now.
+   */
+  describe(exiting = false): string {
+    if (exiting) return `${this.message}, then by another signal: dropkit exited at once, before it finished putting things back (the running hook's processes were killed).`;
+    if (this.hurry.aborted) return `${this.message}, then by a second signal: the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing. Run the command again to finish.`;
+    return `${this.message}: the run stopped before finishing, and no process it started is left running. Run the command again to finish.`;
+  }
+}
+
+/** A trap installed by `trapSignals`. */
+export interface SignalTrap {
+  /** Aborted at the first signal, with an `Interrupted` as its `reason`. */
+  readonly signal: AbortSignal;
+  /** Removes the listeners, so that the process gets Node's default behaviour (exit on the signal) back. */
+  release(): void;
+}
+
+/** Options for `trapSignals`; the defaults are the real process. */
+export interface TrapOptions {
+  /** Called once just before the process exits on its own (see `trapSignals`): the place to log the interruption. */
+  onExit?: (reason: Interrupted) => void;
+  /** Where the signals arrive. @default process */
+  target?: Pick<NodeJS.Process, "on" | "off">;
+  /** How the process is ended when the run does not unwind in time. @default process.exit */
+  exit?: (code: number) => void;
+  /** @default hurryExitMs */
+  hurryExitMs?: number;
+}
+
+/**
+ * Installs listeners for SIGINT, SIGTERM and SIGHUP for the length of one command.
+ *
+ * - The first signal aborts `signal`: the command stops what it runs (a hook's whole process group gets
+ *   SIGTERM, then SIGKILL after a grace period), unwinds so that nothing is half done (the state put back),
+ *   and exits with the signal's code.
+ * - A second signal means "now": `reason.hurry` is aborted, so a running hook's group is killed at once,
+ *   and the run gets `hurryExitMs` to finish unwinding (milliseconds, unless a step that cannot be stopped
+ *   is running); then `onExit` runs and the process exits with the first signal's code. Every `exit`
+ *   listener runs then, which is where a running hook's group is killed.
+ * - A third signal exits at once in the same way.
+ *
+ * Call `release` when the command ends; dropkit used as a library keeps Node's defaults.
+ */
+export function trapSignals(options: TrapOptions = {}): SignalTrap {
+  const target = options.target ?? process;
+  // Taken now: while a config's code runs, the loader turns process.exit into a throw (a config must not end the run).
+  const exit = options.exit ?? process.exit.bind(process);
+  const controller = new AbortController();
+  const listeners = new Map<StopSignal, () => void>();
+  let timer: NodeJS.Timeout | undefined;
+  const exitNow = (reason: Interrupted): void => {
+    clearTimeout(timer);
+    options.onExit?.(reason);
+    exit(reason.exitCode);
+  };
+  for (const name of Object.keys(signalExitCodes) as StopSignal[]) {
+    const listener = (): void => {
+      if (!controller.signal.aborted) {
+        controller.abort(new Interrupted(name));
+        return;
+      }
+      const reason = controller.signal.reason as Interrupted;
+      if (reason.hurry.aborted) return exitNow(reason);
+      reason.hurryUp();
+      timer = setTimeout(() => exitNow(reason), options.hurryExitMs ?? hurryExitMs);
+      // Only a bound: a run that has unwound ends the process itself.
+      timer.unref();
+    };
+    listeners.set(name, listener);
+    target.on(name, listener);
+  }
+  return {
+    signal: controller.signal,
+    release() {
+      clearTimeout(timer);
+      for (const [name, listener] of listeners) target.off(name, listener);
+      listeners.clear();
+    },
+  };
+}
+
+/** The `Interrupted` that stopped a run, if `signal` was aborted by `trapSignals`. */
+export function interruptionOf(signal: AbortSignal | undefined): Interrupted | null {
+  return signal?.aborted && signal.reason instanceof Interrupted ? signal.reason : null;
+}
