@@ -1,167 +1,170 @@
 // The playground page: reads the editor and the simulated layers, asks the wasm core to resolve them, renders the answer.
 
-import wasmBase64 from "virtual:dropkit-wasm";
-import { createCore, type Core, type CoreDiagnostic, type ResolveDone, type ResolveRequest } from "../src/core.ts";
-import { deriveDecisions, deriveListEntries, type Decision } from "../src/decisions.ts";
-import { alignColumns, configTableHeader, configTableRows } from "../src/table.ts";
+import type { EditorView } from "@codemirror/view";
+import wasmDeflated from "virtual:dropkit-wasm";
+import { configCompletions } from "./complete.ts";
+import { createEditor, replaceText } from "./editor.ts";
+import { exampleState, examples } from "./examples.ts";
+import { renderExplain } from "./explain.ts";
+import { applyToEnv, type Fix, fixFor, locate } from "./fixes.ts";
+import { configHover } from "./hover.ts";
+import { type ProblemMark, showProblems } from "./marks.ts";
+import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
+import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
+import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
+import { renderProblems, renderSelection, renderTable, renderWarnings, type ListedProblem } from "./render.ts";
+import { type Answer, resolveInputs } from "./resolve.ts";
+import { setUpScheme } from "./scheme.ts";
+import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
+import { copyText, exportConfig, formatConfig } from "./tools.ts";
+import { byId, ui } from "./ui.ts";
+import { openPageCore, type PageCore } from "./wasm.ts";
 
-/** The simulated working directory: the core needs an absolute one, and a short one keeps sources readable. */
-const cwd = "/drop";
-
-/** Everything the page shows is a function of these strings, which is also what the URL fragment holds. */
-interface State {
-  config: string;
-  format: string;
-  env: string;
-  theme: string;
-  exclude: string;
-  preset: string;
-  logFormat: string;
-  archives: string;
-}
-
-const defaults: State = {
-  config: `{
-  "schema": 1,
-  "theme": "ocean",
-  "presets": ["standard"],
-  "modules": {
-    "exclude": ["legacy-*"]
-  },
-  "hooks": { "onFailure": "continue" }
-}
-`,
-  format: "auto",
-  env: "",
-  theme: "",
-  exclude: "",
-  preset: "",
-  logFormat: "",
-  archives: ["ocean-theme.zip", "forest-theme.zip", "blog.zip", "shop.zip", "legacy-forum.zip", "test-fixtures.zip"].join("\n"),
-};
-
-const stateKeys = Object.keys(defaults) as Array<keyof State>;
-
-/** Typing is debounced; a choice (select, checkbox) runs at once. */
-const debounceMs = 120;
-
-function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element as T;
-}
-
-const ui = {
-  status: byId<HTMLParagraphElement>("status"),
-  config: byId<HTMLTextAreaElement>("config"),
-  highlight: byId<HTMLDivElement>("highlight"),
-  format: byId<HTMLSelectElement>("format"),
-  problemsSummary: byId<HTMLParagraphElement>("problems-summary"),
-  problems: byId<HTMLUListElement>("problems"),
-  env: byId<HTMLTextAreaElement>("env"),
-  envNotes: byId<HTMLParagraphElement>("env-notes"),
-  theme: byId<HTMLInputElement>("flag-theme"),
-  exclude: byId<HTMLInputElement>("flag-exclude"),
-  presets: byId<HTMLDivElement>("flag-presets"),
-  logFormat: byId<HTMLSelectElement>("flag-log-format"),
-  archives: byId<HTMLTextAreaElement>("archives"),
-  archivesNotes: byId<HTMLParagraphElement>("archives-notes"),
-  selection: byId<HTMLDivElement>("selection"),
-  presetsLine: byId<HTMLParagraphElement>("presets-line"),
-  table: byId<HTMLTableElement>("resolved"),
-  tableWrap: byId<HTMLDivElement>("resolved-wrap"),
-  tableDetails: byId<HTMLDetailsElement>("resolved-details"),
-  tableEmpty: byId<HTMLParagraphElement>("resolved-empty"),
-  tableText: byId<HTMLPreElement>("resolved-text"),
-  warningsBlock: byId<HTMLDivElement>("warnings-block"),
-  warnings: byId<HTMLUListElement>("warnings"),
-  copyLink: byId<HTMLButtonElement>("copy-link"),
-};
-
-let core: Core;
+let core: PageCore;
+let editor: EditorView;
 let timer: ReturnType<typeof setTimeout> | undefined;
 /** The fragment this page last wrote, to tell its own updates from a link pasted into the address bar. */
 let writtenHash = "";
 let firstRun = true;
+/** The latest answer and what the page made of it: completion, hover and the fix buttons read them. */
+let answer: Answer = { ok: true, errors: [], warnings: [], rows: [], partial: false };
+let listed: ListedProblem[] = [];
+let warningFixes: Array<Fix | undefined> = [];
+let packageJson = false;
+/** The key the explain view shows. */
+let explained: string | undefined;
+/** Said once, with the next answer's status: a link that could not be read. */
+let linkNote = "";
 
 void start();
 
 async function start(): Promise<void> {
   performance.mark("dropkit:script-start");
+  setUpScheme(byId("scheme"));
+  // The core inflates and compiles off the main thread while the editor is made.
+  const opening = openPageCore(wasmDeflated);
+  opening.catch(() => undefined);
+  const state = await readLink();
+  for (const example of examples) ui.examples.add(new Option(example.title, example.id));
+  editor = createEditor({
+    parent: ui.editor,
+    doc: state.config,
+    label: "Config",
+    onChange: schedule,
+    complete: configCompletions(() => ({ packageJson, presetNames: presetNames(), ...themesAndModules() })),
+    hover: configHover(() => ({ packageJson, rows: answer.rows })),
+  });
   try {
-    core = createCore(await compile(decodeBase64(wasmBase64)));
+    core = await opening;
     performance.mark("dropkit:core-ready");
-    renderPresetChoices(core.listPresets().map((p) => p.name));
   } catch (error) {
-    ui.status.textContent = `The core could not start: ${(error as Error).message}`;
-    ui.status.className = "status bad";
+    setStatus(`The core could not start: ${(error as Error).message}`, "bad");
     return;
   }
-  applyState(readHash());
+  ui.presets.append(...core.listPresets().map((p) => presetChoice(p.name)));
+  applyState(editor, state);
   wireEvents();
   run();
 }
 
 function wireEvents(): void {
-  for (const field of [ui.config, ui.env, ui.theme, ui.exclude, ui.archives]) field.addEventListener("input", schedule);
-  for (const field of [ui.format, ui.logFormat]) field.addEventListener("change", run);
-  ui.presets.addEventListener("change", run);
-  ui.config.addEventListener("scroll", syncScroll);
+  for (const field of [ui.env, ui.theme, ui.exclude, ui.archives, ui.presetFiles]) field.addEventListener("input", schedule);
+  for (const field of [ui.format, ui.logFormat, ui.presets]) field.addEventListener("change", run);
+  byId("config-label").addEventListener("click", () => editor.focus());
   ui.problems.addEventListener("click", (event) => {
-    const button = (event.target as Element).closest("button");
-    if (button?.dataset.offset !== undefined) jumpTo(Number(button.dataset.offset), Number(button.dataset.line), Number(button.dataset.index));
+    const target = (event.target as Element).closest("button");
+    if (target?.dataset.fix !== undefined) applyFix(listed[Number(target.dataset.fix)]?.fix);
+    else if (target?.dataset.index !== undefined) jumpTo(listed[Number(target.dataset.index)]!);
   });
-  window.addEventListener("hashchange", () => {
-    if (location.hash === writtenHash) return;
-    applyState(readHash());
+  ui.warnings.addEventListener("click", (event) => {
+    const target = (event.target as Element).closest("button");
+    if (target?.dataset.warningFix !== undefined) applyFix(warningFixes[Number(target.dataset.warningFix)]);
+  });
+  ui.table.addEventListener("click", (event) => {
+    const key = (event.target as Element).closest("button")?.dataset.key;
+    if (key !== undefined) explain(explained === key ? undefined : key);
+  });
+  byId("explain-close").addEventListener("click", () => {
+    const key = explained;
+    explain(undefined);
+    ui.table.querySelector<HTMLButtonElement>(`button[data-key="${key}"]`)?.focus();
+  });
+  ui.presetFiles.addEventListener("click", (event) => {
+    const remove = (event.target as Element).closest("button[data-remove]");
+    if (!remove) return;
+    const files = readPresetFiles(ui.presetFiles);
+    files.splice([...ui.presetFiles.children].indexOf(remove.parentElement!), 1);
+    renderPresetFiles(ui.presetFiles, files);
     run();
   });
-  ui.copyLink.addEventListener("click", copyLink);
+  byId("add-preset-file").addEventListener("click", () => {
+    addPresetFile(ui.presetFiles);
+    run();
+  });
+  ui.examples.addEventListener("change", () => {
+    const example = examples.find((e) => e.id === ui.examples.value);
+    if (!example) return;
+    loadState(exampleState(example));
+  });
+  byId("format-text").addEventListener("click", () => {
+    const formatted = formatConfig(core, editor.state.doc.toString());
+    if (typeof formatted === "string") replaceText(editor, formatted);
+    else setStatus(`Not formatted: ${formatted.error}`, "bad");
+    editor.focus();
+  });
+  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts"));
+  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json"));
+  byId("copy-link").addEventListener("click", async () => {
+    // The state as it is now, typing included that the address does not hold yet.
+    const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
+    ui.shareNote.textContent = (await copyText(link)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
+  });
+  window.addEventListener("hashchange", async () => {
+    if (location.hash === writtenHash) return;
+    loadState(await readLink());
+  });
 }
 
 function schedule(): void {
   document.body.dataset.state = "pending";
   clearTimeout(timer);
-  timer = setTimeout(run, debounceMs);
+  timer = setTimeout(run, 120);
 }
 
 /** Resolves the current inputs and renders the answer. */
 function run(): void {
   clearTimeout(timer);
-  const state = readState();
-  writeHash(state);
-  const format = chooseFormat(state);
-  const source = `${cwd}/${format === "package.json" ? "package.json" : "dropkit.config.json"}`;
+  // Typing while the core still compiles: its first run, right after, reads the text as it is then.
+  if (!core) return;
+  const state = readState(editor);
+  void writeHash(state);
+  packageJson = isPackageJson(state);
+  const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
   const env = parseEnv(state.env);
   const names = lines(state.archives);
   const archives = names.filter((n) => n.toLowerCase().endsWith(".zip") && !n.includes("/"));
-  const request: ResolveRequest = {
-    cwd,
-    flags: parseFlags(state),
-    env: env.vars,
-    // An empty editor is "no config file", which is normal, not a syntax error.
-    config: state.config.trim() === "" ? null : { source, format, text: state.config },
-    presetFiles: [],
-    files: names,
-    archives,
-  };
+  const presetFiles = state.presetFiles.filter((f) => f.path !== "").map((f) => ({ path: inFolder(f.path), text: f.text }));
   showNotes(ui.envNotes, env.notes);
   showNotes(ui.archivesNotes, names.filter((n) => !archives.includes(n)).map((n) => `${n}: not a .zip in the folder, so only preset detection sees it.`));
-  let answer;
   try {
-    answer = core.resolveLayers(request);
+    answer = resolveInputs(core, {
+      cwd,
+      flags: parseFlags(state),
+      env: env.vars,
+      // An empty editor is "no config file", which is normal, not a syntax error.
+      config: state.config.trim() === "" ? null : { source, format: packageJson ? "package.json" : "json", text: state.config },
+      presetFiles,
+      files: [...names, ...presetFiles.map((f) => f.path.slice(cwd.length + 1))],
+      archives,
+      explain: explained !== undefined,
+    });
   } catch (error) {
     // A trap is a bug in the core; the binding drops the instance, so the next keystroke starts afresh.
     setStatus(`The core failed (a bug; please report it): ${(error as Error).message}`, "bad");
     document.body.dataset.state = "ready";
     return;
   }
-  if (answer.stage !== "done") {
-    setStatus(`Unexpected answer stage "${answer.stage}" (a bug; please report it).`, "bad");
-    document.body.dataset.state = "ready";
-    return;
-  }
-  render(answer, source, format);
+  render(source, state);
   document.body.dataset.state = "ready";
   if (firstRun) {
     firstRun = false;
@@ -171,358 +174,123 @@ function run(): void {
   }
 }
 
+function render(source: string, state: State): void {
+  const textOf = (file: string) => (file === source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+  listed = answer.errors.map((problem) => {
+    const span = locate(problem, textOf);
+    const fix = fixFor(problem, textOf);
+    if (!span || span.file !== source) return { problem, ...(fix ? { fix } : {}) };
+    const line = editor.state.doc.lineAt(span.from);
+    return { problem, at: { from: span.from, to: span.to, line: line.number, column: span.from - line.from + 1 }, ...(fix ? { fix } : {}) };
+  });
+  warningFixes = answer.warnings.map((w) => fixFor(w, textOf));
+  renderProblems(ui.problems, ui.problemsSummary, listed);
+  showProblems(editor, listed.filter((p) => p.at).map((p) => mark(p)));
+  renderSelection(ui.selection, answer);
+  renderResolved();
+  renderWarnings(ui.warningsBlock, ui.warnings, answer.warnings, warningFixes);
+  const read = state.config.trim() === "" ? "no config file" : packageJson ? "package.json" : "dropkit.config.json";
+  const count = answer.errors.length;
+  if (count === 0) setStatus(`${linkNote}Valid (${read}): resolved below.`, linkNote ? "bad" : "good");
+  else setStatus(`${linkNote}${count} problem${count === 1 ? "" : "s"} (${read}).`, "bad");
+  linkNote = "";
+}
+
+function renderResolved(): void {
+  const presets = answer.presets;
+  ui.presetsLine.textContent = presets
+    ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
+    : "";
+  const resolved = answer.rows.length > 0;
+  ui.tableWrap.hidden = ui.tableDetails.hidden = !resolved;
+  ui.tableEmpty.hidden = resolved;
+  ui.tableEmpty.textContent = "Nothing resolves until the problems above are fixed.";
+  ui.tableNote.hidden = !answer.partial;
+  ui.tableNote.textContent = "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
+  if (explained !== undefined && !answer.rows.some((r) => r.key === explained)) explained = undefined;
+  renderTable(ui.table, ui.tableText, answer.rows, explained);
+  renderExplain(ui.explain, answer, explained);
+}
+
+/** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
+function explain(key: string | undefined): void {
+  explained = key;
+  if (key !== undefined && !answer.explain) run();
+  else renderResolved();
+}
+
+function mark({ problem, at, fix }: ListedProblem): ProblemMark {
+  return { from: at!.from, to: at!.to, message: `${problem.name}: ${problem.message}`, ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}) };
+}
+
+/** Applies a fix to the input it is about, unless that input changed since the answer (then the answer is renewed). */
+function applyFix(fix: Fix | undefined): void {
+  if (!fix) return;
+  const edit = fix.edit;
+  if (edit.target === "text") {
+    const files = readPresetFiles(ui.presetFiles);
+    const file = files.find((f) => inFolder(f.path) === edit.file);
+    const current = file ? file.text : editor.state.doc.toString();
+    if (current.slice(edit.from, edit.to) !== edit.expect) return run();
+    if (file) {
+      file.text = current.slice(0, edit.from) + edit.insert + current.slice(edit.to);
+      renderPresetFiles(ui.presetFiles, files);
+    } else {
+      editor.dispatch({ changes: { from: edit.from, to: edit.to, insert: edit.insert }, selection: { anchor: edit.from + edit.insert.length } });
+      editor.focus();
+    }
+  } else if (edit.target === "env") {
+    ui.env.value = applyToEnv(ui.env.value, edit);
+  } else if (edit.flag === "--theme") {
+    ui.theme.value = edit.value;
+  } else {
+    ui.logFormat.value = edit.value;
+  }
+  run();
+}
+
+function jumpTo({ at }: ListedProblem): void {
+  editor.dispatch({ selection: { anchor: at!.from, head: at!.to }, scrollIntoView: true });
+  editor.focus();
+}
+
 // --- state ---
 
-function readState(): State {
-  const checked = [...ui.presets.querySelectorAll<HTMLInputElement>("input:checked")].map((c) => c.value);
-  return {
-    config: ui.config.value,
-    format: ui.format.value,
-    env: ui.env.value,
-    theme: ui.theme.value,
-    exclude: ui.exclude.value,
-    preset: checked.join(","),
-    logFormat: ui.logFormat.value,
-    archives: ui.archives.value,
-  };
+function loadState(state: State): void {
+  applyState(editor, state);
+  run();
 }
 
-function applyState(state: State): void {
-  ui.config.value = state.config;
-  ui.format.value = state.format;
-  if (ui.format.selectedIndex < 0) ui.format.value = defaults.format;
-  ui.env.value = state.env;
-  ui.theme.value = state.theme;
-  ui.exclude.value = state.exclude;
-  const chosen = new Set(state.preset.split(",").filter(Boolean));
-  for (const box of ui.presets.querySelectorAll<HTMLInputElement>("input")) box.checked = chosen.has(box.value);
-  ui.logFormat.value = state.logFormat;
-  if (ui.logFormat.selectedIndex < 0) ui.logFormat.value = "";
-  ui.archives.value = state.archives;
-}
-
-/** The state from the fragment; a key that is absent keeps its default, so short hand-made links work too. */
-function readHash(): State {
-  const params = new URLSearchParams(location.hash.slice(1));
-  const state = { ...defaults };
-  for (const key of stateKeys) {
-    const value = params.get(key);
-    if (value !== null) state[key] = value;
+/** The state of the address's fragment; a damaged link says so and opens the defaults. */
+async function readLink(): Promise<State> {
+  try {
+    return await decodeFragment(location.hash);
+  } catch {
+    linkNote = "This link is damaged (it does not decompress), so the page opened with its defaults. ";
+    return { ...defaults };
   }
-  return state;
 }
 
-function writeHash(state: State): void {
-  const hash = "#" + new URLSearchParams(stateKeys.map((k) => [k, state[k]])).toString();
-  if (hash === location.hash) return;
+async function writeHash(state: State): Promise<void> {
+  const hash = await encodeFragment(state);
+  // Only the latest state's fragment is written; an older one finishing late must not win.
+  if (hash === location.hash || JSON.stringify(state) !== JSON.stringify(readState(editor))) return;
   writtenHash = hash;
-  try {
-    // replaceState: typing should not fill the history with one entry per keystroke.
-    history.replaceState(null, "", hash);
-  } catch {
-    location.replace(hash);
-  }
+  // replaceState: typing should not fill the history with one entry per keystroke.
+  history.replaceState(null, "", hash);
 }
 
-async function copyLink(): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(location.href);
-    setCopyNote("Link copied.");
-  } catch {
-    // The clipboard API needs a secure context and permission; the address bar holds the same link.
-    setCopyNote("Copy the address from the address bar: it holds the whole state.");
-  }
-}
-
-function setCopyNote(text: string): void {
-  const note = ui.copyLink.nextElementSibling as HTMLElement;
-  note.textContent = text;
-}
-
-// --- inputs to request ---
+// --- inputs ---
 
 /** `auto`: a top-level `dropkit` key (or a package's `name`/`version`) means a package.json; those are never config keys. */
-function chooseFormat(state: State): "json" | "package.json" {
-  if (state.format === "json" || state.format === "package.json") return state.format;
+function isPackageJson(state: State): boolean {
+  if (state.format !== "auto") return state.format === "package.json";
   const parsed = core.parseJson(state.config);
   const value = parsed.ok ? parsed.value : undefined;
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    if (["dropkit", "name", "version"].some((k) => Object.hasOwn(value, k))) return "package.json";
-  }
-  return "json";
-}
-
-function parseFlags(state: State): NonNullable<ResolveRequest["flags"]> {
-  const flags: NonNullable<ResolveRequest["flags"]> = {};
-  // An empty field is a flag not given; `--theme=` with an empty value would be a usage error nobody meant.
-  if (state.theme.trim() !== "") flags.theme = state.theme.trim();
-  const exclude = state.exclude.split(",").map((s) => s.trim()).filter(Boolean);
-  if (exclude.length > 0) flags.exclude = exclude;
-  const preset = state.preset.split(",").filter(Boolean);
-  if (preset.length > 0) flags.preset = preset;
-  if (state.logFormat !== "") flags.logFormat = state.logFormat;
-  return flags;
-}
-
-/** `NAME=value` lines (an `export ` prefix and one pair of quotes allowed, as in a shell file); only DROPKIT_* are kept. */
-function parseEnv(text: string): { vars: Record<string, string>; notes: string[] } {
-  const vars: Record<string, string> = {};
-  const notes: string[] = [];
-  text.split(/\r\n|\r|\n/).forEach((raw, i) => {
-    const line = raw.trim().replace(/^export\s+/, "");
-    if (line === "" || line.startsWith("#")) return;
-    const eq = line.indexOf("=");
-    if (eq <= 0) {
-      notes.push(`Line ${i + 1}: expected NAME=value.`);
-      return;
-    }
-    const name = line.slice(0, eq).trim();
-    let value = line.slice(eq + 1);
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) value = value.slice(1, -1);
-    if (!name.startsWith("DROPKIT_")) {
-      notes.push(`Line ${i + 1}: ${name} is ignored; dropkit reads only DROPKIT_* variables.`);
-      return;
-    }
-    vars[name] = value;
-  });
-  return { vars, notes };
-}
-
-function lines(text: string): string[] {
-  return [...new Set(text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter(Boolean))];
-}
-
-// --- rendering ---
-
-function render(answer: ResolveDone, source: string, format: string): void {
-  const located = answer.errors.filter((e) => e.file === source && e.offset !== undefined);
-  renderHighlight(located);
-  renderProblems(answer.errors, source);
-  renderSelection(answer);
-  renderTable(answer);
-  renderWarnings(answer);
-  const read = ui.config.value.trim() === "" ? "no config file" : format === "package.json" ? "package.json" : "dropkit.config.json";
-  const count = answer.errors.length;
-  if (count === 0) setStatus(`Valid (${read}): resolved below.`, "good");
-  else setStatus(`${count} problem${count === 1 ? "" : "s"} (${read}).`, "bad");
+  return value !== null && typeof value === "object" && !Array.isArray(value) && ["dropkit", "name", "version"].some((k) => Object.hasOwn(value, k));
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {
   ui.status.textContent = text;
   ui.status.className = `status ${tone}`;
-}
-
-function renderProblems(errors: CoreDiagnostic[], source: string): void {
-  ui.problems.replaceChildren();
-  ui.problemsSummary.textContent = errors.length === 0 ? "No problems." : `${errors.length} problem${errors.length === 1 ? "" : "s"}, in the order they appear.`;
-  errors.forEach((error, index) => {
-    const item = document.createElement("li");
-    const inEditor = error.file === source && error.offset !== undefined;
-    // Problems in the editor are buttons that move the caret; the others (a flag, a variable) have nowhere to go.
-    const body = document.createElement(inEditor ? "button" : "div");
-    body.className = "problem";
-    if (inEditor) {
-      (body as HTMLButtonElement).type = "button";
-      body.dataset.offset = String(error.offset);
-      body.dataset.line = String(error.line ?? 1);
-      body.dataset.index = String(index);
-    }
-    const where = inEditor ? `${error.line}:${error.column}` : error.source;
-    body.append(
-      span("name", error.name),
-      span("path", error.path === "" ? "(document)" : error.path),
-      span("where", where),
-      span("message", error.message),
-    );
-    item.append(body);
-    ui.problems.append(item);
-  });
-}
-
-/** Marks every located problem's span in a layer behind the transparent textarea, aligned character for character. */
-function renderHighlight(errors: CoreDiagnostic[]): void {
-  const text = ui.config.value;
-  const spans = errors
-    .map((e, index) => ({ index, start: e.offset!, end: Math.min(text.length, e.offset! + Math.max(1, e.length ?? 1)) }))
-    .sort((a, b) => a.start - b.start);
-  const parts: Node[] = [];
-  let at = 0;
-  for (const s of spans) {
-    if (s.start < at) continue; // overlapping spans: the first one is marked
-    parts.push(document.createTextNode(text.slice(at, s.start)));
-    const mark = document.createElement("mark");
-    mark.dataset.index = String(s.index);
-    // A problem at the very end (an unterminated document) still needs something visible to mark.
-    mark.textContent = s.end > s.start ? text.slice(s.start, s.end) : " ";
-    parts.push(mark);
-    at = Math.max(s.end, s.start);
-  }
-  // The trailing newline keeps the layer as tall as the textarea when the text ends in one.
-  parts.push(document.createTextNode(text.slice(at) + "\n "));
-  ui.highlight.replaceChildren(...parts);
-  // Reading scrollTop forces a layout; before the first one the textarea is at the top anyway.
-  if (!firstRun) syncScroll();
-}
-
-function syncScroll(): void {
-  ui.highlight.scrollTop = ui.config.scrollTop;
-  ui.highlight.scrollLeft = ui.config.scrollLeft;
-}
-
-/** Puts the caret at a problem's offset and scrolls its line into view. */
-function jumpTo(offset: number, line: number, index: number): void {
-  ui.config.focus();
-  ui.config.setSelectionRange(offset, offset);
-  const lineHeight = parseFloat(getComputedStyle(ui.config).lineHeight) || 20;
-  const top = (line - 1) * lineHeight;
-  if (top < ui.config.scrollTop || top > ui.config.scrollTop + ui.config.clientHeight - 2 * lineHeight) {
-    ui.config.scrollTop = Math.max(0, top - ui.config.clientHeight / 3);
-  }
-  for (const mark of ui.highlight.querySelectorAll("mark")) mark.classList.toggle("active", mark.dataset.index === String(index));
-  syncScroll();
-}
-
-function renderSelection(answer: ResolveDone): void {
-  const box = ui.selection;
-  box.replaceChildren();
-  const plan = answer.plan;
-  const theme = resolvedDecisions(answer)?.find((d) => d.key === "theme");
-  if (!plan || !theme) {
-    box.append(paragraph("summary", "Shown once the config resolves."));
-    return;
-  }
-  const chosen = plan.theme.file ?? plan.theme.path;
-  const themeLine = document.createElement("p");
-  themeLine.className = "theme-line";
-  themeLine.append(
-    span("label", "Theme"),
-    span("value", chosen ?? "(none)"),
-    span("origin", `theme = ${String(theme.value)} from ${theme.layer}, ${theme.source}`),
-  );
-  box.append(themeLine);
-  const reason = plan.theme.reason + (plan.theme.alternatives.length > 0 ? `; alternatives: ${plan.theme.alternatives.join(", ")}` : "");
-  if (reason !== "") box.append(paragraph("hint", `Why: ${reason}.`));
-  if (plan.decisions.length === 0) {
-    box.append(paragraph("summary", "No module archives listed."));
-    return;
-  }
-  const list = document.createElement("ul");
-  list.className = "modules";
-  list.setAttribute("aria-label", "Modules");
-  for (const d of plan.decisions) {
-    const item = document.createElement("li");
-    item.className = d.selected ? "in" : "out";
-    item.append(span("mark", d.selected ? "+" : "−"), span("value", d.name), span("reason", d.reason));
-    list.append(item);
-  }
-  box.append(list);
-}
-
-function renderTable(answer: ResolveDone): void {
-  const body = ui.table.tBodies[0]!;
-  body.replaceChildren();
-  const presets = answer.presets;
-  ui.presetsLine.textContent = presets
-    ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
-    : "";
-  const decisions = resolvedDecisions(answer);
-  const resolved = decisions !== undefined;
-  ui.tableWrap.hidden = !resolved;
-  ui.tableDetails.hidden = !resolved;
-  ui.tableEmpty.hidden = resolved;
-  if (!decisions) {
-    ui.tableEmpty.textContent = "The resolved config appears once every problem above is fixed.";
-    ui.tableText.textContent = "";
-    return;
-  }
-  // The same rows as `dropkit config` prints, so the page and the CLI cannot disagree.
-  const rows = configTableRows(decisions, deriveListEntries(answer));
-  for (const [key, value, layer, source] of rows) {
-    const tr = document.createElement("tr");
-    tr.dataset.key = key;
-    if (key!.endsWith("]")) tr.className = "entry";
-    const keyCell = document.createElement("th");
-    keyCell.scope = "row";
-    keyCell.textContent = key!;
-    tr.append(keyCell, cell(value!, "value"), cell(layer!, `layer layer-${layer}`), cell(source!, "source"));
-    body.append(tr);
-  }
-  ui.tableText.textContent = alignColumns([[...configTableHeader], ...rows]).join("\n");
-}
-
-/**
- * The decision records, once every input resolved (a theme missing from the drop still shows them); undefined
- * while inputs have problems, although the answer then has what the valid values give (`invalid` marks the rest).
- */
-function resolvedDecisions(answer: ResolveDone): Decision[] | undefined {
-  if (!answer.config || !answer.errors.every((e) => e.name === "ThemeNotFound")) return undefined;
-  return deriveDecisions(answer);
-}
-
-function renderWarnings(answer: ResolveDone): void {
-  ui.warnings.replaceChildren(...answer.warnings.map((w) => {
-    const item = document.createElement("li");
-    item.textContent = w.source ? `${w.message} (${w.source})` : w.message;
-    return item;
-  }));
-  ui.warningsBlock.hidden = answer.warnings.length === 0;
-}
-
-function renderPresetChoices(names: string[]): void {
-  ui.presets.replaceChildren(...names.map((name) => {
-    const label = document.createElement("label");
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.value = name;
-    box.name = "preset";
-    label.append(box, ` ${name}`);
-    return label;
-  }));
-}
-
-function showNotes(element: HTMLElement, notes: string[]): void {
-  element.textContent = notes.join(" ");
-  element.hidden = notes.length === 0;
-}
-
-function span(className: string, text: string): HTMLSpanElement {
-  const element = document.createElement("span");
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
-function paragraph(className: string, text: string): HTMLParagraphElement {
-  const element = document.createElement("p");
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
-function cell(text: string, className: string): HTMLTableCellElement {
-  const element = document.createElement("td");
-  element.className = className;
-  element.textContent = text;
-  return element;
-}
-
-/**
- * Compiles on the main thread when the browser allows it (a few ms for this small module, and no wait for a
- * task), else asynchronously: some browsers cap synchronous compilation by size.
- */
-async function compile(bytes: Uint8Array<ArrayBuffer>): Promise<WebAssembly.Module> {
-  try {
-    return new WebAssembly.Module(bytes);
-  } catch (error) {
-    if (error instanceof RangeError) return WebAssembly.compile(bytes);
-    throw error;
-  }
-}
-
-/** The inlined module bytes (base64, because the page must not fetch anything). */
-function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }

@@ -80,6 +80,19 @@ const result = await build({
   logLevel: "warning",
 });
 
+// The digest pool's worker threads run their own small bundle (the hashing and the zip check), loaded only when
+// archives must be read: see src/digest-pool.ts.
+await build({
+  entryPoints: ["src/digest-worker.ts"],
+  outfile: "dist/digest-worker.cjs",
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
 // The bin compiles the bundle as a function body, where src/cli.ts's hashbang would be a syntax error.
 const bundle = routeImports(result.outputFiles[0].text.replace(/^#!.*\n/, ""));
 // V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache

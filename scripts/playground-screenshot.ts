@@ -1,23 +1,42 @@
-// Takes docs/playground.png, the README's picture of the built playground (run after `npm run build`).
+// Takes docs/playground.png and docs/playground-dark.png, the README's pictures of the built playground (run after `npm run build`).
 
 import fs from "node:fs";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { launchChromium, playgroundFile } from "../test/helpers/chromium.ts";
 
-// A state that shows every layer at work: the config, a variable, a flag and a preset.
+// A state that shows every layer at work (the config, a variable, a flag, a preset), a typo with its fix, the
+// explain view of the key the variable overrides, and the completion list: docs/playground.png in light mode,
+// docs/playground-dark.png in dark mode.
 const state = new URLSearchParams({
-  config: '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ["legacy-*"]\n  }\n}\n',
+  config: '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ["legacy-*"]\n  },\n  "hooks": { "onFailure": "Fail" }\n}\n',
   env: "DROPKIT_THEME=forest\nDROPKIT_CACHE_ENABLED=no",
   exclude: "shop",
 });
+const outDir = process.argv[2] ?? "docs";
 
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-  await page.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
-  await page.waitForSelector('body[data-state="ready"]');
-  fs.writeFileSync(process.argv[2] ?? "docs/playground.png", toPalettePng(await page.screenshot()));
+  for (const colorScheme of ["light", "dark"] as const) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1240 }, colorScheme });
+    await page.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
+    await page.waitForSelector('body[data-state="ready"]');
+    // Fix the typo from the problems list, then explain theme, then ask for completion of a value.
+    await page.locator("#problems button.fix").first().click();
+    await page.waitForSelector('body[data-state="ready"]');
+    await page.locator("#resolved button.key", { hasText: /^theme$/ }).click();
+    await page.waitForSelector("#explain:not([hidden])");
+    await page.locator(".cm-line").nth(2).click();
+    // The caret just inside the opening quote of "ocean": every theme is offered.
+    await page.keyboard.press("End");
+    for (let i = 0; i < 7; i++) await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".cm-tooltip-autocomplete");
+    const file = path.join(outDir, colorScheme === "light" ? "playground.png" : "playground-dark.png");
+    fs.writeFileSync(file, toPalettePng(await page.screenshot()));
+    await page.close();
+  }
 } finally {
   await browser.close();
 }

@@ -117,10 +117,11 @@ export function loadCache(file: string): Cache {
  * it carries, in their order.
  */
 export function cacheText(data: CacheData): string {
-  const archives: Record<string, Fingerprint> = {};
+  // Prototype-free: any archive name is a plain key (`__proto__` too), and filling it stays linear for 10,000 names.
+  const archives = Object.create(null) as Record<string, Fingerprint>;
   for (const name of Object.keys(data.fingerprints).sort()) {
     const { size, mtimeMs, sha256, ...rest } = data.fingerprints[name]!;
-    setOwn(archives, name, { size, mtimeMs, sha256, ...rest });
+    archives[name] = { size, mtimeMs, sha256, ...rest };
   }
   return JSON.stringify({ kind: cacheKind, version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
 }
@@ -257,17 +258,14 @@ function readEntries(data: Record<string, unknown>): Pick<Cache, "entries" | "ch
   const checkedAtMs = data.checkedAtMs;
   if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
   if (!isRecord(data.archives)) return "archives is not an object";
-  const entries: Record<string, Fingerprint> = {};
-  for (const [name, entry] of Object.entries(data.archives)) {
+  // Prototype-free, as in cacheText.
+  const entries = Object.create(null) as Record<string, Fingerprint>;
+  for (const name of Object.keys(data.archives)) {
+    const entry = data.archives[name];
     if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
-    setOwn(entries, name, entry);
+    entries[name] = entry;
   }
   return { entries, checkedAtMs };
-}
-
-/** Sets an own data property: plain assignment of a `__proto__` key would replace the prototype instead. */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isFingerprint(value: unknown): value is Fingerprint {

@@ -7,6 +7,7 @@ export const exitCodes = {
   SchemaValidationError: 65,
   ConfigSyntaxError: 65,
   ConfigLoadError: 65,
+  ArchiveInvalid: 65,
   ConfigNotFound: 66,
   ThemeNotFound: 66,
   PresetNotFound: 67,

@@ -1,6 +1,5 @@
 // Running the init and post hook scripts: each executable file of a directory, in name order.
 
-import { spawn } from "node:child_process";
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -202,6 +201,8 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   // detached: the hook leads a new process group (and session), so that everything it starts can be stopped
   // together, and a Ctrl-C at the terminal reaches dropkit alone, which then stops the group itself.
   // Without capture, stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
+  // Loaded here, when there is a hook to run: node:child_process (with node:net) is a fair share of a run's start-up.
+  const { spawn } = await import("node:child_process");
   const child = spawn(file, [], { cwd: opts.cwd, env: opts.env, detached: true, shell: false, stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2] });
   const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
   const pid = child.pid;

@@ -9,6 +9,8 @@ import { privateCacheDir } from "./cachedir.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { DropkitError, fail, type Diagnostic } from "./errors.js";
 import { limits, readBounded, sizeText, type BoundedRead } from "./limits.js";
+import { sharedPatch } from "./patch.js";
+import { formatPosition, locateError, recordCompiledCode } from "./stack.js";
 
 /** Plain JSON data, as the core receives it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -46,14 +48,19 @@ export interface ReadBudget {
  */
 export async function loadConfigFile(file: string, format: ConfigFormat, role: FileRole = "config", budget?: ReadBudget): Promise<LoadedConfig> {
   if (format === "json" || format === "package.json") return { format, text: readText(file, role, budget) };
-  try {
-    const value = await withoutExit(() => evaluate(file, role));
-    return { format: "value", value: toJsonValue(value, file, budget) as { [key: string]: JsonValue } };
-  } catch (error) {
-    if (error instanceof DropkitError) throw error;
-    // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
-    throw loadError(file, role, "exports a value that cannot be read", plainError(error));
-  }
+  // Recorded until the data is read: an error's position is mapped through the code jiti ran.
+  return withoutExit(() =>
+    recordCompiledCode(async () => {
+      try {
+        const value = await evaluate(file, role);
+        return { format: "value", value: toJsonValue(value, file, budget) as { [key: string]: JsonValue } };
+      } catch (error) {
+        if (error instanceof DropkitError) throw error;
+        // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
+        throw loadError(file, role, "exports a value that cannot be read", plainError(error));
+      }
+    }),
+  );
 }
 
 /**
@@ -135,6 +142,9 @@ function getJiti(alias?: Record<string, string>): Jiti {
       // Without interop, `default` is exactly the default export, so a file with only named exports
       // can be told apart from one exporting an object.
       interopDefault: false,
+      // An inline source map in each compiled file (and in its cache entry): positions in the code V8 runs are
+      // mapped back to the file as written when it throws (src/stack.ts).
+      sourceMaps: true,
     });
     jitis.set(key, jiti);
   }
@@ -177,11 +187,12 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
 
 /**
  * The module with a CommonJS file's `module.exports` as its default export. jiti gives it so in Node, but in Deno
- * it gives `module.exports` itself: an object that is neither a module namespace nor ES module code compiled to
- * CommonJS (`__esModule`), which then becomes the default export.
+ * it gives `module.exports` itself: a function or another value that no module is, or an object that is neither a
+ * module namespace nor ES module code compiled to CommonJS (`__esModule`), which then becomes the default export.
  */
 function commonJsAsDefault(mod: unknown): unknown {
-  if (typeof mod !== "object" || mod === null || Object.hasOwn(mod, "default")) return mod;
+  if (typeof mod !== "object" || mod === null) return { default: mod };
+  if (Object.hasOwn(mod, "default")) return mod;
   if (types.isModuleNamespaceObject(mod) || (mod as { __esModule?: unknown }).__esModule === true) return mod;
   return { default: mod };
 }
@@ -249,17 +260,20 @@ function charge(budget: ReadBudget | undefined, file: string, bytes: number): vo
  * Runs a config's code with `process.exit` turned into a throw: a config that ends the process would end the run
  * with its own exit code (even 0, having done nothing), instead of a ConfigLoadError.
  */
-async function withoutExit<T>(run: () => Promise<T>): Promise<T> {
+const withoutExit = sharedPatch(() => {
   const exit = process.exit;
-  process.exit = ((code?: number | string | null) => {
-    throw new Error(`it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`);
+  const refuse = ((code?: number | string | null) => {
+    const error = new Error(`it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`);
+    // The stack starts at the call in the config, which is where the error is placed.
+    Error.captureStackTrace(error, refuse);
+    throw error;
   }) as typeof process.exit;
-  try {
-    return await run();
-  } finally {
-    process.exit = exit;
-  }
-}
+  process.exit = refuse;
+  return () => {
+    // Left alone when the config replaced it meanwhile: that is not dropkit's to undo.
+    if (process.exit === refuse) process.exit = exit;
+  };
+});
 
 /**
  * Anything a config threw, as an Error whose message and stack can be read safely: user code may throw a
@@ -303,53 +317,30 @@ function linkTarget(file: string): string {
   }
 }
 
-/** A ConfigLoadError carrying the original message, and the position in the file when one is known. */
+/**
+ * A ConfigLoadError carrying the original message, and the position of the throw when one is known (src/stack.ts):
+ * `source`, `file`, `line` and `column` are where it was thrown, in another file of the project when a file the config
+ * imports threw, and then the message also names the config's line that led there.
+ */
 function loadError(file: string, role: FileRole, what: string, error: unknown): DropkitError {
   let original = error instanceof Error ? error.message : String(error);
   // Node appends the require stack of module-not-found errors: our internals, not the user's business.
   original = original.split("\nRequire stack:")[0]!;
-  // jiti's parse errors end with "\n <file>:line:column", which the message prefix already gives.
-  original = original.replace(/\s*\n\s*\S+:\d+:\d+\s*$/, "").trim();
-  const where = positionIn(file, error);
-  const at = where ? `:${where.line}${where.column === undefined ? "" : `:${where.column}`}` : "";
+  // jiti's parse errors end with "\n <file>:line:column", which the source gives.
+  if (/^ParseError\b/.test(original)) original = original.replace(/\s*\n\s*\S.*:\d+:\d+\s*$/, "");
+  original = original.trim();
+  const site = error instanceof Error ? locateError(error, file) : undefined;
+  if (!site) return new DropkitError({ name: "ConfigLoadError", message: `The ${role} ${file} ${what}: ${original}`, file, source: file });
+  const at = site.file === file ? site : site.calledFrom;
+  const elsewhere = site.file === file ? "" : `, ${/^ParseError\b/.test(original) ? "in" : "thrown in"} ${formatPosition(site)}`;
   return new DropkitError({
     name: "ConfigLoadError",
-    message: `The ${role} ${file}${at} ${what}: ${original}`,
-    file,
-    source: file + at,
-    ...where,
+    message: `The ${role} ${at ? formatPosition(at) : file} ${what}: ${original}${elsewhere}`,
+    file: site.file,
+    source: formatPosition(site),
+    line: site.line,
+    ...(site.column === undefined ? {} : { column: site.column }),
   });
-}
-
-/**
- * Where in `file` the failure is: line and column from a parse error's message, or only the line from
- * the first stack frame in the file (jiti keeps lines when it transforms a file, but not columns).
- */
-function positionIn(file: string, error: unknown): { line: number; column?: number } | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const fromMessage = parseErrorPosition(file, error.message);
-  if (fromMessage) return fromMessage;
-  const fromStack = positionAfter(file, error.stack ?? "");
-  return fromStack ? { line: fromStack.line } : undefined;
-}
-
-/**
- * The position of a jiti parse error ("ParseError: ... <file>:line:column"), whose column is 0-based as Babel
- * counts; made 1-based like every other position dropkit reports.
- */
-function parseErrorPosition(file: string, message: string): { line: number; column: number } | undefined {
-  const at = positionAfter(file, message);
-  return at && /^ParseError\b/.test(message) ? { line: at.line, column: at.column + 1 } : at;
-}
-
-function positionAfter(file: string, text: string): { line: number; column: number } | undefined {
-  for (const line of text.split("\n")) {
-    const at = line.lastIndexOf(file + ":");
-    if (at < 0) continue;
-    const m = /^:(\d+):(\d+)/.exec(line.slice(at + file.length));
-    if (m) return { line: Number(m[1]), column: Number(m[2]) };
-  }
-  return undefined;
 }
 
 /** At most this many problems of one file are listed, as the core lists a document's (docs/abi.md). */

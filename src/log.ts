@@ -251,8 +251,14 @@ function describePlan(r: LogRecord, paint: Paint): string {
       const mark = r.selected ? paint("+", "green") : paint("-", "red");
       return `module ${mark} ${String(r.name)}: ${String(r.reason)}`;
     }
+    case "modules": {
+      // Text mode's stand-in for many `module` records with one reason (see logPlan in src/commands/create.ts).
+      const mark = r.selected ? paint("+", "green") : paint("-", "red");
+      const names = r.names as string[];
+      return `modules ${mark} ${names.length}: ${String(r.reason)}${paint(` (${listSome(names, 3)})`, "dim")}`;
+    }
     default: {
-      const modules = (r.modules as string[]).join(", ") || "(none)";
+      const modules = listSome(r.modules as string[], maxListed) || "(none)";
       return `summary: theme ${r.theme === null ? "(none)" : String(r.theme)}; modules ${modules}`;
     }
   }
@@ -262,8 +268,12 @@ function describeState(r: LogRecord, paint: Paint): string {
   if (r.action === "cache") {
     const hashed = (r.hashed as string[]).length;
     const reused = (r.reused as string[]).length;
+    // Archives whose fingerprint was reused but whose zip records were read (a cache from before the check).
+    const checkedOnly = ((r.checked as string[] | undefined) ?? []).length - hashed;
+    const checked = checkedOnly > 0 ? ` (${checkedOnly} checked as zips)` : "";
     const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
-    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${aside}`;
+    const unchanged = r.written === false ? paint(" (unchanged, not rewritten)", "dim") : "";
+    return `cache ${String(r.file)}: ${hashed} archive${hashed === 1 ? "" : "s"} hashed, ${reused} reused${checked}${aside}${unchanged}`;
   }
   if (r.action === "waiting") {
     const h = r.holder as { pid: number; hostname: string; startedAt: string } | null;
@@ -272,10 +282,19 @@ function describeState(r: LogRecord, paint: Paint): string {
   if (r.action === "restored") return `restored ${String(r.file)} as it was before this run, which failed`;
   if (r.action === "removed") return `removed ${String(r.file)}, written by this run, which failed (there was none before)`;
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;
-  const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${plan.modules.join(", ") || "none"})`, "dim") : "";
+  const summary = plan ? paint(` (theme ${plan.theme ?? "none"}; modules ${listSome(plan.modules, maxListed) || "none"})`, "dim") : "";
   const lifted = r.lifted ? `, lifted from the legacy shape (original kept as ${String(r.legacyCopy)})` : "";
   const aside = r.movedAside ? `, the unusable file moved to ${String(r.movedAside)}` : "";
   return `${String(r.action)} ${String(r.file)}${lifted}${aside}${summary}`;
+}
+
+/** How many names a text line lists before it says how many more there are. */
+const maxListed = 20;
+
+/** The first `max` names and how many more: `a, b, c and 9997 more`; all of them when there are few. */
+export function listSome(names: string[], max: number): string {
+  if (names.length <= max) return names.join(", ");
+  return `${names.slice(0, max).join(", ")} and ${names.length - max} more`;
 }
 
 /**

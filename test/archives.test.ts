@@ -63,6 +63,21 @@ test("an empty directory has no archives", async () => {
   assert.deepEqual(await scanArchives(tree([])), []);
 });
 
+test("a dangling link, a link loop and a link to a directory are not archives: each left out with a warning", async () => {
+  const root = tree(["real.zip", "dir/", "folder.zip/"]);
+  fs.symlinkSync(path.join(root, "nowhere.zip"), path.join(root, "dangling.zip"));
+  fs.symlinkSync(path.join(root, "loop.zip"), path.join(root, "loop.zip"));
+  fs.symlinkSync(path.join(root, "dir"), path.join(root, "linked-dir.zip"));
+  const warnings: string[] = [];
+  assert.deepEqual(await scanArchives(root, (message) => warnings.push(message.replace(root + "/", ""))), ["real.zip"]);
+  // A real directory named *.zip is a folder, not a mistake: no warning for it.
+  assert.deepEqual(warnings.sort(), [
+    "dangling.zip is left out: it cannot be read (ENOENT).",
+    "linked-dir.zip is left out: it is a directory, not a regular file, so it is not an archive.",
+    "loop.zip is left out: it cannot be read (ELOOP).",
+  ]);
+});
+
 test("what is not a regular file once links are followed (a device, a FIFO) is left out with a warning, never read", async () => {
   const root = tree(["blog.zip"]);
   fs.symlinkSync("/dev/zero", path.join(root, "zero.zip"));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { cacheFileLimits, commitCache, fingerprintArchives, loadCache, saveCache, stageCache, type Cache } from "../src/cache.js";
 import { DropkitError } from "../src/errors.js";
-import { age, eventsOf, fixture, runCli } from "./helpers/cli.js";
+import { age, eventsOf, fixture, makeZip, runCli } from "./helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "./helpers/nobody.js";
 import { tempDir } from "./helpers/temp.js";
 
@@ -49,9 +49,9 @@ describe("loadCache", () => {
     fs.writeFileSync(path.join(dir, "v2.json"), JSON.stringify(v2));
     fs.writeFileSync(path.join(dir, "v1.json"), JSON.stringify(v1, null, 2));
     const two = loadCache(path.join(dir, "v2.json"));
-    assert.deepEqual([two.found.kind, two.warning, two.checkedAtMs, two.entries], ["cache", undefined, 7, v2.archives]);
+    assert.deepEqual([two.found.kind, two.warning, two.checkedAtMs, { ...two.entries }], ["cache", undefined, 7, v2.archives]);
     const one = loadCache(path.join(dir, "v1.json"));
-    assert.deepEqual([one.found.kind, one.warning, one.checkedAtMs, one.entries], ["cache", undefined, 8, v1.archives]);
+    assert.deepEqual([one.found.kind, one.warning, one.checkedAtMs, { ...one.entries }], ["cache", undefined, 8, v1.archives]);
   });
 
   // A dropkit cache that cannot be used: recognisable as dropkit's, so it is moved aside and rebuilt.
@@ -152,7 +152,8 @@ describe("loadCache", () => {
     const cache = loadCache(file);
     assert.equal(cache.warning, undefined);
     assert.deepEqual(Object.keys(cache.entries), ["__proto__"]);
-    assert.equal(Object.getPrototypeOf(cache.entries), Object.prototype);
+    // A table without a prototype: `__proto__` is a key like any other.
+    assert.equal(Object.getPrototypeOf(cache.entries), null);
     assert.equal(({} as { size?: unknown }).size, undefined);
   });
 });
@@ -164,7 +165,8 @@ describe("fingerprintArchives", () => {
     const { result } = await run(dir, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.hashed, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.reused, []);
-    assert.deepEqual(result.fingerprints["a.zip"], { size: 5, mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs, sha256: sha("alpha") });
+    const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
+    assert.deepEqual(result.fingerprints["a.zip"], { size: 5, mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs, sha256: sha("alpha"), zip });
     assert.equal(result.fingerprints["b b.zip"]!.sha256, sha("bravo!"));
   });
 
@@ -190,6 +192,16 @@ describe("fingerprintArchives", () => {
     assert.deepEqual(result.reused, ["c.zip"]);
     assert.equal(result.fingerprints["b.zip"]!.sha256, sha("BRAVO"));
     assert.equal(result.fingerprints["a.zip"]!.size, 12);
+  });
+
+  test("changed says whether the cache file would change: something read, or an archive come or gone", async () => {
+    const dir = tempDir();
+    archives(dir, { "a.zip": "alpha", "b.zip": "bravo" });
+    assert.equal((await run(dir, ["a.zip", "b.zip"])).result.changed, true);
+    assert.equal((await run(dir, ["a.zip", "b.zip"])).result.changed, false);
+    // b.zip gone: nothing is read, but its entry must leave the cache.
+    assert.equal((await run(dir, ["a.zip"])).result.changed, true);
+    assert.equal((await run(dir, ["a.zip"])).result.changed, false);
   });
 
   test("a new archive is hashed, a removed one leaves the cache", async () => {
@@ -237,6 +249,50 @@ describe("fingerprintArchives", () => {
     assert.equal(result.fingerprints["big.zip"]!.sha256, createHash("sha256").update(big).digest("hex"));
   });
 
+  test("the zip verdict is kept with the fingerprint: a re-run reads nothing, an entry without one is checked but not hashed", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "good.zip"), makeZip({ "a.txt": "alpha" }));
+    archives(dir, { "bad.zip": "not a zip" });
+    // Whole seconds, so that setting the same mtime again gives exactly the same mtimeMs.
+    const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+    for (const name of ["good.zip", "bad.zip"]) fs.utimesSync(path.join(dir, name), then, then);
+    const first = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual(first.result.checked, ["bad.zip", "good.zip"]);
+    assert.deepEqual(first.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+    assert.equal(first.result.fingerprints["bad.zip"]!.zip?.ok, false);
+    // Other bytes of the same size and mtime: a run that read the files would see them, the cached run must not.
+    for (const name of ["good.zip", "bad.zip"]) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x20));
+      fs.utimesSync(file, then, then);
+    }
+    const second = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual([second.result.hashed, second.result.checked], [[], []]);
+    assert.deepEqual(second.result.fingerprints, first.result.fingerprints);
+    // A cache from before the check (no verdicts): checked, not hashed, and the sha256 kept.
+    fs.writeFileSync(path.join(dir, "good.zip"), makeZip({ "a.txt": "alpha" }));
+    fs.utimesSync(path.join(dir, "good.zip"), then, then);
+    const file = path.join(dir, ".dropkit-cache.json");
+    const data = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const entry of Object.values(data.archives) as Array<Record<string, unknown>>) delete entry.zip;
+    data.archives["good.zip"].sha256 = "0".repeat(64);
+    fs.writeFileSync(file, JSON.stringify(data));
+    const third = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual([third.result.hashed, third.result.checked, third.result.reused], [[], ["bad.zip", "good.zip"], ["bad.zip", "good.zip"]]);
+    assert.equal(third.result.fingerprints["good.zip"]!.sha256, "0".repeat(64));
+    assert.deepEqual(third.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+  });
+
+  test("a verdict this version cannot read is replaced: the archive is checked again, not hashed", async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, "a.zip"), makeZip({ "a.txt": "alpha" }));
+    const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
+    const cache = { entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } }, checkedAtMs: mtimeMs + 10_000 };
+    const result = await fingerprintArchives(dir, ["a.zip"], cache);
+    assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
+    assert.deepEqual(result.fingerprints["a.zip"], { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } });
+  });
+
   test("an archive that vanished is an IOError naming it", async () => {
     const dir = tempDir();
     await assert.rejects(fingerprintArchives(dir, ["gone.zip"], { entries: {}, checkedAtMs: 0 }), (e: DropkitError) =>
@@ -255,7 +311,7 @@ describe("saveCache", () => {
     assert.deepEqual(Object.keys(data), ["kind", "version", "checkedAtMs", "archives"]);
     assert.equal(typeof data.checkedAtMs, "number");
     assert.deepEqual(Object.keys(data.archives), ["a.zip", "b.zip"]);
-    assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256"]);
+    assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256", "zip"]);
     assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit-cache.json", "a.zip", "b.zip"]);
   });
 
@@ -267,7 +323,9 @@ describe("saveCache", () => {
     fs.writeFileSync(file, JSON.stringify({ kind: "dropkit-cache", version: 2, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } } } }));
     const { result } = await run(dir, ["a.zip"]);
     assert.deepEqual(result.reused, ["a.zip"]);
-    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } });
+    // The zip check adds its own field (the file is not a zip), and keeps the others.
+    const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" }, zip });
   });
 
   test("a version-1 cache is read and rewritten as version 2, entries kept", async () => {

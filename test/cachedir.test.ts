@@ -34,14 +34,17 @@ function drop(): { root: string; config: string } {
   return { root, config: path.join(root, "dropkit.config.ts") };
 }
 
+/** The jiti options of dropkit's (src/loader.ts) that name a compiled file: `sourceMaps` adds "+map" to the name. */
+const dropkitJitiOptions = { moduleCache: false, interopDefault: false, sourceMaps: true };
+
 /**
  * The name jiti gives `config`'s compiled file and the code planted under it: valid for jiti (its trailer is the
  * one jiti checks, a hash of the real source), setting the theme "planted". Made by jiti itself in a scratch
- * directory, with the options dropkit used before this fix.
+ * directory, with the options dropkit uses, so the planted file is the one dropkit would read from a shared folder.
  */
 async function plantedFile(config: string): Promise<{ name: string; code: string }> {
   const scratch = tempDir("dropkit-jiti-scratch-");
-  await createJiti(path.join(scratch, "x.js"), { fsCache: scratch, moduleCache: false, interopDefault: false }).import(config);
+  await createJiti(path.join(scratch, "x.js"), { fsCache: scratch, ...dropkitJitiOptions }).import(config);
   const [name] = fs.readdirSync(scratch).filter((f) => f.endsWith(".mjs"));
   assert.ok(name, "jiti wrote no compiled file");
   const trailer = fs.readFileSync(path.join(scratch, name), "utf8").match(/ \/\* v\d+-[0-9a-f]+ \*\/\n$/)?.[0];
@@ -61,7 +64,7 @@ function jitiLoads(config: string, options: Record<string, unknown>, env: Record
   const script = `require(process.argv[1]).createJiti(process.argv[2], JSON.parse(process.argv[3])).import(process.argv[4]).then((m) => console.log(m.default.theme));`;
   const jiti = createRequire(import.meta.url).resolve("jiti");
   const id = path.join(tempDir("dropkit-jiti-id-"), "x.js");
-  const r = spawnSync(process.execPath, ["-e", script, jiti, id, JSON.stringify({ moduleCache: false, interopDefault: false, ...options }), config], {
+  const r = spawnSync(process.execPath, ["-e", script, jiti, id, JSON.stringify({ ...dropkitJitiOptions, ...options }), config], {
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
   });

@@ -36,7 +36,7 @@ describe("the bad-input catalogue", () => {
   test("at least 50 cases, over every input the CLI takes and every error it can report", () => {
     assert.ok(cases.length >= 50, `${cases.length} cases`);
     const inputs = new Set(cases.map((c) => c.input));
-    for (const input of ["dropkit.config.json", "dropkit.config.ts / .js", "package.json", "presets", "environment", "flags", "state file", "cache file", "archive names", "paths with spaces and unicode", "hooks", "init"]) {
+    for (const input of ["dropkit.config.json", "dropkit.config.ts / .js", "package.json", "presets", "environment", "flags", "state file", "cache file", "archive names", "archive files", "paths with spaces and unicode", "hooks", "init"]) {
       assert.ok(inputs.has(input as never), `no case for ${input}`);
     }
     const names = new Set(cases.map((c) => c.name));

@@ -4,15 +4,15 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cliPath, fixture, type FixtureFile } from "./helpers/cli.js";
+import { cliPath, fixture, makeZip, type FixtureFile } from "./helpers/cli.js";
 
 /** Which input a case breaks: the sections of docs/errors.md's index. */
 export type InputKind =
   | "dropkit.config.json" | "dropkit.config.ts / .js" | "package.json" | "presets" | "environment" | "flags"
-  | "state file" | "cache file" | "archive names" | "paths with spaces and unicode" | "hooks" | "init";
+  | "state file" | "cache file" | "archive names" | "archive files" | "paths with spaces and unicode" | "hooks" | "init";
 
 /** An error name of SPEC section 8 (and `init`'s ConfigExists), or a warning that lets the run go on. */
-export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ConfigNotFound"
+export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ArchiveInvalid" | "ConfigNotFound"
   | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "StateConflict" | "ConfigExists" | "warning";
 
 export interface CatalogueCase {
@@ -44,6 +44,12 @@ const shownPid = 4242;
 const exe = (text: string): FixtureFile => ({ text, mode: 0o755 });
 const cfg = (value: unknown): Record<string, FixtureFile> => ({ "dropkit.config.json": JSON.stringify(value, null, 2) + "\n" });
 const create = ["create"];
+const okZip: FixtureFile = { zip: { "index.html": "<p>ok</p>" } };
+/** A valid zip cut short, as by an interrupted download. */
+const cutShort = (): Buffer => {
+  const whole = makeZip({ "index.html": "<p>".repeat(200), "style.css": "p {}".repeat(200) });
+  return whole.subarray(0, whole.length >> 1);
+};
 const config = ["config"];
 
 export const cases: CatalogueCase[] = [
@@ -64,10 +70,11 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
-  { input: "dropkit.config.ts / .js", title: "a .ts config that throws", files: { "dropkit.config.ts": 'throw new Error("no config today");\nexport default {};\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "no config today"], example: true },
+  { input: "dropkit.config.ts / .js", title: "a .ts config that throws", files: { "dropkit.config.ts": 'throw new Error("no config today");\nexport default {};\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts:1:7", "no config today"], example: true },
   { input: "dropkit.config.ts / .js", title: "a .js config with no default export", files: { "dropkit.config.js": "export const theme = 'ocean';\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "theme"] },
   { input: "dropkit.config.ts / .js", title: "a default export that is a number", files: { "dropkit.config.js": "module.exports = 42;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.js", "42"] },
-  { input: "dropkit.config.ts / .js", title: "an async function that rejects", files: { "dropkit.config.ts": 'export default async () => { throw new Error("vault locked"); };\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts", "vault locked"] },
+  { input: "dropkit.config.ts / .js", title: "an async function that rejects", files: { "dropkit.config.ts": 'export default async () => { throw new Error("vault locked"); };\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts:1:36", "vault locked"] },
+  { input: "dropkit.config.ts / .js", title: "a file the config imports throws", files: { "dropkit.config.ts": 'import { secret } from "./lib/vault";\nexport default async () => ({ theme: await secret("theme") });\n', "lib/vault.ts": 'export async function secret(name: string): Promise<string> {\n  throw new Error(`no secret named ${name}`);\n}\n' }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/lib/vault.ts:2:9", "<root>/dropkit.config.ts:2:44", "no secret named theme"] },
   { input: "dropkit.config.ts / .js", title: "a TypeScript syntax error", files: { "dropkit.config.ts": "export default { theme: 'ocean' ;\n" }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "a value JSON cannot carry (NaN)", files: { "dropkit.config.ts": "export default { cache: { enabled: NaN } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["cache.enabled", "<root>/dropkit.config.ts"] },
   { input: "dropkit.config.ts / .js", title: "an unknown key in a .ts config", files: { "dropkit.config.ts": "export default { modules: { exlude: ['a'] } };\n" }, args: config, exit: 65, name: "SchemaValidationError", place: ["exlude", "modules", "<root>/dropkit.config.ts"] },
@@ -137,6 +144,13 @@ export const cases: CatalogueCase[] = [
   { input: "archive names", title: "a module glob written as a path", files: cfg({ modules: { only: ["mods/shop"] } }), args: config, exit: 65, name: "SchemaValidationError", place: ["modules.only[0]"] },
   { input: "archive names", title: "an archive named like a flag, with an unknown preset", files: { "--help.zip": { zip: { a: "a" } }, "-x y.zip": { zip: { a: "a" } } }, args: [...create, "--preset=odd"], exit: 67, name: "PresetNotFound", place: ["odd"] },
 
+  // archive files
+  { input: "archive files", title: "a module archive cut short (an interrupted download)", files: { "blog.zip": okZip }, bytes: { "shop.zip": cutShort() }, args: create, exit: 65, name: "ArchiveInvalid", place: ["<root>/shop.zip", "truncated", "--exclude=shop"], example: true },
+  { input: "archive files", title: "a text file named .zip", files: { "blog.zip": okZip, "notes.zip": "meeting notes\n" }, args: create, exit: 65, name: "ArchiveInvalid", place: ["<root>/notes.zip", "not a zip archive"] },
+  { input: "archive files", title: "a zero-byte .zip", files: { "blog.zip": okZip, "empty.zip": "" }, args: create, exit: 65, name: "ArchiveInvalid", place: ["<root>/empty.zip", "empty"] },
+  { input: "archive files", title: "a theme archive that is not a zip", files: { "ocean-theme.zip": "<html>404 Not Found</html>", "blog.zip": okZip }, args: create, exit: 65, name: "ArchiveInvalid", place: ["<root>/ocean-theme.zip", "theme"] },
+  { input: "archive files", title: "an unreadable archive the plan leaves out (a warning)", files: { "blog.zip": okZip }, bytes: { "test-old.zip": cutShort() }, args: create, exit: 0, name: "warning", place: ["<root>/test-old.zip", "truncated", "leaves it out"] },
+
   // paths with spaces and unicode
   { input: "paths with spaces and unicode", title: "a config with a syntax error in a folder with spaces and unicode", files: { "my drop/ünï côde/dropkit.config.json": '{"theme": ocean}' }, cwd: "my drop/ünï côde", args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/my drop/ünï côde/dropkit.config.json:1:11"] },
   { input: "paths with spaces and unicode", title: "--config with spaces that does not exist", args: [...config, "--config=./cfg dir/my config.json"], exit: 66, name: "ConfigNotFound", place: ["<root>/cfg dir/my config.json"] },
@@ -160,7 +174,8 @@ export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { 
   UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
   SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
   ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
-  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit` or exports no object; a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together", fix: "Run the file on its own (`node dropkit.config.js`) to see the error; export an object or a function returning one as the default export. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md)." },
+  ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit` or exports no object; a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together", fix: "Open the file at the `file:line:column` given: where it threw or stopped compiling, in the file as written (the text log shows the line with a caret), in a file the config imports when the throw is there, with the config's line in the message. Export an object or a function returning one as the default export. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md)." },
+  ArchiveInvalid: { exit: 65, when: "the theme or a selected module is not a readable zip archive: not a zip at all (a text or HTML file, an empty file), truncated (an interrupted download or copy), or with a corrupt central directory. Every archive is read without extracting it; the message names the file and what is wrong", fix: "Download or build the archive again (`unzip -t <file>` shows whether it is whole), or leave it out: `--exclude=<module>` for a module, another `theme` for a theme. An unreadable archive the plan leaves out only warns." },
   ConfigNotFound: { exit: 66, when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read)", fix: "Fix the path (relative paths start at the working directory), or drop the flag or variable to let discovery find the config." },
   ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
   PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { age, eventsOf, fixture, runCli, cliPath, type RunResult } from "./helpers/cli.js";
+import { age, eventsOf, fixture, makeZip, runCli, cliPath, type RunResult } from "./helpers/cli.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
 const json = ["--log-format=json"];
@@ -330,7 +330,7 @@ describe("create (SPEC section 6)", () => {
       assert.equal(errorsOf(run)[0]!.name, "ThemeNotFound");
       assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
     }
-    fs.writeFileSync(path.join(root, "themes/river.zip"), Buffer.from(""));
+    fs.writeFileSync(path.join(root, "themes/river.zip"), makeZip({ "theme.css": "body {}" }));
     const ok = runCli(root, ["create", ...json, "--theme=./themes/river.zip"]);
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.theme, path.join(root, "themes/river.zip"));
@@ -376,7 +376,7 @@ describe("create (SPEC section 6)", () => {
     age(path.join(root, "a.zip"));
     age(path.join(root, "b.zip"));
     assert.deepEqual(eventsOf(runCli(root, ["create", ...json]), "state")[1]!.hashed, ["a.zip", "b.zip"]);
-    fs.writeFileSync(path.join(root, "b.zip"), Buffer.from("changed"));
+    fs.writeFileSync(path.join(root, "b.zip"), makeZip({ "readme.txt": "changed\n" }));
     age(path.join(root, "b.zip"), 1800);
     const second = eventsOf(runCli(root, ["create", ...json]), "state")[1]!;
     assert.deepEqual([second.hashed, second.reused], [["b.zip"], ["a.zip"]]);

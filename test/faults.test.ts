@@ -181,3 +181,21 @@ describe("state and cache files that cannot be written or read", () => {
     assert.match(eventsOf(r, "warning").map((w) => w.message).join("\n"), /Cannot read the cache .*EACCES/);
   });
 });
+
+describe("unreadable archives", () => {
+  for (const [what, env] of [["with the cache", {}], ["without it", { DROPKIT_CACHE_ENABLED: "false" }]] as const) {
+    test(`an archive that cannot be read (EACCES) exits 74 naming it, ${what}, nothing written`, { skip: permissions.skip }, () => {
+      const root = fixture({ "blog.zip": { zip: { a: "a" } }, "shop.zip": { zip: { b: "b" } } });
+      openUp(root);
+      fs.chmodSync(root, 0o777);
+      fs.chmodSync(path.join(root, "shop.zip"), 0o000);
+      const r = permissions.run(root, ["create", ...json], env);
+      assert.equal(r.status, 74, r.stderr);
+      const e = clean(r);
+      assert.equal(e?.name, "IOError");
+      assert.match(e!.message, new RegExp(`Cannot read the archive ${path.join(root, "shop.zip")} \\(EACCES\\)`));
+      // No state, cache, lock or temporary file (HOME is the drop here, so dropkit's per-user caches may appear under .cache).
+      assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith(".dropkit")), []);
+    });
+  }
+});

@@ -163,17 +163,33 @@ describe(".ts and .js through jiti", () => {
 });
 
 describe("ConfigLoadError", () => {
-  test("a config that throws: the original message and the file, with the line", async () => {
+  test("a config that throws: the original message and the file, with the line and column of the throw", async () => {
     const error = await loadError("dropkit.config.js", "const x = 1;\nthrow new Error('no theme configured');\nexport default {};");
     assert.equal(error.name, "ConfigLoadError");
     assert.equal(error.exitCode, 65);
     assert.match(error.message, /no theme configured/);
-    assert.match(error.message, /dropkit\.config\.js/);
+    assert.match(error.message, /dropkit\.config\.js:2:7 could not be evaluated/);
     assert.equal(error.diagnostics[0]!.file!.endsWith("dropkit.config.js"), true);
+    // The `new Error(...)`, in the file as written (jiti's transform moved it): test/stack.test.ts has the other forms.
     assert.equal(error.diagnostics[0]!.line, 2);
-    // Only the line: jiti transforms the file, which keeps lines but not columns.
-    assert.match(error.diagnostics[0]!.source!, /dropkit\.config\.js:2$/);
-    assert.equal(error.diagnostics[0]!.column, undefined);
+    assert.equal(error.diagnostics[0]!.column, 7);
+    assert.match(error.source, /dropkit\.config\.js:2:7$/);
+  });
+
+  test("loads at once, ending in another order than they started: each position right, node:vm and process.exit as they were", async () => {
+    const vm = await import("node:vm");
+    const [runInThisContext, exit] = [vm.runInThisContext, process.exit];
+    const root = tree({
+      "slow.ts": 'const a: string = "x";\nexport default async (): Promise<object> => { await new Promise((r) => setTimeout(r, 50)); const b: number = 1; throw new Error(a); };\n',
+      "fast.ts": 'const theme: string = "ocean";\nexport default { theme };\n',
+    });
+    // The fast load starts first and ends first: neither may put back the other's patch, nor drop the code the slow one needs.
+    const [fast, slow] = await Promise.allSettled([loadConfigFile(path.join(root, "fast.ts"), "ts"), loadConfigFile(path.join(root, "slow.ts"), "ts")]);
+    assert.equal(fast.status, "fulfilled");
+    assert.equal(slow.status, "rejected");
+    assert.equal((slow as PromiseRejectedResult).reason.source, `${path.join(root, "slow.ts")}:2:119`);
+    assert.equal(vm.runInThisContext, runInThisContext);
+    assert.equal(process.exit, exit);
   });
 
   test("a function export that throws", async () => {
@@ -477,8 +493,11 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
     const exit = process.exit;
     const top = await loadError("dropkit.config.js", "process.exit(70);\n");
     assert.match(top.message, /could not be evaluated: it called process\.exit\(70\); a config or preset file exports its settings and must not end the process/);
-    const inFunction = await loadError("dropkit.config.ts", "export default async () => { process.exit(0); };\n");
+    // Placed at the call in the config, not in dropkit's stand-in for process.exit.
+    assert.match(top.source, /dropkit\.config\.js:1:9$/);
+    const inFunction = await loadError("dropkit.config.ts", "const n: number = 0;\nexport default async () => { process.exit(n); };\n");
     assert.match(inFunction.message, /threw when its exported function was called: it called process\.exit\(0\)/);
+    assert.match(inFunction.source, /dropkit\.config\.ts:2:38$/);
     assert.equal(process.exit, exit);
   });
 });

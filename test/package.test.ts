@@ -7,6 +7,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { installTarball, packRepo, repoRoot, run } from "./helpers/pack.js";
 import { tempDir } from "./helpers/temp.js";
+import { writeSparseZip } from "./helpers/zips.js";
 
 const root = repoRoot;
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
@@ -20,7 +21,7 @@ before(() => {
 
 describe("the packed files", () => {
   test("hold the bin, the library, the wasm, the schema and the docs, and no tests, caches or playground", () => {
-    for (const file of ["package.json", "README.md", "schema.json", "dist/dropkit.cjs", "dist/dropkit-cli.cjs", "dist/dropkit.wasm", "dist/index.js", "dist/index.d.ts", "dist/core.js", "dist/abi.js"]) {
+    for (const file of ["package.json", "README.md", "schema.json", "dist/dropkit.cjs", "dist/dropkit-cli.cjs", "dist/digest-worker.cjs", "dist/dropkit.wasm", "dist/index.js", "dist/index.d.ts", "dist/core.js", "dist/abi.js"]) {
       assert.ok(files.includes(file), `${file} is not in the package: ${files.join(", ")}`);
     }
     for (const file of files) {
@@ -135,6 +136,18 @@ describe("a consumer project that installs the tarball", () => {
     const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "config", "--json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
     assert.equal(JSON.parse(result.stdout).config.theme, "global");
     assert.ok(!fs.existsSync(path.join(drop, "node_modules")));
+  });
+
+  test("the installed CLI reads archives in its worker threads: create over 200 MB of archives", () => {
+    const elsewhere = tempDir("dropkit-npx-");
+    installTarball(elsewhere, tarball);
+    const drop = tempDir("dropkit-drop-");
+    fs.mkdirSync(path.join(drop, ".git"));
+    // Holes, so no disk: enough bytes that the work goes to worker threads (see planThreads).
+    for (const name of ["blog.zip", "shop.zip"]) writeSparseZip(path.join(drop, name), 100_000_000);
+    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "create", "--log-format=json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
+    const cache = result.stderr.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.action === "cache");
+    assert.deepEqual(cache.hashed, ["blog.zip", "shop.zip"]);
   });
 });
 

@@ -5,7 +5,8 @@ import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookOutputRecord, HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
-import type { StateTransaction } from "../transaction.js";
+import type { ProgressTarget } from "../progress.js";
+import type { ZipVerdict } from "../zip.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
 
 const { Command } = clipanion;
@@ -17,9 +18,9 @@ export class CreateCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "create the drop in the working directory",
     details: `
-      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
+      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every core, only for archives the cache does not know), writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
 
-      Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. An invalid config stops the run before anything is written.
+      Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. On a terminal, long reading shows a progress line. An invalid config, or a theme or selected module that is not a readable zip (exit 65, ArchiveInvalid), stops the run before anything is written.
     `,
     examples: [
       ["Create the drop with no config at all", "$0 create"],
@@ -29,12 +30,13 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives }, { beginTransaction }, { stateFileName }, { default: path }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { default: path }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
       import("../transaction.js"),
       import("../state.js"),
+      import("../cache.js"),
       import("node:path"),
     ]);
     const cwd = this.cwd();
@@ -72,11 +74,26 @@ export class CreateCommand extends DropkitCommand {
       await requireTheme(plan);
       logPlan(log, plan);
 
+      // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the
+      // run with nothing changed.
+      // A signal stops the reading at once (the worker threads are stopped mid-file) and the progress line is erased.
+      const read = await readArchives(log, this.context.stderr as ProgressTarget, env, cwd, archives, plan, cache, signal);
+      const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
+      for (const warning of judged.warnings) log.warn(warning.message, warning.source);
+      if (judged.errors.length > 0) {
+        const { exitCodeOf } = await import("../errors.js");
+        log.errors(judged.errors.map((d) => ({ ...d, exitCode: exitCodeOf([d]) })));
+        return exitCodeOf(judged.errors);
+      }
+
       // Both files are staged (written and flushed) before either replaces anything, so a state or cache
-      // that cannot be written stops the run with exit 74 and nothing changed.
+      // that cannot be written stops the run with exit 74 and nothing changed. A cache whose entries did not
+      // change is left as it is (unless it must be rebuilt or lifted to the current layout).
       await transaction.stageState({ theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
-      const fingerprinted = cache ? await stageCache(transaction, cwd, config, archives, cache) : undefined;
-      // A signal that came while the archives were scanned or hashed stops the run before anything is replaced.
+      const fingerprinted = read.fingerprinted;
+      const rewrite = fingerprinted !== undefined && cache !== null && (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
+      if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
+      // A signal that came while the plan was made or the state staged stops the run before anything is replaced.
       signal.throwIfAborted();
       const written = await transaction.commit();
       for (const warning of written.warnings) log.warn(warning, stateFile);
@@ -85,7 +102,10 @@ export class CreateCommand extends DropkitCommand {
         legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
       });
       if (fingerprinted) {
-        log.write({ event: "state", action: "cache", file: config.cache.file, hashed: fingerprinted.hashed, reused: fingerprinted.reused, movedAside: written.cacheMovedAside ?? null });
+        log.write({
+          event: "state", action: "cache", file: config.cache.file, hashed: fingerprinted.hashed, reused: fingerprinted.reused,
+          checked: fingerprinted.checked, written: rewrite, movedAside: written.cacheMovedAside ?? null,
+        });
       }
 
       const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
@@ -127,11 +147,28 @@ function themeName(plan: Plan): string | null {
   return outside;
 }
 
-/** One `plan` record for the theme, one per module, and a summary. */
+/** Past this many modules, the text log has a line per reason instead of a line per module. */
+const moduleLinesMax = 40;
+
+/**
+ * One `plan` record for the theme, one per module, and a summary. With many modules the text log, which people
+ * read, groups them: one line per reason with the count and the first names; the JSON log keeps every record.
+ */
 function logPlan(log: DecisionLog, plan: Plan): void {
   const theme = plan.theme.file ?? plan.theme.path;
   log.write({ event: "plan", item: "theme", value: theme, reason: plan.theme.reason, alternatives: plan.theme.alternatives });
-  for (const d of plan.decisions) log.write({ event: "plan", item: "module", ...d });
+  if (log.format === "text" && plan.decisions.length > moduleLinesMax) {
+    const groups = new Map<string, { selected: boolean; reason: string; names: string[] }>();
+    for (const d of plan.decisions) {
+      const key = `${d.selected ? "+" : "-"}${d.reason}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { selected: d.selected, reason: d.reason, names: [] }));
+      group.names.push(d.name);
+    }
+    for (const group of groups.values()) log.write({ event: "plan", item: "modules", ...group });
+  } else {
+    for (const d of plan.decisions) log.write({ event: "plan", item: "module", ...d });
+  }
   log.write({ event: "plan", item: "summary", theme, modules: plan.modules, excluded: plan.excluded });
 }
 
@@ -152,10 +189,24 @@ async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: st
   return cache;
 }
 
-/** Fingerprints the archives (hashing only changed ones) and stages the cache in the transaction. */
-async function stageCache(transaction: StateTransaction, cwd: string, config: ResolvedConfig, archives: string[], cache: Cache): Promise<FingerprintResult> {
+/**
+ * Reads the archives: with the cache, fingerprints them (hashing only changed ones, checking each hashed one as a
+ * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line,
+ * erased before this returns or throws.
+ */
+async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null, signal: AbortSignal): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
+  const [{ canShowProgress, ProgressLine }, { shouldColor }, { checkArchives }] = await Promise.all([import("../progress.js"), import("../log.js"), import("../archives.js")]);
+  const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path], { signal }) : new Map<string, ZipVerdict>();
+  if (cache === null) {
+    const verdicts = await checkArchives(cwd, archives, { signal });
+    return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
+  }
   const { fingerprintArchives } = await import("../cache.js");
-  const result = await fingerprintArchives(cwd, archives, cache);
-  await transaction.stageCache(config.cache.file, result, cache);
-  return result;
+  const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
+  try {
+    const result = await fingerprintArchives(cwd, archives, cache, { progress, signal });
+    return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)), fingerprinted: result };
+  } finally {
+    progress?.stop();
+  }
 }

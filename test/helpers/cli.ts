@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "./temp.js";
+import { centralHeader, endRecord, localHeader } from "./zips.js";
 
 /** The built executable; the tests run what users run. */
 export const cliPath = fileURLToPath(new URL("../../dist/dropkit.cjs", import.meta.url));
@@ -118,36 +119,14 @@ export function makeZip(entries: Record<string, string>): Buffer {
   let offset = 0;
   for (const [name, text] of Object.entries(entries)) {
     const data = Buffer.from(text);
-    const nameBytes = Buffer.from(name);
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    locals.push(local, nameBytes, data);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
+    const local = localHeader(name, data.length, crc);
+    locals.push(local, data);
+    centrals.push(centralHeader(name, data.length, crc, offset));
+    offset += local.length + data.length;
   }
   const centralSize = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
+  return Buffer.concat([...locals, ...centrals, endRecord(centrals.length, centralSize, offset)]);
 }
 
 // --- helpers ---

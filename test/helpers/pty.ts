@@ -55,7 +55,7 @@ export class Terminal {
     }));
   }
 
-  /** Everything the program wrote so far, escape sequences included. */
+  /** Everything the program wrote so far, escape sequences and carriage returns included. */
   get output(): string {
     return this.raw;
   }

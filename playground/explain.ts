@@ -1,0 +1,73 @@
+// The explain view: every layer that set one key, the winner first, as `dropkit config --explain` prints it; union lists with each entry's origin.
+
+import { formatValue } from "../src/table.ts";
+import { cell, paragraph } from "./render.ts";
+import type { Answer } from "./resolve.ts";
+import { describeKey } from "./schema.ts";
+
+export interface ExplainView {
+  section: HTMLElement;
+  heading: HTMLElement;
+  body: HTMLElement;
+}
+
+/** Shows `key` explained, or hides the view when no key is selected. */
+export function renderExplain(view: ExplainView, answer: Answer, key: string | undefined): void {
+  view.section.hidden = key === undefined;
+  if (key === undefined) return;
+  view.heading.textContent = `Explain ${key}`;
+  const row = answer.rows.find((r) => r.key === key);
+  const steps = answer.explain?.[key];
+  const parts: Node[] = [];
+  const description = describeKey(key);
+  if (description) parts.push(paragraph("hint", description));
+  if (!row || !steps) {
+    parts.push(paragraph("summary", `${key} is not resolved while the inputs have problems.`));
+    view.body.replaceChildren(...parts);
+    return;
+  }
+  parts.push(paragraph("result", `${key} = ${JSON.stringify(row.value)}`));
+  if (row.invalid) parts.push(paragraph("summary bad", `A layer's value for ${key} has a problem (see Problems); this is what the other layers resolve to.`));
+  parts.push(
+    table(
+      `Every layer that set ${key}, the winner first`,
+      ["Layer", "Value", "Source", "Status"],
+      steps.map((s) => [s.layer, formatValue(s.value), s.source, s.status]),
+      (tr, i) => tr.classList.add(`status-${steps[i]!.status}`),
+    ),
+  );
+  if (row.entries) {
+    parts.push(
+      table(`Each entry of ${key} and the layer it came from`, ["Entry", "Layer", "Source"], row.entries.map((e) => [e.value, e.layer, e.source])),
+    );
+    if (row.entries.length === 0) parts.push(paragraph("summary", "No layer added an entry."));
+  }
+  view.body.replaceChildren(...parts);
+}
+
+function table(caption: string, header: string[], rows: string[][], decorate?: (tr: HTMLTableRowElement, index: number) => void): HTMLElement {
+  const wrap = document.createElement("div");
+  wrap.className = "table-wrap";
+  const element = document.createElement("table");
+  const captionElement = document.createElement("caption");
+  captionElement.textContent = caption;
+  const head = document.createElement("tr");
+  for (const name of header) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = name;
+    head.append(th);
+  }
+  const body = document.createElement("tbody");
+  rows.forEach((cells, i) => {
+    const tr = document.createElement("tr");
+    tr.append(...cells.map((text, c) => cell(text, header[c]!.toLowerCase())));
+    decorate?.(tr, i);
+    body.append(tr);
+  });
+  element.append(captionElement);
+  element.createTHead().append(head);
+  element.append(body);
+  wrap.append(element);
+  return wrap;
+}

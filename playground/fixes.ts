@@ -1,0 +1,116 @@
+// Quick fixes: every "did you mean" of the core (keys, enum values, preset and theme names, variable names) as an edit of the input it came from.
+
+import type { CoreDiagnostic, CoreWarning } from "../src/core.ts";
+
+/** Where a fix writes: a span of a text (the editor or a preset file), a variable, or a flag field. */
+export type FixEdit =
+  | { target: "text"; file: string; from: number; to: number; expect: string; insert: string }
+  | { target: "env"; name: string; rename?: string; found?: string; value?: string }
+  | { target: "flag"; flag: string; value: string };
+
+export interface Fix {
+  /** The button's name: what it does, `Use "theme"`. */
+  label: string;
+  edit: FixEdit;
+}
+
+/** The core's suggestion in a message: `Did you mean "theme"?`, `(did you mean "fail"?)`, `Did you mean DROPKIT_THEME?`. */
+export function suggestionOf(message: string): string | undefined {
+  return /[Dd]id you mean (?:"((?:[^"\\]|\\.)*)"|(DROPKIT_[A-Z0-9_]+))\?/.exec(message)?.slice(1).find((s) => s !== undefined);
+}
+
+/** The value a message says was wrong: `found "jsn"`, `Unknown preset "standrd"`, `Theme "ocaen" not found`. */
+function foundIn(message: string): string | undefined {
+  return /(?:found (?:the string )?|Unknown preset |Theme )"((?:[^"\\]|\\.)*)"/.exec(message)?.[1];
+}
+
+/**
+ * The fix for a problem or a warning, when the core suggested something and the page can tell where the
+ * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's).
+ */
+export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined): Fix | undefined {
+  const suggestion = suggestionOf(problem.message);
+  if (suggestion === undefined) return undefined;
+  const label = `Use "${suggestion}"`;
+  const located = locate(problem, textOf);
+  if (located && located.to > located.from) {
+    const insert = JSON.stringify(suggestion);
+    return { label, edit: { target: "text", ...located, insert } };
+  }
+  const source = problem.source;
+  if (source.startsWith("DROPKIT_")) {
+    // An unknown variable's warning suggests a name; an invalid value's error, a value.
+    if (suggestion.startsWith("DROPKIT_") && !("name" in problem)) return { label, edit: { target: "env", name: source, rename: suggestion } };
+    const found = foundIn(problem.message);
+    return found === undefined ? undefined : { label, edit: { target: "env", name: source, found, value: suggestion } };
+  }
+  if (source === "--theme" || source === "--log-format") return { label, edit: { target: "flag", flag: source, value: suggestion } };
+  return undefined;
+}
+
+/**
+ * The span of the wrong key or value in its text: the core's offset and length, or, for problems found
+ * after parsing (an unknown preset, a missing theme), the JSON string that starts at `file:line:column`.
+ * Empty for a problem at one point.
+ */
+export function locate(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined): { file: string; from: number; to: number; expect: string } | undefined {
+  const diagnostic = problem as Partial<CoreDiagnostic>;
+  const match = /^(.*):(\d+):(\d+)$/.exec(problem.source);
+  const file = diagnostic.file ?? match?.[1];
+  const text = file === undefined ? undefined : textOf(file);
+  if (file === undefined || text === undefined) return undefined;
+  let from = diagnostic.offset;
+  let to = from === undefined ? undefined : from + (diagnostic.length ?? 0);
+  if (from === undefined && match) {
+    from = offsetOf(text, Number(match[2]), Number(match[3]));
+    to = from === undefined ? undefined : stringEnd(text, from);
+  }
+  if (from === undefined || to === undefined) return undefined;
+  // A problem at the end of the text (an unterminated document) points just past it.
+  from = Math.min(from, text.length);
+  to = Math.min(Math.max(to, from), text.length);
+  return { file, from, to, expect: text.slice(from, to) };
+}
+
+/** The UTF-16 offset of a 1-based line and column (the core's columns count UTF-16 code units). */
+export function offsetOf(text: string, line: number, column: number): number | undefined {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const next = text.indexOf("\n", at);
+    if (next < 0) return undefined;
+    at = next + 1;
+  }
+  const offset = at + column - 1;
+  return offset <= text.length ? offset : undefined;
+}
+
+/** The end of the JSON string starting at `from` (after its closing quote), or undefined if none starts there. */
+function stringEnd(text: string, from: number): number | undefined {
+  if (text[from] !== '"') return undefined;
+  for (let i = from + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+    else if (text[i] === "\n") return undefined;
+  }
+  return undefined;
+}
+
+/** The environment text with one variable's value item replaced, or the variable renamed. */
+export function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }>): string {
+  return env
+    .split("\n")
+    .map((line) => {
+      const match = /^(\s*(?:export\s+)?)([A-Za-z_][A-Za-z0-9_]*)(\s*=)(.*)$/.exec(line);
+      if (!match || match[2] !== edit.name) return line;
+      const [, lead, , eq, value] = match;
+      if (edit.rename) return `${lead}${edit.rename}${eq}${value}`;
+      // Lists are comma-separated: only the wrong item changes, with its blanks and quotes.
+      const items = value!.split(",").map((item) => item.replace(new RegExp(`^(\\s*["']?)${escapeRegExp(edit.found!)}(["']?\\s*)$`), `$1${edit.value}$2`));
+      return `${lead}${edit.name}${eq}${items.join(",")}`;
+    })
+    .join("\n");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

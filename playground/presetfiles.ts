@@ -1,0 +1,53 @@
+// The preset files of the simulated folder: one path field and one text area each, added and removed by the user.
+
+import type { PresetFileState } from "./state.ts";
+
+/** Puts one row per file in `list` (its path field, its text, its Remove button). */
+export function renderPresetFiles(list: HTMLElement, files: PresetFileState[]): void {
+  list.replaceChildren(...files.map((file, i) => row(file, i)));
+}
+
+/** Appends an empty file row and focuses its path field. */
+export function addPresetFile(list: HTMLElement): void {
+  const index = list.children.length;
+  const added = row({ path: `presets/preset-${index + 1}.json`, text: "{\n  \n}\n" }, index);
+  list.append(added);
+  added.querySelector("input")!.focus();
+}
+
+/** The files as the rows hold them. */
+export function readPresetFiles(list: HTMLElement): PresetFileState[] {
+  return [...list.querySelectorAll<HTMLElement>(".preset-file")].map((el) => ({
+    path: el.querySelector("input")!.value.trim(),
+    text: el.querySelector("textarea")!.value,
+  }));
+}
+
+function row(file: PresetFileState, index: number): HTMLElement {
+  const box = document.createElement("div");
+  box.className = "preset-file";
+  const id = `preset-file-${index + 1}`;
+  const pathLabel = document.createElement("label");
+  pathLabel.htmlFor = `${id}-path`;
+  pathLabel.textContent = `Path of preset file ${index + 1}`;
+  const path = document.createElement("input");
+  path.id = `${id}-path`;
+  path.type = "text";
+  path.spellcheck = false;
+  path.value = file.path;
+  const textLabel = document.createElement("label");
+  textLabel.htmlFor = `${id}-text`;
+  textLabel.textContent = `Contents of preset file ${index + 1}`;
+  const text = document.createElement("textarea");
+  text.id = `${id}-text`;
+  text.rows = 4;
+  text.spellcheck = false;
+  text.value = file.text;
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "remove ghost";
+  remove.dataset.remove = "";
+  remove.textContent = `Remove preset file ${index + 1}`;
+  box.append(pathLabel, path, textLabel, text, remove);
+  return box;
+}

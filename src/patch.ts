@@ -1,0 +1,24 @@
+// Replacing a global (process.exit, node:vm's runInThisContext) for as long as any of several overlapping runs needs it.
+
+/**
+ * A wrapper that runs functions with a patch in place: `install` puts it in and returns what takes it out. Runs may
+ * overlap (the library can load two configs at once) and end in any order: the first to start installs the patch and
+ * the last to end removes it, so no run ever puts back another run's patch as if it were the original.
+ *
+ * @param install - Installs the patch; returns the function that removes it.
+ */
+export function sharedPatch(install: () => () => void): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  let remove: (() => void) | undefined;
+  return async (run) => {
+    if (active++ === 0) remove = install();
+    try {
+      return await run();
+    } finally {
+      if (--active === 0) {
+        remove?.();
+        remove = undefined;
+      }
+    }
+  };
+}

@@ -1,0 +1,267 @@
+// Checking that a file is a readable zip archive without extracting it: the end record (zip64 too), the central directory, and where each entry's data lies.
+
+import { readSync } from "node:fs";
+
+/** The verdict on one archive: readable, with its entry count, or the reason it is not. */
+export type ZipVerdict = { ok: true; entries: number } | { ok: false; problem: string };
+
+/** Random access to a file's bytes; `read` may return fewer bytes than asked only at the end of the file. */
+export interface ZipSource {
+  /** The file's size in bytes. */
+  size: number;
+  /** Reads up to `buffer.length` bytes at `position`; returns how many were read. */
+  read(buffer: Uint8Array, position: number): number;
+}
+
+/** The largest central directory read (it is held in memory whole): about 3 million entries. */
+export const maxCentralDirectoryBytes = 256 * 1024 * 1024;
+
+const sig = { local: 0x04034b50, central: 0x02014b50, end: 0x06054b50, end64: 0x06064b50, locator64: 0x07064b50 } as const;
+const endLength = 22;
+const locator64Length = 20;
+const end64Length = 56;
+const maxComment = 0xffff;
+const localHeaderLength = 30;
+const centralHeaderLength = 46;
+
+/** One central directory entry: what the data check needs. */
+interface Entry {
+  name: string;
+  offset: number;
+  compressedSize: number;
+}
+
+/**
+ * Reads the records of a zip archive as unzip and Python's `zipfile` do (extra bytes before the archive and after
+ * its end record are tolerated, as both tolerate them) and checks that every entry's local header is where the
+ * central directory says and that its data ends before the next entry and before the central directory. Nothing is
+ * decompressed. Problems start with `not a zip archive`, `truncated:`, `corrupt:` or `unsupported:`.
+ *
+ * @param source - The file, read at most a few times for the records plus once per entry for its local header.
+ */
+export function checkZip(source: ZipSource): ZipVerdict {
+  try {
+    return { ok: true, entries: readArchive(source) };
+  } catch (error) {
+    if (error instanceof ZipProblem) return { ok: false, problem: error.message };
+    throw error;
+  }
+}
+
+/** `checkZip` on an open file descriptor (read with positional reads, so the descriptor's offset does not matter). */
+export function checkZipFile(fd: number, size: number): ZipVerdict {
+  return checkZip({ size, read: (buffer, position) => readFully(fd, buffer, position) });
+}
+
+// --- helpers ---
+
+class ZipProblem extends Error {}
+
+function problem(message: string): never {
+  throw new ZipProblem(message);
+}
+
+function readArchive(source: ZipSource): number {
+  const { size } = source;
+  if (size === 0) problem("not a zip archive (the file is empty)");
+  const tailLength = Math.min(size, endLength + maxComment);
+  const tailStart = size - tailLength;
+  const tail = readExactly(source, tailStart, tailLength, "the end of the file");
+  const endAt = findEndRecord(tail);
+  if (endAt < 0) {
+    const head = tail.length === size ? tail : readExactly(source, 0, Math.min(size, 4), "the start of the file");
+    if (head.length >= 4 && view(head).getUint32(0, true) === sig.local) {
+      problem("truncated: the end-of-central-directory record is missing; the file starts as a zip archive but its end is cut off");
+    }
+    problem("not a zip archive (no end-of-central-directory record)");
+  }
+  const end = view(tail, endAt);
+  const endPosition = tailStart + endAt;
+  let disk = end.getUint16(4, true);
+  let centralDisk = end.getUint16(6, true);
+  let count = end.getUint16(10, true);
+  let centralSize = end.getUint32(12, true);
+  let centralOffset = end.getUint32(16, true);
+  // Where the central directory must end: the zip64 end record when there is one, else the end record.
+  let recordsStart = endPosition;
+  let zip64 = false;
+  if (endPosition >= locator64Length) {
+    const locator = endAt >= locator64Length ? view(tail, endAt - locator64Length) : view(readExactly(source, endPosition - locator64Length, locator64Length, "the zip64 locator"));
+    if (locator.getUint32(0, true) === sig.locator64) {
+      zip64 = true;
+      const disks = locator.getUint32(16, true);
+      if (disks > 1) problem(`unsupported: a split archive of ${disks} parts, which cannot be read as one file`);
+      const { end64, end64Position } = readEnd64(source, locator, endPosition - locator64Length);
+      disk = end64.getUint32(16, true);
+      centralDisk = end64.getUint32(20, true);
+      count = readUint64(end64, 32, "the zip64 entry count");
+      centralSize = readUint64(end64, 40, "the zip64 central directory size");
+      centralOffset = readUint64(end64, 48, "the zip64 central directory offset");
+      recordsStart = end64Position;
+    }
+  }
+  if (disk !== 0 || centralDisk !== 0) problem("unsupported: a split (multi-part) archive, which cannot be read as one file");
+  if (centralOffset + centralSize > size) problem("truncated: the central directory ends past the end of the file");
+  // Bytes before the archive (a self-extractor stub, a concatenation) shift every offset, as unzip and zipfile allow.
+  const shift = recordsStart - (centralOffset + centralSize);
+  if (shift < 0) problem("truncated: the central directory ends past the start of the end record (part of the file is missing)");
+  if (centralSize > maxCentralDirectoryBytes) problem(`unsupported: a central directory of ${centralSize} bytes (dropkit reads at most ${maxCentralDirectoryBytes})`);
+  const centralStart = centralOffset + shift;
+  const central = readExactly(source, centralStart, centralSize, "the central directory");
+  const entries = readCentralDirectory(central, count, zip64);
+  checkEntryData(source, entries, shift, centralStart);
+  return entries.length;
+}
+
+/**
+ * The zip64 end record: right before its locator (where every writer puts it, and where it still is when bytes were
+ * prepended to the archive), else where the locator says.
+ */
+function readEnd64(source: ZipSource, locator: DataView, locatorPosition: number): { end64: DataView; end64Position: number } {
+  const stated = readUint64(locator, 8, "the zip64 end record's offset");
+  for (const end64Position of new Set([locatorPosition - end64Length, stated])) {
+    if (end64Position < 0 || end64Position + end64Length > locatorPosition) continue;
+    const end64 = view(readExactly(source, end64Position, end64Length, "the zip64 end record"));
+    if (end64.getUint32(0, true) === sig.end64) return { end64, end64Position };
+  }
+  problem(stated + end64Length > source.size ? "truncated: the zip64 end-of-central-directory record lies past the end of the file" : `corrupt: no zip64 end-of-central-directory record where its locator points (offset ${stated})`);
+}
+
+/** The position of the end record in `tail` (the file's last bytes): the last signature whose comment fits, or -1. */
+function findEndRecord(tail: Uint8Array): number {
+  const v = view(tail);
+  for (let at = tail.length - endLength; at >= 0; at--) {
+    if (tail[at] !== 0x50 || v.getUint32(at, true) !== sig.end) continue;
+    if (at + endLength + v.getUint16(at + 20, true) <= tail.length) return at;
+  }
+  return -1;
+}
+
+/** Parses every central directory entry; checks the count against the end record's. */
+function readCentralDirectory(central: Uint8Array, count: number, zip64: boolean): Entry[] {
+  const v = view(central);
+  const decoder = new TextDecoder();
+  const entries: Entry[] = [];
+  let at = 0;
+  while (at < central.length) {
+    const n = entries.length + 1;
+    if (at + centralHeaderLength > central.length) problem(`corrupt: central directory entry ${n} is cut short`);
+    if (v.getUint32(at, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
+    const nameLength = v.getUint16(at + 28, true);
+    const extraLength = v.getUint16(at + 30, true);
+    const commentLength = v.getUint16(at + 32, true);
+    const next = at + centralHeaderLength + nameLength + extraLength + commentLength;
+    if (next > central.length) problem(`corrupt: central directory entry ${n} runs past the end of the directory`);
+    const name = decoder.decode(central.subarray(at + centralHeaderLength, at + centralHeaderLength + nameLength));
+    let compressedSize = v.getUint32(at + 20, true);
+    let offset = v.getUint32(at + 42, true);
+    const uncompressed = v.getUint32(at + 24, true);
+    const diskStart = v.getUint16(at + 34, true);
+    if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressed === 0xffffffff || diskStart === 0xffff) {
+      const extra = central.subarray(at + centralHeaderLength + nameLength, at + centralHeaderLength + nameLength + extraLength);
+      ({ compressedSize, offset } = readZip64Extra(extra, name, { uncompressed, compressedSize, offset, diskStart }));
+    }
+    entries.push({ name, offset, compressedSize });
+    at = next;
+  }
+  // Without zip64 the count field has 16 bits, and some writers store the true count modulo 65536.
+  if (entries.length !== count && (zip64 || entries.length % 0x10000 !== count)) {
+    problem(`corrupt: the end record counts ${count} entr${count === 1 ? "y" : "ies"}, the central directory holds ${entries.length}`);
+  }
+  return entries;
+}
+
+/** The zip64 extended information field: the 64-bit values of the fields whose 32-bit value is all ones, in order. */
+function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number } {
+  const v = view(extra);
+  for (let at = 0; at + 4 <= extra.length;) {
+    const id = v.getUint16(at, true);
+    const length = v.getUint16(at + 2, true);
+    if (id === 0x0001) {
+      const field = view(extra.subarray(at + 4, Math.min(extra.length, at + 4 + length)));
+      let p = 0;
+      const next = (what: string): number => {
+        if (p + 8 > field.byteLength) problem(`corrupt: entry "${name}" lacks the zip64 ${what} its header calls for`);
+        const value = readUint64(field, p, `the zip64 ${what} of "${name}"`);
+        p += 8;
+        return value;
+      };
+      if (fields.uncompressed === 0xffffffff) next("size");
+      const compressedSize = fields.compressedSize === 0xffffffff ? next("compressed size") : fields.compressedSize;
+      const offset = fields.offset === 0xffffffff ? next("header offset") : fields.offset;
+      return { compressedSize, offset };
+    }
+    at += 4 + length;
+  }
+  if (fields.compressedSize === 0xffffffff || fields.offset === 0xffffffff) problem(`corrupt: entry "${name}" has no zip64 field for its 64-bit sizes`);
+  return fields;
+}
+
+/**
+ * Checks each entry's local header and that its data ends before the next entry's header and before the central
+ * directory. Headers are read in offset order through a window, so that many small entries cost few reads.
+ */
+function checkEntryData(source: ZipSource, entries: Entry[], shift: number, centralStart: number): void {
+  const ordered = entries.slice().sort((a, b) => a.offset - b.offset);
+  const window = new Window(source);
+  for (let i = 0; i < ordered.length; i++) {
+    const entry = ordered[i]!;
+    const at = entry.offset + shift;
+    const limit = i + 1 < ordered.length ? ordered[i + 1]!.offset + shift : centralStart;
+    if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
+    const header = window.read(at, localHeaderLength);
+    if (header.getUint32(0, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
+    const dataEnd = at + localHeaderLength + header.getUint16(26, true) + header.getUint16(28, true) + entry.compressedSize;
+    if (dataEnd > limit) {
+      const next = i + 1 < ordered.length ? `the next entry, "${ordered[i + 1]!.name}"` : "the central directory";
+      problem(`corrupt: the data of "${entry.name}" runs into ${next}`);
+    }
+  }
+}
+
+/** Reads small records near each other with one positional read per 64 KiB. */
+class Window {
+  private readonly buffer = new Uint8Array(64 * 1024);
+  private start = 0;
+  private length = 0;
+
+  constructor(private readonly source: ZipSource) {}
+
+  read(position: number, length: number): DataView {
+    if (position < this.start || position + length > this.start + this.length) {
+      this.start = position;
+      this.length = this.source.read(this.buffer, position);
+      if (this.length < length) problem(`truncated: the file ends at byte ${position + this.length}, inside a local header`);
+    }
+    return new DataView(this.buffer.buffer, this.buffer.byteOffset + position - this.start, length);
+  }
+}
+
+function readExactly(source: ZipSource, position: number, length: number, what: string): Uint8Array {
+  const buffer = new Uint8Array(length);
+  const read = source.read(buffer, position);
+  if (read < length) problem(`truncated: the file ends inside ${what}`);
+  return buffer;
+}
+
+/** A little-endian u64 as a number; values past 2^53 cannot be offsets or sizes of a real file. */
+function readUint64(v: DataView, at: number, what: string): number {
+  const value = v.getBigUint64(at, true);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) problem(`corrupt: ${what} is ${value}, past any file's size`);
+  return Number(value);
+}
+
+function view(bytes: Uint8Array, at = 0): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset + at, bytes.byteLength - at);
+}
+
+/** Reads until `buffer` is full or the file ends (a positional read may return less than asked). */
+function readFully(fd: number, buffer: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < buffer.length) {
+    const n = readSync(fd, buffer, done, buffer.length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}

@@ -1,0 +1,184 @@
+// Tests for src/zip.ts: archives made by zip, Python's zipfile and 7z pass; broken ones get a reason that says what is wrong.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+import { checkZip, checkZipFile, type ZipVerdict } from "../src/zip.js";
+import { makeZip } from "./helpers/cli.js";
+import { tempDir } from "./helpers/temp.js";
+import { infozipBytes, makeValidZips, zipToolsSkip } from "./helpers/zips.js";
+
+/** Checks bytes as a file would be checked. */
+function check(bytes: Buffer): ZipVerdict {
+  return checkZip({ size: bytes.length, read: (buffer, position) => bytes.copy(buffer, 0, position, position + buffer.length) });
+}
+
+function checkPath(file: string): ZipVerdict {
+  const fd = fs.openSync(file, "r");
+  try {
+    return checkZipFile(fd, fs.fstatSync(fd).size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Where the end record starts (the last signature). */
+const endOf = (bytes: Buffer): number => bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+
+function problemOf(verdict: ZipVerdict): string {
+  assert.equal(verdict.ok, false, "the archive is refused");
+  return (verdict as { problem: string }).problem;
+}
+
+describe("archives made by real tools", { skip: zipToolsSkip() }, () => {
+  let zips: Record<string, string> = {};
+  before(() => {
+    zips = makeValidZips(tempDir("dropkit-zips-"));
+  });
+
+  const expected: Record<string, number> = {
+    // readme, lines, noise, sub/, sub/deeper/, page.html
+    "infozip": 6, "infozip-zip64": 6, "infozip-stored-comment": 6, "infozip-piped": 1, "prepended": 6,
+    "7z": 6, "7z-stored": 6, "zipfile": 3, "zipfile-zip64": 3, "zipfile-streamed": 3, "zipfile-empty": 0,
+  };
+  for (const [name, entries] of Object.entries(expected)) {
+    test(`${name}.zip is readable, with its ${entries} entries`, () => {
+      assert.deepEqual(checkPath(zips[name]!), { ok: true, entries });
+      // unzip agrees that the archive is fine: the fixture itself is what the test says it is.
+      assert.equal(spawnSync("unzip", ["-tqq", zips[name]!]).status, name === "prepended" || name === "zipfile-empty" ? 1 : 0);
+    });
+  }
+
+  test("the zip64 archives really carry zip64 end records", () => {
+    for (const name of ["infozip-zip64", "zipfile-zip64"]) {
+      const bytes = fs.readFileSync(zips[name]!);
+      assert.ok(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06])), `${name} has a zip64 end record`);
+      assert.ok(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07])), `${name} has a zip64 locator`);
+    }
+  });
+
+  test("a zip64 archive whose zip64 end record is cut off is truncated", () => {
+    const bytes = fs.readFileSync(zips["infozip-zip64"]!);
+    const locator = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x06, 0x07]));
+    // The zip64 end record goes, the locator and end record stay: they now point past what is left.
+    const cut = Buffer.concat([bytes.subarray(0, locator - 56 - 10), bytes.subarray(locator)]);
+    assert.match(problemOf(check(cut)), /^(truncated|corrupt): .*zip64 end-of-central-directory record/);
+  });
+
+  test("an archive cut in half is truncated", () => {
+    const bytes = fs.readFileSync(zips.infozip!);
+    assert.match(problemOf(check(bytes.subarray(0, bytes.length >> 1))), /^truncated: the end-of-central-directory record is missing/);
+  });
+});
+
+describe("broken archives", { skip: zipToolsSkip() }, () => {
+  test("a zero-byte file", () => {
+    assert.equal(problemOf(check(Buffer.alloc(0))), "not a zip archive (the file is empty)");
+  });
+
+  test("a text file named .zip", () => {
+    assert.equal(problemOf(check(Buffer.from("meeting notes, not an archive\n"))), "not a zip archive (no end-of-central-directory record)");
+  });
+
+  test("a file shorter than an end record that starts like a zip", () => {
+    assert.match(problemOf(check(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2]))), /^truncated:/);
+  });
+
+  test("a central directory that ends past the end of the file", () => {
+    const bytes = infozipBytes();
+    const end = endOf(bytes);
+    bytes.writeUInt32LE(bytes.readUInt32LE(end + 16) + 1_000_000, end + 16);
+    assert.equal(problemOf(check(bytes)), "truncated: the central directory ends past the end of the file");
+  });
+
+  test("a stretch missing from the middle (the end record intact)", () => {
+    const bytes = infozipBytes();
+    const cut = Buffer.concat([bytes.subarray(0, 5000), bytes.subarray(9000)]);
+    assert.equal(problemOf(check(cut)), "truncated: the central directory ends past the end of the file");
+    // Fewer bytes missing than the end record is long: the directory now runs into the end record.
+    const short = Buffer.concat([bytes.subarray(0, 5000), bytes.subarray(5010)]);
+    assert.match(problemOf(check(short)), /^truncated: the central directory ends past the start of the end record/);
+  });
+
+  test("a damaged central directory entry", () => {
+    const bytes = infozipBytes();
+    const central = bytes.readUInt32LE(endOf(bytes) + 16);
+    bytes[central] = 0;
+    assert.match(problemOf(check(bytes)), /^corrupt: central directory entry 1 has no entry signature/);
+  });
+
+  test("an entry count that disagrees with the directory", () => {
+    const bytes = infozipBytes();
+    const end = endOf(bytes);
+    bytes.writeUInt16LE(bytes.readUInt16LE(end + 10) + 2, end + 10);
+    assert.match(problemOf(check(bytes)), /^corrupt: the end record counts 8 entries, the central directory holds 6$/);
+  });
+
+  test("a local header that is not where the directory says", () => {
+    const bytes = makeZip({ "a.txt": "alpha", "b.txt": "bravo" });
+    // The second local header starts after the first entry (30 + 5 + 5 bytes).
+    bytes[40] = 0x51;
+    assert.equal(problemOf(check(bytes)), 'corrupt: no local header for "b.txt" at offset 40');
+  });
+
+  test("entry data that runs into the next entry or into the central directory", () => {
+    const bytes = makeZip({ "a.txt": "alpha", "b.txt": "bravo" });
+    const central = bytes.readUInt32LE(endOf(bytes) + 16);
+    // The first central entry's compressed size, then the second's.
+    bytes.writeUInt32LE(50, central + 20);
+    assert.equal(problemOf(check(bytes)), 'corrupt: the data of "a.txt" runs into the next entry, "b.txt"');
+    const other = makeZip({ "a.txt": "alpha" });
+    other.writeUInt32LE(6, other.readUInt32LE(endOf(other) + 16) + 20);
+    assert.equal(problemOf(check(other)), 'corrupt: the data of "a.txt" runs into the central directory');
+  });
+
+  test("a split archive", () => {
+    const bytes = makeZip({ "a.txt": "alpha" });
+    bytes.writeUInt16LE(1, endOf(bytes) + 4);
+    assert.match(problemOf(check(bytes)), /^unsupported: a split \(multi-part\) archive/);
+  });
+
+  test("a file that shrinks while it is read is truncated, never an exception", () => {
+    const bytes = infozipBytes();
+    const shorter = bytes.subarray(0, bytes.length - 30);
+    const verdict = checkZip({ size: bytes.length, read: (buffer, position) => shorter.copy(buffer, 0, Math.min(position, shorter.length), position + buffer.length) });
+    assert.match(problemOf(verdict), /^(truncated|not a zip archive)/);
+  });
+
+  test("every prefix and every one-byte change of a small archive gets a verdict, never an exception", () => {
+    const bytes = makeZip({ "a.txt": "alpha", "dir/b.txt": "bravo" });
+    for (let n = 0; n <= bytes.length; n++) {
+      const verdict = check(bytes.subarray(0, n));
+      assert.equal(verdict.ok, n === bytes.length, `prefix of ${n} bytes`);
+    }
+    for (let i = 0; i < bytes.length; i++) {
+      for (const value of [0x00, 0xff]) {
+        const changed = Buffer.from(bytes);
+        changed[i] = value;
+        check(changed);
+      }
+    }
+  });
+});
+
+describe("speed of the check", () => {
+  test("an archive of 20,000 small entries takes few reads", () => {
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < 20_000; i++) entries[`f/${i}.txt`] = `entry ${i}`;
+    const bytes = makeZip(entries);
+    let reads = 0;
+    const verdict = checkZip({ size: bytes.length, read: (buffer, position) => (reads++, bytes.copy(buffer, 0, position, position + buffer.length)) });
+    assert.deepEqual(verdict, { ok: true, entries: 20_000 });
+    // The tail, the central directory, and one read per 64 KiB of local headers and data.
+    assert.ok(reads <= 2 + Math.ceil(bytes.length / 65536) + 1, `${reads} reads`);
+  });
+
+  test("checkZipFile reads a real file", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "a.zip");
+    fs.writeFileSync(file, makeZip({ "a.txt": "alpha" }));
+    assert.deepEqual(checkPath(file), { ok: true, entries: 1 });
+  });
+});
