@@ -1,23 +1,47 @@
 // Writing resolve's answers: the final one (config, origins, invalid keys, explain, presets, plan) and the stages that ask the host for more.
+//
+// Everything is written from the merge's tables: values and sources as their bytes, and each reason as its
+// sentence straight into the answer, so that no string is made for any of them.
 
 import { Diagnostic, SYNTAX_ERROR, Warning } from "./diagnostic";
-import { LAYER_DEFAULT } from "./layer";
-import { Resolved } from "./merge";
+import { LAYER_DEFAULT, LAYER_NAMES } from "./layer";
+import { Merged } from "./merge";
 import { PresetChoice } from "./presets";
-import { beginStage, writeDiagnostics, writeSetting, writeWarnings } from "./response";
-import { LEAF_PRESETS, LEAVES, isPresetPath } from "./schema";
+import { beginStage, writeDiagnostics, writeSetting, writeValues, writeWarnings } from "./response";
+import { LEAF_COUNT, LEAF_PRESETS, LEAVES, isPresetPath } from "./schema";
+import { writeListedReason, writeModuleReason, writeThemeReason } from "./reasons";
 import { Plan } from "./select";
-import { JsonWriter } from "./writer";
+import { DEFAULT_SOURCE, Source } from "./source";
+import { Span, spanLen, spanOf } from "./span";
+import { JsonWriter, keyBytes } from "./writer";
 
-// Each leaf's group ("" at the top level) and its name in the group, split once from the dotted keys.
+// Each leaf's group ("" at the top level) and its name in the group, split once from the dotted keys; the keys an
+// answer writes for every leaf, as bytes (`"hooks":`, `"onFailure":`, `"hooks.onFailure":`).
 const LEAF_GROUPS = new Array<string>();
-const LEAF_NAMES = new Array<string>();
+const GROUP_KEYS = new Array<Span>();
+const NAME_KEYS = new Array<Span>();
+const LEAF_KEYS = new Array<Span>();
 for (let i = 0; i < LEAVES.length; i++) {
   const key = LEAVES[i].key;
   const dot = key.indexOf(".");
   LEAF_GROUPS.push(dot < 0 ? "" : key.slice(0, dot));
-  LEAF_NAMES.push(key.slice(dot + 1));
+  GROUP_KEYS.push(dot < 0 ? 0 : keyBytes(key.slice(0, dot)));
+  NAME_KEYS.push(keyBytes(key.slice(dot + 1)));
+  LEAF_KEYS.push(keyBytes(key));
 }
+
+// `"layer":"cli","source":` for each layer: the two members every origin, entry and decision starts or ends with.
+const LAYER_SOURCE = new Array<Span>();
+for (let i = 0; i < LAYER_NAMES.length; i++) LAYER_SOURCE.push(spanOf("\"layer\":\"" + LAYER_NAMES[i] + "\",\"source\":"));
+const KEY_ENTRIES = keyBytes("entries");
+const KEY_NAME = keyBytes("name");
+const KEY_FILE = keyBytes("file");
+const KEY_SELECTED = keyBytes("selected");
+const KEY_REASON = keyBytes("reason");
+const KEY_GLOB = keyBytes("glob");
+
+/** The source of the `presets` leaf in auto mode. */
+const AUTO_DETECT = new Source(spanOf("auto-detect"));
 
 /**
  * Writes the answer after its opening: the config, every leaf's origin (with each union-list entry's),
@@ -25,37 +49,37 @@ for (let i = 0; i < LEAVES.length; i++) {
  * could not be worked out (problems came first, and the host would have had to load files).
  */
 export function writeResolved(
-  w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>, applied: Array<PresetChoice> | null,
+  w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>, applied: Array<PresetChoice> | null,
   skipped: Array<PresetChoice>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
 ): void {
   // The config, nested by the dotted keys: `hooks.onFailure` is `onFailure` in the `hooks` object.
   w.key("config").beginObject();
   let group = "";
-  for (let i = 0; i < LEAVES.length; i++) {
-    const g = LEAF_GROUPS[i];
+  for (let i = 0; i < LEAF_COUNT; i++) {
+    const g = unchecked(LEAF_GROUPS[i]);
     if (g != group) {
       if (group.length > 0) w.endObject();
-      if (g.length > 0) w.key(g).beginObject();
+      if (g.length > 0) w.keys(unchecked(GROUP_KEYS[i])).beginObject();
       group = g;
     }
-    w.key(LEAF_NAMES[i]);
-    writeValue(w, merged[i], auto, autoNames);
+    w.keys(unchecked(NAME_KEYS[i]));
+    writeValue(w, merged, i, auto, autoNames);
   }
   if (group.length > 0) w.endObject();
   w.endObject();
 
   // A decision record of SPEC section 7 is a leaf's value in `config` with its origin here: hosts derive them.
   w.key("origins").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
-    w.key(LEAVES[i].key).beginObject();
-    writeOrigin(w, merged[i], auto);
-    if (LEAVES[i].isUnion()) {
+  for (let i = 0; i < LEAF_COUNT; i++) {
+    w.keys(unchecked(LEAF_KEYS[i])).beginObject();
+    writeOrigin(w, merged, i, auto);
+    if (unchecked(LEAVES[i]).isUnion()) {
       // One origin per entry of the list in `config`, in the same order.
-      w.key("entries").beginArray();
-      const entries = merged[i].entries;
+      w.keys(KEY_ENTRIES).beginArray();
+      const entries = merged.entriesOf(i);
       for (let j = 0; j < entries.length; j++) {
         w.beginObject();
-        writeLayerSource(w, entries[j].layer, entries[j].source);
+        writeLayerSource(w, entries.layerOf(j), entries.source(j));
         w.endObject();
       }
       w.endArray();
@@ -110,22 +134,24 @@ function isAbout(path: string, key: string): bool {
   return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == 0x2e;
 }
 
-function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNames: Array<string>): void {
+function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>): void {
   w.key("explain").beginObject();
-  for (let i = 0; i < LEAVES.length; i++) {
+  const layers = merged.layers;
+  for (let i = 0; i < LEAF_COUNT; i++) {
     w.key(LEAVES[i].key).beginArray();
-    const chain = merged[i].chain;
-    for (let j = 0; j < chain.length; j++) {
+    for (let j = 0; j < layers.length; j++) {
+      const layer = layers[j];
+      if (!layer.has(i)) continue;
       w.beginObject();
-      writeLayerSource(w, chain[j].layer, chain[j].source);
+      writeLayerSource(w, layer.kind, layer.source(i));
       w.key("value");
-      writeSetting(w, i, chain[j].setting);
+      writeSetting(w, i, layer);
       w.endObject();
     }
     if (i == LEAF_PRESETS && auto) {
       w.beginObject();
-      writeOrigin(w, merged[i], auto);
-      w.key("value").stringArray(autoNames);
+      writeOrigin(w, merged, i, auto);
+      w.key("value").spanArray(autoNames);
       w.endObject();
     }
     w.endArray();
@@ -133,37 +159,44 @@ function writeExplain(w: JsonWriter, merged: Array<Resolved>, auto: bool, autoNa
   w.endObject();
 }
 
-function writeValue(w: JsonWriter, r: Resolved, auto: bool, autoNames: Array<string>): void {
-  if (r.leaf == LEAF_PRESETS && auto) {
-    w.stringArray(autoNames);
+function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNames: Array<Span>): void {
+  if (leaf == LEAF_PRESETS && auto) {
+    w.spanArray(autoNames);
     return;
   }
-  if (LEAVES[r.leaf].isUnion()) {
-    w.stringArray(r.list());
+  if (unchecked(LEAVES[leaf]).isUnion()) {
+    writeValues(w, merged.entriesOf(leaf));
     return;
   }
-  writeSetting(w, r.leaf, r.setting!);
+  writeSetting(w, leaf, merged.winner(leaf)!);
 }
 
-function writeOrigin(w: JsonWriter, r: Resolved, auto: bool): void {
-  const detected = r.leaf == LEAF_PRESETS && auto;
-  writeLayerSource(w, detected ? LAYER_DEFAULT : r.layer, detected ? "auto-detect" : r.source);
+function writeOrigin(w: JsonWriter, merged: Merged, leaf: i32, auto: bool): void {
+  if (leaf == LEAF_PRESETS && auto) {
+    writeLayerSource(w, LAYER_DEFAULT, AUTO_DETECT);
+    return;
+  }
+  const layer = merged.winner(leaf);
+  writeLayerSource(w, layer != null ? layer.kind : LAYER_DEFAULT, layer != null ? layer.source(leaf) : DEFAULT_SOURCE);
 }
 
 /** The `"layer"` and `"source"` members that origins, entries, the explain chain and plan decisions share. */
-function writeLayerSource(w: JsonWriter, layer: string, source: string): void {
-  w.field("layer", layer);
-  w.field("source", source);
+function writeLayerSource(w: JsonWriter, layer: i32, source: Source): void {
+  w.keys(unchecked(LAYER_SOURCE[layer]));
+  source.write(w);
 }
 
 function writeApplied(w: JsonWriter, list: Array<PresetChoice>): void {
   w.beginArray();
   for (let i = 0; i < list.length; i++) {
-    const a = list[i];
+    const a = unchecked(list[i]);
     w.beginObject();
-    w.field("name", a.layer.label);
-    w.field("source", a.source);
-    w.field("reason", a.reason);
+    w.key("name").spanString(a.layer.label);
+    w.key("source").spanString(a.source);
+    w.key("reason");
+    const listedBy = a.listedBy;
+    if (listedBy != null) writeListedReason(w, listedBy);
+    else w.string(a.reason);
     if (a.glob.length > 0) w.field("glob", a.glob);
     w.endObject();
   }
@@ -174,33 +207,34 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   w.key("plan").beginObject();
   w.key("theme").beginObject();
   w.key("file");
-  if (plan.themeFile.length > 0) w.string(plan.themeFile);
+  if (spanLen(plan.themeFile) > 0) w.spanString(plan.themeFile);
   else w.null();
   w.key("path");
-  if (plan.themePath.length > 0) w.string(plan.themePath);
+  if (spanLen(plan.themePath) > 0) w.spanString(plan.themePath);
   else w.null();
-  w.field("reason", plan.themeReason);
-  w.key("alternatives").stringArray(plan.themeAlternatives);
+  w.key("reason");
+  writeThemeReason(w, plan);
+  w.key("alternatives").spanArray(plan.themeAlternatives);
   w.endObject();
-  const selected = new Array<string>();
-  const excluded = new Array<string>();
-  for (let i = 0; i < plan.modules.length; i++) {
-    if (plan.modules[i].selected) selected.push(plan.modules[i].name);
-    else excluded.push(plan.modules[i].name);
-  }
-  w.key("modules").stringArray(selected);
-  w.key("excluded").stringArray(excluded);
+  w.key("modules").beginArray();
+  const modules = plan.modules;
+  for (let i = 0; i < modules.length; i++) if (unchecked(modules[i]).selected) w.spanString(unchecked(modules[i]).name);
+  w.endArray();
+  w.key("excluded").beginArray();
+  for (let i = 0; i < modules.length; i++) if (!unchecked(modules[i]).selected) w.spanString(unchecked(modules[i]).name);
+  w.endArray();
   w.key("decisions").beginArray();
-  for (let i = 0; i < plan.modules.length; i++) {
-    const d = plan.modules[i];
+  for (let i = 0; i < modules.length; i++) {
+    const d = unchecked(modules[i]);
     w.beginObject();
-    w.field("name", d.name);
-    w.field("file", d.file);
-    w.key("selected").bool(d.selected);
-    w.field("reason", d.reason);
-    if (d.glob.length > 0) {
-      w.field("glob", d.glob);
-      writeLayerSource(w, d.layer, d.source);
+    w.member(KEY_NAME, d.name).member(KEY_FILE, d.file);
+    w.keys(KEY_SELECTED).bool(d.selected);
+    w.keys(KEY_REASON);
+    writeModuleReason(w, d);
+    const source = d.source;
+    if (source != null) {
+      w.member(KEY_GLOB, d.glob);
+      writeLayerSource(w, d.layer, source);
     }
     w.endObject();
   }
@@ -208,26 +242,25 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   w.endObject();
 }
 
-export function writeNeedPresets(w: JsonWriter, auto: bool, listed: Resolved, searchPath: Array<string>, logFormat: string, warnings: Array<Warning>): void {
+export function writeNeedPresets(w: JsonWriter, auto: bool, listed: Array<Span>, searchPath: Array<Span>, logFormat: Span, warnings: Array<Warning>): void {
   beginStage(w, true, "presets", logFormat);
   w.key("needs").beginObject();
   w.field("mode", auto ? "auto" : "list");
   w.key("presets").beginArray();
-  const entries = listed.list();
-  for (let i = 0; i < entries.length; i++) {
+  for (let i = 0; i < listed.length; i++) {
     w.beginObject();
-    w.field("ref", entries[i]);
-    w.field("kind", isPresetPath(entries[i]) ? "path" : "name");
+    w.key("ref").spanString(listed[i]);
+    w.field("kind", isPresetPath(listed[i]) ? "path" : "name");
     w.endObject();
   }
   w.endArray();
-  w.key("searchPath").stringArray(searchPath);
+  w.key("searchPath").spanArray(searchPath);
   w.endObject();
   writeWarnings(w, warnings);
   w.endObject();
 }
 
-export function writeNeedDetect(w: JsonWriter, candidates: Array<PresetChoice>, logFormat: string, warnings: Array<Warning>): void {
+export function writeNeedDetect(w: JsonWriter, candidates: Array<PresetChoice>, logFormat: Span, warnings: Array<Warning>): void {
   beginStage(w, true, "detect", logFormat);
   w.key("needs").beginObject();
   w.key("detect").beginArray();
@@ -235,8 +268,8 @@ export function writeNeedDetect(w: JsonWriter, candidates: Array<PresetChoice>, 
     const detect = candidates[i].layer.detect;
     if (detect == null) continue;
     w.beginObject();
-    w.field("id", candidates[i].source);
-    w.field("name", candidates[i].layer.label);
+    w.key("id").spanString(candidates[i].source);
+    w.key("name").spanString(candidates[i].layer.label);
     w.key("globs").stringArray(detect);
     w.endObject();
   }

@@ -53,6 +53,74 @@ function writeUnits(s: string, p: usize, json: bool): usize {
 }
 
 /**
+ * Writes WTF-8 bytes (`n` at `from`) as JSON string content at `p`, the way `writeEscaped` writes the string they
+ * stand for; returns where it stopped. The output needs room for six bytes per byte (a control character
+ * becomes six) and eight more: bytes are stored eight at a time.
+ */
+export function writeEscapedBytes(from: usize, n: i32, p: usize): usize {
+  const end = from + <usize>n;
+  let q = from;
+  while (q < end) {
+    // Eight bytes at a time up to the first that needs a look: below 0x20, a quote, a backslash, not ASCII.
+    // Storing all eight is safe: the output has room for them.
+    let special: u64 = 0;
+    while (q + 8 <= end) {
+      const x = load<u64>(q);
+      store<u64>(p, x);
+      special = specialBytes(x);
+      if (special != 0) break;
+      p += 8;
+      q += 8;
+    }
+    if (special == 0) {
+      if (q >= end) break;
+      // The last few: the top of the word that ends with them (read from before `q`), shifted down.
+      const left = end - q;
+      const x = end >= 8 ? load<u64>(end - 8) >> ((8 - left) << 3) : <u64>load<u8>(q);
+      const avail = end >= 8 ? left : 1;
+      store<u64>(p, x);
+      special = specialBytes(x) & (<u64>-1 >> ((8 - avail) << 3));
+      if (special == 0) {
+        p += avail;
+        q += avail;
+        continue;
+      }
+    }
+    const k = <usize>(ctz(special) >> 3);
+    p += k;
+    q += k;
+    const b = <u32>load<u8>(q);
+    if (b < 0x80) {
+      p = writeUnit(p, b);
+      q++;
+    } else if (b == 0xed && <u32>load<u8>(q + 1) >= 0xa0) {
+      // A lone surrogate, which only WTF-8 carries: its escape, as for a string.
+      p = hexEscape(p, 0xd000 | ((<u32>load<u8>(q + 1) & 0x3f) << 6) | (<u32>load<u8>(q + 2) & 0x3f));
+      q += 3;
+    } else {
+      // Any other sequence stands for itself.
+      const len: usize = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      for (let i: usize = 0; i < len; i++) store<u8>(p + i, load<u8>(q + i));
+      p += len;
+      q += len;
+    }
+  }
+  return p;
+}
+
+// Eight bytes at a time: bit 7 of each byte of the result is set where that byte is below 0x20, a quote, a
+// backslash, or not ASCII (and possibly in bytes above such a one, never below); zero when all eight are plain
+// characters of a JSON string.
+const ONES: u64 = 0x0101010101010101;
+const HIGHS: u64 = 0x8080808080808080;
+
+@inline export function specialBytes(x: u64): u64 {
+  const quote = x ^ (ONES * 0x22);
+  const backslash = x ^ (ONES * 0x5c);
+  return (x | ((x - ONES * 0x20) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
+}
+
+/**
  * Writes the parsed string of `n` bytes at `from` (quotes included) at `p`, its escapes written the way
  * `writeEscaped` would write the string they stand for; returns where it stopped. Never longer than `n`.
  */

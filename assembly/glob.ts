@@ -1,22 +1,4 @@
-// Glob matching: module globs (a name, or a prefix and one trailing '*') and preset detect globs over file paths.
-
-import { Entry } from "./merge";
-
-/** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
-export function matchModule(glob: string, name: string): bool {
-  // The prefix is compared in place: this runs for every archive against every glob.
-  const stem = glob.length - 1;
-  if (stem >= 0 && glob.charCodeAt(stem) == 0x2a) {
-    return name.length >= stem && memory.compare(changetype<usize>(name), changetype<usize>(glob), <usize>stem << 1) == 0;
-  }
-  return glob == name;
-}
-
-/** The first entry whose glob matches the name, or null. */
-export function findModuleMatch(globs: Array<Entry>, name: string): Entry | null {
-  for (let i = 0, n = globs.length; i < n; i++) if (matchModule(globs[i].value, name)) return globs[i];
-  return null;
-}
+// Glob matching of preset detect globs over file paths (module globs are select.ts's).
 
 /**
  * Whether a relative file path matches a detect glob: '*' and '?' stay within one path segment,

@@ -1,5 +1,6 @@
 // Object keys compared by value, and a set of them: how the parser finds duplicate keys without making strings.
 
+import { hashBytes, sameBytes } from "./span";
 import { Tape, valuePtr } from "./tape";
 
 /** The keys of one object, each value kept with the node of its first occurrence. */
@@ -17,16 +18,23 @@ export class KeySet {
   static same(tape: Tape, a: i32, b: i32): bool {
     if (!tape.isEscaped(a) && !tape.isEscaped(b)) {
       const n = tape.bodyLen(a);
-      return n == tape.bodyLen(b) && memory.compare(tape.bodyPtr(a), tape.bodyPtr(b), <usize>n) == 0;
+      return n == tape.bodyLen(b) && sameBytes(tape.bodyPtr(a), tape.bodyPtr(b), n);
     }
     const n = tape.bytes(a);
     const p = valuePtr;
-    return n == tape.bytes(b) && memory.compare(p, valuePtr, <usize>n) == 0;
+    return n == tape.bytes(b) && sameBytes(p, valuePtr, n);
   }
 
   /** The first key of object `obj` before key node `key` with the same value, or -1: a scan, for objects of a few keys. */
   static firstBefore(tape: Tape, obj: i32, key: i32): i32 {
-    for (let k = obj + 1; k < key; k = tape.next(k + 1)) if (KeySet.same(tape, k, key)) return k;
+    // Keys without escapes differ by length or first byte far more often than not: settled without a call.
+    const plain = !tape.isEscaped(key);
+    const n = tape.bodyLen(key);
+    const first = n > 0 ? load<u8>(tape.bodyPtr(key)) : 0;
+    for (let k = obj + 1; k < key; k = tape.next(k + 1)) {
+      if (plain && !tape.isEscaped(k) && (tape.bodyLen(k) != n || (n > 0 && load<u8>(tape.bodyPtr(k)) != first))) continue;
+      if (KeySet.same(tape, k, key)) return k;
+    }
     return -1;
   }
 
@@ -69,11 +77,8 @@ export class KeySet {
   }
 }
 
-/** FNV-1a over a key's value bytes. */
+/** A key's hash, over its value's bytes. */
 function hashKey(tape: Tape, key: i32): i32 {
   const n = tape.bytes(key);
-  const p = valuePtr;
-  let h: u32 = 0x811c9dc5;
-  for (let i = 0; i < n; i++) h = (h ^ <u32>load<u8>(p + <usize>i)) * 0x01000193;
-  return <i32>h;
+  return <i32>hashBytes(valuePtr, n);
 }

@@ -1,115 +1,87 @@
-// The 5-layer merge of SPEC section 4: the winner of every leaf, union lists, and the override chain.
+// The 5-layer merge of SPEC section 4: the layer that wins every leaf, and the entries of the union lists.
 
-import { LAYER_DEFAULT, Layer, Setting } from "./layer";
-import { LEAF_PRESETS, LEAVES, TYPE_BOOL, TYPE_PATH, TYPE_SCHEMA, normalizeValue } from "./schema";
-
-/** One entry of a union list, with where it came from. */
-export class Entry {
-  constructor(public value: string, public layer: string, public source: string) {}
-}
-
-/** One layer's link in a leaf's override chain: what it set, and where. */
-export class Link {
-  constructor(public layer: string, public source: string, public setting: Setting) {}
-}
-
-// Leaves that are not union lists share this empty list of entries; union lists get their own.
-const NO_ENTRIES = new Array<Entry>();
-
-/** The merged result for one leaf. */
-export class Resolved {
-  leaf: i32 = 0;
-  /** The winning layer: for union lists, the highest layer that contributed an entry. */
-  layer: string = LAYER_DEFAULT;
-  source: string = "default";
-  /** The winning value (scalars and replaced lists). */
-  setting: Setting | null = null;
-  /** Union lists: every entry, lowest layer first, without duplicates. */
-  entries: Array<Entry> = NO_ENTRIES;
-  /** Every layer that set the leaf, highest first. */
-  chain: Array<Link> = new Array<Link>();
-
-  /** The value as a list (union lists: the entries). */
-  list(): Array<string> {
-    if (LEAVES[this.leaf].isUnion()) {
-      const out = new Array<string>();
-      for (let i = 0; i < this.entries.length; i++) out.push(this.entries[i].value);
-      return out;
-    }
-    const s = this.setting;
-    return s == null ? new Array<string>() : s.list;
-  }
-
-  text(): string {
-    const s = this.setting;
-    return s == null ? "" : s.str;
-  }
-
-  flag(): bool {
-    const s = this.setting;
-    return s != null && s.flag;
-  }
-}
+import { Items } from "./items";
+import { LAYER_CLI, LAYER_DEFAULT, Layer } from "./layer";
+import { LEAF_COUNT, LEAF_PRESETS, LEAVES, TYPE_BOOL, TYPE_PATH, normalizeValue } from "./schema";
+import { DEFAULT_SOURCE, Source } from "./source";
+import { Span } from "./span";
 
 /** The defaults layer: every leaf but `presets` (whose absence means auto-detect). */
-export function defaultLayer(cwd: string): Layer {
+export function defaultLayer(cwd: Span): Layer {
   const layer = new Layer(LAYER_DEFAULT, cwd);
-  for (let i = 0; i < LEAVES.length; i++) {
-    const leaf = LEAVES[i];
+  for (let i = 0; i < LEAF_COUNT; i++) {
+    const leaf = unchecked(LEAVES[i]);
     if (i == LEAF_PRESETS) continue;
-    if (leaf.isList()) layer.addList(i, new Array<string>(), new Array<string>(), "default");
-    else if (leaf.type == TYPE_BOOL) layer.setFlag(i, leaf.defaultText == "true", "default");
-    else if (leaf.type == TYPE_PATH) layer.setText(i, normalizeValue(i, leaf.defaultText, cwd), "default");
-    else if (leaf.type == TYPE_SCHEMA) layer.setText(i, "1", "default");
-    else layer.setText(i, leaf.defaultText, "default");
+    if (leaf.isList()) layer.setEmptyList(i, DEFAULT_SOURCE);
+    else if (leaf.type == TYPE_BOOL) layer.setFlag(i, leaf.defaultText == "true", DEFAULT_SOURCE);
+    else if (leaf.type == TYPE_PATH) layer.setValue(i, normalizeValue(i, leaf.defaultValue, cwd), DEFAULT_SOURCE);
+    else layer.setValue(i, leaf.defaultValue, DEFAULT_SOURCE);
   }
   return layer;
 }
 
-/** Merges layers given highest first. */
-export function mergeLayers(layers: Array<Layer>): Array<Resolved> {
-  const out = new Array<Resolved>(LEAVES.length);
-  for (let i = 0; i < LEAVES.length; i++) out[i] = mergeLeaf(layers, i);
-  return out;
+/** The highest of `layers` (given highest first) that sets `leaf`, or null. */
+export function topLayer(layers: Array<Layer>, leaf: i32): Layer | null {
+  for (let i = 0, n = layers.length; i < n; i++) if (unchecked(layers[i]).has(leaf)) return unchecked(layers[i]);
+  return null;
 }
 
-/** Merges one leaf over layers given highest first. */
-export function mergeLeaf(layers: Array<Layer>, leaf: i32): Resolved {
-  const r = new Resolved();
-  r.leaf = leaf;
-  for (let i = 0; i < layers.length; i++) {
-    const s = layers[i].get(leaf);
-    if (s != null) r.chain.push(new Link(layers[i].name, s.source, s));
-  }
-  if (!LEAVES[leaf].isUnion()) {
-    if (r.chain.length > 0) {
-      const top = r.chain[0];
-      r.layer = top.layer;
-      r.source = top.source;
-      r.setting = top.setting;
-    }
-    return r;
-  }
-  // Union: lowest layer first, each entry once, keeping the origin of its first appearance.
-  r.entries = new Array<Entry>();
-  let contributor: Link | null = null;
-  const seen = new Set<string>();
-  for (let i = r.chain.length - 1; i >= 0; i--) {
-    const link = r.chain[i];
-    const s = link.setting;
-    if (s.list.length > 0) contributor = link;
-    for (let j = 0; j < s.list.length; j++) {
-      const value = s.list[j];
-      if (seen.has(value)) continue;
-      seen.add(value);
-      r.entries.push(new Entry(value, link.layer, s.sources[j]));
+/** The merge of layers given highest first. */
+export class Merged {
+  layers: Array<Layer>;
+  /**
+   * The layer each leaf's value and origin come from, or null when none sets it. For union lists, the highest
+   * layer that contributed an entry (or, when none did, the highest that set the list).
+   */
+  winners: StaticArray<Layer | null> = new StaticArray<Layer | null>(LEAF_COUNT);
+  /** Union lists: every entry, lowest layer first, without duplicates (the origin of an entry is where it first came in). */
+  entries: StaticArray<Items | null> = new StaticArray<Items | null>(LEAF_COUNT);
+
+  constructor(layers: Array<Layer>) {
+    this.layers = layers;
+    for (let leaf = 0; leaf < LEAF_COUNT; leaf++) {
+      if (unchecked(LEAVES[leaf]).isUnion()) this.union(leaf);
+      else unchecked(this.winners[leaf] = topLayer(layers, leaf));
     }
   }
-  if (contributor == null && r.chain.length > 0) contributor = r.chain[0];
-  if (contributor != null) {
-    r.layer = contributor.layer;
-    r.source = contributor.source;
-    r.setting = contributor.setting;
+
+  @inline winner(leaf: i32): Layer | null {
+    return unchecked(this.winners[leaf]);
   }
-  return r;
+
+  /** A union list's entries. */
+  @inline entriesOf(leaf: i32): Items {
+    return unchecked(this.entries[leaf])!;
+  }
+
+  /** A scalar leaf's value (an empty span when nothing sets it). */
+  value(leaf: i32): Span {
+    const layer = this.winner(leaf);
+    return layer != null ? layer.value(leaf) : 0;
+  }
+
+  /** The source of a leaf's value. */
+  source(leaf: i32): Source {
+    const layer = this.winner(leaf);
+    return layer != null ? layer.source(leaf) : DEFAULT_SOURCE;
+  }
+
+  private union(leaf: i32): void {
+    const entries = new Items(LAYER_DEFAULT);
+    const layers = this.layers;
+    let contributor: Layer | null = null;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const layer = unchecked(layers[i]);
+      if (!layer.has(leaf) || layer.list(leaf).length == 0) continue;
+      contributor = layer;
+      entries.addAll(layer.list(leaf), layer.kind);
+    }
+    unchecked(this.entries[leaf] = entries);
+    unchecked(this.winners[leaf] = contributor != null ? contributor : topLayer(layers, leaf));
+  }
+}
+
+/** The --exclude flag's globs, which win over every other layer in module selection. */
+export function flagEntries(cli: Layer, leaf: i32): Items {
+  return cli.has(leaf) ? cli.list(leaf) : new Items(LAYER_CLI);
 }

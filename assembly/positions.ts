@@ -47,31 +47,33 @@ export class Positions {
         if (pos % STRIDE == 0) this.mark(pos, line, column, offset);
         stop = min(at, pos - pos % STRIDE + STRIDE);
       }
-      while (pos < stop) {
-        // Eight ASCII bytes without a line break are eight columns; other words go byte by byte.
-        let next = stop;
-        if (pos + 8 <= stop) {
-          const x = load<u64>(ptr + <usize>pos);
-          const y = x ^ 0x0a0a0a0a0a0a0a0a;
-          if (((x | ((y - 0x0101010101010101) & ~y)) & 0x8080808080808080) == 0) {
-            column += 8;
-            offset += 8;
-            pos += 8;
-            continue;
-          }
-          next = pos + 8;
+      // Eight ASCII bytes at a time: the line breaks among them counted at once, the column set from the last
+      // one; a word with other bytes goes byte by byte.
+      for (; pos + 8 <= stop; pos += 8) {
+        const x = load<u64>(ptr + <usize>pos);
+        if ((x & 0x8080808080808080) != 0) break;
+        const y = x ^ 0x0a0a0a0a0a0a0a0a;
+        // Bit 7 set exactly in the bytes that are zero in `y`: the line breaks (no carry crosses a byte).
+        const breaks = ~(((y & 0x7f7f7f7f7f7f7f7f) + 0x7f7f7f7f7f7f7f7f) | y) & 0x8080808080808080;
+        offset += 8;
+        if (breaks == 0) {
+          column += 8;
+        } else {
+          line += <i32>popcnt(breaks);
+          column = 8 - <i32>((63 - clz(breaks)) >> 3);
         }
-        for (; pos < next; pos++) {
-          const b = <u32>load<u8>(ptr + <usize>pos);
-          if (b == 0x0a) {
-            line++;
-            column = 1;
-            offset++;
-          } else {
-            const units = unitsOfByte(b);
-            column += units;
-            offset += units;
-          }
+      }
+      const next = min(stop, pos + 8);
+      for (; pos < next; pos++) {
+        const b = <u32>load<u8>(ptr + <usize>pos);
+        if (b == 0x0a) {
+          line++;
+          column = 1;
+          offset++;
+        } else {
+          const units = unitsOfByte(b);
+          column += units;
+          offset += units;
         }
       }
     }

@@ -1,19 +1,21 @@
 // Presets (SPEC section 5): the bundled ones, preset files a host loaded, the listed presets and auto-detect.
 
 import { Diagnostic, PRESET_NOT_FOUND } from "./diagnostic";
-import { readInto, sourceDocument, valueDocument } from "./document";
-import { stringList } from "./flags";
+import { DOC_PRESET, sourceDocument, valueDocument } from "./document";
+import { spanList } from "./flags";
 import { matchFile } from "./glob";
 import { LAYER_PRESET, Layer } from "./layer";
 import { parseJson } from "./parser";
 import { basenameOf, dirnameOf, isAbsolutePath } from "./paths";
-import { isPresetPath } from "./schema";
+import { LEAF_CACHE_FILE, LEAF_INIT_DIR, LEAF_POST_DIR, LEAF_THEME, isPresetPath, isZipPath } from "./schema";
+import { Source } from "./source";
+import { Span, sameSpan, sortedOrder, spanLen, spanOf, spanPtr, spanText, subSpan } from "./span";
 import { didYouMean } from "./suggest";
 import { KIND_ARRAY, KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
-import { format, itemPath, sortedOrder, words } from "./text";
+import { format, itemPath, words } from "./text";
 import { encodeText } from "./escape";
 import { maxBytes } from "./utf8";
-import { DOC_PRESET } from "./validate";
+import { readInto } from "./validate";
 
 /** The bundled presets, as JSON text: the same validator checks them as users' presets. */
 export const BUNDLED_NAMES: Array<string> = words("none standard");
@@ -22,30 +24,51 @@ const BUNDLED_TEXTS: Array<string> = [
   "{\"modules\":{\"exclude\":[\"test-*\",\"dev-*\"]},\"hooks\":{\"onFailure\":\"fail\"},\"detect\":[\"*.zip\"]}",
 ];
 
-// Parsed once per instance, at start: what a call allocates does not outlive it (heap.ts), and the validator
-// only reads these (a bundled preset has no positions, so nothing is made on them later).
+// Parsed and read once per instance, at start: what a call allocates does not outlive it (heap.ts), and a call
+// only reads these. A bundled preset has no positions, so nothing is made on them later; and a layer whose
+// values do not depend on the working directory (no relative path in it) serves every call as it is.
+const bundledSpans = new Array<Span>();
 const bundledTapes = new Array<Tape>();
+const bundledLayers = new Array<Layer>();
+const bundledFixed = new Array<bool>();
 for (let i = 0; i < BUNDLED_TEXTS.length; i++) {
   const text = BUNDLED_TEXTS[i];
   const bytes = __alloc(<usize>maxBytes(text));
+  bundledSpans.push(spanOf(BUNDLED_NAMES[i]));
   bundledTapes.push(parseJson(bytes, encodeText(text, bytes)).tape);
+  const layer = readBundled(i, 0);
+  bundledLayers.push(layer);
+  bundledFixed.push(!layer.has(LEAF_INIT_DIR) && !layer.has(LEAF_POST_DIR) && !layer.has(LEAF_CACHE_FILE) &&
+    !(layer.has(LEAF_THEME) && isZipPath(layer.value(LEAF_THEME))));
 }
 
-/** The parsed JSON of a bundled preset (its root is node 0). */
-export function bundledTape(name: string): Tape {
-  return bundledTapes[BUNDLED_NAMES.indexOf(name)];
+/** The parsed JSON of bundled preset `i` (its root is node 0). */
+export function bundledTape(i: i32): Tape {
+  return bundledTapes[i];
 }
 
-/** The layer a bundled preset sets; its values' source is the preset's name. */
-export function bundledLayer(name: string, cwd: string): Layer {
-  const layer = presetLayer(name, cwd);
-  readInto(valueDocument(bundledTape(name), 0, name, DOC_PRESET), layer);
+/** The index of the bundled preset named `name`, or -1. */
+export function bundledIndex(name: Span): i32 {
+  for (let i = 0; i < bundledSpans.length; i++) if (sameSpan(unchecked(bundledSpans[i]), name)) return i;
+  return -1;
+}
+
+/** The layer bundled preset `i` sets; its values' source is the preset's name. */
+export function bundledLayer(i: i32, cwd: Span): Layer {
+  return unchecked(bundledFixed[i]) ? unchecked(bundledLayers[i]) : readBundled(i, cwd);
+}
+
+function readBundled(i: i32, cwd: Span): Layer {
+  const layer = presetLayer(bundledSpans[i], cwd);
+  readInto(valueDocument(bundledTapes[i], 0, bundledSpans[i], DOC_PRESET), layer);
   return layer;
 }
 
 /** A preset considered for the merge: its layer, where it comes from (its id in auto-detect answers), and why it applies or not. */
 export class PresetChoice {
-  constructor(public layer: Layer, public source: string, public reason: string) {}
+  constructor(public layer: Layer, public source: Span, public reason: string) {}
+  /** A listed preset: the source of its entry in `presets` (the reason is "listed in presets (source)"). */
+  listedBy: Source | null = null;
   /** The detect glob that matched, for auto-detect. */
   glob: string = "";
 }
@@ -54,17 +77,17 @@ export class PresetChoice {
 export class PresetFiles {
   constructor(public req: Tape, public nodes: Array<i32>) {}
 
-  source(i: i32): string {
-    return this.req.stringMember(this.nodes[i], "source", "");
+  source(i: i32): Span {
+    return this.req.spanMember(this.nodes[i], "source", 0);
   }
 
   /** The preset's name: `name`, or the file's base name without its extension. */
-  name(i: i32): string {
-    return this.req.stringMember(this.nodes[i], "name", stripExtension(basenameOf(this.source(i))));
+  name(i: i32): Span {
+    return this.req.spanMember(this.nodes[i], "name", stripExtension(basenameOf(this.source(i))));
   }
 
   /** Validates preset file `i` into a new preset layer; its problems go to `errors`. */
-  read(i: i32, cwd: string, errors: Array<Diagnostic>): Layer {
+  read(i: i32, cwd: Span, errors: Array<Diagnostic>): Layer {
     const source = this.source(i);
     const layer = presetLayer(this.name(i), baseDirOf(source, cwd));
     const doc = sourceDocument(this.req, this.nodes[i], DOC_PRESET, source, new Array<string>(), "presetFiles[]");
@@ -96,8 +119,12 @@ export function readPresetFiles(req: Tape, node: i32, problems: Array<string>): 
   return new PresetFiles(req, out);
 }
 
-/** Every preset name there is, for suggestions: the bundled ones, `presetNames`, and the files' names. */
-export function availableNames(req: Tape, node: i32, files: PresetFiles): Array<string> {
+/**
+ * Every preset name there is, for suggestions: the bundled ones, `presetNames` (node `node` of the request), and
+ * the files' names. Worked out only for a preset that is not found.
+ */
+function availableNames(node: i32, files: PresetFiles): Array<string> {
+  const req = files.req;
   const names = BUNDLED_NAMES.slice();
   if (node >= 0 && req.kind(node) == KIND_ARRAY) {
     const end = req.next(node);
@@ -108,7 +135,7 @@ export function availableNames(req: Tape, node: i32, files: PresetFiles): Array<
     }
   }
   for (let i = 0; i < files.nodes.length; i++) {
-    const name = files.name(i);
+    const name = spanText(files.name(i));
     if (!names.includes(name)) names.push(name);
   }
   return names;
@@ -116,33 +143,40 @@ export function availableNames(req: Tape, node: i32, files: PresetFiles): Array<
 
 /**
  * Applies the listed preset `entry` (set by `source`): the file the host loaded for it, else a bundled preset
- * of that name, else PresetNotFound with the available names.
+ * of that name, else PresetNotFound with the available names (`presetNames` is node `namesNode` of the request).
  */
-export function applyListed(entry: string, source: string, files: PresetFiles, available: Array<string>, cwd: string, applied: Array<PresetChoice>, errors: Array<Diagnostic>): void {
-  const reason = "listed in presets (" + source + ")";
+export function applyListed(
+  entry: Span, source: Source, files: PresetFiles, namesNode: i32, cwd: Span, applied: Array<PresetChoice>, errors: Array<Diagnostic>,
+): void {
   for (let i = 0; i < files.nodes.length; i++) {
-    if (files.req.stringMember(files.nodes[i], "ref", "") == entry) {
-      applied.push(new PresetChoice(files.read(i, cwd, errors), files.source(i), reason));
+    if (sameSpan(files.req.spanMember(files.nodes[i], "ref", 0), entry)) {
+      add(applied, new PresetChoice(files.read(i, cwd, errors), files.source(i), ""), source);
       return;
     }
   }
-  if (isPresetPath(entry)) {
-    errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", format("Preset file not found: %. Check the path, or name a preset: %.", entry, available.join(", ")), source));
+  const bundled = isPresetPath(entry) ? -1 : bundledIndex(entry);
+  if (bundled >= 0) {
+    add(applied, new PresetChoice(bundledLayer(bundled, cwd), unchecked(bundledSpans[bundled]), ""), source);
     return;
   }
-  if (BUNDLED_NAMES.includes(entry)) {
-    applied.push(new PresetChoice(bundledLayer(entry, cwd), entry, reason));
-    return;
-  }
-  errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets",
-    format("Unknown preset \"%\".% Available presets: %.", entry, didYouMean(entry, available), available.join(", ")), source));
+  const name = spanText(entry);
+  const available = availableNames(namesNode, files);
+  const message = isPresetPath(entry)
+    ? format("Preset file not found: %. Check the path, or name a preset: %.", name, available.join(", "))
+    : format("Unknown preset \"%\".% Available presets: %.", name, didYouMean(name, available), available.join(", "));
+  errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", message, source.text()));
+}
+
+function add(applied: Array<PresetChoice>, choice: PresetChoice, listedBy: Source): void {
+  choice.listedBy = listedBy;
+  applied.push(choice);
 }
 
 /** The auto-detect candidates: every bundled preset, then every preset file in name order. */
-export function candidates(files: PresetFiles, cwd: string, errors: Array<Diagnostic>): Array<PresetChoice> {
+export function candidates(files: PresetFiles, cwd: Span, errors: Array<Diagnostic>): Array<PresetChoice> {
   const out = new Array<PresetChoice>();
-  for (let i = 0; i < BUNDLED_NAMES.length; i++) out.push(new PresetChoice(bundledLayer(BUNDLED_NAMES[i], cwd), BUNDLED_NAMES[i], ""));
-  const names = new Array<string>();
+  for (let i = 0; i < bundledSpans.length; i++) out.push(new PresetChoice(bundledLayer(i, cwd), bundledSpans[i], ""));
+  const names = new Array<Span>();
   for (let i = 0; i < files.nodes.length; i++) names.push(files.name(i));
   const order = sortedOrder(names);
   for (let i = 0; i < order.length; i++) out.push(new PresetChoice(files.read(order[i], cwd, errors), files.source(order[i]), ""));
@@ -158,7 +192,11 @@ export function detectPresets(
   req: Tape, detected: i32, filesNode: i32, choices: Array<PresetChoice>, applied: Array<PresetChoice>,
   skipped: Array<PresetChoice>, problems: Array<string>,
 ): bool {
-  const files = filesNode >= 0 ? stringList(req, filesNode, "files", problems) : new Array<string>();
+  const files = new Array<string>();
+  if (filesNode >= 0) {
+    const spans = spanList(req, filesNode, "files", problems);
+    for (let i = 0; i < spans.length; i++) files.push(spanText(spans[i]));
+  }
   if (problems.length > 0) return false;
   let pending = false;
   for (let i = 0; i < choices.length; i++) {
@@ -171,7 +209,7 @@ export function detectPresets(
     }
     let glob = "";
     if (detected >= 0 && req.kind(detected) == KIND_OBJECT) {
-      const answer = req.member(detected, c.source);
+      const answer = req.member(detected, spanText(c.source));
       if (answer >= 0 && req.kind(answer) == KIND_STRING) glob = req.text(answer);
     } else if (filesNode >= 0) {
       glob = firstMatch(globs, files);
@@ -198,18 +236,19 @@ function firstMatch(globs: Array<string>, files: Array<string>): string {
   return "";
 }
 
-function presetLayer(name: string, dir: string): Layer {
+function presetLayer(name: Span, dir: Span): Layer {
   const layer = new Layer(LAYER_PRESET, dir);
   layer.label = name;
   return layer;
 }
 
 /** The directory of `file` when it is absolute: relative paths in it resolve there; else `fallback`. */
-export function baseDirOf(file: string, fallback: string): string {
+export function baseDirOf(file: Span, fallback: Span): Span {
   return isAbsolutePath(file) ? dirnameOf(file) : fallback;
 }
 
-function stripExtension(name: string): string {
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? name.slice(0, dot) : name;
+function stripExtension(name: Span): Span {
+  let dot = spanLen(name) - 1;
+  while (dot >= 0 && load<u8>(spanPtr(name) + <usize>dot) != 0x2e) dot--;
+  return dot > 0 ? subSpan(name, 0, dot) : name;
 }

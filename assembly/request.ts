@@ -1,15 +1,17 @@
 // One request in, one answer out: reads the JSON request, runs its op, writes the JSON answer.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { FORMAT_JSON, FORMAT_PACKAGE, listUnlisted, readInto, textDocument } from "./document";
+import { DOC_CONFIG, DOC_PRESET, Document, FORMAT_JSON, FORMAT_PACKAGE, textDocument } from "./document";
+import { writeValue } from "./echo";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "./parser";
 import { BUNDLED_NAMES, bundledLayer, bundledTape } from "./presets";
+import { spanOf } from "./span";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
 import { KIND_OBJECT, KIND_STRING, Tape } from "./tape";
 import { format, intText } from "./text";
-import { DOC_CONFIG, DOC_PRESET, Document } from "./validate";
+import { listUnlisted, readInto } from "./validate";
 import { JsonWriter } from "./writer";
 
 /** The request was handled (its answer may still report problems with its inputs). */
@@ -18,6 +20,9 @@ export const STATUS_DONE: i32 = 0;
 export const STATUS_UNREADABLE: i32 = 1;
 /** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
 export const STATUS_MALFORMED: i32 = 2;
+
+/** The name of a text without a `source`. */
+const INPUT_NAME = spanOf("<input>");
 
 /** The status of the last request that `handle` answered. */
 export let lastStatus: i32 = STATUS_DONE;
@@ -71,7 +76,7 @@ function validateRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<st
     problems.push("kind must be \"config\" or \"preset\"");
     return;
   }
-  const doc = textDocument(tape, text, format, tape.stringMember(req, "source", "<input>"), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
+  const doc = textDocument(tape, text, format, tape.spanMember(req, "source", INPUT_NAME), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
   // No layer: only the problems. The config is the text's own value, written back from its bytes.
   readInto(doc, null);
   const errors = doc.errors;
@@ -80,7 +85,7 @@ function validateRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<st
   w.key("ok").bool(errors.length == 0);
   if (errors.length == 0) {
     w.key("config");
-    if (doc.node >= 0) w.value(doc.tape!, doc.node);
+    if (doc.node >= 0) writeValue(w, doc.tape!, doc.node);
     else w.null();
   }
   writeDiagnostics(w, "errors", errors);
@@ -94,12 +99,11 @@ function presetsRequest(w: JsonWriter): void {
   w.key("ok").bool(true);
   w.key("presets").beginArray();
   for (let i = 0; i < BUNDLED_NAMES.length; i++) {
-    const name = BUNDLED_NAMES[i];
     w.beginObject();
-    w.field("name", name);
+    w.field("name", BUNDLED_NAMES[i]);
     w.key("preset");
-    w.value(bundledTape(name), 0);
-    const detect = bundledLayer(name, "/").detect;
+    writeValue(w, bundledTape(i), 0);
+    const detect = bundledLayer(i, 0).detect;
     w.key("detect");
     if (detect != null) w.stringArray(detect);
     else w.null();
@@ -116,7 +120,7 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
     problems.push("text must be a string");
     return;
   }
-  const doc = textDocument(tape, text, FORMAT_JSON, tape.stringMember(req, "source", "<input>"), DOC_CONFIG);
+  const doc = textDocument(tape, text, FORMAT_JSON, tape.spanMember(req, "source", INPUT_NAME), DOC_CONFIG);
   listUnlisted(doc);
   const errors = doc.errors;
   echoRoom(w, doc);
@@ -124,7 +128,7 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
   w.key("ok").bool(errors.length == 0);
   if (errors.length == 0) {
     w.key("value");
-    w.value(doc.tape!, doc.node);
+    writeValue(w, doc.tape!, doc.node);
   }
   writeDiagnostics(w, "errors", errors);
   w.endObject();
@@ -137,7 +141,7 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
  */
 function echoRoom(w: JsonWriter, doc: Document): void {
   const tape = doc.tape;
-  if (tape != null) w.expect(tape.len + 256);
+  if (tape != null) w.reserve(tape.len + 256);
 }
 
 /** The answer to a request the core cannot read. */

@@ -1,8 +1,10 @@
 // Writing the parts that answers share: problems, warnings, one layer's value of a leaf, the opening of a resolve answer.
 
 import { Diagnostic, Warning } from "./diagnostic";
-import { Setting } from "./layer";
+import { Items } from "./items";
+import { Layer } from "./layer";
 import { LEAVES, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+import { Span, spanLen } from "./span";
 import { JsonWriter } from "./writer";
 
 export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnostic>): void {
@@ -41,18 +43,25 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
 }
 
 /** Writes one layer's value for a leaf, with the leaf's JSON type. */
-export function writeSetting(w: JsonWriter, leaf: i32, s: Setting): void {
-  const def = LEAVES[leaf];
-  if (def.isList()) w.stringArray(s.list);
-  else if (def.type == TYPE_BOOL) w.bool(s.flag);
-  else if (def.type == TYPE_SCHEMA) w.numberText(s.str);
-  else w.string(s.str);
+export function writeSetting(w: JsonWriter, leaf: i32, layer: Layer): void {
+  const def = unchecked(LEAVES[leaf]);
+  if (def.isList()) writeValues(w, layer.list(leaf));
+  else if (def.type == TYPE_BOOL) w.bool(layer.flag(leaf));
+  else if (def.type == TYPE_SCHEMA) w.numberText("1");
+  else w.spanString(layer.value(leaf));
+}
+
+/** The values of a list, as an array of strings. */
+export function writeValues(w: JsonWriter, items: Items): void {
+  w.beginArray();
+  for (let i = 0, n = items.length; i < n; i++) w.spanString(items.value(i));
+  w.endArray();
 }
 
 /** Opens a resolve answer: `{"ok":...,"stage":...,"logFormat":...` (every stage starts so). */
-export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: string): void {
+export function beginStage(w: JsonWriter, ok: bool, stage: string, logFormat: Span): void {
   w.beginObject();
   w.key("ok").bool(ok);
   w.field("stage", stage);
-  if (logFormat.length > 0) w.field("logFormat", logFormat);
+  if (spanLen(logFormat) > 0) w.key("logFormat").spanString(logFormat);
 }

@@ -4,7 +4,8 @@
 // into a message with a line and a column. A scan that fails returns -1 and leaves what and where in
 // `scanProblem` and `scanAt` (globals: out-parameters without an object per token).
 
-import { escapedUnit } from "./escape";
+import { escapedUnit, specialBytes } from "./escape";
+import { unitAt } from "./utf8";
 
 export const PROBLEM_UNTERMINATED: i32 = 1;
 export const PROBLEM_CONTROL: i32 = 2;
@@ -20,19 +21,10 @@ export let scanAt: i32 = 0;
 /** Whether the last string scanned has an escape. */
 export let scanEscaped: bool = false;
 
-// Eight bytes at a time: bit 7 of each byte of the result is set where that byte is below 0x20, a quote, a
-// backslash, or not ASCII; zero when all eight are plain characters of a string.
-const ONES: u64 = 0x0101010101010101;
-const HIGHS: u64 = 0x8080808080808080;
-
-@inline function specialBytes(x: u64): u64 {
-  const quote = x ^ (ONES * 0x22);
-  const backslash = x ^ (ONES * 0x5c);
-  return (x | ((x - ONES * 0x20) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
-}
-
 /** The offset of the first byte from `pos` on that is not JSON whitespace. */
 export function skipSpace(ptr: usize, len: i32, pos: i32): i32 {
+  // Compact JSON (every request) has no white space: one comparison settles it.
+  if (pos < len && load<u8>(ptr + <usize>pos) > 0x20) return pos;
   while (pos < len) {
     const c = load<u8>(ptr + <usize>pos);
     if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
@@ -117,7 +109,7 @@ export function isWordAt(ptr: usize, len: i32, pos: i32, word: string): bool {
   const n = word.length;
   if (pos + n > len) return false;
   for (let i = 0; i < n; i++) {
-    if (<i32>load<u8>(ptr + <usize>(pos + i)) != <i32>word.charCodeAt(i)) return false;
+    if (<i32>load<u8>(ptr + <usize>(pos + i)) != unitAt(word, i)) return false;
   }
   return !isWordByte(byteAt(ptr, len, pos + n));
 }

@@ -4,10 +4,10 @@ import {
   MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
+import { Span, endsWithAscii, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
 import { suggest } from "./suggest";
-import { endsWithIgnoreCase, quoteList, words } from "./text";
-import { encodeText } from "./escape";
-import { decodeText, maxBytes } from "./utf8";
+import { quoteList, words } from "./text";
+import { decodeText } from "./utf8";
 
 export const TYPE_SCHEMA: i32 = 0;
 export const TYPE_THEME: i32 = 1;
@@ -20,13 +20,21 @@ export const TYPE_BOOL: i32 = 7;
 
 /** One leaf of the resolved config: its dotted key, type, variable, choices and default. */
 export class Leaf {
+  /** The default value's bytes. */
+  defaultValue: Span;
+  /** The variable's name, as bytes. */
+  envName: Span;
+
   constructor(
     public key: string,
     public type: i32,
     public env: string,
     public choices: Array<string>,
     public defaultText: string,
-  ) {}
+  ) {
+    this.defaultValue = spanOf(defaultText);
+    this.envName = spanOf(env);
+  }
 
   isList(): bool {
     return this.type == TYPE_GLOBS || this.type == TYPE_PRESETS || this.type == TYPE_PATHS;
@@ -51,6 +59,7 @@ export const LEAF_ON_FAILURE: i32 = 9;
 export const LEAF_CACHE_FILE: i32 = 10;
 export const LEAF_CACHE_ENABLED: i32 = 11;
 export const LEAF_LOG_FORMAT: i32 = 12;
+export const LEAF_COUNT: i32 = 13;
 
 const NO_CHOICES = new Array<string>();
 
@@ -91,6 +100,10 @@ export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cac
 /** The keys of the group object `key` (KEY_MODULES, KEY_HOOKS, KEY_CACHE or KEY_LOG), each a leaf from `groupFirstLeaf` on. */
 export const GROUP_KEYS: Array<Array<string>> = [words("include exclude only"), words("initScriptsDir postScriptsDir onFailure"), words("file enabled"), words("format")];
 
+// The same keys as bytes, which the validator matches keys against.
+export const TOP_KEY_SPANS: Array<Span> = spansOf(TOP_KEYS);
+export const GROUP_KEY_SPANS: Array<Array<Span>> = [spansOf(GROUP_KEYS[0]), spansOf(GROUP_KEYS[1]), spansOf(GROUP_KEYS[2]), spansOf(GROUP_KEYS[3])];
+
 export function groupOf(key: i32): i32 {
   return key == KEY_MODULES ? 0 : key == KEY_HOOKS ? 1 : key == KEY_CACHE ? 2 : 3;
 }
@@ -104,20 +117,20 @@ export function groupFirstLeaf(group: i32): i32 {
  * section 2 and docs/abi.md ("Decisions the SPEC left open"), checked on the bytes without making a string.
  */
 export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
-  const type = LEAVES[leaf].type;
+  const type = unchecked(LEAVES[leaf]).type;
   if (type == TYPE_GLOBS) return checkGlob(ptr, len);
   // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
   if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(ptr, len)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
   if (type == TYPE_THEME) {
     if (len == 0) return MSG_THEME_EMPTY;
-    if (isZipBytes(ptr, len)) return "";
+    if (isZipPath(span(ptr, len))) return "";
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }
   if (type == TYPE_PRESETS) return len == 0 ? MSG_PRESET_EMPTY : "";
   if (type == TYPE_PATHS || type == TYPE_PATH) return len == 0 ? MSG_PATH_EMPTY : "";
   if (type == TYPE_ENUM) {
     const choices = LEAVES[leaf].choices;
-    for (let i = 0; i < choices.length; i++) if (sameAscii(ptr, len, choices[i])) return "";
+    for (let i = 0; i < choices.length; i++) if (spanIs(span(ptr, len), choices[i])) return "";
     // The suggestion goes in parentheses: callers append ", found ..." to this text.
     const close = suggest(decodeText(ptr, len), choices);
     return "expected one of " + quoteList(choices) + (close.length > 0 ? " (did you mean \"" + close + "\"?)" : "");
@@ -174,36 +187,28 @@ export function hasNul(ptr: usize, len: i32): bool {
   return false;
 }
 
-/** `checkBytes` of a value given as a string (flags and environment). */
-export function checkText(leaf: i32, value: string): string {
-  const bytes = __alloc(<usize>max(maxBytes(value), 1));
-  return checkBytes(leaf, bytes, encodeText(value, bytes));
+/** `checkBytes` of a value's span. */
+export function checkSpan(leaf: i32, value: Span): string {
+  return checkBytes(leaf, spanPtr(value), spanLen(value));
 }
 
 /** Whether a theme is a path to an archive: it ends in .zip, in any letter case. */
-export function isZipPath(theme: string): bool {
-  return endsWithIgnoreCase(theme, ".zip");
+export function isZipPath(theme: Span): bool {
+  return endsWithAscii(theme, ".zip", true);
 }
 
 /** A `presets` entry names a file when it starts with "." or "/" or ends in .ts, .js or .json. */
-export function isPresetPath(entry: string): bool {
-  return entry.startsWith(".") || isAbsolutePath(entry) || entry.endsWith(".ts") || entry.endsWith(".js") || entry.endsWith(".json");
+export function isPresetPath(entry: Span): bool {
+  return startsWithAscii(entry, ".") || isAbsolutePath(entry) || endsWithAscii(entry, ".ts") || endsWithAscii(entry, ".js") || endsWithAscii(entry, ".json");
 }
 
 /** Turns a checked value into its resolved form: paths (and a zip theme, and preset files) become absolute. */
-export function normalizeValue(leaf: i32, value: string, baseDir: string): string {
-  const type = LEAVES[leaf].type;
+export function normalizeValue(leaf: i32, value: Span, baseDir: Span): Span {
+  const type = unchecked(LEAVES[leaf]).type;
   if (type == TYPE_PATH || type == TYPE_PATHS) return resolvePath(baseDir, value);
   if (type == TYPE_THEME && isZipPath(value)) return resolvePath(baseDir, value);
   if (type == TYPE_PRESETS && isPresetPath(value)) return resolvePath(baseDir, value);
   return value;
-}
-
-/** Whether the bytes are the ASCII `s`. */
-export function sameAscii(ptr: usize, len: i32, s: string): bool {
-  if (len != s.length) return false;
-  for (let i = 0; i < len; i++) if (<i32>load<u8>(ptr + <usize>i) != <i32>s.charCodeAt(i)) return false;
-  return true;
 }
 
 function hasSlash(ptr: usize, len: i32): bool {
@@ -214,11 +219,6 @@ function hasSlash(ptr: usize, len: i32): bool {
   return false;
 }
 
-function isZipBytes(ptr: usize, len: i32): bool {
-  if (len < 4) return false;
-  const p = ptr + <usize>len - 4;
-  return load<u8>(p) == 0x2e && (load<u8>(p + 1) | 0x20) == 0x7a && (load<u8>(p + 2) | 0x20) == 0x69 && (load<u8>(p + 3) | 0x20) == 0x70;
-}
 
 /** Whether the text of a JSON number (`n` bytes at `ptr`) denotes exactly 1 (as "1", "1.0", "10e-1" and "0.1e1" do), without rounding. */
 export function isExactlyOne(ptr: usize, n: i32): bool {

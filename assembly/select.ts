@@ -1,144 +1,192 @@
 // Theme choice and module selection over the archive names of a drop (SPEC section 6).
+//
+// A decision keeps why (a REASON_* and the entry that matched) rather than a sentence: the answer writes the
+// sentence straight into its bytes (answer.ts).
 
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
-import { findModuleMatch } from "./glob";
-import { Entry } from "./merge";
+import { Items } from "./items";
 import { isZipPath } from "./schema";
+import { Source } from "./source";
 import { basenameOf, dirnameOf, normalizePath } from "./paths";
+import { Span, byteOf, endsWithAscii, sameSpan, sortedOrder, spanIs, spanLen, spanText, startsWithUnits, subSpan } from "./span";
 import { didYouMean } from "./suggest";
-import { endsWithIgnoreCase, format, intText, sortedOrder } from "./text";
+import { format } from "./text";
+
+export const REASON_DEFAULT: i32 = 0;
+export const REASON_NOT_ONLY: i32 = 1;
+export const REASON_ONLY: i32 = 2;
+export const REASON_EXCLUDE: i32 = 3;
+export const REASON_INCLUDE: i32 = 4;
+export const REASON_FLAG: i32 = 5;
 
 export class ModuleDecision {
-  name: string = "";
-  file: string = "";
-  selected: bool = false;
-  /** Why, for the decisions log: e.g. `excluded by modules.exclude "test-*" (preset standard)`. */
-  reason: string = "";
-  glob: string = "";
-  layer: string = "";
-  source: string = "";
+  file: Span;
+  /** The file name without ".zip". */
+  name: Span;
+  selected: bool = true;
+  reason: i32 = REASON_DEFAULT;
+  /** The entry that decided, when one did: its glob, layer (a LAYER_* kind) and source. */
+  glob: Span = 0;
+  layer: i32 = -1;
+  source: Source | null = null;
+
+  constructor(file: Span) {
+    this.file = file;
+    this.name = subSpan(file, 0, spanLen(file) - 4);
+  }
 }
 
+export const THEME_NONE: i32 = 0;
+export const THEME_NO_ARCHIVE: i32 = 1;
+export const THEME_ONLY: i32 = 2;
+export const THEME_FIRST: i32 = 3;
+export const THEME_PATH: i32 = 4;
+export const THEME_NAMED: i32 = 5;
+/** A theme name that no archive has: a ThemeNotFound, and no reason. */
+export const THEME_MISSING: i32 = 6;
+
 export class Plan {
-  /** The chosen theme archive's file name in the drop, or "" (none, or a path outside the drop). */
-  themeFile: string = "";
+  /** The chosen theme archive's file name in the drop, or an empty span (none, or a path outside the drop). */
+  themeFile: Span = 0;
   /** The absolute path of a theme given as a path, for the host to check. */
-  themePath: string = "";
-  themeReason: string = "";
-  themeAlternatives: Array<string> = new Array<string>();
+  themePath: Span = 0;
+  /** Why (a THEME_* of the theme `theme`), as the answer words it. */
+  themeReason: i32 = THEME_NONE;
+  theme: Span = 0;
+  themeAlternatives: Array<Span> = new Array<Span>();
   modules: Array<ModuleDecision> = new Array<ModuleDecision>();
   errors: Array<Diagnostic> = new Array<Diagnostic>();
 }
 
 /** Whether an archive is a theme archive: its name ends in "-theme.zip". */
-export function isThemeArchive(file: string): bool {
-  return endsWithIgnoreCase(file, "-theme.zip");
-}
-
-/** A module's name: its file name without ".zip". */
-export function moduleName(file: string): string {
-  return file.slice(0, file.length - 4);
+export function isThemeArchive(file: Span): bool {
+  return endsWithAscii(file, "-theme.zip", true);
 }
 
 /** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
 export function selectPlan(
-  archives: Array<string>, theme: string, themeSource: string, cwd: string,
-  only: Array<Entry>, exclude: Array<Entry>, include: Array<Entry>, flagExclude: Array<Entry>,
+  archives: Array<Span>, theme: Span, themeSource: Source, cwd: Span,
+  only: Items, exclude: Items, include: Items, flagExclude: Items,
 ): Plan {
   const plan = new Plan();
   const order = sortedOrder(archives);
-  const files = new Array<string>();
-  for (let i = 0; i < order.length; i++) files.push(archives[order[i]]);
-  const themes = new Array<string>();
-  for (let i = 0; i < files.length; i++) if (isThemeArchive(files[i])) themes.push(files[i]);
-  chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  const files = new Array<Span>();
+  for (let i = 0; i < order.length; i++) files.push(unchecked(archives[unchecked(order[i])]));
+  const themes = new Array<Span>();
+  const modules = new Array<Span>();
   for (let i = 0; i < files.length; i++) {
-    const file = files[i];
-    if (isThemeArchive(file) || file == plan.themeFile || !endsWithIgnoreCase(file, ".zip")) continue;
-    plan.modules.push(decideModule(file, only, exclude, include, flagExclude));
+    const file = unchecked(files[i]);
+    if (isThemeArchive(file)) themes.push(file);
+    else if (endsWithAscii(file, ".zip", true)) modules.push(file);
+  }
+  chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  for (let i = 0; i < modules.length; i++) {
+    const file = unchecked(modules[i]);
+    if (!sameSpan(file, plan.themeFile)) plan.modules.push(decideModule(file, only, exclude, include, flagExclude));
   }
   return plan;
 }
 
-function chooseTheme(plan: Plan, files: Array<string>, themes: Array<string>, theme: string, source: string, cwd: string): void {
-  if (theme == "none") {
-    plan.themeReason = "theme is \"none\"";
+function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme: Span, source: Source, cwd: Span): void {
+  plan.theme = theme;
+  if (spanIs(theme, "none")) {
+    plan.themeReason = THEME_NONE;
     return;
   }
-  if (theme == "auto") {
+  if (spanIs(theme, "auto")) {
     if (themes.length == 0) {
-      plan.themeReason = "no theme archive (*-theme.zip) in the drop";
+      plan.themeReason = THEME_NO_ARCHIVE;
       return;
     }
     plan.themeFile = themes[0];
-    if (themes.length == 1) {
-      plan.themeReason = "the only theme archive";
-    } else {
-      plan.themeReason = "first of " + intText(themes.length) + " theme archives by name; set theme to choose another";
-      for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
-    }
+    plan.themeReason = themes.length == 1 ? THEME_ONLY : THEME_FIRST;
+    for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
     return;
   }
   if (isZipPath(theme)) {
     plan.themePath = theme;
-    plan.themeReason = "theme path " + theme;
-    if (normalizePath(dirnameOf(theme)) == normalizePath(cwd)) {
+    plan.themeReason = THEME_PATH;
+    if (sameSpan(normalizePath(dirnameOf(theme)), normalizePath(cwd))) {
       const base = basenameOf(theme);
-      if (files.includes(base)) plan.themeFile = base;
+      if (indexOf(files, base, "") >= 0) plan.themeFile = base;
     }
     return;
   }
-  const plain = theme + ".zip";
-  const suffixed = theme + "-theme.zip";
-  if (files.includes(plain)) {
-    plan.themeFile = plain;
-  } else if (files.includes(suffixed)) {
-    plan.themeFile = suffixed;
-  } else {
-    const names = new Array<string>();
-    for (let i = 0; i < themes.length; i++) names.push(themes[i].slice(0, themes[i].length - 10));
-    const available = themes.length > 0 ? " Theme archives in the drop: " + themes.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
-    plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
-      format("Theme \"%\" not found: no % or % in %.", theme, plain, suffixed, cwd) + didYouMean(theme, names) + available,
-      source));
+  let at = indexOf(files, theme, ".zip");
+  if (at < 0) at = indexOf(files, theme, "-theme.zip");
+  if (at >= 0) {
+    plan.themeFile = files[at];
+    plan.themeReason = THEME_NAMED;
     return;
   }
-  plan.themeReason = "theme \"" + theme + "\"";
+  plan.themeReason = THEME_MISSING;
+  const name = spanText(theme);
+  const names = new Array<string>();
+  const shown = new Array<string>();
+  for (let i = 0; i < themes.length; i++) {
+    shown.push(spanText(themes[i]));
+    names.push(spanText(subSpan(themes[i], 0, spanLen(themes[i]) - 10)));
+  }
+  const available = themes.length > 0 ? " Theme archives in the drop: " + shown.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
+  plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
+    format("Theme \"%\" not found: no % or % in %.", name, name + ".zip", name + "-theme.zip", spanText(cwd)) + didYouMean(name, names) + available,
+    source.text()));
 }
 
-function decideModule(file: string, only: Array<Entry>, exclude: Array<Entry>, include: Array<Entry>, flagExclude: Array<Entry>): ModuleDecision {
-  const d = new ModuleDecision();
-  d.file = file;
-  d.name = moduleName(file);
-  d.selected = true;
-  d.reason = "included: every module is, by default";
+/** The index of the file named `stem` + `suffix` (exactly), or -1. */
+function indexOf(files: Array<Span>, stem: Span, suffix: string): i32 {
+  const n = spanLen(stem);
+  for (let i = 0; i < files.length; i++) {
+    const file = unchecked(files[i]);
+    if (spanLen(file) == n + suffix.length && sameSpan(subSpan(file, 0, n), stem) && endsWithAscii(file, suffix)) return i;
+  }
+  return -1;
+}
+
+function decideModule(file: Span, only: Items, exclude: Items, include: Items, flagExclude: Items): ModuleDecision {
+  const d = new ModuleDecision(file);
   if (only.length > 0) {
     const match = findModuleMatch(only, d.name);
-    if (match == null) set(d, false, "excluded: not matched by modules.only", "", null);
-    else set(d, true, "included: matched by modules.only", "", match);
+    if (match < 0) set(d, false, REASON_NOT_ONLY, only, -1);
+    else set(d, true, REASON_ONLY, only, match);
   }
   if (d.selected) {
     const match = findModuleMatch(exclude, d.name);
-    if (match != null) set(d, false, "excluded: matched by modules.exclude", "", match);
+    if (match >= 0) set(d, false, REASON_EXCLUDE, exclude, match);
   }
   const back = findModuleMatch(include, d.name);
-  if (!d.selected && back != null) set(d, true, "included: added back by modules.include", "", back);
+  if (!d.selected && back >= 0) set(d, true, REASON_INCLUDE, include, back);
   const flag = findModuleMatch(flagExclude, d.name);
-  if (flag != null) set(d, false, "excluded: matched by --exclude", "; a --exclude flag wins over everything", flag);
+  if (flag >= 0) set(d, false, REASON_FLAG, flagExclude, flag);
   return d;
 }
 
-function set(d: ModuleDecision, selected: bool, reason: string, note: string, match: Entry | null): void {
+function set(d: ModuleDecision, selected: bool, reason: i32, entries: Items, match: i32): void {
   d.selected = selected;
   d.reason = reason;
-  if (match != null) {
-    d.glob = match.value;
-    d.layer = match.layer;
-    d.source = match.source;
-    d.reason = format("% \"%\" (%, %)", reason, d.glob, d.layer, d.source) + note;
+  if (match >= 0) {
+    d.glob = entries.value(match);
+    d.layer = entries.layerOf(match);
+    d.source = entries.source(match);
   } else {
-    d.glob = "";
-    d.layer = "";
-    d.source = "";
+    d.glob = 0;
+    d.layer = -1;
+    d.source = null;
   }
+}
+
+/** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
+export function matchModule(glob: Span, name: Span): bool {
+  const stem = spanLen(glob) - 1;
+  // Most globs differ from most names at their first byte (when it is ASCII, that settles it).
+  const first = stem > 0 ? byteOf(glob, 0) : 0x80;
+  if (first < 0x80 && (spanLen(name) == 0 || byteOf(name, 0) != first)) return false;
+  if (stem >= 0 && byteOf(glob, stem) == 0x2a) return startsWithUnits(name, subSpan(glob, 0, stem));
+  return sameSpan(glob, name);
+}
+
+/** The index of the first entry whose glob matches the name, or -1. */
+function findModuleMatch(entries: Items, name: Span): i32 {
+  for (let i = 0, n = entries.length; i < n; i++) if (matchModule(entries.value(i), name)) return i;
+  return -1;
 }

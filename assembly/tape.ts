@@ -7,7 +7,8 @@
 // own bytes, so that the writer copies it through.
 
 import { encodeText, unescape } from "./escape";
-import { decodeText, maxBytes, newString } from "./utf8";
+import { Span, span } from "./span";
+import { decodeText, maxBytes, newString, unitAt } from "./utf8";
 
 export const KIND_NULL: i32 = 0;
 export const KIND_BOOL: i32 = 1;
@@ -137,24 +138,32 @@ export class Tape {
     return n;
   }
 
+  /** A string node's value as a span: its own bytes when it has no escape (see `bytes`). */
+  span(i: i32): Span {
+    const n = this.bytes(i);
+    return span(valuePtr, n);
+  }
+
   /** Whether a string node's value is `name`, compared on bytes without making a string. */
   equals(i: i32, name: string): bool {
     const n = this.bytes(i);
     const p = valuePtr;
     const units = name.length;
-    // Most names are ASCII (the keys of the schema and of requests): one unit a byte.
-    for (let k = 0; k < units; k++) {
-      if (name.charCodeAt(k) >= 0x80) {
-        const bytes = __alloc(<usize>maxBytes(name));
-        const m = encodeText(name, bytes);
-        return m == n && memory.compare(p, bytes, <usize>n) == 0;
+    // Every code unit takes at least a byte; an ASCII name (the keys of the schema and of requests) one each.
+    if (n < units) return false;
+    if (n == units) {
+      for (let k = 0; k < n; k++) {
+        const c = unitAt(name, k);
+        if (c >= 0x80 || <i32>load<u8>(p + <usize>k) != c) return false;
       }
+      return true;
     }
-    if (n != units) return false;
-    for (let k = 0; k < n; k++) {
-      if (<i32>load<u8>(p + <usize>k) != <i32>name.charCodeAt(k)) return false;
-    }
-    return true;
+    let ascii = true;
+    for (let k = 0; k < units; k++) if (unitAt(name, k) >= 0x80) ascii = false;
+    if (ascii) return false;
+    const bytes = __alloc(<usize>maxBytes(name));
+    const m = encodeText(name, bytes);
+    return m == n && memory.compare(p, bytes, <usize>n) == 0;
   }
 
   /** The first member of object `obj` named `name`, or -1. */
@@ -170,6 +179,12 @@ export class Tape {
   stringMember(obj: i32, name: string, fallback: string): string {
     const m = this.member(obj, name);
     return m >= 0 && this.kind(m) == KIND_STRING ? this.text(m) : fallback;
+  }
+
+  /** The string member `name` of object `obj` as a span, or `fallback` when it is missing or not a string. */
+  spanMember(obj: i32, name: string, fallback: Span): Span {
+    const m = this.member(obj, name);
+    return m >= 0 && this.kind(m) == KIND_STRING ? this.span(m) : fallback;
   }
 }
 

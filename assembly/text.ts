@@ -123,48 +123,7 @@ function isUpper(c: i32): bool {
   return c >= 0x41 && c <= 0x5a;
 }
 
-/** Whether `s` ends with the lower-case ASCII `suffix`, in any letter case. */
-export function endsWithIgnoreCase(s: string, suffix: string): bool {
-  const n = suffix.length;
-  if (s.length < n) return false;
-  const at = s.length - n;
-  for (let i = 0; i < n; i++) {
-    let c = s.charCodeAt(at + i);
-    if (isUpper(c)) c += 32;
-    if (c != suffix.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
 /** The space-separated words of `list`: a table of names written as one literal. */
 export function words(list: string): Array<string> {
   return list.split(" ");
-}
-
-/**
- * The indices of `names` in plain code-unit order (the same in every host), equal names in their
- * original order: a bottom-up merge sort, linear-logarithmic for any number of names.
- */
-export function sortedOrder(names: Array<string>): Array<i32> {
-  const n = names.length;
-  let order = new Array<i32>(n);
-  let next = new Array<i32>(n);
-  for (let i = 0; i < n; i++) unchecked(order[i] = i);
-  for (let width = 1; width < n; width <<= 1) {
-    for (let lo = 0; lo < n; lo += width << 1) {
-      const mid = min<i32>(lo + width, n);
-      const hi = min<i32>(lo + (width << 1), n);
-      let a = lo;
-      let b = mid;
-      for (let k = lo; k < hi; k++) {
-        // Take from the right run only when strictly smaller, so that equal names keep their order.
-        if (a < mid && (b >= hi || !(names[order[b]] < names[order[a]]))) next[k] = order[a++];
-        else next[k] = order[b++];
-      }
-    }
-    const t = order;
-    order = next;
-    next = t;
-  }
-  return order;
 }

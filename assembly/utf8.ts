@@ -22,6 +22,11 @@ export function utf16Length(ptr: usize, len: i32): i32 {
   return n;
 }
 
+/** Code unit `i` of `s`, which the caller knows is in range: a load, without String#charCodeAt's check and call. */
+@inline export function unitAt(s: string, i: i32): i32 {
+  return <i32>load<u16>(changetype<usize>(s) + (<usize>i << 1));
+}
+
 /** A new string of `n` code units, which the caller fills in. */
 export function newString(n: i32): string {
   return changetype<string>(__new(<usize>n << 1, idof<string>()));

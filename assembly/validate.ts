@@ -4,53 +4,21 @@
 // on their bytes, and a string is made only for a value that goes into a layer or into a message. So
 // `validate`, which keeps no layer, makes no string for a valid config however large.
 
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, sortByPosition } from "./diagnostic";
+import { Items } from "./items";
+import { DOC_PRESET, Document, foundText } from "./document";
 import { Layer } from "./layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
-import { Parsed } from "./parser";
-import { Positions } from "./positions";
 import {
-  CONFIG_KEYS, GROUP_KEYS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
-  LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TYPE_BOOL,
-  TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkBytes, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue, sameAscii,
+  CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
+  LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TYPE_BOOL,
+  TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkSpan, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue,
 } from "./schema";
+import { Source } from "./source";
+import { Span, sameSpan } from "./span";
 import { didYouMean } from "./suggest";
-import { KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
-import { capitalize, clip, format, itemPath, positionText, quoteList } from "./text";
-
-/** What kind of document a JSON value is validated as. */
-export const DOC_CONFIG: i32 = 0;
-export const DOC_PRESET: i32 = 1;
-
-/** A config or preset to validate: a value of a tape, where it comes from, and the problems found in it. */
-export class Document {
-  /** The file, or a name such as "<input>". */
-  file: string = "<input>";
-  kind: i32 = DOC_CONFIG;
-  /** The parsed text, for positions; null for a value a host evaluated (a .ts or .js config), which has none. */
-  parsed: Parsed | null = null;
-  tape: Tape | null = null;
-  /** The value to validate, or -1 when there is none (the text did not parse, or has no `dropkit` key). */
-  node: i32 = -1;
-  /** A package.json without a `dropkit` key: no config at all. */
-  absent: bool = false;
-  errors: Array<Diagnostic> = new Array<Diagnostic>();
-  /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
-  unlisted: i32 = 0;
-
-  /** Positions in the text, made only when a problem or a source asks (null without a text). */
-  positions(): Positions | null {
-    const parsed = this.parsed;
-    return parsed != null ? parsed.positions() : null;
-  }
-
-  /** Whether one more problem may be listed; when not, it is counted instead (asked before building it). */
-  hasRoom(): bool {
-    if (this.errors.length < MAX_LISTED_PROBLEMS) return true;
-    this.unlisted++;
-    return false;
-  }
-}
+import { KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
+import { capitalize, format, intText, itemPath, quoteList } from "./text";
 
 /** Validates a document, recording what it sets into `layer` (none: only the problems); problems go to `doc.errors`. */
 export function readDocument(doc: Document, layer: Layer | null): void {
@@ -64,7 +32,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
   const end = tape.next(node);
   for (let k = node + 1; k < end; k = tape.next(k + 1)) {
     const v = k + 1;
-    const key = keyIndex(tape, k, TOP_KEYS);
+    const key = keyIndex(tape, k, TOP_KEY_SPANS);
     const accepted = key >= 0 && (preset ? isPresetKey(key) : key != KEY_DETECT);
     if (!accepted) {
       const name = tape.text(k);
@@ -78,7 +46,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
       if (tape.kind(v) != KIND_NUMBER || !isExactlyOne(tape.ptr + <usize>tape.start(v), tape.end(v) - tape.start(v))) {
         error(doc, "schema", v, MSG_SCHEMA_VALUE);
       } else if (layer != null) {
-        layer.setText(LEAF_SCHEMA, "1", source(doc, v));
+        layer.setValue(LEAF_SCHEMA, LEAVES[LEAF_SCHEMA].defaultValue, source(doc, v));
       }
     } else if (key == KEY_THEME) {
       readTheme(doc, layer, v);
@@ -104,23 +72,25 @@ function isPresetKey(key: i32): bool {
 /** modules, hooks, cache and log: objects whose keys are leaves. Every unknown key is reported, then the known ones are read. */
 function readGroup(doc: Document, layer: Layer | null, key: i32, value: i32): void {
   const tape = doc.tape!;
-  const path = TOP_KEYS[key];
+  const path = unchecked(TOP_KEYS[key]);
   const group = groupOf(key);
-  const names = GROUP_KEYS[group];
+  const names = unchecked(GROUP_KEYS[group]);
+  const spans = unchecked(GROUP_KEY_SPANS[group]);
   if (tape.kind(value) != KIND_OBJECT) {
     error(doc, path, value, path + " must be an object with the keys " + quoteList(names));
     return;
   }
   const end = tape.next(value);
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
-    if (keyIndex(tape, k, names) < 0) unknownKey(doc, path, tape.text(k), k, names);
+    if (keyIndex(tape, k, spans) < 0) unknownKey(doc, path, tape.text(k), k, names);
   }
   const first = groupFirstLeaf(group);
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
-    const index = keyIndex(tape, k, names);
+    const index = keyIndex(tape, k, spans);
     if (index < 0) continue;
     const leaf = first + index;
-    if (LEAVES[leaf].type == TYPE_GLOBS) readStringList(doc, layer, leaf, LEAVES[leaf].key, k + 1);
+    const def = unchecked(LEAVES[leaf]);
+    if (def.type == TYPE_GLOBS) readStringList(doc, layer, leaf, def.key, k + 1);
     else readScalar(doc, layer, leaf, k + 1);
   }
 }
@@ -131,17 +101,18 @@ function readTheme(doc: Document, layer: Layer | null, value: i32): void {
     error(doc, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
     return;
   }
-  const problem = checkNode(tape, LEAF_THEME, value);
+  const text = tape.span(value);
+  const problem = checkSpan(LEAF_THEME, text);
   if (problem.length > 0) {
     error(doc, "theme", value, capitalize(problem));
     return;
   }
-  if (layer != null) layer.setText(LEAF_THEME, normalizeValue(LEAF_THEME, tape.text(value), layer.baseDir), source(doc, value));
+  if (layer != null) layer.setValue(LEAF_THEME, normalizeValue(LEAF_THEME, text, layer.baseDir), source(doc, value));
 }
 
 function readScalar(doc: Document, layer: Layer | null, leaf: i32, value: i32): void {
   const tape = doc.tape!;
-  const def = LEAVES[leaf];
+  const def = unchecked(LEAVES[leaf]);
   const path = def.key;
   const kind = tape.kind(value);
   if (def.type == TYPE_BOOL) {
@@ -153,30 +124,30 @@ function readScalar(doc: Document, layer: Layer | null, leaf: i32, value: i32): 
     error(doc, path, value, path + " must be " + (def.type == TYPE_ENUM ? "one of " + quoteList(def.choices) : "a string (a path)"));
     return;
   }
-  const problem = checkNode(tape, leaf, value);
+  const text = tape.span(value);
+  const problem = checkSpan(leaf, text);
   if (problem.length > 0) {
     error(doc, path, value, path + ": " + problem);
     return;
   }
-  if (layer != null) layer.setText(leaf, normalizeValue(leaf, tape.text(value), layer.baseDir), source(doc, value));
+  if (layer != null) layer.setValue(leaf, normalizeValue(leaf, text, layer.baseDir), source(doc, value));
 }
 
 function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: string, value: i32): void {
   const tape = doc.tape!;
-  const type = LEAVES[leaf].type;
+  const type = unchecked(LEAVES[leaf]).type;
   if (tape.kind(value) != KIND_ARRAY) {
     const what = type == TYPE_GLOBS ? "module globs" : type == TYPE_PATHS ? "directory paths" : "preset names or paths";
     error(doc, path, value, path + " must be an array of " + what);
     return;
   }
-  const keep = layer != null;
-  const values = keep ? new Array<string>() : null;
-  const sources = keep ? new Array<string>() : null;
+  const items = layer != null ? new Items(layer.kind) : null;
   let ok = true;
   const end = tape.next(value);
   for (let item = value + 1, i = 0; item < end; item = tape.next(item), i++) {
     const isString = tape.kind(item) == KIND_STRING;
-    const problem = isString ? checkNode(tape, leaf, item) : "";
+    const text = isString ? tape.span(item) : 0;
+    const problem = isString ? checkSpan(leaf, text) : "";
     if (!isString || problem.length > 0) {
       // The item's path is made only for a problem: most items have none.
       const at = itemPath(path, i);
@@ -184,12 +155,9 @@ function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: str
       ok = false;
       continue;
     }
-    if (keep) {
-      values!.push(normalizeValue(leaf, tape.text(item), layer!.baseDir));
-      sources!.push(source(doc, item));
-    }
+    if (items != null) items.add(normalizeValue(leaf, text, layer!.baseDir), source(doc, item));
   }
-  if (ok && keep) layer!.addList(leaf, values!, sources!, source(doc, value));
+  if (ok && items != null) layer!.addList(leaf, items, source(doc, value));
 }
 
 function readDetect(doc: Document, layer: Layer | null, value: i32): void {
@@ -213,17 +181,10 @@ function readDetect(doc: Document, layer: Layer | null, value: i32): void {
   if (layer != null) layer.detect = globs;
 }
 
-/** What is wrong with string node `node` as a value of `leaf`, or "". */
-function checkNode(tape: Tape, leaf: i32, node: i32): string {
-  const n = tape.bytes(node);
-  return checkBytes(leaf, valuePtr, n);
-}
-
 /** The index in `names` of key node `k`'s value, matched on its bytes, or -1. */
-function keyIndex(tape: Tape, k: i32, names: Array<string>): i32 {
-  const n = tape.bytes(k);
-  const p = valuePtr;
-  for (let i = 0; i < names.length; i++) if (sameAscii(p, n, unchecked(names[i]))) return i;
+function keyIndex(tape: Tape, k: i32, names: Array<Span>): i32 {
+  const key = tape.span(k);
+  for (let i = 0, n = names.length; i < n; i++) if (sameSpan(unchecked(names[i]), key)) return i;
   return -1;
 }
 
@@ -242,11 +203,6 @@ function error(doc: Document, path: string, node: i32, message: string): void {
   if (doc.hasRoom()) push(doc, path, node, foundText(message, doc.tape!, node));
 }
 
-/** `message`, then what value `node` is: "theme must be a string, found the number 3." */
-export function foundText(message: string, tape: Tape, node: i32): string {
-  return format("%, found %.", message, describe(tape, node));
-}
-
 /** Reports a problem at key node `node`. */
 function errorAtKey(doc: Document, path: string, node: i32, message: string): void {
   if (doc.hasRoom()) push(doc, path, node, message);
@@ -258,24 +214,24 @@ function push(doc: Document, path: string, node: i32, message: string): void {
   doc.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, doc.file, doc.positions(), tape.start(node), tape.end(node)));
 }
 
-/** Where a value was set: `file:line:column`, or the file for a document without positions. */
-function source(doc: Document, node: i32): string {
-  const lines = doc.positions();
-  if (lines == null) return doc.file;
-  lines.locate(doc.tape!.start(node));
-  return positionText(doc.file, lines.line, lines.column);
+/** Where value `node` was set. */
+function source(doc: Document, node: i32): Source {
+  return doc.sourceAt(doc.tape!.start(node));
 }
 
-/** A short description of what a JSON value is, for "found ..." in messages. */
-export function describe(tape: Tape, node: i32): string {
-  const kind = tape.kind(node);
-  if (kind == KIND_NULL) return "null";
-  if (kind == KIND_BOOL) return tape.isTrue(node) ? "true" : "false";
-  if (kind == KIND_NUMBER) return "the number " + tape.numberText(node);
-  if (kind == KIND_STRING) {
-    const text = tape.text(node);
-    return text.length == 0 ? "an empty string" : "the string \"" + clip(text) + "\"";
-  }
-  if (kind == KIND_ARRAY) return tape.isEmpty(node) ? "an empty array" : "an array";
-  return "an object";
+/** Validates a parsed document into `layer` (or, with none, only for its problems), its problems in position order. */
+export function readInto(d: Document, layer: Layer | null): void {
+  if (d.node >= 0) readDocument(d, layer);
+  sortByPosition(d.errors);
+  listUnlisted(d);
+}
+
+/** Ends a document's problems with how many more were found but not listed, when any were. */
+export function listUnlisted(d: Document): void {
+  if (d.unlisted == 0) return;
+  const message = format(
+    "% more problems in % are not listed (only the first % of a file are): fix these and run again to see the rest.",
+    intText(d.unlisted), d.file, intText(MAX_LISTED_PROBLEMS),
+  );
+  d.errors.push(Diagnostic.from(SCHEMA_ERROR, "", message, d.file));
 }

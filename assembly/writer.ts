@@ -1,20 +1,20 @@
-// The JSON writer: UTF-8 bytes into one growing buffer, commas placed for the caller, parsed values copied through.
+// The JSON writer: UTF-8 bytes into one growing buffer, commas placed for the caller, parsed strings copied through.
 //
 // Strings are escaped as JSON.stringify escapes them (escape.ts). A parsed string without escapes is
 // already in that form: it is copied as it is, bytes and quotes.
 
-import { writeEscaped, writeUnescaped } from "./escape";
-import { KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_STRING, Tape } from "./tape";
+import { writeEscaped, writeEscapedBytes, writeUnescaped } from "./escape";
+import { Span, copyBytes, spanLen, spanOf, spanPtr } from "./span";
+import { Tape } from "./tape";
 import { digitCount } from "./text";
 
 export class JsonWriter {
   buf: usize;
   cap: i32;
   len: i32 = 0;
-  // One flag per open container (`depth` of them): whether the next item is its first.
-  firsts: StaticArray<bool> = new StaticArray<bool>(16);
-  depth: i32 = 0;
-  afterKey: bool = false;
+  // Whether the next item needs a comma before it: after a value, or after a closing bracket (which ends a value
+  // too); not after an opening bracket or a key. So no stack of open containers is needed.
+  comma: bool = false;
 
   /** A writer with room for `capacity` bytes before it grows (an answer that echoes a text: about its length). */
   constructor(capacity: i32 = 1024) {
@@ -40,15 +40,27 @@ export class JsonWriter {
 
   /** A member's key. `name` is ASCII with nothing to escape: every key the core writes is one of its own names. */
   @noinline key(name: string): JsonWriter {
-    this.sep();
     const n = name.length;
-    this.reserve(n + 3);
+    this.reserve(n + 4);
+    this.sep();
     const p = this.buf + <usize>this.len;
     store<u8>(p, 0x22);
     narrow(name, p + 1);
     store<u16>(p + 1 + <usize>n, 0x3a22);
     this.len += n + 3;
-    this.afterKey = true;
+    this.comma = false;
+    return this;
+  }
+
+  /**
+   * Keys written often, pre-encoded by `keyBytes` (`"layer":`), or members ending in a key (`"layer":"cli","source":`):
+   * as `key` does, the next value written is that key's.
+   */
+  keys(bytes: Span): JsonWriter {
+    this.reserve(spanLen(bytes) + 1);
+    this.sep();
+    this.copy(spanPtr(bytes), spanLen(bytes));
+    this.comma = false;
     return this;
   }
 
@@ -58,41 +70,118 @@ export class JsonWriter {
   }
 
   string(value: string): JsonWriter {
+    this.openString();
+    this.part(value);
+    return this.closeString();
+  }
+
+  /** A member whose key is pre-encoded (see `keys`) and whose value is a string, from its WTF-8 bytes. */
+  member(key: Span, value: Span): JsonWriter {
+    const k = spanLen(key);
+    const n = spanLen(value);
+    this.reserve(k + n * 6 + 11);
     this.sep();
-    this.quoted(value);
+    this.copy(spanPtr(key), k);
+    this.put(0x22);
+    this.len = <i32>(writeEscapedBytes(spanPtr(value), n, this.buf + <usize>this.len) - this.buf);
+    this.put(0x22);
+    this.comma = true;
+    return this;
+  }
+
+  /** A string value from its WTF-8 bytes. */
+  spanString(value: Span): JsonWriter {
+    const n = spanLen(value);
+    this.reserve(n * 6 + 10);
+    this.sep();
+    this.put(0x22);
+    this.len = <i32>(writeEscapedBytes(spanPtr(value), n, this.buf + <usize>this.len) - this.buf);
+    this.put(0x22);
+    this.comma = true;
+    return this;
+  }
+
+  /** Strings of `spans`, as an array. */
+  spanArray(values: Array<Span>): JsonWriter {
+    this.beginArray();
+    for (let i = 0, n = values.length; i < n; i++) this.spanString(unchecked(values[i]));
+    return this.endArray();
+  }
+
+  // A string written in parts (a message with values in it): openString, any parts, closeString. Each part is
+  // escaped as it is written, which is what escaping the whole string would give.
+
+  openString(): JsonWriter {
+    this.reserve(2);
+    this.sep();
+    this.put(0x22);
+    return this;
+  }
+
+  closeString(): JsonWriter {
+    this.reserve(1);
+    this.put(0x22);
+    this.comma = true;
+    return this;
+  }
+
+  /** A part of a string, from a string. */
+  part(s: string): JsonWriter {
+    this.reserve(s.length * 6);
+    this.len = <i32>(writeEscaped(s, this.buf + <usize>this.len) - this.buf);
+    return this;
+  }
+
+  /** A part of a string that is already escaped (a fixed text, from `escapedSpanOf`). */
+  escapedPart(bytes: Span): JsonWriter {
+    this.reserve(spanLen(bytes));
+    this.copy(spanPtr(bytes), spanLen(bytes));
+    return this;
+  }
+
+  /** A part of a string, from WTF-8 bytes. */
+  spanPart(s: Span): JsonWriter {
+    const n = spanLen(s);
+    this.reserve(n * 6 + 8);
+    this.len = <i32>(writeEscapedBytes(spanPtr(s), n, this.buf + <usize>this.len) - this.buf);
+    return this;
+  }
+
+  /** A part of a string: `:line:column`, the end of a source in a file. */
+  positionPart(line: i32, column: i32): JsonWriter {
+    this.reserve(22);
+    this.put(0x3a);
+    this.digits(line);
+    this.put(0x3a);
+    this.digits(column);
     return this;
   }
 
   /** Writes a non-negative number (an answer has no others: exit codes, positions, lengths). */
   int(value: i32): JsonWriter {
+    this.reserve(11);
     this.sep();
-    const n = digitCount(value);
-    this.reserve(n);
-    this.len += n;
-    let p = this.buf + <usize>this.len;
-    do {
-      store<u8>(--p, <u8>(0x30 + value % 10));
-      value /= 10;
-    } while (value > 0);
+    this.digits(value);
+    this.comma = true;
     return this;
   }
 
   bool(value: bool): JsonWriter {
-    this.sep();
-    this.ascii(value ? "true" : "false");
-    return this;
+    return this.numberText(value ? "true" : "false");
   }
 
   null(): JsonWriter {
-    this.sep();
-    this.ascii("null");
-    return this;
+    return this.numberText("null");
   }
 
-  /** Writes a number from its JSON text, unchanged. */
+  /** Writes a number (or another bare word) from its JSON text, unchanged. */
   numberText(text: string): JsonWriter {
+    const n = text.length;
+    this.reserve(n + 1);
     this.sep();
-    this.ascii(text);
+    narrow(text, this.buf + <usize>this.len);
+    this.len += n;
+    this.comma = true;
     return this;
   }
 
@@ -102,49 +191,30 @@ export class JsonWriter {
     return this.endArray();
   }
 
-  /** Writes parsed value `i` of `tape` back out (whitespace dropped, strings re-escaped); returns the index after it. */
-  value(tape: Tape, i: i32): i32 {
-    const kind = tape.kind(i);
-    if (kind == KIND_STRING) {
-      this.sep();
-      this.stringNode(tape, i);
-      return i + 1;
-    }
-    if (kind == KIND_NUMBER) {
-      this.sep();
-      this.copy(tape.ptr + <usize>tape.start(i), tape.end(i) - tape.start(i));
-      return i + 1;
-    }
-    if (kind == KIND_BOOL) {
-      this.bool(tape.isTrue(i));
-      return i + 1;
-    }
-    if (kind == KIND_NULL) {
-      this.null();
-      return i + 1;
-    }
-    const end = tape.next(i);
-    if (kind == KIND_ARRAY) {
-      this.beginArray();
-      for (let j = i + 1; j < end; ) j = this.value(tape, j);
-      this.endArray();
-      return end;
-    }
-    this.beginObject();
-    for (let j = i + 1; j < end; ) {
-      this.sep();
-      this.stringNode(tape, j);
-      this.byte(0x3a);
-      this.afterKey = true;
-      j = this.value(tape, j + 1);
-    }
-    this.endObject();
-    return end;
+  /**
+   * A string of a parsed text, as a value or (`key`) a member's key: its own bytes when it has no escape, otherwise
+   * its value re-escaped (an escape never grows when written again: at most as many bytes as the string's text).
+   */
+  parsedString(tape: Tape, i: i32, key: bool = false): JsonWriter {
+    const start = tape.ptr + <usize>tape.start(i);
+    const n = tape.end(i) - tape.start(i);
+    this.reserve(n + 2);
+    this.sep();
+    if (!tape.isEscaped(i)) this.copy(start, n);
+    else this.len = <i32>(writeUnescaped(start, n, this.buf + <usize>this.len) - this.buf);
+    if (key) this.put(0x3a);
+    this.comma = !key;
+    return this;
   }
 
-  /** Makes room for `extra` more bytes at once: an answer about to echo a text of known length. */
-  expect(extra: i32): void {
-    this.reserve(extra);
+  /** A number of a parsed text, exactly as written. */
+  parsedNumber(tape: Tape, i: i32): JsonWriter {
+    const n = tape.end(i) - tape.start(i);
+    this.reserve(n + 1);
+    this.sep();
+    this.copy(tape.ptr + <usize>tape.start(i), n);
+    this.comma = true;
+    return this;
   }
 
   /** The bytes written so far, in place (they live as long as the call's heap). */
@@ -155,98 +225,75 @@ export class JsonWriter {
   // --- bytes ---
 
   private open(bracket: u8): JsonWriter {
+    this.reserve(2);
     this.sep();
-    this.byte(bracket);
-    const depth = this.depth;
-    if (depth == this.firsts.length) {
-      const next = new StaticArray<bool>(depth << 1);
-      memory.copy(changetype<usize>(next), changetype<usize>(this.firsts), <usize>depth);
-      this.firsts = next;
-    }
-    unchecked(this.firsts[depth] = true);
-    this.depth = depth + 1;
+    this.put(bracket);
+    this.comma = false;
     return this;
   }
 
   private close(bracket: u8): JsonWriter {
-    this.depth--;
-    this.byte(bracket);
+    this.reserve(1);
+    this.put(bracket);
+    this.comma = true;
     return this;
   }
 
-  private sep(): void {
-    if (this.afterKey) {
-      this.afterKey = false;
-      return;
-    }
-    const n = this.depth;
-    if (n == 0) return;
-    if (unchecked(this.firsts[n - 1])) unchecked(this.firsts[n - 1] = false);
-    else this.byte(0x2c);
+  /** A comma when the item to write follows another (room for it reserved by the caller). */
+  @inline private sep(): void {
+    if (this.comma) this.put(0x2c);
   }
 
-  /** A parsed string: its own bytes when it has no escape, otherwise its value re-escaped. */
-  private stringNode(tape: Tape, i: i32): void {
-    const start = tape.ptr + <usize>tape.start(i);
-    const n = tape.end(i) - tape.start(i);
-    if (!tape.isEscaped(i)) {
-      this.copy(start, n);
-      return;
-    }
-    // An escape never grows when written again: at most as many bytes as the string's text.
-    this.reserve(n);
-    this.len = <i32>(writeUnescaped(start, n, this.buf + <usize>this.len) - this.buf);
-  }
-
-  /** Writes `s` as a JSON string. */
-  private quoted(s: string): void {
-    // Room for the longest form of every code unit at once (six bytes for a \uXXXX escape): no check per byte.
-    this.reserve(s.length * 6 + 2);
-    const p = this.buf + <usize>this.len;
-    store<u8>(p, 0x22);
-    const end = writeEscaped(s, p + 1);
-    store<u8>(end, 0x22);
-    this.len = <i32>(end + 1 - this.buf);
-  }
-
-  private ascii(s: string): void {
-    const n = s.length;
-    this.reserve(n);
-    narrow(s, this.buf + <usize>this.len);
-    this.len += n;
-  }
-
-  private copy(from: usize, n: i32): void {
-    this.reserve(n);
-    let to = this.buf + <usize>this.len;
-    this.len += n;
-    if (n > 64) {
-      memory.copy(to, from, <usize>n);
-      return;
-    }
-    // Most copies are one short string or number: words by hand cost less than a call to memory.copy.
-    const end = from + <usize>n;
-    while (from + 8 <= end) {
+  /** Copies `n` bytes (room reserved by the caller). */
+  @inline private copy(from: usize, n: i32): void {
+    const to = this.buf + <usize>this.len;
+    // Most keys and fixed texts are 8 to 16 bytes: two words that overlap, without a call.
+    if (n >= 8 && n <= 16) {
       store<u64>(to, load<u64>(from));
-      from += 8;
-      to += 8;
+      store<u64>(to + <usize>n - 8, load<u64>(from + <usize>n - 8));
+    } else {
+      copyBytes(to, from, n);
     }
-    while (from < end) store<u8>(to++, load<u8>(from++));
+    this.len += n;
   }
 
-  @inline private byte(b: u8): void {
-    if (this.len == this.cap) this.reserve(1);
+  /** Writes a non-negative number's digits (room for ten reserved by the caller); lines and columns mostly have one or two. */
+  private digits(value: i32): void {
+    if (value < 100) {
+      if (value >= 10) this.put(<u8>(0x30 + value / 10));
+      this.put(<u8>(0x30 + value % 10));
+      return;
+    }
+    const n = digitCount(value);
+    this.len += n;
+    let p = this.buf + <usize>this.len;
+    do {
+      store<u8>(--p, <u8>(0x30 + value % 10));
+      value /= 10;
+    } while (value > 0);
+  }
+
+  /** Writes one byte (room reserved by the caller). */
+  @inline private put(b: u8): void {
     store<u8>(this.buf + <usize>this.len, b);
     this.len++;
   }
 
-  /** Makes room for `extra` more bytes: at least double the buffer, so that growing stays linear. */
-  private reserve(extra: i32): void {
-    const need = this.len + extra;
-    if (need <= this.cap) return;
-    this.cap = max<i32>(need, this.cap << 1);
+  /** Makes room for `extra` more bytes: for an answer about to echo a text of known length, at once. */
+  @inline reserve(extra: i32): void {
+    if (this.len + extra > this.cap) this.grow(extra);
+  }
+
+  /** At least doubles the buffer, so that growing stays linear. */
+  @noinline private grow(extra: i32): void {
+    this.cap = max<i32>(this.len + extra, this.cap << 1);
     this.buf = __realloc(this.buf, <usize>this.cap);
   }
+}
+
+/** `"name":` as bytes, for `JsonWriter.keys`: made at start for the keys an answer writes many times. */
+export function keyBytes(name: string): Span {
+  return spanOf("\"" + name + "\":");
 }
 
 /** Writes the ASCII string `s` at `p`, a byte per code unit: four at a time, then one by one. */

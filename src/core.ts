@@ -165,8 +165,9 @@ export class Core {
 
   /** Sends one request object and returns the parsed response, with the ABI status. */
   request<T>(req: object): { status: number; response: T } {
-    // The loader instantiates the module; the binding then speaks the same byte ABI as every other host.
-    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).exports as unknown as AbiExports);
+    // The loader instantiates the module; the binding then speaks the same byte ABI as every other host, on the
+    // instance's own exports (the loader's wrappers would add a call and an arguments array to each of the five).
+    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).instance.exports as unknown as AbiExports);
     let text: string;
     let status: number;
     try {

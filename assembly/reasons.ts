@@ -1,0 +1,62 @@
+// Why, in words: the sentences of a plan's theme and module decisions and of a listed preset, written straight into
+// an answer from what decided them (a REASON_* or THEME_* and the entry, glob or source involved).
+
+import { layerName } from "./layer";
+import { ModuleDecision, Plan, REASON_FLAG, THEME_FIRST, THEME_NAMED, THEME_NO_ARCHIVE, THEME_NONE, THEME_ONLY, THEME_PATH } from "./select";
+import { Source } from "./source";
+import { Span, escapedSpanOf } from "./span";
+import { intText } from "./text";
+import { JsonWriter } from "./writer";
+
+/** What a module decision says, by REASON_*; a decision with a matching entry adds the entry and a note. */
+const MODULE_REASONS: Array<Span> = [
+  escapedSpanOf("included: every module is, by default"),
+  escapedSpanOf("excluded: not matched by modules.only"),
+  escapedSpanOf("included: matched by modules.only"),
+  escapedSpanOf("excluded: matched by modules.exclude"),
+  escapedSpanOf("included: added back by modules.include"),
+  escapedSpanOf("excluded: matched by --exclude"),
+];
+// The parts of a reason around the entry that matched: ` "old-*" (config, /d/dropkit.config.json:3:5)`.
+const BEFORE_GLOB = escapedSpanOf(" \"");
+const AFTER_GLOB = escapedSpanOf("\" (");
+const AFTER_LAYER = escapedSpanOf(", ");
+const CLOSE = escapedSpanOf(")");
+const FLAG_NOTE = escapedSpanOf("; a --exclude flag wins over everything");
+const LISTED = escapedSpanOf("listed in presets (");
+const THEME_NAMED_BEFORE = escapedSpanOf("theme \"");
+const THEME_NAMED_AFTER = escapedSpanOf("\"");
+
+/** A listed preset's reason: `listed in presets (/d/dropkit.config.json:2:15)`. */
+export function writeListedReason(w: JsonWriter, source: Source): void {
+  w.openString().escapedPart(LISTED);
+  source.writeParts(w);
+  w.escapedPart(CLOSE).closeString();
+}
+
+/** The theme's reason: `theme "ocean"`, `the only theme archive`, ... (none for a theme that is not in the drop). */
+export function writeThemeReason(w: JsonWriter, plan: Plan): void {
+  const reason = plan.themeReason;
+  w.openString();
+  if (reason == THEME_NONE) w.part("theme is \"none\"");
+  else if (reason == THEME_NO_ARCHIVE) w.part("no theme archive (*-theme.zip) in the drop");
+  else if (reason == THEME_ONLY) w.part("the only theme archive");
+  else if (reason == THEME_FIRST) {
+    w.part("first of " + intText(plan.themeAlternatives.length + 1) + " theme archives by name; set theme to choose another");
+  } else if (reason == THEME_PATH) w.part("theme path ").spanPart(plan.theme);
+  else if (reason == THEME_NAMED) w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
+  w.closeString();
+}
+
+/** A decision's reason: `excluded: matched by modules.exclude "old-*" (config, /d/dropkit.config.json:3:5)`. */
+export function writeModuleReason(w: JsonWriter, d: ModuleDecision): void {
+  w.openString().escapedPart(unchecked(MODULE_REASONS[d.reason]));
+  const source = d.source;
+  if (source != null) {
+    w.escapedPart(BEFORE_GLOB).spanPart(d.glob).escapedPart(AFTER_GLOB).spanPart(layerName(d.layer)).escapedPart(AFTER_LAYER);
+    source.writeParts(w);
+    w.escapedPart(CLOSE);
+    if (d.reason == REASON_FLAG) w.escapedPart(FLAG_NOTE);
+  }
+  w.closeString();
+}
