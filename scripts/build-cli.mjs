@@ -205,8 +205,15 @@ Module.prototype._compile = function (content, filename, ...rest) {
 const file = path.join(__dirname, "dropkit-cli.cjs");
 exports.bundle = compile(readFileSync(file, "utf8"), file, "dropkit-cli-${bundleHash}");
 const bundle = { exports: {} };
-// The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs.
-exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) => import(specifier));
+// The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs. A Node built-in (loaded lazily,
+// as node:child_process for hooks) is required: its namespace is its exports, and import() would load Node's ES module
+// loader for it, about 1.5 ms of every run that needs one.
+const importBuiltin = (specifier) => {
+  const exported = require(specifier);
+  return { ...exported, default: exported };
+};
+exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) =>
+  specifier.startsWith("node:") ? Promise.resolve(specifier).then(importBuiltin) : import(specifier));
 `;
 }
 

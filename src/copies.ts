@@ -1,7 +1,6 @@
 // The copies kept of a replaced state file: `.dropkit.json.legacy` of a lifted legacy file, `.dropkit.json.corrupt-<timestamp>` of an unusable one, and the second name a failed run puts back.
 
 import { linkSync, lstatSync, readdirSync, readlinkSync, symlinkSync, type Stats } from "node:fs";
-import { link } from "node:fs/promises";
 import path from "node:path";
 import { createFileExclusive, linkOrCopy, noHardLinks, readFound, sameFile, tempName, unlinkQuietly } from "./fsutil.js";
 import { legacySuffix, stateFileLimits, type ReadStateResult } from "./state.js";
@@ -95,7 +94,7 @@ export async function keepSecondName(file: string, previous: Exclude<ReadStateRe
   const name = tempName(file);
   if (previous.kind === "link") {
     try {
-      await link(file, name);
+      linkSync(file, name);
     } catch (error) {
       if (!noHardLinks((error as NodeJS.ErrnoException).code)) throw error;
       symlinkSync(previous.target, name);

@@ -1,8 +1,7 @@
 // Small file-system helpers shared by the modules that write files (state, cache, lock, init): atomic replacement, copies that keep mode and owner, and reads that never follow a link.
+// Synchronous calls throughout: a run has nothing else to do meanwhile, and neither node:fs/promises nor libuv's thread pool is loaded for them.
 
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats, unlinkSync } from "node:fs";
-import { copyFile, link, open, rename, unlink } from "node:fs/promises";
+import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, type Stats, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** A file written to a temporary name next to its target, waiting to replace it. */
@@ -62,19 +61,19 @@ export async function stageFile(file: string, data: string | Uint8Array): Promis
   const existing = lstatSync(target, { throwIfNoEntry: false });
   const like = existing?.isFile() ? existing : undefined;
   try {
-    await writeNewFile(temp, data, like);
+    writeNewFile(temp, data, like);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    unlinkQuietly(temp);
     throw error;
   }
   return {
     temp,
     target,
     async commit() {
-      await rename(temp, target);
+      renameSync(temp, target);
     },
     async discard() {
-      await unlink(temp).catch(() => undefined);
+      unlinkQuietly(temp);
     },
   };
 }
@@ -96,20 +95,20 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
   const temp = tempName(target);
   try {
     if (typeof data === "object" && "copyOf" in data) {
-      await copyFile(data.copyOf, temp, constants.COPYFILE_EXCL);
-      const handle = await open(temp, "r+");
+      copyFileSync(data.copyOf, temp, constants.COPYFILE_EXCL);
+      const fd = openSync(temp, "r+");
       try {
-        await handle.chmod(like.mode & 0o777);
-        if (isRoot() && (like.uid !== 0 || like.gid !== 0)) await handle.chown(like.uid, like.gid);
-        await handle.sync();
+        fchmodSync(fd, like.mode & 0o777);
+        if (isRoot() && (like.uid !== 0 || like.gid !== 0)) fchownSync(fd, like.uid, like.gid);
+        fsyncSync(fd);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } else {
-      await writeNewFile(temp, data, like, like.mode & 0o777);
+      writeNewFile(temp, data, like, like.mode & 0o777);
     }
     try {
-      await link(temp, target);
+      linkSync(temp, target);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "EEXIST") return false;
@@ -117,11 +116,11 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
       // very same name can slip in between, and it would write the same kind of copy.
       if (!noHardLinks(code)) throw error;
       if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) return false;
-      await rename(temp, target);
+      renameSync(temp, target);
     }
     return true;
   } finally {
-    await unlink(temp).catch(() => undefined);
+    unlinkQuietly(temp);
   }
 }
 
@@ -134,7 +133,7 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
  */
 export async function linkOrCopy(source: string, name: string): Promise<void> {
   try {
-    await link(source, name);
+    linkSync(source, name);
     return;
   } catch (error) {
     if (!noHardLinks((error as NodeJS.ErrnoException).code)) throw error;
@@ -255,10 +254,22 @@ export function removeStaleTempFiles(file: string, minAgeMs = 60_000): string[] 
   return removed;
 }
 
-/** A unique temporary name next to `target`; the process id lets `removeStaleTempFiles` tell debris from a live write. */
+/**
+ * A unique temporary name next to `target`: `.<name>.<pid>.<12 hex digits>.tmp`. The process id lets
+ * `removeStaleTempFiles` tell debris from a live write; the digits are a counter (unique within this process)
+ * and 40 random bits (`Math.random`, which V8 seeds from the system's entropy in every process), for processes
+ * of the same id in other pid namespaces or on other hosts sharing the directory. The name need not be secret:
+ * every temporary file is created with O_EXCL (or by `link`), so a name that is taken fails cleanly and never
+ * follows anything planted there. (`node:crypto` is not loaded for it: it costs a run about 2 ms.)
+ */
 export function tempName(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  tempCounter = (tempCounter + 1) & 0xff;
+  const digits = tempCounter.toString(16).padStart(2, "0") + Math.floor(Math.random() * 2 ** 40).toString(16).padStart(10, "0");
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${digits}.tmp`);
 }
+
+/** The counter of `tempName`. */
+let tempCounter = 0;
 
 /** Whether a process with this id exists on this host (EPERM: it exists but belongs to someone else). */
 export function processAlive(pid: number): boolean {
@@ -307,16 +318,16 @@ const unsupportedSync = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "E
  * or `like`'s plus owner read and write, or the umask's plus owner read and write) and, as root, `like`'s
  * owner, and flushes it.
  */
-async function writeNewFile(file: string, data: string | Uint8Array, like: Stats | undefined, mode?: number): Promise<void> {
+function writeNewFile(file: string, data: string | Uint8Array, like: Stats | undefined, mode?: number): void {
   // "wx": O_EXCL, which also refuses to follow a symbolic link planted at the name.
-  const handle = await open(file, "wx");
+  const fd = openSync(file, "wx");
   try {
-    await handle.chmod(mode ?? ((like ? like.mode : (await handle.stat()).mode) & 0o777) | 0o600);
-    if (like && isRoot() && (like.uid !== 0 || like.gid !== 0)) await handle.chown(like.uid, like.gid);
-    await handle.writeFile(data);
-    await handle.sync();
+    fchmodSync(fd, mode ?? ((like ? like.mode : fstatSync(fd).mode) & 0o777) | 0o600);
+    if (like && isRoot() && (like.uid !== 0 || like.gid !== 0)) fchownSync(fd, like.uid, like.gid);
+    writeFileSync(fd, data);
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,7 +1,6 @@
 // The file transaction of one `create` run: the folder's lock, the state and cache staged before either is committed, the check for a change made meanwhile, and the state put back when the run fails.
 
-import { lstatSync, renameSync, unlinkSync, type Stats } from "node:fs";
-import { link, unlink } from "node:fs/promises";
+import { linkSync, lstatSync, renameSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { CacheData } from "./cache.js";
 import { commitCache, stageCache, type Cache } from "./cachefile.js";
@@ -208,7 +207,7 @@ export class StateTransaction {
     if (this.ended) return { action: null, warnings: [] };
     this.end();
     try {
-      if (this.backup) await unlink(this.backup).catch(() => undefined);
+      if (this.backup) unlinkQuietly(this.backup);
       removeStaleTempFiles(this.stateFile);
       if (this.cache) removeStaleTempFiles(this.cache.staged.target);
     } finally {
@@ -288,8 +287,8 @@ export class StateTransaction {
     try {
       if (previous.kind === "missing") {
         try {
-          await link(staged.temp, file);
-          await unlink(staged.temp);
+          linkSync(staged.temp, file);
+          unlinkSync(staged.temp);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === "EEXIST") this.conflict("a file appeared there");

@@ -1,5 +1,7 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
+import { statSync } from "node:fs";
+import path from "node:path";
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
@@ -30,14 +32,13 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { default: path }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
       import("../transaction.js"),
       import("../state.js"),
       import("../cache.js"),
-      import("node:path"),
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
@@ -128,7 +129,6 @@ export class CreateCommand extends DropkitCommand {
 async function requireTheme(plan: Plan): Promise<void> {
   const { path: file, file: inDrop } = plan.theme;
   if (file === null || inDrop !== null) return;
-  const { statSync } = await import("node:fs");
   let why = "not found";
   try {
     if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;
