@@ -15,9 +15,10 @@ const { version } = JSON.parse(await readFile(new URL("../package.json", import.
 /**
  * Text replacements in clipanion, each of which must match exactly `count` times (a clipanion update that
  * changes the text fails the build instead of silently losing the patch). They make clipanion's default
- * context lazy: as published it creates `process.stdin` (a stream, and for a terminal node:tty with node:net)
- * and loads node:tty for the colour depth when the module loads, about a seventh of `dropkit config`'s start-up
- * profile. Only `init` reads stdin, and dropkit always passes `enableColors`, so most runs never need either.
+ * context lazy: as published it creates `process.stdin`, `process.stdout` and `process.stderr` (streams, and for a
+ * terminal node:tty with node:net) and loads node:tty for the colour depth when the module loads, about a seventh of
+ * `dropkit config`'s start-up profile. Only `init` reads stdin, dropkit passes its own stdout and stderr
+ * (src/stdio.ts) and always `enableColors`, so most runs need none of them.
  */
 const clipanionPatches = {
   "lib/platform/node.js": [
@@ -27,6 +28,9 @@ const clipanionPatches = {
   ],
   "lib/advanced/Cli.js": [
     { from: "    stdin: process.stdin,", to: "    get stdin() { return process.stdin; },", count: 1 },
+    // dropkit passes its own stdout and stderr (src/stdio.ts): Node's streams are made only when a run needs them.
+    { from: "    stdout: process.stdout,", to: "    get stdout() { return process.stdout; },", count: 1 },
+    { from: "    stderr: process.stderr,", to: "    get stderr() { return process.stderr; },", count: 1 },
     { from: "    colorDepth: platform.getDefaultColorDepth(),", to: "    get colorDepth() { return platform.getDefaultColorDepth(); },", count: 1 },
     // Object spread would call the getters; copying the property descriptors keeps them lazy.
     {
