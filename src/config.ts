@@ -6,6 +6,7 @@ import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type Resol
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
+import type { FolderListing } from "./listing.js";
 import { nearMissWarning } from "./lookalikes.js";
 import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
 import type { Env } from "./types.js";
@@ -35,6 +36,8 @@ export interface LoadConfigOptions {
   core?: Core;
   /** Ask the core for `explain` (every layer that set each key), as `dropkit config --explain` does. @default false */
   explain?: boolean;
+  /** A listing of `cwd` shared with later steps of the run (create's archive scan); discovery and detection fill it. @default none: listed here */
+  listing?: FolderListing;
 }
 
 /** The resolved config and how it came about. */
@@ -72,7 +75,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const core = options.core ?? loadCore();
-  const discovery = await locateConfig(cwd, env, flags.config);
+  const discovery = await locateConfig(cwd, env, flags.config, options.listing);
   const hostWarnings: CoreWarning[] = [];
   if (discovery.shadowed.length > 0) {
     const names = discovery.shadowed.map((f) => path.basename(f) + (path.basename(f) === "package.json" ? " (dropkit key)" : ""));
@@ -89,7 +92,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
   if (discovery.file && discovery.format) {
     request.config = toSource(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
   }
-  const done = await resolveStaged(core, request, hostWarnings, budget);
+  const done = await resolveStaged(core, request, hostWarnings, budget, options.listing);
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 
@@ -120,7 +123,7 @@ export async function resolveSource(options: { cwd: string; source: SourceInput 
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */
-async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }): Promise<ResolveDone> {
+async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }, listing?: FolderListing): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
@@ -129,7 +132,7 @@ async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: 
       Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
-      const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd) : null;
+      const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd, listing) : null;
       if (files) request.files = files;
       else request.detected = await detectPresets(request.cwd, candidates);
     } else {
@@ -275,10 +278,10 @@ function isTopLevelGlob(glob: string): boolean {
  * against top-level detect globs: a directory listing is far cheaper than loading a glob library, and
  * it is the same matching the playground uses. `null` when the directory cannot be listed.
  */
-function listTopLevelFiles(cwd: string): string[] | null {
+function listTopLevelFiles(cwd: string, listing?: FolderListing): string[] | null {
   let entries;
   try {
-    entries = readdirSync(cwd, { withFileTypes: true });
+    entries = listing?.covers(cwd) ? listing.read() : readdirSync(cwd, { withFileTypes: true });
   } catch {
     return null;
   }

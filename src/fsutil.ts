@@ -3,6 +3,7 @@
 
 import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, type Stats, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { FolderListing } from "./listing.js";
 
 /** A file written to a temporary name next to its target, waiting to replace it. */
 export interface StagedFile {
@@ -223,20 +224,23 @@ export function syncDirectory(dir: string, changed: string): string | undefined 
  * nothing here. Best effort: never throws.
  *
  * @param file - The file whose debris to look for.
+ * @param listing - A listing of the file's directory made earlier in the run (debris is at least `minAgeMs` old,
+ *   so it was there then), to use instead of listing it again.
  * @param minAgeMs - How old a temporary file must be. @default 60000
  * @returns The paths removed.
  */
-export function removeStaleTempFiles(file: string, minAgeMs = 60_000): string[] {
+export function removeStaleTempFiles(file: string, listing?: FolderListing, minAgeMs = 60_000): string[] {
   const target = path.resolve(file);
   const dir = path.dirname(target);
   const prefix = `.${path.basename(target)}`;
   const removed: string[] = [];
-  let names: string[];
+  let names: string[] | null;
   try {
-    names = readdirSync(dir);
+    names = listing?.covers(dir) ? listing.names() : readdirSync(dir);
   } catch {
     return removed;
   }
+  if (names === null) return removed;
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const match = /\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name);

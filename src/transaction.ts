@@ -6,6 +6,7 @@ import type { CacheData } from "./cache.js";
 import { commitCache, stageCache, type Cache } from "./cachefile.js";
 import { DropkitError, fail } from "./errors.js";
 import { errorReason, noHardLinks, readFound, removeStaleTempFiles, sameFile, stageFile, syncDirectory, unlinkQuietly, type StagedFile } from "./fsutil.js";
+import type { FolderListing } from "./listing.js";
 import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
 import { keepBeside, keepCopies, keepSecondName, removeRedundantCopies, stamp, type KeptCopies } from "./copies.js";
 import { readState, stateFileLimits, stateText, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
@@ -202,14 +203,18 @@ export class StateTransaction {
     return result;
   }
 
-  /** Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock. */
-  async finish(): Promise<EndResult> {
+  /**
+   * Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock.
+   *
+   * @param listing - A listing of the state file's folder made earlier in the run, to look for debris in.
+   */
+  async finish(listing?: FolderListing): Promise<EndResult> {
     if (this.ended) return { action: null, warnings: [] };
     this.end();
     try {
       if (this.backup) unlinkQuietly(this.backup);
-      removeStaleTempFiles(this.stateFile);
-      if (this.cache) removeStaleTempFiles(this.cache.staged.target);
+      removeStaleTempFiles(this.stateFile, listing);
+      if (this.cache) removeStaleTempFiles(this.cache.staged.target, listing);
     } finally {
       this.lock.release();
     }

@@ -2,6 +2,7 @@
 
 import { statSync } from "node:fs";
 import path from "node:path";
+import { FolderListing } from "../listing.js";
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
@@ -42,7 +43,10 @@ export class CreateCommand extends DropkitCommand {
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
-    const loaded = await loadConfig({ cwd, env, flags: this.configFlags() });
+    // One listing of the drop for discovery, preset detection, the archive scan and the cleanup, unless the folder
+    // may have changed in between (below).
+    const listing = new FolderListing(cwd);
+    const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
     const config = loaded.config!;
@@ -60,15 +64,21 @@ export class CreateCommand extends DropkitCommand {
     const stateFile = path.join(cwd, stateFileName);
     const transaction = await beginTransaction(stateFile, {
       env,
-      onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
+      onLockWait: (holder, file) => {
+        // Another run works in this folder meanwhile: what it changes is listed again.
+        listing.forget();
+        log.write({ event: "state", action: "waiting", file, holder });
+      },
       onWarning: (message) => log.warn(message, stateFile),
     });
     let succeeded = false;
     try {
       const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
       for (const warning of init.warnings) log.warn(warning);
+      // An init hook may add, replace or remove archives: the scan lists the folder as the hooks left it.
+      if (init.ran.length > 0) listing.forget();
 
-      const archives = await scanArchives(cwd, (message, source) => log.warn(message, source));
+      const archives = await scanArchives(cwd, (message, source) => log.warn(message, source), listing);
       const planned = await planDrop(loaded, archives);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
@@ -116,7 +126,7 @@ export class CreateCommand extends DropkitCommand {
       succeeded = true;
       return 0;
     } finally {
-      const ended = succeeded ? await transaction.finish() : transaction.abort();
+      const ended = succeeded ? await transaction.finish(listing) : transaction.abort();
       for (const warning of ended.warnings) log.warn(warning, stateFile);
       if (ended.action) log.write({ event: "state", action: ended.action, file: stateFile });
     }
