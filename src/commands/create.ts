@@ -74,7 +74,7 @@ export class CreateCommand extends DropkitCommand {
     let succeeded = false;
     try {
       const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
-      for (const warning of init.warnings) log.warn(warning);
+      for (const warning of init.warnings) log.warn(warning.message, warning.source);
       // An init hook may add, replace or remove archives: the scan lists the folder as the hooks left it.
       if (init.ran.length > 0) listing.forget();
 
@@ -120,7 +120,7 @@ export class CreateCommand extends DropkitCommand {
       }
 
       const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
-      for (const warning of post.warnings) log.warn(warning);
+      for (const warning of post.warnings) log.warn(warning.message, warning.source);
       // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
       signal.throwIfAborted();
       succeeded = true;
