@@ -4,7 +4,9 @@ import { lstatSync, renameSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { CacheData, Fingerprint } from "./cache.js";
 import { fail } from "./errors.js";
-import { errorReason, readFound, sameFile, stageFile, syncDirectory, type StagedFile } from "./fsutil.js";
+import { readFound, sameFile } from "./found.js";
+import { errorReason, syncDirectory } from "./fsutil.js";
+import { stageFile, type StagedFile } from "./staging.js";
 import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
 
 /** The cache as read from disk. */

@@ -1,11 +1,12 @@
 // The config pipeline: discovery, loading the file, preset files and auto-detect, and the core's staged resolve.
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { CoreTrap, type Core, type CoreWarning, type PresetFileInput, type ResolveDone, type ResolveNeedsDetect, type ResolveNeedsPresets, type ResolveRequest, type SourceInput } from "./core.js";
 import { loadCore } from "./core-node.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { DropkitError, type Diagnostic } from "./errors.js";
+import { isFile } from "./fsutil.js";
 import type { FolderListing } from "./listing.js";
 import { nearMissWarning } from "./lookalikes.js";
 import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
@@ -307,10 +308,3 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function isFile(file: string): boolean {
-  try {
-    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
-}

@@ -2,7 +2,10 @@
 
 import { linkSync, lstatSync, readdirSync, readlinkSync, symlinkSync, type Stats } from "node:fs";
 import path from "node:path";
-import { createFileExclusive, linkOrCopy, noHardLinks, readFound, sameFile, tempName, unlinkQuietly } from "./fsutil.js";
+import { readFound, sameFile } from "./found.js";
+import { noHardLinks, unlinkQuietly } from "./fsutil.js";
+import { createFileExclusive, linkOrCopy } from "./staging.js";
+import { tempName } from "./tempfile.js";
 import { legacySuffix, stateFileLimits, type ReadStateResult } from "./state.js";
 
 /** What is copied: the file as read (its stats, and its bytes when `complete`), and a name of it to stream from when not. */

@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
+import { isFile } from "./fsutil.js";
 import { limits, readBounded } from "./limits.js";
 import type { FolderListing } from "./listing.js";
 import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
@@ -252,9 +253,6 @@ function statOrNull(file: string): Stats | null {
   }
 }
 
-function isFile(file: string): boolean {
-  return statOrNull(file)?.isFile() ?? false;
-}
 
 /** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */
 function isDanglingLink(file: string): boolean {

@@ -2,7 +2,8 @@
 
 import type { Stats } from "node:fs";
 import { fail } from "./errors.js";
-import { errorReason, readFound } from "./fsutil.js";
+import { readFound } from "./found.js";
+import { errorReason } from "./fsutil.js";
 import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
 
 /** The name of the state file in the working directory. */

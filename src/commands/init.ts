@@ -88,7 +88,7 @@ export class InitCommand extends DropkitCommand {
     const resolved = await resolveSource({ cwd, source: { source: file, format: "json", text } });
     init.throwIfFailed(resolved);
 
-    const { writeFileAtomic } = await import("../fsutil.js");
+    const { writeFileAtomic } = await import("../staging.js");
     signal.throwIfAborted();
     let flushWarning: string | undefined;
     try {
