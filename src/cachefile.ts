@@ -7,7 +7,7 @@ import { fail } from "./errors.js";
 import { readFound, sameFile } from "./found.js";
 import { errorReason, syncDirectory } from "./fsutil.js";
 import { stageFile, type StagedFile } from "./staging.js";
-import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
+import { isRecord, parseJsonWithin, type JsonLimits } from "./jsonfile.js";
 
 /** The cache as read from disk. */
 export interface Cache {
@@ -276,8 +276,3 @@ function isFingerprint(value: unknown): value is Fingerprint {
     && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs)
     && typeof value.sha256 === "string" && /^[0-9a-f]{64}$/.test(value.sha256);
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-

@@ -9,7 +9,8 @@ import { DropkitError, type Diagnostic } from "./errors.js";
 import { isFile } from "./fsutil.js";
 import type { FolderListing } from "./listing.js";
 import { nearMissWarning } from "./lookalikes.js";
-import { loadConfigFile, loadPresetFile, type LoadedConfig, type ReadBudget } from "./loader.js";
+import type { ReadBudget } from "./limits.js";
+import { loadConfigFile, loadPresetFile, type LoadedConfig } from "./loader.js";
 import type { Env } from "./types.js";
 
 /** The CLI flags that take part in the merge (layer 1), as given. */
@@ -307,4 +308,3 @@ function extensionRank(file: string): number {
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-

@@ -1,6 +1,7 @@
 // The host's limits on what it reads and walks (docs/reliability.md, "Limits"), and the bounded read that keeps them.
 
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { fail } from "./errors.js";
 
 /** Sizes and depths beyond which the host refuses input with a clear error instead of running out of memory. */
 export const limits = {
@@ -63,6 +64,20 @@ export function readOpened(fd: number, size: number, max: number): { bytes: Buff
     length += n;
   }
   return { bytes: buffer.subarray(0, length), over: length > max };
+}
+
+/** The bytes one resolve has read so far, against `limits.totalBytes`; shared by its config and preset files. */
+export interface ReadBudget {
+  used: number;
+}
+
+/** Adds a file's bytes to the resolve's budget; refuses the file that takes it over `limits.totalBytes`. */
+export function chargeBudget(budget: ReadBudget | undefined, file: string, bytes: number): void {
+  if (!budget) return;
+  budget.used += bytes;
+  if (budget.used > limits.totalBytes) {
+    fail("ConfigLoadError", `The config and preset files of this run are ${sizeText(budget.used)} together with ${file}, over the limit of ${sizeText(limits.totalBytes)}. Use fewer or smaller preset files (every preset file of the search path is read when presets are auto-detected).`, { file, source: file });
+  }
 }
 
 /** A size for messages: "3.2 MiB (3,355,443 bytes)". */

@@ -4,7 +4,7 @@ import type { Stats } from "node:fs";
 import { fail } from "./errors.js";
 import { readFound } from "./found.js";
 import { errorReason } from "./fsutil.js";
-import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
+import { isRecord, parseJsonWithin, setOwn, type JsonLimits } from "./jsonfile.js";
 
 /** The name of the state file in the working directory. */
 export const stateFileName = ".dropkit.json";
@@ -317,13 +317,4 @@ function describeType(value: unknown): string {
 /** Compares two values read from a state file; they are within `stateFileLimits.depth`, so the recursion is bounded. */
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Sets an own data property: plain assignment of a `__proto__` key would replace the prototype instead. */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
