@@ -90,7 +90,7 @@ function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStrea
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
 async function reportUsageError(argv: string[], stderr: StandardStream, error: Error, text: string): Promise<number> {
   // The message quotes argv, which may hold anything: escaped like every record of the decisions log.
-  const { escapeControls, jsonLine } = await import("./log.js");
+  const { escapeControls, jsonLine } = await import("./escape.js");
   // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
   const flag = logFormatFlag(argv);
   const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");

@@ -2,6 +2,7 @@
 
 import { readlinkSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
+import type { SourceInput } from "./core.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { fail } from "./errors.js";
 import { evaluateConfig, type FileRole } from "./evaluate.js";
@@ -49,6 +50,13 @@ export async function loadPresetFile(file: string, budget?: ReadBudget): Promise
   const format = detectFormat(file);
   // A preset named package.json is still a preset: plain JSON, not a `dropkit` key.
   return loadConfigFile(file, format === "package.json" ? "json" : format, "preset", budget);
+}
+
+/** A loaded file as the core takes it: its text for a JSON form, its data for a `.ts`/`.js` one, named by its path. */
+export function sourceInputOf(file: string, loaded: LoadedConfig): SourceInput {
+  return loaded.format === "value"
+    ? { source: file, format: "value", value: loaded.value }
+    : { source: file, format: loaded.format, text: loaded.text };
 }
 
 // --- helpers ---
