@@ -15,9 +15,10 @@ const { version } = JSON.parse(await readFile(new URL("../package.json", import.
 /**
  * Text replacements in clipanion, each of which must match exactly `count` times (a clipanion update that
  * changes the text fails the build instead of silently losing the patch). They make clipanion's default
- * context lazy: as published it creates `process.stdin` (a stream, and for a terminal node:tty with node:net)
- * and loads node:tty for the colour depth when the module loads, about a seventh of `dropkit config`'s start-up
- * profile. Only `init` reads stdin, and dropkit always passes `enableColors`, so most runs never need either.
+ * context lazy: as published it creates `process.stdin`, `process.stdout` and `process.stderr` (streams, and for a
+ * terminal node:tty with node:net) and loads node:tty for the colour depth when the module loads, about a seventh of
+ * `dropkit config`'s start-up profile. Only `init` reads stdin, dropkit passes its own stdout and stderr
+ * (src/stdio.ts) and always `enableColors`, so most runs need none of them.
  */
 const clipanionPatches = {
   "lib/platform/node.js": [
@@ -27,6 +28,9 @@ const clipanionPatches = {
   ],
   "lib/advanced/Cli.js": [
     { from: "    stdin: process.stdin,", to: "    get stdin() { return process.stdin; },", count: 1 },
+    // dropkit passes its own stdout and stderr (src/stdio.ts): Node's streams are made only when a run needs them.
+    { from: "    stdout: process.stdout,", to: "    get stdout() { return process.stdout; },", count: 1 },
+    { from: "    stderr: process.stderr,", to: "    get stderr() { return process.stderr; },", count: 1 },
     { from: "    colorDepth: platform.getDefaultColorDepth(),", to: "    get colorDepth() { return platform.getDefaultColorDepth(); },", count: 1 },
     // Object spread would call the getters; copying the property descriptors keeps them lazy.
     {
@@ -160,6 +164,12 @@ function cacheDirectory() {
 const cacheDir = cacheDirectory();
 /** Scripts whose cache is missing or was rejected: their caches are written at exit, with every function the run compiled. */
 const unsaved = [];
+/**
+ * The bundle's cache is kept per command: a cache holds what the run that wrote it compiled, so one made by \`config\`
+ * leaves \`create\` compiling its own code on every run (4 ms of a 70 ms run), and one made by \`create\` gives \`config\`
+ * more to load than it runs (1.5 ms).
+ */
+const command = ["create", "config", "init", "completion", "help"].includes(process.argv[2]) ? process.argv[2] : "other";
 
 /** CommonJS \`source\` compiled as Node does (with one more parameter), with its code cache \`name\` when there is one. */
 function compile(source, filename, name) {
@@ -176,7 +186,10 @@ function compile(source, filename, name) {
   return compiled;
 }
 
-process.once("exit", () => {
+// Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
+// its command to be worth keeping, and the next run saves it instead.
+process.once("exit", (code) => {
+  if (code !== 0) return;
   for (const { script, cacheFile } of unsaved) {
     try {
       const temporary = cacheFile + "." + process.pid + ".tmp";
@@ -203,10 +216,17 @@ Module.prototype._compile = function (content, filename, ...rest) {
 };
 
 const file = path.join(__dirname, "dropkit-cli.cjs");
-exports.bundle = compile(readFileSync(file, "utf8"), file, "dropkit-cli-${bundleHash}");
+exports.bundle = compile(readFileSync(file, "utf8"), file, "dropkit-cli-${bundleHash}-" + command);
 const bundle = { exports: {} };
-// The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs.
-exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) => import(specifier));
+// The bundle's import() calls, made here: see routeImports in scripts/build-cli.mjs. A Node built-in (loaded lazily,
+// as node:child_process for hooks) is required: its namespace is its exports, and import() would load Node's ES module
+// loader for it, about 1.5 ms of every run that needs one.
+const importBuiltin = (specifier) => {
+  const exported = require(specifier);
+  return { ...exported, default: exported };
+};
+exports.bundle.script.runInThisContext()(bundle.exports, require, bundle, file, __dirname, (specifier) =>
+  specifier.startsWith("node:") ? Promise.resolve(specifier).then(importBuiltin) : import(specifier));
 `;
 }
 

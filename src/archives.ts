@@ -1,9 +1,10 @@
 // The zip archives of a drop: finding them (the `*.zip` files directly in the working directory) and judging the zip check's verdicts against the plan.
 
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Plan } from "./core.js";
 import type { DigestOptions } from "./digest-pool.js";
+import type { FolderListing, ListedEntry } from "./listing.js";
 import { fail, type Diagnostic } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
 
@@ -18,13 +19,14 @@ import type { ZipVerdict } from "./zip.js";
  *
  * @param cwd - The working directory.
  * @param warn - Told about each `*.zip` name that is left out, with the file as its source.
+ * @param listing - A listing of `cwd` made earlier in the run, to use instead of listing it again.
  * @returns File names relative to `cwd`, e.g. `["blog.zip", "ocean-theme.zip"]`.
  * @throws DropkitError `IOError` (74) when the directory cannot be listed.
  */
-export async function scanArchives(cwd: string, warn: (message: string, source: string) => void = () => {}): Promise<string[]> {
-  let entries: Dirent[];
+export async function scanArchives(cwd: string, warn: (message: string, source: string) => void = () => {}, listing?: FolderListing): Promise<string[]> {
+  let entries: ListedEntry[];
   try {
-    entries = readdirSync(cwd, { withFileTypes: true });
+    entries = listing?.covers(cwd) ? listing.read() : readdirSync(cwd, { withFileTypes: true });
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     fail("IOError", `Cannot list the archives in ${cwd} (${reason}); check that the folder is readable.`, { file: cwd, source: cwd });

@@ -2,32 +2,12 @@
 
 import { statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { Cache } from "./cachefile.js";
+import type { Cache, CacheData, Fingerprint } from "./cachefile.js";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
 
-export { cacheFileLimits, cacheKind, cacheText, cacheVersion, commitCache, foreignCacheMessage, loadCache, saveCache, stageCache, type Cache, type CacheFound } from "./cachefile.js";
-
-/** What is known about one archive. */
-export interface Fingerprint {
-  /** Size in bytes. */
-  size: number;
-  /** Modification time in milliseconds since the epoch, with the file system's precision. */
-  mtimeMs: number;
-  /** SHA-256 of the content, lowercase hex. */
-  sha256: string;
-  /** The zip check's verdict on this content; an entry without a readable one is checked again (caches written before the check). */
-  zip?: ZipVerdict;
-}
-
-/** What to write: the result of `fingerprintArchives`. */
-export interface CacheData {
-  /** Fingerprints by archive name. */
-  fingerprints: Record<string, Fingerprint>;
-  /** When fingerprinting started (epoch ms), from `fingerprintArchives`. */
-  checkedAtMs: number;
-}
+export { cacheFileLimits, cacheKind, cacheText, cacheVersion, commitCache, foreignCacheMessage, loadCache, saveCache, stageCache, type Cache, type CacheData, type CacheFound, type Fingerprint } from "./cachefile.js";
 
 /** The result of fingerprinting a set of archives. */
 export interface FingerprintResult extends CacheData {

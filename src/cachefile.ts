@@ -2,10 +2,32 @@
 
 import { lstatSync, renameSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { CacheData, Fingerprint } from "./cache.js";
 import { fail } from "./errors.js";
-import { errorReason, readFound, sameFile, stageFile, syncDirectory, type StagedFile } from "./fsutil.js";
-import { parseJsonWithin, type JsonLimits } from "./jsonfile.js";
+import { readFound, sameFile } from "./found.js";
+import { errorReason, syncDirectory } from "./fsutil.js";
+import { stageFile, type StagedFile } from "./staging.js";
+import type { ZipVerdict } from "./zip.js";
+import { isRecord, parseJsonWithin, type JsonLimits } from "./jsonfile.js";
+
+/** What is known about one archive. */
+export interface Fingerprint {
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in milliseconds since the epoch, with the file system's precision. */
+  mtimeMs: number;
+  /** SHA-256 of the content, lowercase hex. */
+  sha256: string;
+  /** The zip check's verdict on this content; an entry without a readable one is checked again (caches written before the check). */
+  zip?: ZipVerdict;
+}
+
+/** What to write: the result of `fingerprintArchives`. */
+export interface CacheData {
+  /** Fingerprints by archive name. */
+  fingerprints: Record<string, Fingerprint>;
+  /** When fingerprinting started (epoch ms), from `fingerprintArchives`. */
+  checkedAtMs: number;
+}
 
 /** The cache as read from disk. */
 export interface Cache {
@@ -274,8 +296,3 @@ function isFingerprint(value: unknown): value is Fingerprint {
     && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs)
     && typeof value.sha256 === "string" && /^[0-9a-f]{64}$/.test(value.sha256);
 }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-

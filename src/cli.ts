@@ -2,12 +2,14 @@
 // The dropkit executable: builds the clipanion CLI from the command list and maps its outcomes to exit codes.
 
 import { readFileSync } from "node:fs";
+import type { Writable } from "node:stream";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
 import { commands, describingCommands } from "./commands/index.js";
 import { DropkitCli, withPlaceholders } from "./help.js";
 import { limits } from "./limits.js";
 import { shouldColor } from "./log.js";
+import { standardStream, type StandardStream } from "./stdio.js";
 
 const { Builtins } = clipanion;
 
@@ -27,11 +29,15 @@ void runCli(process.argv.slice(2)).then((code) => {
  * `--version` print on stdout and end with 0.
  */
 async function runCli(argv: string[]): Promise<number> {
-  // clipanion adds its default context itself (lazily in the bundle); spreading it here would create process.stdin, which only init reads.
-  const context = { env: process.env };
+  // clipanion adds the rest of its default context itself (lazily in the bundle); spreading it here would create
+  // process.stdin, which only init reads. stdout and stderr are Node's streams only on a terminal (src/stdio.ts).
+  const stdout = standardStream(1);
+  const stderr = standardStream(2);
+  // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
+  const context = { env: process.env, stdout: stdout as unknown as Writable, stderr: stderr as unknown as Writable };
   if (argv.length > limits.arguments) {
     const message = `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`;
-    return reportUsageError(argv, new Error(message), `${message}
+    return reportUsageError(argv, stderr, new Error(message), `${message}
 `);
   }
   try {
@@ -40,7 +46,7 @@ async function runCli(argv: string[]): Promise<number> {
     // the full CLI makes; anything else (usage errors list every command) is left to the full CLI.
     const named = commands.filter((c) => c.paths?.some((path) => path[0] === argv[0]));
     if (named.length > 0 && !named.some((c) => describingCommands.has(c))) {
-      const cli = buildCli(named);
+      const cli = buildCli(named, stdout);
       let command;
       try {
         command = cli.process(argv, context);
@@ -49,57 +55,57 @@ async function runCli(argv: string[]): Promise<number> {
       }
       if (command) return await cli.run(command, context);
     }
-    const cli = buildCli([...commands, Builtins.VersionCommand]);
+    const cli = buildCli([...commands, Builtins.VersionCommand], stdout);
     if (argv.length === 0) {
       // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
       const message = "No command given. Run dropkit --help for details.";
-      return reportUsageError(argv, new Error(message), `${message}\n\n${cli.usage(null, { colored: colorOn(process.stderr) })}`);
+      return reportUsageError(argv, stderr, new Error(message), `${message}\n\n${cli.usage(null, { colored: colorOn(stderr) })}`);
     }
     let command;
     try {
       command = cli.process(argv, context);
     } catch (error) {
       if (!isClipanionError(error)) throw error;
-      return reportUsageError(argv, error, cli.error(error, { colored: colorOn(process.stderr) }));
+      return reportUsageError(argv, stderr, error, cli.error(error, { colored: colorOn(stderr) }));
     }
     // Help output goes to stdout: it was asked for.
     return await cli.run(command, context);
   } catch (error) {
     const { DecisionLog, earlyLogFormat } = await import("./log.js");
     const { reportFailure } = await import("./failure.js");
-    return reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env)), process.env);
+    return reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   }
 }
 
 // --- helpers ---
 
 /** A clipanion CLI with these commands registered. */
-function buildCli(registered: ReadonlyArray<CommandClass>): DropkitCli {
+function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStream): DropkitCli {
   // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
-  const cli = new DropkitCli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(process.stdout) });
+  const cli = new DropkitCli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(stdout) });
   for (const command of registered) cli.register(command);
   return cli;
 }
 
 /** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
-async function reportUsageError(argv: string[], error: Error, text: string): Promise<number> {
+async function reportUsageError(argv: string[], stderr: StandardStream, error: Error, text: string): Promise<number> {
   // The message quotes argv, which may hold anything: escaped like every record of the decisions log.
-  const { escapeControls, jsonLine } = await import("./log.js");
+  const { escapeControls, jsonLine } = await import("./escape.js");
   // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
   const flag = logFormatFlag(argv);
   const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
   if (json) {
     // clipanion's parse errors carry usage lines made before the placeholders are put in.
     const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: withPlaceholders(error.message) };
-    process.stderr.write(jsonLine(record));
+    stderr.write(jsonLine(record));
   } else {
-    let plain = withPlaceholders(colorOn(process.stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
+    let plain = withPlaceholders(colorOn(stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
     // clipanion's message quotes the arguments it did not understand.
     for (const arg of argv) {
       const shown = escapeControls(arg);
       if (shown !== arg) plain = plain.split(arg).join(shown);
     }
-    process.stderr.write(plain);
+    stderr.write(plain);
   }
   return usageExitCode;
 }
@@ -126,7 +132,7 @@ function isClipanionError(error: unknown): error is Error {
   return error instanceof Error && "clipanion" in error;
 }
 
-function colorOn(stream: NodeJS.WriteStream): boolean {
+function colorOn(stream: StandardStream): boolean {
   return shouldColor(stream, process.env);
 }
 

@@ -1,9 +1,11 @@
 // The copies kept of a replaced state file: `.dropkit.json.legacy` of a lifted legacy file, `.dropkit.json.corrupt-<timestamp>` of an unusable one, and the second name a failed run puts back.
 
-import { linkSync, lstatSync, readdirSync, readlinkSync, symlinkSync, type Stats } from "node:fs";
-import { link } from "node:fs/promises";
+import { linkSync, lstatSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats, unlinkSync } from "node:fs";
 import path from "node:path";
-import { createFileExclusive, linkOrCopy, noHardLinks, readFound, sameFile, tempName, unlinkQuietly } from "./fsutil.js";
+import { readFound, sameFile } from "./found.js";
+import { noHardLinks, syncDirectory, unlinkQuietly } from "./fsutil.js";
+import { createFileExclusive, linkOrCopy } from "./staging.js";
+import { tempName } from "./tempfile.js";
 import { legacySuffix, stateFileLimits, type ReadStateResult } from "./state.js";
 
 /** What is copied: the file as read (its stats, and its bytes when `complete`), and a name of it to stream from when not. */
@@ -95,7 +97,7 @@ export async function keepSecondName(file: string, previous: Exclude<ReadStateRe
   const name = tempName(file);
   if (previous.kind === "link") {
     try {
-      await link(file, name);
+      linkSync(file, name);
     } catch (error) {
       if (!noHardLinks((error as NodeJS.ErrnoException).code)) throw error;
       symlinkSync(previous.target, name);
@@ -109,6 +111,27 @@ export async function keepSecondName(file: string, previous: Exclude<ReadStateRe
   if (!(same ? sameFile(stats, previous.stats) : stats.size === previous.stats.size)) return { name, unchanged: false };
   const now = readFound(name, stateFileLimits.bytes);
   return { name, unchanged: now.kind === "file" && now.bytes.equals(previous.bytes) };
+}
+
+/**
+ * The rollback of a committed state: the previous file (`secondName`, its second name) back in place, or the new file
+ * removed when there was none, if the state file is still the one this run committed (`committed`). If another
+ * program replaced it since, its file is left as it is and the previous state is kept beside it as
+ * `<file>.previous-<timestamp>`, with a warning. Synchronous: an exiting process calls it.
+ *
+ * @param at - The run's ISO time, for the timestamp.
+ * @returns `restored`, `removed` or `null` (left as it is), and a warning.
+ */
+export function putBack(file: string, committed: Stats, secondName: string | null, at: string): { action: "restored" | "removed" | null; warning?: string } {
+  const now = lstatSync(file, { throwIfNoEntry: false });
+  if (!now || now.dev !== committed.dev || now.ino !== committed.ino) {
+    const kept = secondName ? keepBeside(secondName, `${file}.previous-${stamp(at)}`) : null;
+    return { action: null, warning: `The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.` };
+  }
+  if (secondName) renameSync(secondName, file);
+  else unlinkSync(file);
+  const warning = syncDirectory(path.dirname(file), file);
+  return { action: secondName ? "restored" : "removed", ...(warning ? { warning } : {}) };
 }
 
 /** Gives `file` the first free name of `wanted`, `wanted-2`, …; `null` when it cannot. */

@@ -3,7 +3,9 @@
 import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "./errors.js";
+import { isFile } from "./fsutil.js";
 import { limits, readBounded } from "./limits.js";
+import type { FolderListing } from "./listing.js";
 import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
 import type { Env } from "./types.js";
 
@@ -47,11 +49,12 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  * @param cwd - The working directory; relative explicit paths resolve against it.
  * @param env - The environment to read `DROPKIT_CONFIG` and `GIT_CEILING_DIRECTORIES` from.
  * @param flagPath - The value of `--config`, when given.
+ * @param listing - A listing of `cwd` to use (and fill) instead of listing it here.
  * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
  *   `UsageError` (exit 64) when `--config` is given an empty value or one with a NUL character (or `cwd` has one),
  *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one.
  */
-export async function locateConfig(cwd: string, env: Env, flagPath?: string): Promise<Discovery> {
+export async function locateConfig(cwd: string, env: Env, flagPath?: string, listing?: FolderListing): Promise<Discovery> {
   // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
   if (cwd.includes("\0")) fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
   if (flagPath !== undefined) {
@@ -66,7 +69,7 @@ export async function locateConfig(cwd: string, env: Env, flagPath?: string): Pr
     fail("SchemaValidationError", `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`, { source: "DROPKIT_CONFIG" });
   }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env");
-  return findConfig(cwd, env);
+  return findConfig(cwd, env, listing);
 }
 
 /**
@@ -80,15 +83,16 @@ export async function locateConfig(cwd: string, env: Env, flagPath?: string): Pr
  *
  * @param cwd - The directory to start from.
  * @param env - The environment to read `GIT_CEILING_DIRECTORIES` from.
+ * @param listing - A listing of `cwd` to use (and fill) instead of listing it here.
  */
-export async function findConfig(cwd: string, env: Env): Promise<Discovery> {
+export async function findConfig(cwd: string, env: Env, listing?: FolderListing): Promise<Discovery> {
   const ceilings = ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
   const searched: Array<{ dir: string }> = [];
   const nearMisses: NearMiss[] = [];
   let dir = path.resolve(cwd);
   for (;;) {
     searched.push({ dir });
-    const names = listNames(dir);
+    const names = listing?.covers(dir) ? listing.names() : listNames(dir);
     const found = configFormsIn(dir, names);
     if (names) nearMisses.push(...nearMissesAround(dir, names, found.map((f) => f.file)));
     if (found.length > 0) {
@@ -249,9 +253,6 @@ function statOrNull(file: string): Stats | null {
   }
 }
 
-function isFile(file: string): boolean {
-  return statOrNull(file)?.isFile() ?? false;
-}
 
 /** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */
 function isDanglingLink(file: string): boolean {

@@ -1,192 +1,6 @@
-// Small file-system helpers shared by the modules that write files (state, cache, lock, init): atomic replacement, copies that keep mode and owner, and reads that never follow a link.
+// Small file-system helpers shared by the modules that write files (state, cache, lock, init): error reasons, flushing a directory, quiet removal.
 
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Stats, unlinkSync } from "node:fs";
-import { copyFile, link, open, rename, unlink } from "node:fs/promises";
-import path from "node:path";
-
-/** A file written to a temporary name next to its target, waiting to replace it. */
-export interface StagedFile {
-  /** The temporary file, fully written and flushed. */
-  readonly temp: string;
-  /** The path it will replace: the path itself, never a symbolic link's target. */
-  readonly target: string;
-  /** Renames the temporary file over the target (the directory is not flushed: see `syncDirectory`). */
-  commit(): Promise<void>;
-  /** Removes the temporary file; never throws. */
-  discard(): Promise<void>;
-}
-
-/** What was at a path, read without following a symbolic link. */
-export type FoundFile =
-  | { kind: "missing" }
-  | { kind: "link"; stats: Stats; target: string }
-  /** A directory, a FIFO, a socket or a device: `what` names it. */
-  | { kind: "other"; stats: Stats; what: string }
-  /** A regular file: its bytes, or only the first `limit + 1` of them when it is larger (`complete: false`). */
-  | { kind: "file"; stats: Stats; bytes: Buffer; complete: boolean };
-
-/**
- * Writes `data` to `file` atomically: into a uniquely named temporary file in the same directory,
- * flushed to disk, then renamed over `file`, then the directory flushed. Readers see the old content
- * or the new, never a torn file. A symbolic link at `file` is replaced by the new file (as git does);
- * its target is never written. See `stageFile` for the mode and owner the new file gets.
- *
- * @returns A warning when the directory could not be flushed (the new file is in place).
- * @throws The underlying file-system error (callers turn it into an `IOError` with context).
- */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<string | undefined> {
-  const staged = await stageFile(file, data);
-  try {
-    await staged.commit();
-  } catch (error) {
-    await staged.discard();
-    throw error;
-  }
-  return syncDirectory(path.dirname(staged.target), staged.target);
-}
-
-/**
- * The first half of `writeFileAtomic`: writes and flushes the temporary file, and returns what is
- * needed to finish (or abandon) the write. The new file keeps the permission bits of the regular file it
- * replaces, plus read and write for its owner (a file dropkit can no longer read or write would never
- * recover); set-id and sticky bits are dropped. Run as root, it also keeps that file's owner and group.
- * Anything else (nothing there, a symbolic link) gives a new file with the umask's mode, plus owner
- * read and write.
- *
- * @throws The underlying file-system error; the temporary file is already removed.
- */
-export async function stageFile(file: string, data: string | Uint8Array): Promise<StagedFile> {
-  const target = path.resolve(file);
-  const temp = tempName(target);
-  const existing = lstatSync(target, { throwIfNoEntry: false });
-  const like = existing?.isFile() ? existing : undefined;
-  try {
-    await writeNewFile(temp, data, like);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  return {
-    temp,
-    target,
-    async commit() {
-      await rename(temp, target);
-    },
-    async discard() {
-      await unlink(temp).catch(() => undefined);
-    },
-  };
-}
-
-/**
- * Creates `file` unless something already exists at that name, atomically: the content is written and
- * flushed under a temporary name, given `like`'s permission bits (and, as root, its owner and group), then
- * hard-linked to `file`, which fails rather than replaces. So `file` is either absent or complete, an
- * existing file is never overwritten, and the new file is independent of the original.
- *
- * @param file - The file to create.
- * @param data - The content, or `{ copyOf }` to copy another file's bytes (streamed, for large files).
- * @param like - The file whose mode and owner the new one takes.
- * @returns `true` when the file was created, `false` when something was already there.
- * @throws The underlying file-system error; no temporary file is left behind.
- */
-export async function createFileExclusive(file: string, data: string | Uint8Array | { copyOf: string }, like: Stats): Promise<boolean> {
-  const target = path.resolve(file);
-  const temp = tempName(target);
-  try {
-    if (typeof data === "object" && "copyOf" in data) {
-      await copyFile(data.copyOf, temp, constants.COPYFILE_EXCL);
-      const handle = await open(temp, "r+");
-      try {
-        await handle.chmod(like.mode & 0o777);
-        if (isRoot() && (like.uid !== 0 || like.gid !== 0)) await handle.chown(like.uid, like.gid);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } else {
-      await writeNewFile(temp, data, like, like.mode & 0o777);
-    }
-    try {
-      await link(temp, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") return false;
-      // No hard links here (FAT, some network mounts): check, then rename. Only a concurrent writer of the
-      // very same name can slip in between, and it would write the same kind of copy.
-      if (!noHardLinks(code)) throw error;
-      if (lstatSync(target, { throwIfNoEntry: false }) !== undefined) return false;
-      await rename(temp, target);
-    }
-    return true;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
-/**
- * Gives `source` a second name `name` that nothing else is at: a hard link (the very file, mode and owner
- * included), or where there are none, a copy with its mode (and owner, as root). A symbolic link is linked
- * itself, never followed.
- *
- * @throws The underlying file-system error (EEXIST when the name is taken).
- */
-export async function linkOrCopy(source: string, name: string): Promise<void> {
-  try {
-    await link(source, name);
-    return;
-  } catch (error) {
-    if (!noHardLinks((error as NodeJS.ErrnoException).code)) throw error;
-  }
-  const stats = lstatSync(source);
-  if (!stats.isFile()) throw new Error(`cannot copy ${source}: it is not a regular file and cannot be hard-linked here`);
-  if (!(await createFileExclusive(name, { copyOf: source }, stats))) throw Object.assign(new Error(`${name} exists`), { code: "EEXIST" });
-}
-
-/**
- * Reads what is at `file` without following a symbolic link and without blocking on a FIFO: nothing, a
- * link (and where it points), something that is not a regular file, or a regular file's bytes, at most
- * `limit + 1` of them.
- *
- * @throws The underlying file-system error (EACCES, EIO, ...).
- */
-export function readFound(file: string, limit: number): FoundFile {
-  const lstats = lstatSync(file, { throwIfNoEntry: false });
-  if (!lstats) return { kind: "missing" };
-  if (lstats.isSymbolicLink()) return { kind: "link", stats: lstats, target: readLinkTarget(file) };
-  if (!lstats.isFile()) return { kind: "other", stats: lstats, what: describeNonFile(lstats) };
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Replaced between the lstat and the open: read again what is there now.
-    if (code === "ENOENT" || code === "ELOOP") return readFound(file, limit);
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { kind: "other", stats, what: describeNonFile(stats) };
-    const wanted = Math.min(stats.size, limit) + 1;
-    const buffer = Buffer.alloc(wanted);
-    let length = 0;
-    while (length < wanted) {
-      const n = readSync(fd, buffer, length, wanted - length, null);
-      if (n === 0) break;
-      length += n;
-    }
-    const complete = length <= limit;
-    return { kind: "file", stats, bytes: buffer.subarray(0, complete ? length : limit), complete };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Whether two stats describe the same file, unchanged: same device, inode, size and modification time. */
-export function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
+import { closeSync, constants, fsyncSync, openSync, statSync, unlinkSync } from "node:fs";
 
 /**
  * Flushes a directory's entries (a rename, a new link) to disk. Synchronous, so that the rollback of an
@@ -217,60 +31,6 @@ export function syncDirectory(dir: string, changed: string): string | undefined 
   }
 }
 
-/**
- * Removes temporary files that writes to `file` (and to names starting with its name) left behind
- * when their process was killed: those whose process is gone and that are older than `minAgeMs`.
- * The age guards against a writer on another machine sharing the directory, whose process id means
- * nothing here. Best effort: never throws.
- *
- * @param file - The file whose debris to look for.
- * @param minAgeMs - How old a temporary file must be. @default 60000
- * @returns The paths removed.
- */
-export function removeStaleTempFiles(file: string, minAgeMs = 60_000): string[] {
-  const target = path.resolve(file);
-  const dir = path.dirname(target);
-  const prefix = `.${path.basename(target)}`;
-  const removed: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue;
-    const match = /\.(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name);
-    if (!match || processAlive(Number(match[1]))) continue;
-    const full = path.join(dir, name);
-    try {
-      const stats = lstatSync(full);
-      if (!(stats.isFile() || stats.isSymbolicLink()) || Date.now() - stats.mtimeMs < minAgeMs) continue;
-      unlinkSync(full);
-      removed.push(full);
-    } catch {
-      // Gone already (another run cleaned it), or not ours to remove: leave it.
-    }
-  }
-  return removed;
-}
-
-/** A unique temporary name next to `target`; the process id lets `removeStaleTempFiles` tell debris from a live write. */
-export function tempName(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-}
-
-/** Whether a process with this id exists on this host (EPERM: it exists but belongs to someone else). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** "ENOSPC: no space left on device", without the path that Node appends. */
 export function errorReason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -297,42 +57,16 @@ export function isRoot(): boolean {
   return process.getuid?.() === 0;
 }
 
+/** Whether `file` is a regular file, following symbolic links; `false` when it cannot be looked at (ENOENT, EACCES, ELOOP...). */
+export function isFile(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 // --- helpers ---
 
 /** fsync errors that mean "not supported here", not "failed". */
 const unsupportedSync = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR", "EPERM", "EBADF"]);
-
-/**
- * Creates `file` (failing if anything exists there, a link included), writes `data`, sets the mode (`mode`,
- * or `like`'s plus owner read and write, or the umask's plus owner read and write) and, as root, `like`'s
- * owner, and flushes it.
- */
-async function writeNewFile(file: string, data: string | Uint8Array, like: Stats | undefined, mode?: number): Promise<void> {
-  // "wx": O_EXCL, which also refuses to follow a symbolic link planted at the name.
-  const handle = await open(file, "wx");
-  try {
-    await handle.chmod(mode ?? ((like ? like.mode : (await handle.stat()).mode) & 0o777) | 0o600);
-    if (like && isRoot() && (like.uid !== 0 || like.gid !== 0)) await handle.chown(like.uid, like.gid);
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function readLinkTarget(file: string): string {
-  try {
-    return readlinkSync(file);
-  } catch {
-    return "?";
-  }
-}
-
-/** "a directory", "a FIFO", ...: what a path that is not a regular file is. */
-function describeNonFile(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "not a regular file";
-}

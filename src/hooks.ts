@@ -77,8 +77,11 @@ export interface HookOutcome {
   ran: HookRecord[];
   /** Regular files that were not run because they are not executable. */
   skipped: string[];
-  /** One message per failed hook (with `onFailure: continue`), for the caller to log as warnings. */
-  warnings: string[];
+  /**
+   * For the caller to log as warnings, each with its hook as the source: one per failed hook (with `onFailure:
+   * continue`), and one per file whose name is not valid UTF-8 (it cannot be run by name, as such an archive cannot be read).
+   */
+  warnings: Array<{ message: string; source: string }>;
 }
 
 /** @default 60 s per hook. */
@@ -117,6 +120,9 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     opts.log({ event: "hook", phase: opts.phase, file: abs, status: "no-directory", exitCode: null, durationMs: 0, message: `no ${opts.phase} hooks: ${abs} does not exist` });
     return outcome;
   }
+  for (const file of listed.misnamed) {
+    outcome.warnings.push({ message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`, source: file });
+  }
   for (const file of listed.skipped) {
     outcome.skipped.push(file);
     opts.log({ event: "hook", phase: opts.phase, file, status: "skipped", exitCode: null, durationMs: 0, message: `not run: ${file} is not executable (chmod +x to run it)` });
@@ -131,7 +137,7 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     if (opts.onFailure === "fail") {
       fail("HookFailed", `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`, { file, source: file });
     }
-    outcome.warnings.push(`The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`);
+    outcome.warnings.push({ message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`, source: file });
   }
   return outcome;
 }
@@ -157,8 +163,11 @@ export function hookTimeoutMs(env: NodeJS.ProcessEnv): number {
 
 // --- helpers ---
 
-/** The executable regular files of `dir` in name order, and the non-executable ones; `null` if no `dir`. */
-function listHooks(dir: string): { hooks: string[]; skipped: string[] } | null {
+/**
+ * The executable regular files of `dir` in name order, the non-executable ones, and those whose names are not valid
+ * UTF-8 (listed with U+FFFD in place of the bad bytes, so that no path reaches them); `null` if no `dir`.
+ */
+function listHooks(dir: string): { hooks: string[]; skipped: string[]; misnamed: string[] } | null {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -170,16 +179,18 @@ function listHooks(dir: string): { hooks: string[]; skipped: string[] } | null {
   }
   const hooks: string[] = [];
   const skipped: string[] = [];
+  const misnamed: string[] = [];
   for (const name of names.sort()) {
     // Hidden files are editor swap files, .DS_Store, .gitkeep: never hooks.
     if (name.startsWith(".")) continue;
     const file = path.join(dir, name);
     // statSync follows symbolic links: a link to an executable file is a hook.
     const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats && name.includes("\uFFFD")) misnamed.push(file);
     if (!stats?.isFile()) continue;
     (isExecutable(file) ? hooks : skipped).push(file);
   }
-  return { hooks, skipped };
+  return { hooks, skipped, misnamed };
 }
 
 function isExecutable(file: string): boolean {

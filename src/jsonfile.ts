@@ -1,4 +1,4 @@
-// Parsing the JSON files dropkit keeps for itself (state, cache) within size and depth limits, so that no such file can end a run in a stack overflow or run it out of memory.
+// Parsing the JSON files dropkit keeps for itself (state, cache) within size and depth limits, so that no such file can end a run in a stack overflow or run it out of memory; and the two checks every reader of parsed JSON needs.
 
 /** How large and how deeply nested a file may be before it is treated as corrupt. */
 export interface JsonLimits {
@@ -59,4 +59,14 @@ export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
   const [value, unit] = n < 1024 ** 2 ? [n / 1024, "KiB"] : n < 1024 ** 3 ? [n / 1024 ** 2, "MiB"] : [n / 1024 ** 3, "GiB"];
   return `${Number(value.toFixed(1))} ${unit}`;
+}
+
+/** Whether a parsed JSON value is an object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own data property: plain assignment of a `__proto__` key would replace the prototype instead. */
+export function setOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

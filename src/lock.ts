@@ -4,7 +4,9 @@ import { closeSync, constants, fchmodSync, fstatSync, futimesSync, lstatSync, op
 import os from "node:os";
 import path from "node:path";
 import { fail } from "./errors.js";
-import { errorReason, processAlive, readFound, sameFile, unlinkQuietly } from "./fsutil.js";
+import { readFound, sameFile } from "./found.js";
+import { errorReason, unlinkQuietly } from "./fsutil.js";
+import { processAlive } from "./tempfile.js";
 
 /** The lock file is the state file's name plus this suffix. */
 export const lockSuffix = ".lock";

@@ -3,7 +3,7 @@
 import { styleText } from "node:util";
 import type { Core, ResolvedConfig } from "./core.js";
 import type { InitAnswers, Survey } from "./init.js";
-import { escapeControls } from "./log.js";
+import { escapeControls } from "./escape.js";
 
 /** The terminal to ask on: prompts draw on stderr, so that stdout keeps only data a user asked for. */
 export interface PromptIO {

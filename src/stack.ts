@@ -58,6 +58,32 @@ export function formatPosition(at: FilePosition): string {
   return `${at.file}:${at.line}${at.column === undefined ? "" : `:${at.column}`}`;
 }
 
+/**
+ * Anything a config threw, as an Error whose message and stack can be read safely: user code may throw a
+ * non-Error, a Proxy whose every trap throws, or an Error whose `message` or `stack` getter throws.
+ */
+export function plainError(thrown: unknown): Error {
+  const text = (get: () => unknown): string | undefined => {
+    try {
+      const value = get();
+      return typeof value === "string" ? value : value === undefined ? undefined : String(value);
+    } catch {
+      return undefined;
+    }
+  };
+  let isError = false;
+  try {
+    isError = thrown instanceof Error;
+  } catch {
+    // A Proxy whose getPrototypeOf trap throws: not an Error as far as dropkit can tell.
+  }
+  const message = (isError ? text(() => (thrown as Error).message) : text(() => String(thrown))) ?? "a thrown value that cannot be shown";
+  const error = new Error(message);
+  // The original stack, for the position in the file; a non-Error has none.
+  error.stack = (isError ? text(() => (thrown as Error).stack) : undefined) ?? `Error: ${message}`;
+  return error;
+}
+
 // --- helpers ---
 
 const compiled = new Map<string, string>();

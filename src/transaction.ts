@@ -1,18 +1,19 @@
 // The file transaction of one `create` run: the folder's lock, the state and cache staged before either is committed, the check for a change made meanwhile, and the state put back when the run fails.
 
-import { lstatSync, renameSync, unlinkSync, type Stats } from "node:fs";
-import { link, unlink } from "node:fs/promises";
+import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { CacheData } from "./cache.js";
 import { commitCache, stageCache, type Cache } from "./cachefile.js";
+import { changeSince, refuseConflict, secondNameOf } from "./conflict.js";
+import { keepCopies, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
 import { DropkitError, fail } from "./errors.js";
-import { errorReason, noHardLinks, readFound, removeStaleTempFiles, sameFile, stageFile, syncDirectory, unlinkQuietly, type StagedFile } from "./fsutil.js";
+import { errorReason, noHardLinks, syncDirectory, unlinkQuietly } from "./fsutil.js";
+import type { FolderListing } from "./listing.js";
 import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
-import { keepBeside, keepCopies, keepSecondName, removeRedundantCopies, stamp, type KeptCopies } from "./copies.js";
-import { readState, stateFileLimits, stateText, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
-
-/** The points of the commit where a test can pause the process (see `pauseForTest`). */
-export const testPausePoints = ["staged", "copied", "committed"] as const;
+import { nextState, readState, stateText, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
+import { stageFile, type StagedFile } from "./staging.js";
+import { removeStaleTempFiles } from "./tempfile.js";
+import { pauseForTest, testLockWaitMs } from "./testpause.js";
 
 /** Options of `beginTransaction`. */
 export interface TransactionOptions {
@@ -66,9 +67,9 @@ let exitWatched = false;
 export async function beginTransaction(stateFile: string, options: TransactionOptions = {}): Promise<StateTransaction> {
   const env = options.env ?? process.env;
   const lockFile = stateFile + lockSuffix;
-  const waitMs = Number(env.__DROPKIT_TEST_LOCK_WAIT_MS);
+  const waitMs = testLockWaitMs(env);
   const lock = await acquireLock(lockFile, {
-    ...(Number.isFinite(waitMs) && waitMs >= 0 ? { waitMs } : {}),
+    ...(waitMs !== undefined ? { waitMs } : {}),
     onWait: (holder) => options.onLockWait?.(holder, lockFile),
     onStale: options.onWarning,
   });
@@ -123,16 +124,9 @@ export class StateTransaction {
     const file = this.stateFile;
     const at = this.now.toISOString();
     const previous = readState(file);
-    const state: StateV1 = { schema: 1, toolVersion, createdAt: at, updatedAt: at, plan, extra: {} };
-    if (previous.kind === "v1" || previous.kind === "legacy") {
-      if (previous.state.createdAt) state.createdAt = previous.state.createdAt;
-      if (previous.state.migratedFrom) state.migratedFrom = { ...previous.state.migratedFrom, at: previous.state.migratedFrom.at || at };
-      state.extra = previous.state.extra;
-      if (previous.setAside.length > 0) {
-        const list = previous.setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
-        this.warnings.push(`The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.`);
-      }
-    } else if (previous.kind === "link") {
+    const { state, warning } = nextState(file, previous, plan, toolVersion, at);
+    this.warn(warning);
+    if (previous.kind === "link") {
       this.warnings.push(`The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`);
     }
     try {
@@ -168,7 +162,7 @@ export class StateTransaction {
     await pauseForTest("staged", this.env);
     let copies: KeptCopies = { legacyCopy: null, movedAside: null, made: [], warnings: [] };
     if (previous.kind !== "missing") {
-      this.backup = await this.snapshot(previous);
+      this.backup = await secondNameOf(file, previous);
       try {
         copies = await keepCopies(file, previous, this.backup, at);
       } catch (error) {
@@ -203,14 +197,18 @@ export class StateTransaction {
     return result;
   }
 
-  /** Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock. */
-  async finish(): Promise<EndResult> {
+  /**
+   * Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock.
+   *
+   * @param listing - A listing of the state file's folder made earlier in the run, to look for debris in.
+   */
+  async finish(listing?: FolderListing): Promise<EndResult> {
     if (this.ended) return { action: null, warnings: [] };
     this.end();
     try {
-      if (this.backup) await unlink(this.backup).catch(() => undefined);
-      removeStaleTempFiles(this.stateFile);
-      if (this.cache) removeStaleTempFiles(this.cache.staged.target);
+      if (this.backup) unlinkQuietly(this.backup);
+      removeStaleTempFiles(this.stateFile, listing);
+      if (this.cache) removeStaleTempFiles(this.cache.staged.target, listing);
     } finally {
       this.lock.release();
     }
@@ -251,34 +249,10 @@ export class StateTransaction {
     if (warning) this.warnings.push(warning);
   }
 
-  /** Gives the previous state file a second name, for the rollback, and checks it is the file that was read. */
-  private async snapshot(previous: Exclude<ReadStateResult, { kind: "missing" }>): Promise<string> {
-    const file = this.stateFile;
-    let kept;
-    try {
-      kept = await keepSecondName(file, previous);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") this.conflict("it was removed");
-      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
-    }
-    this.backup = kept.name;
-    if (!kept.unchanged) this.conflict("it is not the file this run read");
-    return kept.name;
-  }
-
   /** Just before the rename: the state file must still be exactly what was read (or still be missing). */
   private requireUnchanged(previous: ReadStateResult): void {
-    const now = readFound(this.stateFile, stateFileLimits.bytes);
-    if (previous.kind === "missing") {
-      if (now.kind !== "missing") this.conflict("a file appeared there");
-      return;
-    }
-    const same = now.kind !== "missing" && sameFile(now.stats, previous.stats);
-    if (previous.kind === "link") {
-      if (!same || now.kind !== "link" || now.target !== previous.target) this.conflict("the link was changed");
-    } else if (!same || now.kind !== "file" || !now.bytes.equals(previous.bytes)) {
-      this.conflict("its content or identity changed");
-    }
+    const change = changeSince(this.stateFile, previous);
+    if (change !== null) this.conflict(change);
   }
 
   /** Puts the new state file in place: a hard link where nothing was (fails rather than replaces), a rename otherwise. */
@@ -288,8 +262,8 @@ export class StateTransaction {
     try {
       if (previous.kind === "missing") {
         try {
-          await link(staged.temp, file);
-          await unlink(staged.temp);
+          linkSync(staged.temp, file);
+          unlinkSync(staged.temp);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === "EEXIST") this.conflict("a file appeared there");
@@ -308,22 +282,13 @@ export class StateTransaction {
 
   /** The rollback of a committed state: the previous file back, if the new one is still this run's. */
   private restore(): EndResult["action"] {
-    const file = this.stateFile;
-    const now = lstatSync(file, { throwIfNoEntry: false });
-    if (!now || now.dev !== this.committed!.dev || now.ino !== this.committed!.ino) {
-      const kept = this.backup ? keepBeside(this.backup, `${file}.previous-${stamp(this.now.toISOString())}`) : null;
-      this.warnings.push(`The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.`);
-      return null;
-    }
-    if (this.backup) renameSync(this.backup, file);
-    else unlinkSync(file);
-    this.warn(syncDirectory(path.dirname(file), file));
-    return this.backup ? "restored" : "removed";
+    const { action, warning } = putBack(this.stateFile, this.committed!, this.backup, this.now.toISOString());
+    this.warn(warning);
+    return action;
   }
 
   private conflict(what: string): never {
-    const file = this.stateFile;
-    fail("StateConflict", `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`, { file, source: file });
+    refuseConflict(this.stateFile, what);
   }
 }
 
@@ -332,25 +297,4 @@ export class StateTransaction {
 /** Rolls back every transaction still open when the process exits. */
 function abortOpen(): void {
   for (const transaction of [...open]) transaction.abort();
-}
-
-/**
- * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s
- * (or until SIGUSR2), so that a test can kill the process there or change files under it. The name is
- * outside the `DROPKIT_*` namespace on purpose: it is not configuration. Unset (always, outside tests), it
- * does nothing.
- */
-async function pauseForTest(point: (typeof testPausePoints)[number], env: NodeJS.ProcessEnv): Promise<void> {
-  if (env.__DROPKIT_TEST_STATE_PAUSE !== point) return;
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      process.removeListener("SIGUSR2", done);
-      resolve();
-    };
-    const timer = setTimeout(done, 10_000);
-    // Listening before saying so: a test may send the signal as soon as it reads the line.
-    process.once("SIGUSR2", done);
-    process.stderr.write(`__dropkit_test_state_pause ${point} ${process.pid}\n`);
-  });
 }

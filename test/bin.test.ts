@@ -10,9 +10,9 @@ import { tempDir } from "./helpers/temp.js";
 
 const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
 
-/** Runs `dropkit config` through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
-function runBin(cacheHome: string): { status: number | null; rejected: string; stdout: string } {
-  const result = spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, "config", "--json"];
+/** Runs `dropkit config` (or `args`) through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
+function runBin(cacheHome: string, args: string[] = ["config", "--json"]): { status: number | null; rejected: string; stdout: string } {
+  const result = spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
 const bin = require(${JSON.stringify(cliPath)});
 process.on("exit", () => process.stderr.write("rejected=" + bin.bundle.script.cachedDataRejected + "\\n"));`], {
     cwd: drop,
@@ -32,11 +32,32 @@ describe("the bin's code caches", () => {
     const dir = path.join(home, "dropkit/v8");
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
     const [file] = cacheFiles(dir);
-    assert.match(file ?? "", new RegExp(`^dropkit-cli-[0-9a-f]{16}-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`));
+    assert.match(file ?? "", new RegExp(`^dropkit-cli-[0-9a-f]{16}-config-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`));
     assert.equal(fs.statSync(path.join(dir, file!)).mode & 0o777, 0o600);
     const second = runBin(home);
     assert.equal(second.rejected, "false");
     assert.equal(JSON.parse(second.stdout).config.theme, "ocean");
+  });
+
+  test("each command has a cache of its own, holding what that command's run compiled", () => {
+    const home = tempDir("dropkit-xdg-");
+    assert.equal(runBin(home).status, 0);
+    assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).status, 0);
+    assert.equal(runBin(home, ["--version"]).status, 0);
+    const dir = path.join(home, "dropkit/v8");
+    const commands = cacheFiles(dir).map((f) => /^dropkit-cli-[0-9a-f]{16}-(\w+)-v/.exec(f)?.[1]).sort();
+    assert.deepEqual(commands, ["config", "create", "other"]);
+    assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).rejected, "false");
+    assert.equal(runBin(home).rejected, "false");
+  });
+
+  test("a run that fails saves no cache (it compiled too little to keep); the next run that succeeds does", () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    assert.equal(runBin(home, ["config", "--config=missing.json"]).status, 66);
+    assert.deepEqual(cacheFiles(dir), []);
+    assert.equal(runBin(home).status, 0);
+    assert.equal(cacheFiles(dir).length, 1);
   });
 
   test("a damaged cache is rejected by V8, the run still works, and the cache is written again", () => {

@@ -83,6 +83,34 @@ describe("runHooks: which hooks run", () => {
     assert.match(opts.records[0]!.message!, /not executable/);
   });
 
+  test("a hook whose name is not valid UTF-8 is not run, with a warning naming it that says to rename it; the others run", async () => {
+    const root = project({ "a": sh("a") });
+    // f\xff: no string path reaches it (Node lists it as f\uFFFD), as for such an archive.
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/init-scripts/`), Buffer.from([0x66, 0xff])]), "#!/bin/sh\necho bad >> ran.txt\n", { mode: 0o755 });
+    const opts = options(root);
+    const outcome = await runHooks("init-scripts", opts);
+    assert.deepEqual(ran(root), ["a"]);
+    const file = path.join(root, "init-scripts", "f\uFFFD");
+    assert.deepEqual(outcome.warnings, [{ message: `The init hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`, source: file }]);
+    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["a", "ok"]]);
+  });
+
+  test("create logs a hook whose name is not valid UTF-8 as a warning, escaped in the text log, and goes on", () => {
+    const root = fixture({ "blog.zip": { zip: { "a.txt": "a" } }, "post-scripts/ok": { text: "#!/bin/sh\ntouch post-ran\n", mode: 0o755 } });
+    // A newline and an invalid byte: the text log shows the newline as \n and the byte as U+FFFD.
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/post-scripts/x\n`), Buffer.from([0xfe])]), "#!/bin/sh\n", { mode: 0o755 });
+    const json = runCli(root, ["create", "--log-format=json"]);
+    assert.equal(json.status, 0, json.stderr);
+    const [warning] = eventsOf(json, "warning");
+    assert.equal(warning!.source, path.join(root, "post-scripts", "x\n\uFFFD"));
+    assert.match(warning!.message, /The post hook .*post-scripts\/x\n\uFFFD is not run: its name is not valid UTF-8, so it cannot be started by name; rename it\./);
+    assert.ok(fs.existsSync(path.join(root, "post-ran")));
+    const text = runCli(root, ["create"]);
+    assert.equal(text.status, 0, text.stderr);
+    const line = text.stderr.split("\n").find((l) => l.startsWith("warning"))!;
+    assert.ok(line.includes("post-scripts/x\\n\uFFFD is not run"), line);
+  });
+
   test("a symbolic link to an executable file runs", async () => {
     const root = project({});
     fs.writeFileSync(path.join(root, "real.sh"), "#!/bin/sh\necho linked >> ran.txt\n", { mode: 0o755 });
@@ -138,7 +166,8 @@ describe("runHooks: failures", () => {
     assert.deepEqual(ran(root), ["one", "two"]);
     assert.deepEqual(outcome.ran.map((r) => [r.status, r.exitCode]), [["failed", 3], ["ok", 0]]);
     assert.equal(outcome.warnings.length, 1);
-    assert.match(outcome.warnings[0]!, /init-scripts\/1 failed with exit code 3.*continue/);
+    assert.match(outcome.warnings[0]!.message, /init-scripts\/1 failed with exit code 3.*continue/);
+    assert.equal(outcome.warnings[0]!.source, path.join(root, "init-scripts", "1"));
   });
 
   test("fail: the run stops at the failing hook with HookFailed (exit 1) naming it and its code", async () => {
@@ -163,14 +192,14 @@ describe("runHooks: failures", () => {
     assert.equal(outcome.ran[0]!.status, "failed");
     assert.equal(outcome.ran[0]!.signal, "SIGKILL");
     assert.equal(outcome.ran[0]!.exitCode, null);
-    assert.match(outcome.warnings[0]!, /killed by SIGKILL/);
+    assert.match(outcome.warnings[0]!.message, /killed by SIGKILL/);
   });
 
   test("a hook that cannot be started fails (spawn error)", async () => {
     const root = project({ "bad": ["#!/nonexistent/interpreter\n", 0o755], "next": sh("next") });
     const outcome = await runHooks("init-scripts", options(root));
     assert.equal(outcome.ran[0]!.status, "spawn-error");
-    assert.match(outcome.warnings[0]!, /could not be started \(ENOENT\)/);
+    assert.match(outcome.warnings[0]!.message, /could not be started \(ENOENT\)/);
     assert.deepEqual(ran(root), ["next"]);
   });
 
@@ -186,7 +215,7 @@ describe("runHooks: failures", () => {
     assert.ok(Date.now() - started < 3000, "killed, not waited for");
     assert.equal(outcome.ran[0]!.status, "timed-out");
     assert.equal(outcome.ran[0]!.signal, "SIGTERM");
-    assert.match(outcome.warnings[0]!, /timed out after 0\.2 s/);
+    assert.match(outcome.warnings[0]!.message, /timed out after 0\.2 s/);
     assert.deepEqual(ran(root), ["next"]);
   });
 

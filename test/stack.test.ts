@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { plainError } from "../src/stack.js";
 import { cliRuntime, eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
 
@@ -200,5 +201,27 @@ describe("jiti's file cache keeps the source maps", { skip: bun && "best-effort 
     assert.equal(record.source, `${path.join(root, "dropkit.config.ts")}:2:57`);
     // Nothing of dropkit's there (Deno keeps its own cache in $XDG_CACHE_HOME/deno).
     assert.ok(!fs.existsSync(path.join(open, "dropkit")));
+  });
+});
+
+describe("plainError: whatever a config threw, safe to read", () => {
+  test("an Error keeps its message and stack; a string or number becomes the message", () => {
+    const original = new TypeError("bad theme");
+    const plain = plainError(original);
+    assert.equal(plain.message, "bad theme");
+    assert.equal(plain.stack, original.stack);
+    assert.equal(plainError("text").message, "text");
+    assert.equal(plainError(42).stack, "Error: 42");
+  });
+
+  test("values that throw when looked at never throw out of it", () => {
+    const proxy = new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } });
+    assert.equal(plainError(proxy).message, "a thrown value that cannot be shown");
+    const noMessage = new Error("hidden");
+    Object.defineProperty(noMessage, "message", { get() { throw new Error("getter"); } });
+    assert.equal(plainError(noMessage).message, "a thrown value that cannot be shown");
+    const noStack = new Error("kept");
+    Object.defineProperty(noStack, "stack", { get() { throw new Error("getter"); } });
+    assert.deepEqual([plainError(noStack).message, plainError(noStack).stack], ["kept", "Error: kept"]);
   });
 });

@@ -1,5 +1,8 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
+import { statSync } from "node:fs";
+import path from "node:path";
+import { FolderListing } from "../listing.js";
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
@@ -30,18 +33,20 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { default: path }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
       import("../transaction.js"),
       import("../state.js"),
       import("../cache.js"),
-      import("node:path"),
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
-    const loaded = await loadConfig({ cwd, env, flags: this.configFlags() });
+    // One listing of the drop for discovery, preset detection, the archive scan and the cleanup, unless the folder
+    // may have changed in between (below).
+    const listing = new FolderListing(cwd);
+    const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
     const config = loaded.config!;
@@ -59,15 +64,21 @@ export class CreateCommand extends DropkitCommand {
     const stateFile = path.join(cwd, stateFileName);
     const transaction = await beginTransaction(stateFile, {
       env,
-      onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
+      onLockWait: (holder, file) => {
+        // Another run works in this folder meanwhile: what it changes is listed again.
+        listing.forget();
+        log.write({ event: "state", action: "waiting", file, holder });
+      },
       onWarning: (message) => log.warn(message, stateFile),
     });
     let succeeded = false;
     try {
       const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
-      for (const warning of init.warnings) log.warn(warning);
+      for (const warning of init.warnings) log.warn(warning.message, warning.source);
+      // An init hook may add, replace or remove archives: the scan lists the folder as the hooks left it.
+      if (init.ran.length > 0) listing.forget();
 
-      const archives = await scanArchives(cwd, (message, source) => log.warn(message, source));
+      const archives = await scanArchives(cwd, (message, source) => log.warn(message, source), listing);
       const planned = await planDrop(loaded, archives);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
@@ -109,13 +120,13 @@ export class CreateCommand extends DropkitCommand {
       }
 
       const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
-      for (const warning of post.warnings) log.warn(warning);
+      for (const warning of post.warnings) log.warn(warning.message, warning.source);
       // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
       signal.throwIfAborted();
       succeeded = true;
       return 0;
     } finally {
-      const ended = succeeded ? await transaction.finish() : transaction.abort();
+      const ended = succeeded ? await transaction.finish(listing) : transaction.abort();
       for (const warning of ended.warnings) log.warn(warning, stateFile);
       if (ended.action) log.write({ event: "state", action: ended.action, file: stateFile });
     }
@@ -128,7 +139,6 @@ export class CreateCommand extends DropkitCommand {
 async function requireTheme(plan: Plan): Promise<void> {
   const { path: file, file: inDrop } = plan.theme;
   if (file === null || inDrop !== null) return;
-  const { statSync } = await import("node:fs");
   let why = "not found";
   try {
     if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;

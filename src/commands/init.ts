@@ -1,5 +1,6 @@
 // `dropkit init`: seven questions (or their defaults with --yes) to a minimal, validated dropkit.config.json.
 
+import path from "node:path";
 import { clipanion } from "./clipanion.js";
 import { deriveDecisions } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
@@ -53,7 +54,6 @@ export class InitCommand extends DropkitCommand {
     if (!this.yes && !(isTTY(stdin) && isTTY(stderr))) {
       fail("UsageError", "init asks questions and needs a terminal, but stdin or stderr is not one. Run dropkit init --yes to take every default (for CI), or run it in a terminal.");
     }
-    const { default: path } = await import("node:path");
     const cwd = this.cwd();
     const file = path.join(cwd, init.initFileName);
     const existing = await init.existingConfigs(cwd, env);
@@ -88,7 +88,7 @@ export class InitCommand extends DropkitCommand {
     const resolved = await resolveSource({ cwd, source: { source: file, format: "json", text } });
     init.throwIfFailed(resolved);
 
-    const { writeFileAtomic } = await import("../fsutil.js");
+    const { writeFileAtomic } = await import("../staging.js");
     signal.throwIfAborted();
     let flushWarning: string | undefined;
     try {

@@ -1,0 +1,72 @@
+// The CLI's standard output and error: a terminal gets Node's own stream; a file, a pipe or /dev/null gets plain synchronous writes.
+
+import { fstatSync, statSync, writeSync } from "node:fs";
+
+/** Where the CLI writes: what the decisions log, the progress line and the commands need of a stream. */
+export interface StandardStream {
+  write(text: string): boolean;
+  /** Whether it is a terminal: only then is it Node's `process.stdout` or `process.stderr`, with `columns`. */
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+/**
+ * The stream for standard output (1) or error (2). Creating `process.stdout` or `process.stderr` loads Node's
+ * stream modules (and for a terminal `node:tty` with `node:net`), about 2 ms of a run that only logs a few lines.
+ * So only what may be a terminal (a character device other than `/dev/null`), anything on Windows, and an fd that
+ * cannot be looked at get Node's stream; a regular file, a pipe, a socket or `/dev/null` gets a `DirectWriter`:
+ * the same bytes, written at once, in the same order.
+ */
+export function standardStream(fd: 1 | 2): StandardStream {
+  const node = (): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+  if (process.platform === "win32") return node();
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isCharacterDevice() && stats.rdev !== statSync("/dev/null").rdev) return node();
+  } catch {
+    return node();
+  }
+  return new DirectWriter(fd, node);
+}
+
+/**
+ * Writes text to a file descriptor with `writeSync`, as Node's stream does for files and, on Linux, for pipes:
+ * synchronously, so that the log is complete at any exit and in order with what hooks write to the same fd. A
+ * pipe left non-blocking by another program (EAGAIN when full) is handed to Node's stream, which waits for the
+ * reader, for the rest of the text and every later write. A reader that is gone (EPIPE: `dropkit config | head -1`)
+ * ends the writing, not the run: what dropkit does to its files and its exit code do not depend on who reads the log.
+ */
+export class DirectWriter implements StandardStream {
+  readonly isTTY = false;
+  private closed = false;
+  private stream: NodeJS.WriteStream | undefined;
+
+  /**
+   * @param fd - The file descriptor.
+   * @param fallback - Node's stream for the same fd, made only when the fd would block.
+   */
+  constructor(private readonly fd: number, private readonly fallback: () => NodeJS.WriteStream) {}
+
+  write(text: string): boolean {
+    if (this.stream) return this.stream.write(text);
+    if (this.closed || text === "") return true;
+    let bytes = Buffer.from(text, "utf8");
+    while (bytes.length > 0) {
+      let written: number;
+      try {
+        written = writeSync(this.fd, bytes);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EAGAIN") {
+          this.stream = this.fallback();
+          return this.stream.write(bytes);
+        }
+        // EPIPE, EBADF, EIO...: the log has nowhere to go; the run goes on without it.
+        this.closed = true;
+        return true;
+      }
+      bytes = bytes.subarray(written);
+    }
+    return true;
+  }
+}
