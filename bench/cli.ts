@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchEnvironment, describeEnvironment } from "./environment.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = path.join(root, "dist/dropkit.cjs");
@@ -70,8 +71,9 @@ const cases: Case[] = [
   { name: "dropkit config (.ts, first run)", args: [bin, "config"], cwd: tsCwd, cacheHome: tsFirst, before: () => rmSync(path.join(tsFirst, "dropkit"), { recursive: true, force: true }) },
 ];
 
+const measured = benchEnvironment();
 const envFor = (c: Case): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CEILING_DIRECTORIES: repo };
+  const env: NodeJS.ProcessEnv = { ...measured.env, GIT_CEILING_DIRECTORIES: repo };
   // The peers get a cache directory of their own too, though they keep nothing there.
   env.XDG_CACHE_HOME = c.cacheHome ?? cacheHomeFor("peers");
   return env;
@@ -106,4 +108,5 @@ for (const [j, c] of cases.entries()) {
   const b = best(times[j]!);
   console.log(`  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`);
 }
+console.log(describeEnvironment(measured));
 console.log("targets: JSON at most 1.35x; .ts warm at most 1.5x; .ts cold at most 4x (first run: no target)");

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchEnvironment, describeEnvironment } from "./environment.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = path.join(root, "dist/dropkit.cjs");
@@ -52,7 +53,8 @@ for (const file of process.argv.slice(2)) {
 }
 `);
 const bigFiles = bigArchives.map((a) => path.join(bigDrop, a.name));
-const env = { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: dataDir };
+const measured = benchEnvironment();
+const env = { ...measured.env, GIT_CEILING_DIRECTORIES: dataDir };
 
 const removeCache = (dir: string) => () => {
   for (const file of [".dropkit-cache.json", ".dropkit.json"]) fs.rmSync(path.join(dir, file), { force: true });
@@ -87,6 +89,7 @@ const warm = measure([
 
 const load = os.loadavg().map((l) => l.toFixed(2)).join(", ");
 console.log(`${os.availableParallelism()} cores; load average at the end ${load} (1, 5, 15 min)`);
+console.log(describeEnvironment(measured));
 console.log(`cold: ${(bigArchives.reduce((s, a) => s + a.megabytes, 0) / 1000).toFixed(2)} GB in ${bigArchives.length} archives, ${coldRuns} interleaved runs each (files in the page cache)`);
 report(cold, 0, "speed-up", (base, m) => base / m);
 console.log(`cached re-runs, ${warmRuns} interleaved runs each`);
@@ -178,8 +181,4 @@ for name in names:
 `, manyDrop], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`python3 failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}`);
   process.stderr.write(`made ${manyCount} small archives\n`);
-}
-
-function withoutDropkitSettings(source: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(source).filter(([name, value]) => !name.startsWith("DROPKIT_") && name !== "NODE_OPTIONS" && value !== undefined)) as Record<string, string>;
 }
