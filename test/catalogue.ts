@@ -169,8 +169,8 @@ export const cases: CatalogueCase[] = [
   { input: "init", title: "init with --config", args: ["init", "--yes", "--config=x.json"], exit: 64, name: "UsageError", place: ["--config"] },
 ];
 
-/** What each error means and how to fix it: the prose of docs/errors.md. */
-export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { exit: number; when: string; fix: string }> = {
+/** What each error means and how to fix it, the prose of docs/errors.md; `Interrupted` and `InternalError` have no input that causes them. */
+export const errorDocs: Record<Exclude<Outcome, "warning"> | "Interrupted" | "InternalError", { exit: number | string; when: string; fix: string }> = {
   UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
   SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
   ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
@@ -183,6 +183,7 @@ export const errorDocs: Record<Exclude<Outcome, "warning"> | "InternalError", { 
   IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written, or `cache.file` names a file that is not a dropkit cache (dropkit never replaces a file it did not write)", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`." },
   StateConflict: { exit: 75, when: "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait, or another program changed `.dropkit.json` while the run was going on; nothing was replaced", fix: "Run `dropkit create` again once the other run has finished. If none is running, the lock is left over (the message names it and its process): remove it." },
   ConfigExists: { exit: 73, when: "`dropkit init` in a folder that already has a config, in any form", fix: "Edit the existing config, or run `dropkit init --force` to replace `dropkit.config.json`." },
+  Interrupted: { exit: "130, 143, 129", when: "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the signal): the running hook's whole process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. Nothing is written", fix: "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/signals.test.ts`, on a pseudo-terminal too." },
   InternalError: { exit: 70, when: "a bug in dropkit, or a failure of the wasm core", fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/fuzz.test.ts) checks that the core never fails." },
 };
 
