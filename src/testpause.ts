@@ -1,7 +1,7 @@
 // The test-only hooks of the state transaction (`__DROPKIT_TEST_*`): a pause at a point of the commit, and a shorter wait for the lock.
 
-/** The points of the commit where a test can pause the process (see `pauseForTest`). */
-export const testPausePoints = ["staged", "copied", "committed"] as const;
+/** The points of the transaction where a test can pause the process (see `pauseForTest`): before the lock, and in the commit. */
+export const testPausePoints = ["locking", "staged", "copied", "committed"] as const;
 
 /**
  * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s

@@ -68,6 +68,7 @@ export async function beginTransaction(stateFile: string, options: TransactionOp
   const env = options.env ?? process.env;
   const lockFile = stateFile + lockSuffix;
   const waitMs = testLockWaitMs(env);
+  await pauseForTest("locking", env);
   const lock = await acquireLock(lockFile, {
     ...(waitMs !== undefined ? { waitMs } : {}),
     onWait: (holder) => options.onLockWait?.(holder, lockFile),

@@ -43,8 +43,8 @@ export class CreateCommand extends DropkitCommand {
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
-    // One listing of the drop for discovery, preset detection, the archive scan and the cleanup, unless the folder
-    // may have changed in between (below).
+    // One listing of the drop for discovery and preset detection; the scan and the cleanup list it again under the
+    // lock (below).
     const listing = new FolderListing(cwd);
     const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
     const resolved = reportResolution(log, loaded, { decisions: true });
@@ -64,13 +64,13 @@ export class CreateCommand extends DropkitCommand {
     const stateFile = path.join(cwd, stateFileName);
     const transaction = await beginTransaction(stateFile, {
       env,
-      onLockWait: (holder, file) => {
-        // Another run works in this folder meanwhile: what it changes is listed again.
-        listing.forget();
-        log.write({ event: "state", action: "waiting", file, holder });
-      },
+      onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
       onWarning: (message) => log.warn(message, stateFile),
     });
+    // Another create may have changed the archives between the listing and the lock (its hooks run under its lock,
+    // and it may have released it a moment before this run took it): from here on, the drop is listed as the lock
+    // keeps it.
+    listing.forget();
     let succeeded = false;
     try {
       const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
