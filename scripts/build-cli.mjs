@@ -145,7 +145,7 @@ function binSource(bundleHash, cacheDir) {
 // this Node version, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and .js
 // configs) gets the same. The caches live in a directory private to the user; without one, code compiles as usual.
 "use strict";
-const { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require("node:fs");
+const { lstatSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = require("node:fs");
 const Module = require("node:module");
 const path = require("node:path");
 const { Script } = require("node:vm");
@@ -183,7 +183,22 @@ function compile(source, filename, name) {
   const script = new Script("(function (exports, require, module, __filename, __dirname, __dropkitImport) {" + source + "\\n})", { filename, cachedData });
   const compiled = { script, cacheFile };
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push(compiled);
+  else if (cacheFile) keepFresh(cacheFile);
   return compiled;
+}
+
+/** A cache not used for this long is taken to belong to a dropkit or a Node no longer used, and removed. */
+const staleMs = 30 * 24 * 60 * 60 * 1000;
+/** How often a cache in use has its time brought forward, so that pruning never takes it. */
+const refreshMs = 7 * 24 * 60 * 60 * 1000;
+
+/** Brings a cache's modification time forward when it is older than \`refreshMs\`: one \`stat\` a run, one write a week. */
+function keepFresh(cacheFile) {
+  try {
+    if (Date.now() - statSync(cacheFile).mtimeMs > refreshMs) utimesSync(cacheFile, new Date(), new Date());
+  } catch {
+    // A cache that vanished or cannot be touched is only saved again, or pruned, later.
+  }
 }
 
 // Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
@@ -202,23 +217,17 @@ process.once("exit", (code) => {
   if (unsaved.length > 0) pruneCaches(cacheDir);
 });
 
-/** A cache not written for this long is taken to belong to a dropkit or a Node no longer used. */
-const staleMs = 30 * 24 * 60 * 60 * 1000;
-
 /**
- * Removes the caches of other builds of dropkit and other Node versions once they have gone unwritten for
- * \`staleMs\`, and the temporary files of runs killed while saving: each upgrade of dropkit or Node leaves about
- * 1.5 MB of caches that nothing reads again. This build's caches on this Node are never removed. Runs only when a
- * cache was saved, which is rare, so that start-up never lists the directory; another install still in use whose
- * cache is removed saves it again on its next run.
+ * Removes the caches that no run has used for \`staleMs\` (a cache in use is kept fresh, above), and the temporary
+ * files of runs killed while saving: each upgrade of dropkit, jiti or Node leaves caches that nothing reads again,
+ * about 300 KB per command. Runs only when a cache was saved, which is rare, so that start-up never lists the
+ * directory.
  */
 function pruneCaches(dir) {
-  const own = ["dropkit-cli-${bundleHash}-", "-" + process.version + "-" + process.arch + ".cache"];
   try {
     const now = Date.now();
     for (const name of readdirSync(dir)) {
       if (!name.endsWith(".cache") && !name.endsWith(".tmp")) continue;
-      if (name.startsWith(own[0]) && name.endsWith(own[1])) continue;
       const file = path.join(dir, name);
       const stats = lstatSync(file, { throwIfNoEntry: false });
       if (stats?.isFile() && now - stats.mtimeMs > (name.endsWith(".tmp") ? 60 * 60 * 1000 : staleMs)) unlinkSync(file);

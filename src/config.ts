@@ -37,7 +37,11 @@ export interface LoadConfigOptions {
   core?: Core;
   /** Ask the core for `explain` (every layer that set each key), as `dropkit config --explain` does. @default false */
   explain?: boolean;
-  /** A listing of `cwd` shared with later steps of the run (create's archive scan); discovery and detection fill it. @default none: listed here */
+}
+
+/** The CLI's options: the library's, and a listing shared across one run's steps (never part of the public API). */
+export interface RunOptions extends LoadConfigOptions {
+  /** A listing of `cwd` that discovery and detection fill, for the run's later steps to use or forget. @default none: listed here */
   listing?: FolderListing;
 }
 
@@ -65,7 +69,7 @@ export interface LoadConfigResult extends ResolveDone {
  *   (65) for a config or preset file that cannot be loaded (all preset files' problems together).
  * @throws CoreTrap when the core fails (a bug).
  */
-export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};

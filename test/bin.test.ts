@@ -90,31 +90,34 @@ describe("the bin's code caches", () => {
     assert.deepEqual(cacheFiles(dir), []);
   });
 
-  test("saving a cache removes the caches of other builds and Node versions unwritten for 30 days, and old temporary files; this build's are kept", () => {
+  test("saving a cache removes the caches no run used for 30 days and old temporary files; a cache in use is kept fresh", () => {
     const home = tempDir("dropkit-xdg-");
     const dir = path.join(home, "dropkit/v8");
     assert.equal(runBin(home).status, 0);
-    const [own] = cacheFiles(dir);
+    const [inUse] = cacheFiles(dir);
     const past = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
     const files = {
-      own: own!,
+      inUse: inUse!,
       oldBuild: "dropkit-cli-0123456789abcdef-create-v20.0.0-x64.cache",
-      oldNode: own!.replace(/-v[\d.]+-/, "-v18.0.0-"),
+      oldNode: inUse!.replace(/-v[\d.]+-/, "-v18.0.0-"),
       recentBuild: "dropkit-cli-fedcba9876543210-config-v20.0.0-x64.cache",
       oldJiti: "jiti-0123456789abcdef-v20.0.0-x64.cache",
-      killedSave: own! + ".4242.tmp",
+      killedSave: inUse! + ".4242.tmp",
       other: "notes.txt",
     };
     for (const name of Object.values(files)) {
-      if (name !== own) fs.writeFileSync(path.join(dir, name), "x");
+      if (name !== inUse) fs.writeFileSync(path.join(dir, name), "x");
       if (name !== files.recentBuild) fs.utimesSync(path.join(dir, name), past(40), past(40));
     }
-    // A command with no cache yet saves one, and prunes.
+    // A run that loads a cache brings its time forward (it was 40 days old)...
+    assert.equal(runBin(home).rejected, "false");
+    assert.ok(Date.now() - fs.statSync(path.join(dir, inUse!)).mtimeMs < 60_000, "the cache in use is fresh again");
+    // ...and a command with no cache yet saves one, and prunes.
     assert.equal(runBin(home, ["--version"]).status, 0);
     const left = fs.readdirSync(dir).sort();
-    for (const kept of [files.own, files.recentBuild, files.other]) assert.ok(left.includes(kept), `${kept} is kept`);
+    for (const kept of [files.inUse, files.recentBuild, files.other]) assert.ok(left.includes(kept), `${kept} is kept`);
     for (const gone of [files.oldBuild, files.oldNode, files.oldJiti, files.killedSave]) assert.ok(!left.includes(gone), `${gone} is removed`);
-    assert.equal(runBin(home).rejected, "false", "this build's cache still works");
+    assert.equal(runBin(home).rejected, "false", "the cache in use still works");
   });
 
   test("no usable cache directory (a relative XDG_CACHE_HOME, no home): the CLI runs without caches", () => {
