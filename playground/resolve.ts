@@ -70,7 +70,7 @@ export function resolveInputs(core: PageCore, inputs: Inputs): Answer {
 }
 
 /**
- * The preset files the core asked for, as the CLI finds them on disk (src/config.ts): listed paths, listed
+ * The preset files the core asked for, as the CLI finds them on disk (src/presets.ts): listed paths, listed
  * names as `<name>.json` in the search path directories in order, or in auto mode every `.json` file there.
  */
 function findPresets(needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] }, files: SimulatedFile[]): Pick<ResolveRequest, "presetFiles" | "presetNames"> {

@@ -253,7 +253,6 @@ function statOrNull(file: string): Stats | null {
   }
 }
 
-
 /** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */
 function isDanglingLink(file: string): boolean {
   return isSymbolicLink(file) && statOrNull(file) === null;

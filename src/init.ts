@@ -1,11 +1,12 @@
 // What `dropkit init` offers and writes: the folder's themes, modules and local presets, the configs it must not replace, and the minimal config text.
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Core, ResolveDone, ResolvedConfig } from "./core.js";
 import { resolveSource } from "./config.js";
 import { findConfig } from "./discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
+import { isFile } from "./fsutil.js";
 
 /** The file `init` writes, in the working directory. */
 export const initFileName = "dropkit.config.json";
@@ -173,7 +174,7 @@ function listLocalPresets(cwd: string): Survey["localPresets"] {
   for (const entry of names) {
     const rank = extensions.findIndex((ext) => entry.endsWith(ext));
     if (rank < 0 || entry.startsWith(".") || entry.endsWith(".d.ts")) continue;
-    if (!statSync(path.join(cwd, localPresetsDir, entry), { throwIfNoEntry: false })?.isFile()) continue;
+    if (!isFile(path.join(cwd, localPresetsDir, entry))) continue;
     const name = entry.slice(0, -extensions[rank]!.length);
     const seen = byName.get(name);
     if (!seen || rank < seen.rank) byName.set(name, { file: `${localPresetsDir}/${entry}`, rank });

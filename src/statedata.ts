@@ -150,7 +150,6 @@ export function liftLegacy(data: Record<string, unknown>): ReadState {
   return { state: orderState(state), setAside: aside.reasons };
 }
 
-
 /** The fields in the order the file is written (the SPEC's order); `migratedFrom` only when set. */
 export function orderState(s: StateV1): StateV1 {
   return {
@@ -163,7 +162,6 @@ export function orderState(s: StateV1): StateV1 {
     extra: s.extra,
   };
 }
-
 
 /** "null", "a list", "an object", "an empty string", "a number"...: what a value read from JSON is, for messages. */
 export function describeType(value: unknown): string {
@@ -238,7 +236,6 @@ class SetAside {
   }
 }
 
-
 /** An ISO 8601 date-time string that `Date` understands (a date alone, or free text like "May 1", is not). */
 function isIsoTime(value: unknown): value is string {
   return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
@@ -247,7 +244,6 @@ function isIsoTime(value: unknown): value is string {
 function expected(what: string, value: unknown): string {
   return `expected ${what}, got ${describeType(value)}`;
 }
-
 
 /** Compares two values read from a state file; they are within `stateFileLimits.depth`, so the recursion is bounded. */
 function sameJson(a: unknown, b: unknown): boolean {
