@@ -17,8 +17,8 @@ export const LAYER_DEFAULT: i32 = 4;
 
 /** The layers' names, by LAYER_*, as messages and answers name them. */
 export const LAYER_NAMES: Array<string> = words("cli env config preset default");
-const LAYER_SPANS = new StaticArray<Span>(5);
-for (let i = 0; i < 5; i++) LAYER_SPANS[i] = spanOf(LAYER_NAMES[i]);
+const LAYER_SPANS = new StaticArray<Span>(LAYER_NAMES.length);
+for (let i = 0; i < LAYER_NAMES.length; i++) LAYER_SPANS[i] = spanOf(LAYER_NAMES[i]);
 
 /** A layer's name as bytes. */
 export function layerName(kind: i32): Span {

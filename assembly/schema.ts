@@ -79,6 +79,10 @@ export const LEAVES: Array<Leaf> = [
   new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
   new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
 ];
+// LEAF_COUNT sizes the layers' tables, which are written unchecked, and a layer's `sets` is a 32-bit mask: a leaf
+// added to LEAVES alone must stop the module at start (every test fails), not write past a table. Not `assert`:
+// the release build drops asserts.
+if (LEAVES.length != LEAF_COUNT || LEAF_COUNT > 32) unreachable();
 
 // The keys of a config and of a preset, at the top level (`$schema` is accepted and ignored), and of each group.
 export const KEY_SCHEMA_URL: i32 = 0;
