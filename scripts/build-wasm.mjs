@@ -29,6 +29,14 @@ export class NoInline {
       const decorators = element.prototype?.decoratorNodes ?? element.decoratorNodes ?? [];
       if (decorators.some((d) => d.name?.text === "noinline")) names.push(name);
     }
+    // The transform reads asc's internals: when they change, it must fail the build rather than mark nothing.
+    if (names.length === LIBRARY_NOINLINE.length) throw new Error("NoInline found no @noinline function in the program: asc's program API changed; update scripts/build-wasm.mjs");
+    const functions = [];
+    for (let i = 0; i < module.getNumFunctions(); i++) functions.push(this.binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name);
+    for (const name of names) {
+      const pattern = new RegExp("^" + name.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*") + "$");
+      if (!functions.some((f) => pattern.test(f))) throw new Error(`NoInline: no function of the module is named ${name}; update LIBRARY_NOINLINE or the decorator`);
+    }
     // The no-inline pass marks the functions whose names match its argument; the mark lasts through asc's passes.
     for (const name of names) {
       this.binaryen.setPassArgument("no-inline", name);
@@ -71,6 +79,7 @@ export function mergeData(bytes) {
     }
   }
   const memory = module.getMemoryInfo();
+  if (memory.module) throw new Error("an imported memory: the merge would make it a defined one");
   // The memory's export stays as it is (null: no new export).
   const active = merged.map((s) => ({ offset: module.i32.const(s.offset), data: s.data, passive: false }));
   module.setMemory(memory.initial, memory.max ?? -1, null, active, memory.shared, memory.is64, "0");
