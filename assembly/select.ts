@@ -154,8 +154,11 @@ function decideModule(file: Span, only: Items, exclude: Items, include: Items, f
     const match = findModuleMatch(exclude, d.name);
     if (match >= 0) set(d, false, REASON_EXCLUDE, exclude, match);
   }
-  const back = findModuleMatch(include, d.name);
-  if (!d.selected && back >= 0) set(d, true, REASON_INCLUDE, include, back);
+  // modules.include only adds back what was left out: a selected module is not matched against it.
+  if (!d.selected) {
+    const back = findModuleMatch(include, d.name);
+    if (back >= 0) set(d, true, REASON_INCLUDE, include, back);
+  }
   const flag = findModuleMatch(flagExclude, d.name);
   if (flag >= 0) set(d, false, REASON_FLAG, flagExclude, flag);
   return d;
