@@ -58,7 +58,7 @@ export function corpus(): Case[] {
   for (const v of loadVectors()) add("vectors", requestText(v));
 
   // JSONTestSuite: raw bytes as a request, then (when the file is UTF-8) its text parsed, validated and resolved.
-  const suite = path.join(root, "../../shared/conformance/JSONTestSuite/test_parsing/");
+  const suite = path.join(root, "../shared/conformance/JSONTestSuite/test_parsing/");
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   for (const file of fs.readdirSync(suite).filter((f) => f.endsWith(".json")).sort()) {
     const bytes = fs.readFileSync(path.join(suite, file));
