@@ -53,12 +53,8 @@ export class Items {
     if (slots == null) {
       for (let i = 0, n = this.length; i < n; i++) if (sameSpan(this.value(i), value)) return false;
     } else {
-      const mask = slots.length - 1;
-      slot = <i32>hashBytes(spanPtr(value), spanLen(value)) & mask;
-      for (let k = unchecked(slots[slot]); k != 0; k = unchecked(slots[slot])) {
-        if (sameSpan(this.value(k - 1), value)) return false;
-        slot = (slot + 1) & mask;
-      }
+      slot = this.probe(slots, value);
+      if (unchecked(slots[slot]) != 0) return false;
     }
     const i = this.length;
     if (i == this.capacity) {
@@ -80,6 +76,27 @@ export class Items {
       this.reindex(64);
     }
     return true;
+  }
+
+  /** The index of the item whose value is `value`, or -1: by the hash index past LINEAR_ITEMS items. */
+  indexOf(value: Span): i32 {
+    const slots = this.slots;
+    if (slots == null) {
+      for (let i = 0, n = this.length; i < n; i++) if (sameSpan(this.value(i), value)) return i;
+      return -1;
+    }
+    return unchecked(slots[this.probe(slots, value)]) - 1;
+  }
+
+  /** The slot of the hash index that holds `value`'s item, or the empty slot where it would go. */
+  @inline private probe(slots: StaticArray<i32>, value: Span): i32 {
+    const mask = slots.length - 1;
+    let slot = <i32>hashBytes(spanPtr(value), spanLen(value)) & mask;
+    for (let k = unchecked(slots[slot]); k != 0; k = unchecked(slots[slot])) {
+      if (sameSpan(this.value(k - 1), value)) break;
+      slot = (slot + 1) & mask;
+    }
+    return slot;
   }
 
   /** Adds every item of `other` that this list does not have, as set by layer `layer`. */

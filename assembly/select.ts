@@ -80,9 +80,10 @@ export function selectPlan(
     else if (endsWithAscii(file, ".zip", true)) modules.push(file);
   }
   chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  const lists = new SelectionLists(only, exclude, include, flagExclude);
   for (let i = 0; i < modules.length; i++) {
     const file = unchecked(modules[i]);
-    if (!sameSpan(file, plan.themeFile)) plan.modules.push(decideModule(file, only, exclude, include, flagExclude));
+    if (!sameSpan(file, plan.themeFile)) plan.modules.push(decideModule(file, lists));
   }
   return plan;
 }
@@ -143,24 +144,87 @@ function indexOf(files: Array<Span>, stem: Span, suffix: string): i32 {
   return -1;
 }
 
-function decideModule(file: Span, only: Items, exclude: Items, include: Items, flagExclude: Items): ModuleDecision {
+/** Lists up to this long are tried glob by glob, as fast as any index for them (and nothing to build). */
+const SHORT_LIST = 16;
+
+/**
+ * A list of module globs ready to match many names. A name's exact glob is found by the list's own hash index
+ * (Items.indexOf), so only the globs ending in '*' are tried one by one: a drop of thousands of modules against a
+ * list of thousands of names costs their sum, not their product. The first matching entry in the list's order is
+ * the one reported, as when every glob was tried in turn.
+ */
+class ModuleGlobs {
+  readonly entries: Items;
+  /** The indexes of the globs ending in '*', in order; null for a short list, which is tried in turn. */
+  private stars: Array<i32> | null = null;
+
+  constructor(entries: Items) {
+    this.entries = entries;
+    if (entries.length > SHORT_LIST) this.stars = starGlobs(entries);
+  }
+
+  /** The index of the first entry whose glob matches the name, or -1. */
+  first(name: Span): i32 {
+    const entries = this.entries;
+    const stars = this.stars;
+    if (stars == null) {
+      for (let i = 0, n = entries.length; i < n; i++) if (matchModule(entries.value(i), name)) return i;
+      return -1;
+    }
+    const exact = entries.indexOf(name);
+    for (let k = 0, n = stars.length; k < n; k++) {
+      const i = unchecked(stars[k]);
+      if (exact >= 0 && i > exact) break;
+      if (matchModule(entries.value(i), name)) return i;
+    }
+    return exact;
+  }
+}
+
+/** The indexes of the entries whose glob ends in '*', in order. */
+function starGlobs(entries: Items): Array<i32> {
+  const stars = new Array<i32>();
+  for (let i = 0, n = entries.length; i < n; i++) {
+    const glob = entries.value(i);
+    const len = spanLen(glob);
+    if (len > 0 && byteOf(glob, len - 1) == 0x2a) stars.push(i);
+  }
+  return stars;
+}
+
+/** The four lists of module globs that selection reads, each made ready once per plan. */
+class SelectionLists {
+  only: ModuleGlobs;
+  exclude: ModuleGlobs;
+  include: ModuleGlobs;
+  flagExclude: ModuleGlobs;
+
+  constructor(only: Items, exclude: Items, include: Items, flagExclude: Items) {
+    this.only = new ModuleGlobs(only);
+    this.exclude = new ModuleGlobs(exclude);
+    this.include = new ModuleGlobs(include);
+    this.flagExclude = new ModuleGlobs(flagExclude);
+  }
+}
+
+function decideModule(file: Span, lists: SelectionLists): ModuleDecision {
   const d = new ModuleDecision(file);
-  if (only.length > 0) {
-    const match = findModuleMatch(only, d.name);
-    if (match < 0) set(d, false, REASON_NOT_ONLY, only, -1);
-    else set(d, true, REASON_ONLY, only, match);
+  if (lists.only.entries.length > 0) {
+    const match = lists.only.first(d.name);
+    if (match < 0) set(d, false, REASON_NOT_ONLY, lists.only.entries, -1);
+    else set(d, true, REASON_ONLY, lists.only.entries, match);
   }
   if (d.selected) {
-    const match = findModuleMatch(exclude, d.name);
-    if (match >= 0) set(d, false, REASON_EXCLUDE, exclude, match);
+    const match = lists.exclude.first(d.name);
+    if (match >= 0) set(d, false, REASON_EXCLUDE, lists.exclude.entries, match);
   }
   // modules.include only adds back what was left out: a selected module is not matched against it.
   if (!d.selected) {
-    const back = findModuleMatch(include, d.name);
-    if (back >= 0) set(d, true, REASON_INCLUDE, include, back);
+    const back = lists.include.first(d.name);
+    if (back >= 0) set(d, true, REASON_INCLUDE, lists.include.entries, back);
   }
-  const flag = findModuleMatch(flagExclude, d.name);
-  if (flag >= 0) set(d, false, REASON_FLAG, flagExclude, flag);
+  const flag = lists.flagExclude.first(d.name);
+  if (flag >= 0) set(d, false, REASON_FLAG, lists.flagExclude.entries, flag);
   return d;
 }
 
@@ -188,8 +252,3 @@ export function matchModule(glob: Span, name: Span): bool {
   return sameSpan(glob, name);
 }
 
-/** The index of the first entry whose glob matches the name, or -1. */
-function findModuleMatch(entries: Items, name: Span): i32 {
-  for (let i = 0, n = entries.length; i < n; i++) if (matchModule(entries.value(i), name)) return i;
-  return -1;
-}

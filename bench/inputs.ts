@@ -58,6 +58,20 @@ export function hugeConfigText(): string {
   }, null, 1) + "\n";
 }
 
+/**
+ * A drop of 10,000 modules whose config names half of them in `modules.only` (with one '*' glob) and every
+ * seventh in `modules.exclude`: selection over many archives against many names, which must cost their sum.
+ */
+export function selectionRequest(cwd: string) {
+  const names = Array.from({ length: 10_000 }, (_, i) => `mod-${String(i).padStart(5, "0")}`);
+  const config = { theme: "ocean", modules: { only: [...names.filter((_, i) => i % 2 === 0), "extra-*"], exclude: names.filter((_, i) => i % 7 === 0) } };
+  return {
+    op: "resolve", cwd, flags: {}, env: { DROPKIT_PRESETS: "" },
+    config: { source: cwd + "/dropkit.config.json", format: "json", text: JSON.stringify(config) },
+    archives: [...names.map((n) => n + ".zip"), "ocean-theme.zip"],
+  };
+}
+
 /** Every request the bench sends, built once. */
 export function benchInputs() {
   const configText = JSON.stringify(realisticConfig, null, 2);
@@ -73,5 +87,6 @@ export function benchInputs() {
     packageRequest: { op: "validate", text: packageText, format: "package.json", source: cwd + "/package.json" },
     configText: hugeText,
     configRequest: { op: "validate", text: hugeText, source: cwd + "/dropkit.config.json" },
+    selectionRequest: selectionRequest(cwd),
   };
 }

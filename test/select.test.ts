@@ -40,6 +40,28 @@ describe("modules", () => {
     assert.deepEqual([pay.glob, pay.layer, pay.source], ["shop-*", "config", `/drop/dropkit.config.json:1:${at.column}`]);
   });
 
+  test("the entry reported is the first in the list that matches, exact or ending in '*', in short and long lists", () => {
+    // Past 16 entries a list is matched through its hash index for exact names and the '*' globs apart: the
+    // entry reported must still be the first in the list's order.
+    const filler = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+    const cases: Array<[string[], string]> = [
+      [["shop-*", "shop-pay"], "shop-*"],
+      [["shop-pay", "shop-*"], "shop-pay"],
+      [[...filler(20, "x"), "shop-pay", ...filler(5, "y"), "shop-*"], "shop-pay"],
+      [[...filler(3, "x"), "shop-*", ...filler(20, "y"), "shop-pay"], "shop-*"],
+      [[...filler(20, "x"), "*", "shop-pay"], "*"],
+      [[...filler(40, "x"), "shop-p*", "shop-*", "shop-pay"], "shop-p*"],
+    ];
+    for (const [exclude, glob] of cases) {
+      const r = plan(DROP, { modules: { exclude } });
+      const pay = r.plan!.decisions.find((d) => d.name === "shop-pay")!;
+      assert.equal(pay.glob, glob, JSON.stringify(exclude));
+      assert.equal(pay.selected, false);
+      // The names that no entry matches stay selected, through the index too.
+      assert.equal(r.plan!.decisions.find((d) => d.name === "blog")!.selected, !exclude.includes("*"));
+    }
+  });
+
   test("exclude drops matches, after only", () => {
     const config = { modules: { only: ["shop-*", "blog"], exclude: ["shop-pay", "dev-*"] } };
     const r = plan(DROP, config);
