@@ -78,6 +78,11 @@ export class Items {
     return true;
   }
 
+  /** Whether the list keeps a hash index (past LINEAR_ITEMS items), so that `indexOf` is one probe, not a scan. */
+  @inline get indexed(): bool {
+    return this.slots != null;
+  }
+
   /** The index of the item whose value is `value`, or -1: by the hash index past LINEAR_ITEMS items. */
   indexOf(value: Span): i32 {
     const slots = this.slots;

@@ -144,9 +144,6 @@ function indexOf(files: Array<Span>, stem: Span, suffix: string): i32 {
   return -1;
 }
 
-/** Lists up to this long are tried glob by glob, as fast as any index for them (and nothing to build). */
-const SHORT_LIST = 16;
-
 /**
  * A list of module globs ready to match many names. A name's exact glob is found by the list's own hash index
  * (Items.indexOf), so only the globs ending in '*' are tried one by one: a drop of thousands of modules against a
@@ -155,12 +152,12 @@ const SHORT_LIST = 16;
  */
 class ModuleGlobs {
   readonly entries: Items;
-  /** The indexes of the globs ending in '*', in order; null for a short list, which is tried in turn. */
+  /** The indexes of the globs ending in '*', in order; null for a list without a hash index (a short one), tried in turn. */
   private stars: Array<i32> | null = null;
 
   constructor(entries: Items) {
     this.entries = entries;
-    if (entries.length > SHORT_LIST) this.stars = starGlobs(entries);
+    if (entries.indexed) this.stars = starGlobs(entries);
   }
 
   /** The index of the first entry whose glob matches the name, or -1. */
