@@ -66,6 +66,7 @@ export class CreateCommand extends DropkitCommand {
       env,
       onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
       onWarning: (message) => log.warn(message, stateFile),
+      signal,
     });
     // Another create may have changed the archives between the listing and the lock (its hooks run under its lock,
     // and it may have released it a moment before this run took it): from here on, the drop is listed as the lock
