@@ -6,6 +6,7 @@ import path from "node:path";
 import { fail } from "./errors.js";
 import { describeNonFile, readFound, sameFile } from "./found.js";
 import { errorReason, unlinkQuietly } from "./fsutil.js";
+import { sessionRunning } from "./group.js";
 import { processAlive } from "./tempfile.js";
 
 /** The lock file is the state file's name plus this suffix. */
@@ -39,12 +40,22 @@ export interface LockHolder {
   bootId?: string;
   /** Linux's pid namespace (`pid:[4026531836]`): a process id means something only inside its namespace (containers). */
   pidNamespace?: string;
+  /**
+   * While a hook runs: its process group (and session) id. The run is not over while a process of it runs, even
+   * when the holder itself is gone (SIGKILLed): its hook may still be working in the folder.
+   */
+  hookGroup?: number;
 }
 
 /** A lock this process holds. */
 export interface Lock {
   readonly file: string;
   readonly holder: LockHolder;
+  /**
+   * Records in the lock the process group of the hook that runs now, or `null` once its group is empty; never throws
+   * (a lock that cannot be written keeps what it said).
+   */
+  recordHookGroup(pgid: number | null): void;
   /** Removes the lock file if it is still this lock's; never throws, may be called more than once. */
   release(): void;
 }
@@ -66,7 +77,7 @@ export interface AcquireLockOptions {
 /**
  * Takes the lock `file`, created with O_EXCL and filled with this process's `LockHolder`. When another
  * run holds it, waits up to `waitMs`, polling. A stale lock is removed and taken: on the same host (same
- * pid namespace), when its process is gone or the machine
+ * pid namespace), when its process is gone and no process of the hook group it names runs, or the machine
  * restarted since; anywhere, when it has gone `lockStaleMs` without a refresh (the holder refreshes it every
  * `lockRefreshMs`). The `waitMs` bound holds for a stale lock too: a takeover that stays blocked (its guard
  * file kept fresh) ends like a held lock.
@@ -134,6 +145,7 @@ function tryCreate(file: string, me: LockHolder): number | null {
 /** Holds the lock: refreshes it, and removes it on release if it is still this one. */
 function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock {
   const mine = fstatSync(fd);
+  let length = mine.size;
   const timer = setInterval(() => {
     try {
       const now = new Date();
@@ -147,6 +159,18 @@ function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock
   return {
     file,
     holder: me,
+    recordHookGroup(pgid) {
+      const text = Buffer.from(JSON.stringify(pgid === null ? me : { ...me, hookGroup: pgid }));
+      // Written in place and never shorter than before (JSON allows trailing spaces): a reader sees the old
+      // holder or the new one, never the tail of a longer one after a shorter one.
+      const bytes = Buffer.concat([text, Buffer.alloc(Math.max(0, length - text.length - 1), " "), Buffer.from("\n")]);
+      try {
+        writeSync(fd, bytes, 0, bytes.length, 0);
+        length = bytes.length;
+      } catch {
+        // The lock keeps what it said; it is released at the end of the run as usual.
+      }
+    },
     release() {
       if (released) return;
       released = true;
@@ -198,7 +222,11 @@ function staleReason(seen: { stats: Stats; holder: LockHolder | null; unreadable
     const bootMs = Date.now() - os.uptime() * 1000;
     // Another boot id: this machine restarted since (if the lock is older than the restart), or it is another machine of the same name.
     if (holder.bootId && me.bootId && holder.bootId !== me.bootId && seen.stats.mtimeMs < bootMs) return "this machine has restarted since it was taken";
-    if (sameProcessSpace(holder, me) && !processAlive(holder.pid)) return `process ${holder.pid} is no longer running`;
+    if (sameProcessSpace(holder, me) && !processAlive(holder.pid)) {
+      // Its hook still runs (dropkit was SIGKILLed): the run is not over, whatever the lock's age.
+      if (holder.hookGroup !== undefined && sessionRunning(holder.hookGroup)) return null;
+      return `process ${holder.pid} is no longer running`;
+    }
   }
   return age > lockStaleMs ? `it has not been refreshed for ${formatAge(age)} (a running create refreshes it every ${lockRefreshMs / 1000} s)` : null;
 }
@@ -289,6 +317,10 @@ function refuse(file: string, holder: LockHolder | null, me: LockHolder, waitMs:
     fail("StateConflict", `Cannot take the lock ${file} in ${waitMs / 1000} s: it is stale (${stale}), but its takeover guard ${guard.file} changed ${formatAge(guard.ageMs)} ago: another dropkit create is taking the lock over, or something keeps that file fresh. Run dropkit create again in a moment. If no dropkit create is running in ${dir}, remove both (rm '${guard.file}' '${file}') and run again.`, { file: guard.file, source: guard.file });
   }
   const same = holder !== null && holder.hostname === me.hostname && sameProcessSpace(holder, me);
+  if (same && holder.hookGroup !== undefined && !processAlive(holder.pid)) {
+    const group = holder.hookGroup;
+    fail("StateConflict", `A dropkit create in ${dir} is not over: the lock ${file} was taken by ${describeHolder(holder)}, which is gone, but the hook it started still runs (process group ${group}) and may still change the folder (waited ${waitMs / 1000} s). Run dropkit create again once that hook has finished, or stop it (kill -TERM -- -${group}); the lock is then taken over.`, { file, source: file });
+  }
   const who = holder ? describeHolder(holder) : "a process that cannot be identified (the lock names none, or cannot be read)";
   const remote = holder && !same
     ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it has gone ${lockStaleMs / 60_000} minutes without a refresh.`
@@ -308,6 +340,7 @@ function parseHolder(text: string): LockHolder | null {
     const holder: LockHolder = { pid: v.pid as number, hostname: v.hostname, startedAt: v.startedAt };
     if (typeof v.bootId === "string") holder.bootId = v.bootId;
     if (typeof v.pidNamespace === "string") holder.pidNamespace = v.pidNamespace;
+    if (Number.isSafeInteger(v.hookGroup) && (v.hookGroup as number) > 0) holder.hookGroup = v.hookGroup as number;
     return holder;
   } catch {
     return null;

@@ -243,6 +243,11 @@ export class StateTransaction {
     return { action, warnings: this.warnings.splice(0) };
   }
 
+  /** Records in the lock the process group of the hook that runs now (`null`: none), so that a run is over only when its hooks are. */
+  recordHookGroup(pgid: number | null): void {
+    this.lock.recordHookGroup(pgid);
+  }
+
   // --- steps ---
 
   private end(): void {

@@ -11,7 +11,7 @@ import { acquireLock, lockStaleMs, type LockHolder } from "../src/lock.js";
 import { Interrupted } from "../src/signals.js";
 import { age, deadPid, eventsOf, fixture, runCli, startCli } from "./helpers/cli.js";
 import { openUp, permissions } from "./helpers/nobody.js";
-import { killQuietly, waitFor } from "./helpers/processes.js";
+import { isRunning, killQuietly, waitFor } from "./helpers/processes.js";
 import { tempDir } from "./helpers/temp.js";
 import { asOtherUser, otherUser } from "./helpers/users.js";
 
@@ -166,6 +166,13 @@ function keepTouching(file: string) {
   return { kill: () => killQuietly(loop.pid!) };
 }
 
+/** A process that leads its own session and group, as a hook does; killed at the end of the test. */
+function detachedSleep() {
+  const child = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+  child.unref();
+  return child.pid!;
+}
+
 /**
  * Runs create in `root` (with `runner`: as this user, or as nobody), asserts that it ends with `status` well within
  * its bound and exactly one error record, and returns that record.
@@ -251,6 +258,63 @@ describe("acquireLock: every wait has a bound", () => {
   });
 });
 
+describe("acquireLock and the hooks' process group", () => {
+  test("the holder records the running hook's group in place, and clears it; the lock stays valid JSON throughout", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const lock = await acquireLock(file);
+    const first = fs.readFileSync(file, "utf8");
+    lock.recordHookGroup(4242);
+    const during = fs.readFileSync(file, "utf8");
+    assert.equal(JSON.parse(during).hookGroup, 4242);
+    assert.equal(JSON.parse(during).pid, process.pid);
+    lock.recordHookGroup(null);
+    const after = fs.readFileSync(file, "utf8");
+    assert.equal(JSON.parse(after).hookGroup, undefined);
+    assert.deepEqual(JSON.parse(after), JSON.parse(first));
+    assert.ok(after.length >= during.length, "never shorter: a reader never sees a torn tail");
+    assert.ok(after.endsWith("\n"));
+    lock.release();
+    assert.ok(!fs.existsSync(file));
+  });
+
+  test("a lock whose holder is gone but whose hook group still runs is not stale: held, naming the group; taken once the group is gone", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    const group = detachedSleep();
+    try {
+      fs.writeFileSync(file, staleLock({ hookGroup: group }));
+      await assert.rejects(acquireLock(file, { waitMs: 300 }), (e: DropkitError) => {
+        assert.equal(e.name, "StateConflict");
+        assert.ok(e.message.includes(`process group ${group}`), e.message);
+        assert.ok(e.message.includes(`kill -TERM -- -${group}`), e.message);
+        return true;
+      });
+      // Old as it is, a lock is not stale while its hook runs.
+      age(file, lockStaleMs / 1000 + 60);
+      await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
+    } finally {
+      killQuietly(group);
+    }
+    await waitFor(() => !isRunning(group));
+    const warnings: string[] = [];
+    const lock = await acquireLock(file, { waitMs: 2000, onStale: (m) => warnings.push(m) });
+    assert.match(warnings.join("\n"), /no longer running/);
+    lock.release();
+  });
+
+  test("a group id that is not a session of its own (reused by an unrelated process group) does not hold the lock", async () => {
+    const file = path.join(tempDir(), ".dropkit.json.lock");
+    // A process of this test's own session: its id is no session's.
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      fs.writeFileSync(file, staleLock({ hookGroup: other.pid }));
+      const lock = await acquireLock(file, { waitMs: 0 });
+      lock.release();
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+});
+
 describe("create and the lock", () => {
   test("a held lock makes a second create wait, then refuse (75): no hook run, nothing written, the lock untouched", () => {
     const root = fixture({ "blog.zip": zip, "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 } });
@@ -289,6 +353,60 @@ describe("create and the lock", () => {
     assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
     assert.equal(runCli(root, ["create", ...json], keepGoing).status, 0);
     assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+  });
+
+  test("the lock names the group of the hook that runs, and no group between hooks", () => {
+    // Each hook copies the lock as it sees it, and writes its own process id (that of its group's leader). dropkit
+    // records the group just after the hook has started, so the hook gives it up to 5 s to appear.
+    const look = (name: string) => ({ text: `#!/bin/sh\nfor i in $(seq 50); do grep -q hookGroup .dropkit.json.lock && break; sleep 0.1; done\ncat .dropkit.json.lock > ${name}.lock-seen\necho $$ > ${name}.pid\n`, mode: 0o755 });
+    const root = fixture({ "blog.zip": zip, "init-scripts/look": look("init"), "post-scripts/look": look("post") });
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    for (const phase of ["init", "post"]) {
+      const seen = JSON.parse(fs.readFileSync(path.join(root, `${phase}.lock-seen`), "utf8")) as LockHolder;
+      assert.equal(seen.hookGroup, Number(fs.readFileSync(path.join(root, `${phase}.pid`), "utf8")), phase);
+      assert.notEqual(seen.pid, seen.hookGroup);
+    }
+    assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
+  });
+
+  test("dropkit SIGKILLed while its hook runs: the next create does not take the lock while the hook lives, then does", { timeout: 60_000 }, async () => {
+    const hook = { text: "#!/bin/sh\necho $$ > hook.pid\nsleep 60\ntouch hook-finished\n", mode: 0o755 };
+    const root = fixture({ "blog.zip": zip, "init-scripts/slow": hook });
+    const lockFile = path.join(root, ".dropkit.json.lock");
+    const first = startCli(root, ["create", ...json]);
+    let group = 0;
+    try {
+      await waitFor(() => fs.existsSync(path.join(root, "hook.pid")) && fs.readFileSync(path.join(root, "hook.pid"), "utf8").endsWith("\n"), 20_000, "the hook to start");
+      group = Number(fs.readFileSync(path.join(root, "hook.pid"), "utf8"));
+      first.child.kill("SIGKILL");
+      await first.done;
+      assert.ok(isRunning(group), "the hook outlives dropkit (it leads its own group)");
+      const lock = fs.readFileSync(lockFile, "utf8");
+      const second = runCli(root, ["create", ...json], { __DROPKIT_TEST_LOCK_WAIT_MS: "1000" });
+      assert.equal(second.status, 75, second.stderr);
+      assert.equal((JSON.parse(lock) as LockHolder).hookGroup, group);
+      const [error] = eventsOf(second, "error");
+      assert.equal(error!.name, "StateConflict");
+      assert.ok(error!.message.includes(`process group ${group}`), error!.message);
+      assert.match(error!.message, /the hook it started still runs/);
+      assert.equal(fs.readFileSync(lockFile, "utf8"), lock, "the lock was not taken over");
+      assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
+    } finally {
+      if (group > 0) {
+        try {
+          process.kill(-group, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
+    }
+    await waitFor(() => !isRunning(group), 10_000, "the hook's group to end");
+    // The hook is gone: the lock is stale now, and taken over.
+    fs.rmSync(path.join(root, "init-scripts"), { recursive: true });
+    const third = runCli(root, ["create", ...json]);
+    assert.equal(third.status, 0, third.stderr);
+    assert.match(eventsOf(third, "warning").map((w) => w.message).join("\n"), /Removed the stale lock .*no longer running/);
   });
 
   test("a stale lock beside a takeover guard that is a directory: exit 74 at once, naming the guard; nothing written", () => {
