@@ -1,8 +1,9 @@
-// The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL, a dead run's lock taken over as git does with gc.pid.
+// The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL, a dead run's lock taken over as git does with gc.pid (once the hook it started has ended too).
 
 import { closeSync, constants, fchmodSync, fstatSync, futimesSync, lstatSync, openSync, readlinkSync, readFileSync, statSync, type Stats, unlinkSync, writeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { fail } from "./errors.js";
 import { describeNonFile, readFound, sameFile } from "./found.js";
 import { errorReason, unlinkQuietly } from "./fsutil.js";
@@ -381,18 +382,13 @@ function ownerName(uid: number): string {
   return `uid ${uid}`;
 }
 
-/** Waits `ms`; rejects with the signal's reason as soon as it is aborted. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/** Waits `ms`; rejects with the signal's reason (an `Interrupted`) as soon as it is aborted. */
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : {});
+  } catch (error) {
+    // The timer's own AbortError says nothing of which signal came: the reason does.
+    signal?.throwIfAborted();
+    throw error;
+  }
 }
