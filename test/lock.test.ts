@@ -379,6 +379,8 @@ describe("create and the lock", () => {
     try {
       await waitFor(() => fs.existsSync(path.join(root, "hook.pid")) && fs.readFileSync(path.join(root, "hook.pid"), "utf8").endsWith("\n"), 20_000, "the hook to start");
       group = Number(fs.readFileSync(path.join(root, "hook.pid"), "utf8"));
+      // dropkit records the group a moment after the hook has started.
+      await waitFor(() => fs.readFileSync(lockFile, "utf8").includes('"hookGroup"'), 5000, "the lock to name the hook's group");
       first.child.kill("SIGKILL");
       await first.done;
       assert.ok(isRunning(group), "the hook outlives dropkit (it leads its own group)");
