@@ -59,7 +59,7 @@ function readLinkTarget(file: string): string {
 }
 
 /** "a directory", "a FIFO", ...: what a path that is not a regular file is. */
-function describeNonFile(stats: Stats): string {
+export function describeNonFile(stats: Stats): string {
   if (stats.isDirectory()) return "a directory";
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isSocket()) return "a socket";

@@ -44,19 +44,17 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
  */
 export function groupRunning(pgid: number): boolean {
   if (!signalGroup(pgid, 0)) return false;
-  if (process.platform !== "linux") return true;
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    const stat = processStat(pid);
-    if (stat !== null && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") return true;
-  }
-  return false;
+  return anyRunning((stat) => stat.pgrp === pgid) ?? true;
+}
+
+/**
+ * Whether a process of the session `sid` is still running: the hooks of a run, each the leader of its own session
+ * (and group), with whatever they started, also in a group of its own (a shell's job control). A process group id
+ * reused later by an unrelated program is not counted: its session is another. Off Linux, or without a readable
+ * `/proc`, the group alone decides.
+ */
+export function sessionRunning(sid: number): boolean {
+  return anyRunning((stat) => stat.session === sid) ?? signalGroup(sid, 0);
 }
 
 // --- helpers ---
@@ -71,8 +69,25 @@ async function emptied(pgid: number, ms: number): Promise<boolean> {
   return false;
 }
 
-/** The state and process group of a process from `/proc/<pid>/stat`; null when it is gone. */
-function processStat(pid: string): { state: string; pgrp: number } | null {
+/** Whether a running process (not a zombie) matches, from the process table; `null` off Linux or without a readable `/proc`. */
+function anyRunning(matches: (stat: { pgrp: number; session: number }) => boolean): boolean | null {
+  if (process.platform !== "linux") return null;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = processStat(pid);
+    if (stat !== null && matches(stat) && stat.state !== "Z" && stat.state !== "X") return true;
+  }
+  return false;
+}
+
+/** The state, process group and session of a process from `/proc/<pid>/stat`; null when it is gone. */
+function processStat(pid: string): { state: string; pgrp: number; session: number } | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, "latin1");
@@ -81,5 +96,5 @@ function processStat(pid: string): { state: string; pgrp: number } | null {
   }
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so fields count from the last ")".
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
+  return { state: fields[0] ?? "", pgrp: Number(fields[2]), session: Number(fields[3]) };
 }

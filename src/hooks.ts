@@ -52,6 +52,11 @@ export interface HookOptions {
   output?: (record: HookOutputRecord) => void;
   /** Aborting it stops the running hook's whole process group and the run (see `trapSignals`). */
   signal?: AbortSignal;
+  /**
+   * Told the process group of each hook as it starts, and `null` once that group is empty (the folder's lock
+   * records it: a run whose process is gone is not over while its hook runs).
+   */
+  onGroup?: (pgid: number | null) => void;
 }
 
 /** One line of a hook's output, captured for the JSON log (event `hook-output`). */
@@ -102,7 +107,7 @@ const killGraceMs = 2000;
  *
  * Each hook leads its own process group. When it exits, whatever it left running in the group is stopped
  * (SIGTERM, then SIGKILL after a grace period), so that no process outlives the run; a process that leaves
- * the group on purpose (`setsid`) is out of reach. A hook fails when it exits non-zero, is killed by a
+ * the group on purpose (`setsid`) is out of reach (and is not counted by the folder's lock, see `opts.onGroup`). A hook fails when it exits non-zero, is killed by a
  * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
  *
  * @param dir - The hooks directory; a missing one means no hooks.
@@ -217,6 +222,7 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   const child = spawn(file, [], { cwd: opts.cwd, env: opts.env, detached: true, shell: false, stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2] });
   const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
   const pid = child.pid;
+  if (pid !== undefined) opts.onGroup?.(pid);
   let stopping: "timeout" | "interrupt" | "exited" | null = null;
   let stopped: Promise<unknown> = Promise.resolve();
   const stop = (why: "timeout" | "interrupt" | "exited"): void => {
@@ -245,6 +251,7 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
     stop("exited");
     await stopped;
     // The group is empty now, and its number free for the system to reuse: never signal it again.
+    if (pid !== undefined) opts.onGroup?.(null);
     process.off("exit", killNow);
     interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
     await Promise.all(streams.map((s) => s.drain()));

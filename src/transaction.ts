@@ -25,6 +25,8 @@ export interface TransactionOptions {
   onLockWait?: (holder: LockHolder | null, lockFile: string) => void;
   /** Called with a warning (a stale lock removed). */
   onWarning?: (message: string) => void;
+  /** Aborting it ends the wait for the lock at once (see `acquireLock`). */
+  signal?: AbortSignal;
 }
 
 /** What the commit did: the fields of the `state` records in the decisions log. */
@@ -62,7 +64,8 @@ let exitWatched = false;
  * success or `abort` on any failure; both release the lock, and the process's exit aborts one left open.
  *
  * @param stateFile - Absolute path of the state file; the lock is `<stateFile>.lock`.
- * @throws DropkitError `StateConflict` (75) when another run holds the lock; `IOError` (74) when the lock cannot be created.
+ * @throws DropkitError `StateConflict` (75) when another run holds the lock; `IOError` (74) when the lock cannot be
+ *   created, or a stale one removed; the reason of `options.signal` when it is aborted during the wait.
  */
 export async function beginTransaction(stateFile: string, options: TransactionOptions = {}): Promise<StateTransaction> {
   const env = options.env ?? process.env;
@@ -73,6 +76,7 @@ export async function beginTransaction(stateFile: string, options: TransactionOp
     ...(waitMs !== undefined ? { waitMs } : {}),
     onWait: (holder) => options.onLockWait?.(holder, lockFile),
     onStale: options.onWarning,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   const transaction = new StateTransaction(stateFile, lock, options.now ?? new Date(), env);
   if (!exitWatched) process.on("exit", abortOpen);
@@ -237,6 +241,11 @@ export class StateTransaction {
       this.lock.release();
     }
     return { action, warnings: this.warnings.splice(0) };
+  }
+
+  /** Records in the lock the process group of the hook that runs now (`null`: none), so that a run is over only when its hooks are. */
+  recordHookGroup(pgid: number | null): void {
+    this.lock.recordHookGroup(pgid);
   }
 
   // --- steps ---

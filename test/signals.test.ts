@@ -4,10 +4,11 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { EventEmitter } from "node:events";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { Interrupted, signalExitCodes, trapSignals, type StopSignal } from "../src/signals.js";
-import { cliPath, fixture } from "./helpers/cli.js";
+import { cliPath, deadPid, fixture, startCli as startWaiting } from "./helpers/cli.js";
 import { groupMembers, isRunning, killQuietly, waitFor } from "./helpers/processes.js";
 import { hasScript, keys, Terminal } from "./helpers/pty.js";
 
@@ -280,5 +281,54 @@ describe("signals to the other commands", { timeout: 120_000 }, () => {
     assert.equal(await terminal.exit(), 143, terminal.screen);
     assert.match(terminal.screen, /Interrupted \(exit 143\): Interrupted by SIGTERM/);
     assert.equal(fs.existsSync(path.join(root, "dropkit.config.json")), false);
+  });
+});
+
+describe("signals to dropkit create while it waits for the lock", { timeout: 120_000 }, () => {
+  /** Starts create in a folder whose lock another run holds (a live process) with a long wait; resolves once it waits. */
+  async function waitingForLock(root: string) {
+    const run = startWaiting(root, ["create", "--log-format=json"], { __DROPKIT_TEST_LOCK_WAIT_MS: "60000" });
+    await run.waitFor('"action":"waiting"');
+    return run;
+  }
+
+  for (const name of stopSignals) {
+    test(`${name} during the lock wait ends it at once: exit ${signalExitCodes[name]}, one Interrupted record, the lock untouched`, async () => {
+      const holder = spawn("sleep", ["60"], { stdio: "ignore" });
+      try {
+        const lock = JSON.stringify({ pid: holder.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n";
+        const root = fixture({ ".dropkit.json.lock": lock, "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 } });
+        const run = await waitingForLock(root);
+        const sent = Date.now();
+        run.child.kill(name);
+        const ended = await run.done;
+        assert.ok(Date.now() - sent < 15_000, "the signal was acted on only when the wait ended");
+        assert.equal(ended.status, signalExitCodes[name], ended.stderr);
+        const errors = ended.records.filter((r) => r.event === "error");
+        assert.deepEqual(errors.map((r) => [r.name, r.source]), [["Interrupted", name]], "exactly one error record");
+        assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.lock"), "utf8"), lock);
+        assert.equal(fs.existsSync(path.join(root, "init-ran")), false, "no hook ran");
+      } finally {
+        holder.kill("SIGKILL");
+      }
+    });
+  }
+
+  test("SIGTERM while a stale lock's takeover is blocked (its guard kept fresh) ends the wait at once with one record", async () => {
+    const root = fixture({});
+    fs.writeFileSync(path.join(root, ".dropkit.json.lock"), JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x" }));
+    const guard = path.join(root, ".dropkit.json.lock.takeover");
+    const toucher = spawn("sh", ["-c", 'while :; do touch "$0"; sleep 0.05; done', guard], { stdio: "ignore" });
+    try {
+      const run = await waitingForLock(root);
+      const sent = Date.now();
+      run.child.kill("SIGTERM");
+      const ended = await run.done;
+      assert.ok(Date.now() - sent < 15_000, "the signal was acted on only when the wait ended");
+      assert.equal(ended.status, 143, ended.stderr);
+      assert.deepEqual(ended.records.filter((r) => r.event === "error").map((r) => r.name), ["Interrupted"]);
+    } finally {
+      killQuietly(toucher.pid!);
+    }
   });
 });

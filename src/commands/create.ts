@@ -66,14 +66,17 @@ export class CreateCommand extends DropkitCommand {
       env,
       onLockWait: (holder, file) => log.write({ event: "state", action: "waiting", file, holder }),
       onWarning: (message) => log.warn(message, stateFile),
+      signal,
     });
+    // The lock names the running hook's group: a run killed with SIGKILL is not over while its hook works in the folder.
+    const onGroup = (pgid: number | null): void => transaction.recordHookGroup(pgid);
     // Another create may have changed the archives between the listing and the lock (its hooks run under its lock,
     // and it may have released it a moment before this run took it): from here on, the drop is listed as the lock
     // keeps it.
     listing.forget();
     let succeeded = false;
     try {
-      const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init" });
+      const init = await runHooks(config.hooks.initScriptsDir, { ...hookOptions, phase: "init", onGroup });
       for (const warning of init.warnings) log.warn(warning.message, warning.source);
       // An init hook may add, replace or remove archives: the scan lists the folder as the hooks left it.
       if (init.ran.length > 0) listing.forget();
@@ -119,7 +122,7 @@ export class CreateCommand extends DropkitCommand {
         });
       }
 
-      const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post" });
+      const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post", onGroup });
       for (const warning of post.warnings) log.warn(warning.message, warning.source);
       // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
       signal.throwIfAborted();
