@@ -12,10 +12,11 @@ import { type ProblemMark, showProblems } from "./marks.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
-import { renderProblems, renderSelection, renderTable, renderWarnings, type ListedProblem } from "./render.ts";
+import { entriesMore, entriesShown, renderProblems, renderSelection, renderTable, renderTableText, renderWarnings, type ListedProblem } from "./render.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
 import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
+import { looksLikePackageJson } from "./packagejson.ts";
 import { copyText, exportConfig, formatConfig } from "./tools.ts";
 import { byId, ui } from "./ui.ts";
 import { openPageCore, type PageCore } from "./wasm.ts";
@@ -23,6 +24,11 @@ import { openPageCore, type PageCore } from "./wasm.ts";
 let core: PageCore;
 let editor: EditorView;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** The pending write of the address, and how long typing must pause before it (ms). */
+let hashTimer: ReturnType<typeof setTimeout> | undefined;
+const hashPause = 800;
+/** What the last run took (ms): the next pause before a run scales with it. */
+let lastRunCost = 0;
 /** The fragment this page last wrote, to tell its own updates from a link pasted into the address bar. */
 let writtenHash = "";
 let firstRun = true;
@@ -33,6 +39,9 @@ let warningFixes: Array<Fix | undefined> = [];
 let packageJson = false;
 /** The key the explain view shows. */
 let explained: string | undefined;
+/** How many entries of each union list the table and the explain view show (more on request). */
+const shownEntries = new Map<string, number>();
+const shown = (key: string) => shownEntries.get(key) ?? entriesShown;
 /** Said once, with the next answer's status: a link that could not be read. */
 let linkNote = "";
 
@@ -81,8 +90,17 @@ function wireEvents(): void {
     if (target?.dataset.warningFix !== undefined) applyFix(warningFixes[Number(target.dataset.warningFix)]);
   });
   ui.table.addEventListener("click", (event) => {
-    const key = (event.target as Element).closest("button")?.dataset.key;
+    const target = (event.target as Element).closest("button");
+    if (target?.dataset.more !== undefined) return showMore(target.dataset.more);
+    const key = target?.dataset.key;
     if (key !== undefined) explain(explained === key ? undefined : key);
+  });
+  ui.explain.body.addEventListener("click", (event) => {
+    const more = (event.target as Element).closest("button")?.dataset.more;
+    if (more !== undefined) showMore(more);
+  });
+  ui.tableDetails.addEventListener("toggle", () => {
+    if (ui.tableDetails.open) renderTableText(ui.tableText, answer.rows);
   });
   byId("explain-close").addEventListener("click", () => {
     const key = explained;
@@ -119,25 +137,42 @@ function wireEvents(): void {
     const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
     ui.shareNote.textContent = (await copyText(link)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
   });
+  // The address is written when typing pauses; leaving the page must not lose the last edits.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && hashTimer !== undefined) void writeHash();
+  });
   window.addEventListener("hashchange", async () => {
     if (location.hash === writtenHash) return;
     loadState(await readLink());
   });
 }
 
+/**
+ * Runs once the input pauses. The pause is twice what the last run cost, within 20–120 ms: a small document answers
+ * almost at once, and while one types into a large one at most a third of the main thread goes to resolving.
+ */
 function schedule(): void {
   document.body.dataset.state = "pending";
   clearTimeout(timer);
-  timer = setTimeout(run, 120);
+  timer = setTimeout(run, Math.min(120, Math.max(20, 2 * lastRunCost)));
 }
 
 /** Resolves the current inputs and renders the answer. */
 function run(): void {
+  const started = performance.now();
+  try {
+    resolveAndRender();
+  } finally {
+    lastRunCost = performance.now() - started;
+  }
+}
+
+function resolveAndRender(): void {
   clearTimeout(timer);
   // Typing while the core still compiles: its first run, right after, reads the text as it is then.
   if (!core) return;
   const state = readState(editor);
-  void writeHash(state);
+  scheduleHash();
   packageJson = isPackageJson(state);
   const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
   const env = parseEnv(state.env);
@@ -208,8 +243,17 @@ function renderResolved(): void {
   ui.tableNote.hidden = !answer.partial;
   ui.tableNote.textContent = "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
   if (explained !== undefined && !answer.rows.some((r) => r.key === explained)) explained = undefined;
-  renderTable(ui.table, ui.tableText, answer.rows, explained);
-  renderExplain(ui.explain, answer, explained);
+  renderTable(ui.table, answer.rows, explained, shown);
+  // The text form is made when it is open: closed, it would cost a line per entry on every run for nobody.
+  if (ui.tableDetails.open) renderTableText(ui.tableText, answer.rows);
+  else ui.tableText.textContent = "";
+  renderExplain(ui.explain, answer, explained, shown);
+}
+
+/** Shows the next entries of a long list, keeping the focus on the button's place. */
+function showMore(key: string): void {
+  shownEntries.set(key, shown(key) + entriesMore);
+  renderResolved();
 }
 
 /** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
@@ -271,10 +315,22 @@ async function readLink(): Promise<State> {
   }
 }
 
-async function writeHash(state: State): Promise<void> {
+/**
+ * The address is written when typing pauses, not on every run: compressing a large document on each keystroke
+ * would cost more than resolving it. Leaving the page (or hiding it) writes it at once.
+ */
+function scheduleHash(): void {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(() => void writeHash(), hashPause);
+}
+
+async function writeHash(): Promise<void> {
+  clearTimeout(hashTimer);
+  hashTimer = undefined;
+  const state = readState(editor);
   const hash = await encodeFragment(state);
   // Only the latest state's fragment is written; an older one finishing late must not win.
-  if (hash === location.hash || JSON.stringify(state) !== JSON.stringify(readState(editor))) return;
+  if (hash === location.hash || hashTimer !== undefined) return;
   writtenHash = hash;
   // replaceState: typing should not fill the history with one entry per keystroke.
   history.replaceState(null, "", hash);
@@ -285,9 +341,7 @@ async function writeHash(state: State): Promise<void> {
 /** `auto`: a top-level `dropkit` key (or a package's `name`/`version`) means a package.json; those are never config keys. */
 function isPackageJson(state: State): boolean {
   if (state.format !== "auto") return state.format === "package.json";
-  const parsed = core.parseJson(state.config);
-  const value = parsed.ok ? parsed.value : undefined;
-  return value !== null && typeof value === "object" && !Array.isArray(value) && ["dropkit", "name", "version"].some((k) => Object.hasOwn(value, k));
+  return looksLikePackageJson(state.config);
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {

@@ -177,7 +177,9 @@ describe("playground", () => {
     assert.deepEqual(rows["modules.exclude[2]"], ["legacy-*", "config", "/drop/dropkit.config.json:3:28"]);
     assert.deepEqual(rows["hooks.onFailure"], ["fail", "preset", "standard"]);
     assert.deepEqual(rows.presets, ['["standard"]', "default", "auto-detect"]);
-    // The same text as `dropkit config` prints, from the same row function.
+    // The same text as `dropkit config` prints, from the same row function, made when it is opened.
+    assert.equal(await page.textContent("#resolved-text"), "");
+    await page.click("#resolved-details summary");
     assert.match((await page.textContent("#resolved-text"))!, /^KEY +VALUE +LAYER +SOURCE\nschema +1 +default +default\ntheme +ocean +config +\/drop\/dropkit\.config\.json:2:12\n/);
     // The selection: the theme archive, and each module in or out with why.
     assert.equal(await page.textContent(".theme-line .value"), "ocean-theme.zip");
