@@ -54,6 +54,10 @@ function valueText(value: unknown): string {
 function table(caption: string, header: string[], rows: string[][], decorate?: (tr: HTMLTableRowElement, index: number) => void): HTMLElement {
   const wrap = document.createElement("div");
   wrap.className = "table-wrap";
+  // A table wider than a phone scrolls: the keyboard must reach it too, so its box takes the focus, named by its caption.
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", caption);
   const element = document.createElement("table");
   const captionElement = document.createElement("caption");
   captionElement.textContent = caption;

@@ -34,6 +34,12 @@ let writtenHash = "";
 let firstRun = true;
 /** The latest answer and what the page made of it: completion, hover and the fix buttons read them. */
 let answer: Answer = { ok: true, errors: [], warnings: [], rows: [], partial: false };
+/**
+ * The answer the result shows: the latest, or while the config does not parse (a moment mid-typing), the last one
+ * whose config did, marked stale, so that the table does not flip to the defaults and back with each keystroke.
+ */
+let resolved: Answer = answer;
+let stale = false;
 let listed: ListedProblem[] = [];
 let warningFixes: Array<Fix | undefined> = [];
 let packageJson = false;
@@ -61,7 +67,7 @@ async function start(): Promise<void> {
     label: "Config",
     onChange: schedule,
     complete: configCompletions(() => ({ packageJson, presetNames: presetNames(), ...themesAndModules() })),
-    hover: configHover(() => ({ packageJson, rows: answer.rows })),
+    hover: configHover(() => ({ packageJson, rows: resolved.rows })),
   });
   try {
     core = await opening;
@@ -93,20 +99,26 @@ function wireEvents(): void {
     const target = (event.target as Element).closest("button");
     if (target?.dataset.more !== undefined) return showMore(target.dataset.more);
     const key = target?.dataset.key;
-    if (key !== undefined) explain(explained === key ? undefined : key);
+    if (key === undefined) return;
+    if (explained === key) return closeExplain();
+    explain(key);
+    // The view is a region of its own: it comes into sight and takes the focus, so the keyboard is where the eyes are.
+    ui.explain.section.scrollIntoView({ block: "nearest" });
+    ui.explain.heading.focus({ preventScroll: true });
+  });
+  ui.explain.section.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    closeExplain();
   });
   ui.explain.body.addEventListener("click", (event) => {
     const more = (event.target as Element).closest("button")?.dataset.more;
     if (more !== undefined) showMore(more);
   });
   ui.tableDetails.addEventListener("toggle", () => {
-    if (ui.tableDetails.open) renderTableText(ui.tableText, answer.rows);
+    if (ui.tableDetails.open) renderTableText(ui.tableText, resolved.rows);
   });
-  byId("explain-close").addEventListener("click", () => {
-    const key = explained;
-    explain(undefined);
-    ui.table.querySelector<HTMLButtonElement>(`button[data-key="${key}"]`)?.focus();
-  });
+  byId("explain-close").addEventListener("click", closeExplain);
   ui.presetFiles.addEventListener("click", (event) => {
     const remove = (event.target as Element).closest("button[data-remove]");
     if (!remove) return;
@@ -130,8 +142,8 @@ function wireEvents(): void {
     else setStatus(`Not formatted: ${formatted.error}`, "bad");
     editor.focus();
   });
-  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts"));
-  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json"));
+  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts", answer.errors.length));
+  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json", answer.errors.length));
   byId("copy-link").addEventListener("click", async () => {
     // The state as it is now, typing included that the address does not hold yet.
     const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
@@ -218,10 +230,16 @@ function render(source: string, state: State): void {
     const line = editor.state.doc.lineAt(span.from);
     return { problem, at: { from: span.from, to: span.to, line: line.number, column: span.from - line.from + 1 }, ...(fix ? { fix } : {}) };
   });
-  warningFixes = answer.warnings.map((w) => fixFor(w, textOf));
+  const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
+  // In the order they appear in the text (the core reports schema problems after syntax ones); the others after.
+  listed.sort((a, b) => (a.at?.from ?? Infinity) - (b.at?.from ?? Infinity));
+  warningFixes = answer.warnings.map((w) => fixFor(w, textOf, setVariables));
   renderProblems(ui.problems, ui.problemsSummary, listed);
   showProblems(editor, listed.filter((p) => p.at).map((p) => mark(p)));
-  renderSelection(ui.selection, answer);
+  const unparsed = answer.errors.some((e) => e.name === "ConfigSyntaxError" && e.file === source);
+  stale = unparsed && resolved.rows.length > 0;
+  if (!stale) resolved = answer;
+  renderSelection(ui.selection, resolved);
   renderResolved();
   renderWarnings(ui.warningsBlock, ui.warnings, answer.warnings, warningFixes);
   const read = state.config.trim() === "" ? "no config file" : packageJson ? "package.json" : "dropkit.config.json";
@@ -232,36 +250,51 @@ function render(source: string, state: State): void {
 }
 
 function renderResolved(): void {
-  const presets = answer.presets;
+  const presets = resolved.presets;
   ui.presetsLine.textContent = presets
     ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
     : "";
-  const resolved = answer.rows.length > 0;
-  ui.tableWrap.hidden = ui.tableDetails.hidden = !resolved;
-  ui.tableEmpty.hidden = resolved;
+  const any = resolved.rows.length > 0;
+  ui.tableWrap.hidden = ui.tableDetails.hidden = !any;
+  ui.tableEmpty.hidden = any;
   ui.tableEmpty.textContent = "Nothing resolves until the problems above are fixed.";
-  ui.tableNote.hidden = !answer.partial;
-  ui.tableNote.textContent = "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
-  if (explained !== undefined && !answer.rows.some((r) => r.key === explained)) explained = undefined;
-  renderTable(ui.table, answer.rows, explained, shown);
+  ui.tableNote.hidden = !resolved.partial && !stale;
+  ui.tableNote.textContent = stale
+    ? "Stale: the config does not parse right now (see Problems); this is the last result of a config that did."
+    : "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
+  document.body.classList.toggle("stale", stale);
+  if (explained !== undefined && !resolved.rows.some((r) => r.key === explained)) explained = undefined;
+  renderTable(ui.table, resolved.rows, explained, shown);
   // The text form is made when it is open: closed, it would cost a line per entry on every run for nobody.
-  if (ui.tableDetails.open) renderTableText(ui.tableText, answer.rows);
+  if (ui.tableDetails.open) renderTableText(ui.tableText, resolved.rows);
   else ui.tableText.textContent = "";
-  renderExplain(ui.explain, answer, explained, shown);
-}
-
-/** Shows the next entries of a long list, keeping the focus on the button's place. */
-function showMore(key: string): void {
-  shownEntries.set(key, shown(key) + entriesMore);
-  renderResolved();
+  renderExplain(ui.explain, resolved, explained, shown);
 }
 
 /** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
 function explain(key: string | undefined): void {
   explained = key;
-  if (key !== undefined && !answer.explain) run();
+  if (key !== undefined && !resolved.explain && !stale) run();
   else renderResolved();
 }
+
+/** Closes the explain view and gives the focus back to the key it explained. */
+function closeExplain(): void {
+  const key = explained;
+  explain(undefined);
+  if (key !== undefined) ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`)?.focus();
+}
+
+/** Shows the next entries of a long list; the focus stays on its "Show more" button, or on the list's key once all show. */
+function showMore(key: string): void {
+  const inExplain = ui.explain.body.contains(document.activeElement);
+  shownEntries.set(key, shown(key) + entriesMore);
+  renderResolved();
+  const scope = inExplain ? ui.explain.body : ui.table;
+  const selector = `button[data-more="${CSS.escape(key)}"]`;
+  (scope.querySelector<HTMLButtonElement>(selector) ?? ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`))?.focus();
+}
+
 
 function mark({ problem, at, fix }: ListedProblem): ProblemMark {
   return { from: at!.from, to: at!.to, message: `${problem.name}: ${problem.message}`, ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}) };
@@ -301,6 +334,8 @@ function jumpTo({ at }: ListedProblem): void {
 // --- state ---
 
 function loadState(state: State): void {
+  // A loaded state is a new start: nothing of the previous one is shown as its stale result.
+  resolved = { ok: true, errors: [], warnings: [], rows: [], partial: false };
   applyState(editor, state);
   run();
 }
