@@ -1,7 +1,7 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
 import type { CoreDiagnostic, CoreWarning } from "../src/core.ts";
-import { alignColumns, configTableHeader, configTableRows } from "../src/table.ts";
+import { configTableLines, configTableRows } from "../src/table.ts";
 import type { Fix } from "./fixes.ts";
 import type { Answer, Row } from "./resolve.ts";
 
@@ -134,7 +134,7 @@ export function renderTable(table: HTMLTableElement, text: HTMLElement, rows: Ro
       body.append(tr);
     }
   }
-  text.textContent = alignColumns([[...configTableHeader], ...lines]).join("\n");
+  text.textContent = configTableLines(rows, entries).join("\n");
 }
 
 export function cell(text: string, className: string): HTMLTableCellElement {
