@@ -1,7 +1,7 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
 import type { CoreDiagnostic, CoreWarning } from "../src/core.ts";
-import { alignColumns, configTableHeader, configTableRows } from "../src/table.ts";
+import { configTableLines, configTableRows } from "../src/table.ts";
 import type { Fix } from "./fixes.ts";
 import type { Answer, Row } from "./resolve.ts";
 
@@ -158,7 +158,7 @@ export function moreRow(key: string, hidden: number, columns: number): HTMLTable
 /** The table as `dropkit config` prints it, made only when someone opens it (its text grows with every entry). */
 export function renderTableText(text: HTMLElement, rows: Row[]): void {
   const entries = Object.fromEntries(rows.filter((r) => r.entries).map((r) => [r.key, r.entries!]));
-  text.textContent = alignColumns([[...configTableHeader], ...configTableRows(rows, entries)]).join("\n");
+  text.textContent = configTableLines(rows, entries).join("\n");
 }
 
 export function cell(text: string, className: string): HTMLTableCellElement {
