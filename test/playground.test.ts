@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, playgroundDir, playgroundFile } from "./helpers/chromium.ts";
+import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundDir, playgroundFile } from "./helpers/chromium.ts";
 import { validate } from "./helpers/core.ts";
 
 /**
@@ -158,30 +158,6 @@ async function axeViolations(page: Page): Promise<string[]> {
   return results.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
-/** A config whose `modules.exclude` lists `n` names, on one line (its list starts at line 1, column 38). */
-function longList(n: number): string {
-  return `{"schema": 1, "modules": {"exclude": [${Array.from({ length: n }, (_, i) => `"module-${i}"`).join(", ")}]}}`;
-}
-
-/** A package.json of 1.3 MB: 30,000 dependencies and a small `dropkit` key. */
-function bigPackageJson(): string {
-  const dependencies = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`@scope-number-${i}/package-name-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]));
-  return JSON.stringify({ name: "big", version: "1.0.0", dropkit: { theme: "ocean" }, dependencies }, null, 2);
-}
-
-/** Pastes a text as a user does (a paste event with the text on the clipboard), replacing the editor's, and waits for the answer. */
-async function pasteLarge(page: Page, text: string): Promise<void> {
-  await page.evaluate((text) => {
-    const content = document.getElementById("editor")!.shadowRoot!.querySelector<HTMLElement>(".cm-content")!;
-    content.focus();
-    document.execCommand("selectAll");
-    const clipboardData = new DataTransfer();
-    clipboardData.setData("text/plain", text);
-    content.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
-  }, text);
-  await page.waitForFunction(() => document.body.dataset.state === "ready", undefined, { timeout: 30_000, polling: 50 });
-}
-
 describe("playground", () => {
   after(async () => {
     await (await launched?.catch(() => undefined))?.close();
@@ -223,6 +199,7 @@ describe("playground", () => {
     await editor(page).fill(JSON.stringify({ theme: "ocean", modules: { exclude: names } }));
     await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
     assert.match((await page.textContent("#status"))!, /^Valid/);
+    await page.click("#resolved-details summary");
     const text = (await page.textContent("#resolved-text"))!;
     const lines = text.split("\n");
     // The header, a line per leaf, and a further line per item of the exclude list (the preset's two and these).
@@ -907,6 +884,7 @@ describe("playground", () => {
     await paste(page, '{\n  "theme": 3,\n  "log": {"format": "jsn"}\n}');
     assert.deepEqual((await listedProblems(page)).map((p) => p.where), ["2:12", "3:21"]);
     await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
+    await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
     assert.match((await page.textContent("#export-note"))!, /with 2 problems still in it \(see Problems\): dropkit, and tsc through defineConfig, will reject it until they are fixed\.$/);
     await paste(page, '{\n  // the theme\n  "theme": "ocean"\n}');
     assert.match((await listedProblems(page))[0]!.message, /found a comment \('\/\/'\): JSON has none; write comments in a dropkit\.config\.ts/);
