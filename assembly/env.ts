@@ -56,12 +56,8 @@ export function readEnvironment(
     } else {
       const text = spanText(name);
       const known = knownVariables();
-      const close = suggest(text, known);
       warnings.push(warning(
-        format(
-          "Unknown environment variable % is ignored.% dropkit reads: %.",
-          text, close.length > 0 ? " Did you mean " + close + "?" : "", known.join(", "),
-        ),
+        format("Unknown environment variable % is ignored.% dropkit reads: %.", text, variableHint(text, known), known.join(", ")),
         text,
       ));
     }
@@ -69,6 +65,24 @@ export function readEnvironment(
   if (unnamed > 0) warnings.push(warning(format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed)), "environment"));
   return layer;
 }
+
+/**
+ * The did-you-mean of an unknown variable. A name that stops short of known ones (`DROPKIT_CACHE`) means one of them:
+ * named when it is the only one, listed when there are several (no single guess). Otherwise the closest name by edit
+ * distance over the part after `DROPKIT_`: the shared prefix must not make `DROPKIT_CACHE` look close to `DROPKIT_THEME`.
+ */
+function variableHint(name: string, known: Array<string>): string {
+  const longer = new Array<string>();
+  for (let i = 0; i < known.length; i++) if (known[i].startsWith(name + "_")) longer.push(known[i]);
+  if (longer.length == 1) return " Did you mean " + longer[0] + "?";
+  if (longer.length > 1) return " Did you mean one of " + longer.join(", ") + "?";
+  const tails = new Array<string>();
+  for (let i = 0; i < known.length; i++) tails.push(known[i].slice(PREFIX.length));
+  const close = suggest(name.slice(PREFIX.length), tails);
+  return close.length > 0 ? " Did you mean " + PREFIX + close + "?" : "";
+}
+
+const PREFIX = "DROPKIT_";
 
 function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Array<Diagnostic>): void {
   const def = unchecked(LEAVES[leaf]);

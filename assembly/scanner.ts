@@ -118,6 +118,11 @@ export function isWordAt(ptr: usize, len: i32, pos: i32, word: string): bool {
 export function describeAt(ptr: usize, len: i32, pos: i32): string {
   if (pos >= len) return "the end of the text";
   const c = <i32>load<u8>(ptr + <usize>pos);
+  // A comment is the likeliest slip of someone used to JSONC: say where comments can go.
+  if (c == 0x2f) {
+    const next = byteAt(ptr, len, pos + 1);
+    if (next == 0x2f || next == 0x2a) return "a comment ('" + (next == 0x2f ? "//" : "/*") + "'): JSON has none; write comments in a dropkit.config.ts, or remove them";
+  }
   if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
   if (c == 0x20) return "a space";
   if (c < 0x20) return "a control character";

@@ -1,11 +1,12 @@
-// Time to the playground's first validation result in headless Chromium, from file://; printed, not asserted.
+// The playground in headless Chromium, from file://: time to the first result, and the page at size (long lists, a 1.3 MB
+// package.json: time to the answer, the main thread's longest task, keystroke to result); printed, not asserted.
 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, playgroundFile } from "../test/helpers/chromium.ts";
+import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundFile } from "../test/helpers/chromium.ts";
 
 const runs = Number(process.env.RUNS ?? 15);
 const pageUrl = pathToFileURL(playgroundFile).href;
@@ -45,6 +46,49 @@ function stats(values: number[]): string {
   return `median ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms, min ${sorted[0]!.toFixed(1)} ms`;
 }
 
+/** Pastes `text` into a fresh page: ms to the answer and the longest main-thread task meanwhile (and in the next 500 ms). */
+async function pasteCost(browser: Browser, text: string): Promise<{ answer: number; longest: number; page: Page }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(pageUrl);
+  await page.waitForSelector('body[data-state="ready"]');
+  await page.evaluate(() => {
+    const w = window as unknown as { longest: number };
+    w.longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longest = Math.max(w.longest, entry.duration);
+    }).observe({ type: "longtask" });
+  });
+  const started = Date.now();
+  await pasteLarge(page, text);
+  const answer = Date.now() - started;
+  await page.waitForTimeout(500);
+  return { answer, longest: await page.evaluate(() => (window as unknown as { longest: number }).longest), page };
+}
+
+/** Types `count` characters at the start of the big package.json's `dropkit` key: ms from each keydown to its result in the DOM. */
+async function keystrokes(page: Page, count: number): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { down: number; times: number[] };
+    w.times = [];
+    document.addEventListener("keydown", () => (w.down = performance.now()), true);
+    new MutationObserver(() => {
+      if (document.body.dataset.state === "ready" && w.down) {
+        w.times.push(performance.now() - w.down);
+        w.down = 0;
+      }
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });
+  });
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+Home");
+  for (let i = 0; i < count; i++) {
+    // A space and its deletion, in turn: the text stays a valid package.json.
+    await page.keyboard.press(i % 2 === 0 ? "Space" : "Backspace");
+    await page.waitForFunction((n) => (window as unknown as { times: number[] }).times.length >= n, i + 1);
+    await page.waitForTimeout(150);
+  }
+  return page.evaluate(() => (window as unknown as { times: number[] }).times);
+}
+
 const browser = await launchChromium();
 try {
   console.log(`playground: ${pageUrl} (${(fs.statSync(playgroundFile).size / 1024).toFixed(1)} KB), ${runs} loads each, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`);
@@ -58,6 +102,26 @@ try {
     console.log(`  playground, first result in DOM:   ${stats(page.map((m) => m["first-validation"]!))}`);
     console.log(`  playground, first result's frame:  ${stats(page.map((m) => m["first-validation-frame"]!))}`);
     console.log(`  playground, script to result:      ${stats(page.map((m) => m["first-validation"]! - m["script-start"]!))}`);
+  }
+  const sizes = Number(process.env.SIZE_RUNS ?? 3);
+  console.log(`\nat size (${sizes} pastes each; target: no task over 200 ms, keystroke to result under 150 ms median)`);
+  for (const [label, text] of [
+    ["5,000-entry list", longList(5_000)],
+    ["30,000-entry list", longList(30_000)],
+    ["1.3 MB package.json", bigPackageJson()],
+  ] as const) {
+    const answers: number[] = [];
+    const longest: number[] = [];
+    let typed: number[] = [];
+    for (let i = 0; i < sizes; i++) {
+      const run = await pasteCost(browser, text);
+      answers.push(run.answer);
+      longest.push(run.longest);
+      if (label.includes("package.json") && i === sizes - 1) typed = await keystrokes(run.page, 21);
+      await run.page.close();
+    }
+    console.log(`  ${label.padEnd(20)} (${(text.length / 1024).toFixed(0)} KB): paste to answer ${stats(answers)}; longest task ${stats(longest)}`);
+    if (typed.length > 0) console.log(`  ${"".padEnd(20)} keystroke to result (${typed.length} keys): ${stats(typed)}`);
   }
 } finally {
   await browser.close();

@@ -85,7 +85,26 @@ function valueOptions(path: PathPart[], facts: CompletionFacts): Completion[] {
     const label = String(value);
     if (seen.has(label)) return [];
     seen.add(label);
+    const info = describeValue(key, label, facts);
     // The schema's values first, in its order, then the folder's.
-    return [{ label, apply: replaceToken(JSON.stringify(value)), type: typeof value === "string" ? "enum" : "constant", boost: -seen.size }];
+    return [{ label, apply: replaceToken(JSON.stringify(value)), type: typeof value === "string" ? "enum" : "constant", boost: -seen.size, ...(info ? { info } : {}) }];
   });
+}
+
+/** What each value a key offers means, as the README says it; folder values say which file they stand for. */
+const meanings: Record<string, Record<string, string>> = {
+  theme: { auto: "The only theme archive in the folder, or with several the first by name (the others are named).", none: "No theme." },
+  "presets[0]": { standard: "Bundled: excludes test-* and dev-* modules and stops on a failing hook.", none: "Bundled: sets nothing." },
+  "hooks.onFailure": { continue: "A failing hook is a warning; the run goes on.", fail: "A failing hook stops the run (exit 1)." },
+  "log.format": { text: "One line per record, for people.", json: "One JSON object per line, for programs." },
+  "cache.enabled": { true: "Re-runs hash only the archives that changed.", false: "Every run hashes every archive." },
+};
+
+function describeValue(key: string, value: string, facts: CompletionFacts): string | undefined {
+  const meaning = meanings[key]?.[value];
+  if (meaning) return meaning;
+  if (key === "theme" && facts.themeNames.includes(value)) return `The theme archive ${value}-theme.zip (or ${value}.zip) in the folder.`;
+  if (key === "presets[0]" && facts.presetNames.includes(value)) return `The preset file ${value}.json in the search path.`;
+  if (facts.moduleNames.includes(value)) return `The module archive ${value}.zip in the folder.`;
+  return undefined;
 }

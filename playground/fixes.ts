@@ -26,9 +26,10 @@ function foundIn(message: string): string | undefined {
 
 /**
  * The fix for a problem or a warning, when the core suggested something and the page can tell where the
- * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's).
+ * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's); `setVariables`,
+ * the variables the environment sets.
  */
-export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined): Fix | undefined {
+export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined, setVariables: ReadonlySet<string> = new Set()): Fix | undefined {
   const suggestion = suggestionOf(problem.message);
   if (suggestion === undefined) return undefined;
   const label = `Use "${suggestion}"`;
@@ -40,7 +41,8 @@ export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
   const source = problem.source;
   if (source.startsWith("DROPKIT_")) {
     // An unknown variable's warning suggests a name; an invalid value's error, a value.
-    if (suggestion.startsWith("DROPKIT_") && !("name" in problem)) return { label, edit: { target: "env", name: source, rename: suggestion } };
+    // A rename to a variable that is already set would override what the user set there: no fix then.
+    if (suggestion.startsWith("DROPKIT_") && !("name" in problem)) return setVariables.has(suggestion) ? undefined : { label, edit: { target: "env", name: source, rename: suggestion } };
     const found = foundIn(problem.message);
     return found === undefined ? undefined : { label, edit: { target: "env", name: source, found, value: suggestion } };
   }

@@ -12,10 +12,11 @@ import { type ProblemMark, showProblems } from "./marks.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
-import { renderProblems, renderSelection, renderTable, renderWarnings, type ListedProblem } from "./render.ts";
+import { entriesMore, entriesShown, renderProblems, renderSelection, renderTable, renderTableText, renderWarnings, type ListedProblem } from "./render.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
 import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
+import { looksLikePackageJson } from "./packagejson.ts";
 import { copyText, exportConfig, formatConfig } from "./tools.ts";
 import { byId, ui } from "./ui.ts";
 import { openPageCore, type PageCore } from "./wasm.ts";
@@ -23,16 +24,30 @@ import { openPageCore, type PageCore } from "./wasm.ts";
 let core: PageCore;
 let editor: EditorView;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** The pending write of the address, and how long typing must pause before it (ms). */
+let hashTimer: ReturnType<typeof setTimeout> | undefined;
+const hashPause = 800;
+/** What the last run took (ms): the next pause before a run scales with it. */
+let lastRunCost = 0;
 /** The fragment this page last wrote, to tell its own updates from a link pasted into the address bar. */
 let writtenHash = "";
 let firstRun = true;
 /** The latest answer and what the page made of it: completion, hover and the fix buttons read them. */
 let answer: Answer = { ok: true, errors: [], warnings: [], rows: [], partial: false };
+/**
+ * The answer the result shows: the latest, or while the config does not parse (a moment mid-typing), the last one
+ * whose config did, marked stale, so that the table does not flip to the defaults and back with each keystroke.
+ */
+let resolved: Answer = answer;
+let stale = false;
 let listed: ListedProblem[] = [];
 let warningFixes: Array<Fix | undefined> = [];
 let packageJson = false;
 /** The key the explain view shows. */
 let explained: string | undefined;
+/** How many entries of each union list the table and the explain view show (more on request). */
+const shownEntries = new Map<string, number>();
+const shown = (key: string) => shownEntries.get(key) ?? entriesShown;
 /** Said once, with the next answer's status: a link that could not be read. */
 let linkNote = "";
 
@@ -52,7 +67,7 @@ async function start(): Promise<void> {
     label: "Config",
     onChange: schedule,
     complete: configCompletions(() => ({ packageJson, presetNames: presetNames(), ...themesAndModules() })),
-    hover: configHover(() => ({ packageJson, rows: answer.rows })),
+    hover: configHover(() => ({ packageJson, rows: resolved.rows })),
   });
   try {
     core = await opening;
@@ -81,14 +96,29 @@ function wireEvents(): void {
     if (target?.dataset.warningFix !== undefined) applyFix(warningFixes[Number(target.dataset.warningFix)]);
   });
   ui.table.addEventListener("click", (event) => {
-    const key = (event.target as Element).closest("button")?.dataset.key;
-    if (key !== undefined) explain(explained === key ? undefined : key);
+    const target = (event.target as Element).closest("button");
+    if (target?.dataset.more !== undefined) return showMore(target.dataset.more);
+    const key = target?.dataset.key;
+    if (key === undefined) return;
+    if (explained === key) return closeExplain();
+    explain(key);
+    // The view is a region of its own: it comes into sight and takes the focus, so the keyboard is where the eyes are.
+    ui.explain.section.scrollIntoView({ block: "nearest" });
+    ui.explain.heading.focus({ preventScroll: true });
   });
-  byId("explain-close").addEventListener("click", () => {
-    const key = explained;
-    explain(undefined);
-    ui.table.querySelector<HTMLButtonElement>(`button[data-key="${key}"]`)?.focus();
+  ui.explain.section.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    closeExplain();
   });
+  ui.explain.body.addEventListener("click", (event) => {
+    const more = (event.target as Element).closest("button")?.dataset.more;
+    if (more !== undefined) showMore(more);
+  });
+  ui.tableDetails.addEventListener("toggle", () => {
+    if (ui.tableDetails.open) renderTableText(ui.tableText, resolved.rows);
+  });
+  byId("explain-close").addEventListener("click", closeExplain);
   ui.presetFiles.addEventListener("click", (event) => {
     const remove = (event.target as Element).closest("button[data-remove]");
     if (!remove) return;
@@ -112,12 +142,16 @@ function wireEvents(): void {
     else setStatus(`Not formatted: ${formatted.error}`, "bad");
     editor.focus();
   });
-  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts"));
-  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json"));
+  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts", answer.errors.length));
+  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json", answer.errors.length));
   byId("copy-link").addEventListener("click", async () => {
     // The state as it is now, typing included that the address does not hold yet.
     const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
     ui.shareNote.textContent = (await copyText(link)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
+  });
+  // The address is written when typing pauses; leaving the page must not lose the last edits.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && hashTimer !== undefined) void writeHash();
   });
   window.addEventListener("hashchange", async () => {
     if (location.hash === writtenHash) return;
@@ -125,19 +159,32 @@ function wireEvents(): void {
   });
 }
 
+/**
+ * Runs once the input pauses. The pause is twice what the last run cost, within 20–120 ms: a small document answers
+ * almost at once, and while one types into a large one at most a third of the main thread goes to resolving.
+ */
 function schedule(): void {
   document.body.dataset.state = "pending";
   clearTimeout(timer);
-  timer = setTimeout(run, 120);
+  timer = setTimeout(run, Math.min(120, Math.max(20, 2 * lastRunCost)));
 }
 
 /** Resolves the current inputs and renders the answer. */
 function run(): void {
+  const started = performance.now();
+  try {
+    resolveAndRender();
+  } finally {
+    lastRunCost = performance.now() - started;
+  }
+}
+
+function resolveAndRender(): void {
   clearTimeout(timer);
   // Typing while the core still compiles: its first run, right after, reads the text as it is then.
   if (!core) return;
   const state = readState(editor);
-  void writeHash(state);
+  scheduleHash();
   packageJson = isPackageJson(state);
   const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
   const env = parseEnv(state.env);
@@ -183,10 +230,16 @@ function render(source: string, state: State): void {
     const line = editor.state.doc.lineAt(span.from);
     return { problem, at: { from: span.from, to: span.to, line: line.number, column: span.from - line.from + 1 }, ...(fix ? { fix } : {}) };
   });
-  warningFixes = answer.warnings.map((w) => fixFor(w, textOf));
+  const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
+  // In the order they appear in the text (the core reports schema problems after syntax ones); the others after.
+  listed.sort((a, b) => (a.at?.from ?? Infinity) - (b.at?.from ?? Infinity));
+  warningFixes = answer.warnings.map((w) => fixFor(w, textOf, setVariables));
   renderProblems(ui.problems, ui.problemsSummary, listed);
   showProblems(editor, listed.filter((p) => p.at).map((p) => mark(p)));
-  renderSelection(ui.selection, answer);
+  const unparsed = answer.errors.some((e) => e.name === "ConfigSyntaxError" && e.file === source);
+  stale = unparsed && resolved.rows.length > 0;
+  if (!stale) resolved = answer;
+  renderSelection(ui.selection, resolved);
   renderResolved();
   renderWarnings(ui.warningsBlock, ui.warnings, answer.warnings, warningFixes);
   const read = state.config.trim() === "" ? "no config file" : packageJson ? "package.json" : "dropkit.config.json";
@@ -197,27 +250,51 @@ function render(source: string, state: State): void {
 }
 
 function renderResolved(): void {
-  const presets = answer.presets;
+  const presets = resolved.presets;
   ui.presetsLine.textContent = presets
     ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
     : "";
-  const resolved = answer.rows.length > 0;
-  ui.tableWrap.hidden = ui.tableDetails.hidden = !resolved;
-  ui.tableEmpty.hidden = resolved;
+  const any = resolved.rows.length > 0;
+  ui.tableWrap.hidden = ui.tableDetails.hidden = !any;
+  ui.tableEmpty.hidden = any;
   ui.tableEmpty.textContent = "Nothing resolves until the problems above are fixed.";
-  ui.tableNote.hidden = !answer.partial;
-  ui.tableNote.textContent = "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
-  if (explained !== undefined && !answer.rows.some((r) => r.key === explained)) explained = undefined;
-  renderTable(ui.table, ui.tableText, answer.rows, explained);
-  renderExplain(ui.explain, answer, explained);
+  ui.tableNote.hidden = !resolved.partial && !stale;
+  ui.tableNote.textContent = stale
+    ? "Stale: the config does not parse right now (see Problems); this is the last result of a config that did."
+    : "Partial: with the problems above, this is what applies meanwhile; the keys marked invalid have a problem of their own.";
+  document.body.classList.toggle("stale", stale);
+  if (explained !== undefined && !resolved.rows.some((r) => r.key === explained)) explained = undefined;
+  renderTable(ui.table, resolved.rows, explained, shown);
+  // The text form is made when it is open: closed, it would cost a line per entry on every run for nobody.
+  if (ui.tableDetails.open) renderTableText(ui.tableText, resolved.rows);
+  else ui.tableText.textContent = "";
+  renderExplain(ui.explain, resolved, explained, shown);
 }
 
 /** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
 function explain(key: string | undefined): void {
   explained = key;
-  if (key !== undefined && !answer.explain) run();
+  if (key !== undefined && !resolved.explain && !stale) run();
   else renderResolved();
 }
+
+/** Closes the explain view and gives the focus back to the key it explained. */
+function closeExplain(): void {
+  const key = explained;
+  explain(undefined);
+  if (key !== undefined) ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`)?.focus();
+}
+
+/** Shows the next entries of a long list; the focus stays on its "Show more" button, or on the list's key once all show. */
+function showMore(key: string): void {
+  const inExplain = ui.explain.body.contains(document.activeElement);
+  shownEntries.set(key, shown(key) + entriesMore);
+  renderResolved();
+  const scope = inExplain ? ui.explain.body : ui.table;
+  const selector = `button[data-more="${CSS.escape(key)}"]`;
+  (scope.querySelector<HTMLButtonElement>(selector) ?? ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`))?.focus();
+}
+
 
 function mark({ problem, at, fix }: ListedProblem): ProblemMark {
   return { from: at!.from, to: at!.to, message: `${problem.name}: ${problem.message}`, ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}) };
@@ -257,6 +334,8 @@ function jumpTo({ at }: ListedProblem): void {
 // --- state ---
 
 function loadState(state: State): void {
+  // A loaded state is a new start: nothing of the previous one is shown as its stale result.
+  resolved = { ok: true, errors: [], warnings: [], rows: [], partial: false };
   applyState(editor, state);
   run();
 }
@@ -271,10 +350,22 @@ async function readLink(): Promise<State> {
   }
 }
 
-async function writeHash(state: State): Promise<void> {
+/**
+ * The address is written when typing pauses, not on every run: compressing a large document on each keystroke
+ * would cost more than resolving it. Leaving the page (or hiding it) writes it at once.
+ */
+function scheduleHash(): void {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(() => void writeHash(), hashPause);
+}
+
+async function writeHash(): Promise<void> {
+  clearTimeout(hashTimer);
+  hashTimer = undefined;
+  const state = readState(editor);
   const hash = await encodeFragment(state);
   // Only the latest state's fragment is written; an older one finishing late must not win.
-  if (hash === location.hash || JSON.stringify(state) !== JSON.stringify(readState(editor))) return;
+  if (hash === location.hash || hashTimer !== undefined) return;
   writtenHash = hash;
   // replaceState: typing should not fill the history with one entry per keystroke.
   history.replaceState(null, "", hash);
@@ -285,9 +376,7 @@ async function writeHash(state: State): Promise<void> {
 /** `auto`: a top-level `dropkit` key (or a package's `name`/`version`) means a package.json; those are never config keys. */
 function isPackageJson(state: State): boolean {
   if (state.format !== "auto") return state.format === "package.json";
-  const parsed = core.parseJson(state.config);
-  const value = parsed.ok ? parsed.value : undefined;
-  return value !== null && typeof value === "object" && !Array.isArray(value) && ["dropkit", "name", "version"].some((k) => Object.hasOwn(value, k));
+  return looksLikePackageJson(state.config);
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {

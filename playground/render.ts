@@ -1,7 +1,7 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
 import type { CoreDiagnostic, CoreWarning } from "../src/core.ts";
-import { alignColumns, configTableHeader, configTableRows } from "../src/table.ts";
+import { configTableLines, configTableRows } from "../src/table.ts";
 import type { Fix } from "./fixes.ts";
 import type { Answer, Row } from "./resolve.ts";
 
@@ -104,37 +104,61 @@ export function renderSelection(box: HTMLElement, answer: Answer): void {
   box.append(list);
 }
 
+/** How many entries of a union list the table and the explain view show at first, and how many more each "Show more" adds. */
+export const entriesShown = 50;
+export const entriesMore = 500;
+
 /**
  * The resolved table, the rows `dropkit config` prints (the same function builds them). Each key is a
- * button that opens the explain view; a key with a problem is marked, with what still resolved.
+ * button that opens the explain view; a key with a problem is marked, with what still resolved. A union
+ * list shows its first `shown(key)` entries and a button for the rest: a 30,000-entry list costs one row
+ * per entry shown, never one per entry.
  */
-export function renderTable(table: HTMLTableElement, text: HTMLElement, rows: Row[], selected: string | undefined): void {
+export function renderTable(table: HTMLTableElement, rows: Row[], selected: string | undefined, shown: (key: string) => number): void {
   const body = table.tBodies[0]!;
   body.replaceChildren();
-  const entries = Object.fromEntries(rows.filter((r) => r.entries).map((r) => [r.key, r.entries!]));
-  const lines = configTableRows(rows, entries);
-  const byKey = new Map(rows.map((r) => [r.key, r]));
-  let at = 0;
   for (const row of rows) {
-    const cells = lines.slice(at, (at += 1 + (row.entries?.length ?? 0)));
-    for (const [key, value, layer, source] of cells) {
+    const limit = Math.min(row.entries?.length ?? 0, shown(row.key));
+    const entries = row.entries?.slice(0, limit);
+    const lines = configTableRows([row], entries ? { [row.key]: entries } : undefined);
+    for (const [key, value, layer, source] of lines) {
       const tr = document.createElement("tr");
-      const listKey = key!.replace(/\[\d+\]$/, "");
       tr.dataset.key = key;
-      if (key !== listKey) tr.className = "entry";
-      if (byKey.get(listKey)?.invalid) tr.classList.add("invalid");
+      if (key !== row.key) tr.className = "entry";
+      if (row.invalid) tr.classList.add("invalid");
       const keyCell = document.createElement("th");
       keyCell.scope = "row";
-      const open = button(key!, "key", { key: listKey });
-      open.setAttribute("aria-expanded", String(selected === listKey));
+      const open = button(key!, "key", { key: row.key });
+      open.setAttribute("aria-expanded", String(selected === row.key));
       open.setAttribute("aria-controls", "explain");
       keyCell.append(open);
-      if (row.invalid && key === listKey) keyCell.append(span("invalid-mark", "invalid"));
-      tr.append(keyCell, cell(value!, "value"), cell(layer!, `layer layer-${layer}`), cell(source!, "source"));
+      if (row.invalid && key === row.key) keyCell.append(span("invalid-mark", "invalid"));
+      // A long list's own row names its size; its entries follow, each with its origin.
+      const shownValue = key === row.key && row.entries && row.entries.length > entriesShown ? `${row.entries.length.toLocaleString("en")} entries` : value!;
+      tr.append(keyCell, cell(shownValue, "value"), cell(layer!, `layer layer-${layer}`), cell(source!, "source"));
       body.append(tr);
     }
+    const hidden = (row.entries?.length ?? 0) - limit;
+    if (hidden > 0) body.append(moreRow(row.key, hidden, 4));
   }
-  text.textContent = alignColumns([[...configTableHeader], ...lines]).join("\n");
+}
+
+/** The row under a shortened list: how many entries are not shown, and a button that shows more of them. */
+export function moreRow(key: string, hidden: number, columns: number): HTMLTableRowElement {
+  const tr = document.createElement("tr");
+  tr.className = "more";
+  const td = document.createElement("td");
+  td.colSpan = columns;
+  const count = hidden.toLocaleString("en");
+  td.append(button(hidden > entriesMore ? `Show ${entriesMore} more of ${count} hidden entries` : `Show the other ${count}`, "more", { more: key }));
+  tr.append(td);
+  return tr;
+}
+
+/** The table as `dropkit config` prints it, made only when someone opens it (its text grows with every entry). */
+export function renderTableText(text: HTMLElement, rows: Row[]): void {
+  const entries = Object.fromEntries(rows.filter((r) => r.entries).map((r) => [r.key, r.entries!]));
+  text.textContent = configTableLines(rows, entries).join("\n");
 }
 
 export function cell(text: string, className: string): HTMLTableCellElement {

@@ -16,9 +16,9 @@ export function formatConfig(core: PageCore, text: string): string | { error: st
 
 /**
  * Shows the config as a `dropkit.config.ts` or a `package.json` below the buttons and copies it. The text
- * must parse; schema problems are exported as written (the CLI will report them), and the note says so.
+ * must parse; schema problems are exported as written (the CLI will report them), and the note says how many.
  */
-export async function exportConfig(core: PageCore, text: string, packageJson: boolean, form: "ts" | "package.json"): Promise<void> {
+export async function exportConfig(core: PageCore, text: string, packageJson: boolean, form: "ts" | "package.json", problems: number): Promise<void> {
   const note = document.getElementById("export-note")!;
   const out = document.getElementById("export-text")!;
   const parsed = core.parseJson(text);
@@ -35,7 +35,12 @@ export async function exportConfig(core: PageCore, text: string, packageJson: bo
   out.hidden = false;
   out.setAttribute("aria-label", name);
   const copied = await copyText(out.textContent);
-  note.textContent = `${name} ${copied ? "copied, and shown below" : "below: select it and copy it (this browser does not allow the page to copy)"}.`;
+  const where = copied ? "copied, and shown below" : "below: select it and copy it (this browser does not allow the page to copy)";
+  // Exported as written, problems and all: say so, or the copy reads as a config that works.
+  note.textContent =
+    problems === 0
+      ? `${name} ${where}.`
+      : `${name} ${where}, with ${problems} problem${problems === 1 ? "" : "s"} still in it (see Problems): dropkit${form === "ts" ? ", and tsc through defineConfig," : ""} will reject it until ${problems === 1 ? "it is" : "they are"} fixed.`;
 }
 
 /** Copies a text; false when the browser does not allow it (no secure context, no permission). */

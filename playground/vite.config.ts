@@ -7,6 +7,8 @@ import { deflateRawSync } from "node:zlib";
 import { defineConfig, type Plugin } from "vite";
 
 const wasmFile = fileURLToPath(new URL("../dist/dropkit.wasm", import.meta.url));
+/** The version of dropkit whose core the page carries, shown on the page: what it validates as. */
+const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 /**
  * `import deflated from "virtual:dropkit-wasm"`: the release core that `npm run build:wasm` made, the very file the
@@ -69,6 +71,7 @@ function singleFile(): Plugin {
       ].join("; ");
       text = text
         .replace("__DROPKIT_CSP__", csp)
+        .replace("__DROPKIT_VERSION__", version)
         .replace("</head>", () => `<style>${style}</style>\n  </head>`)
         .replace("</body>", () => `<script>${script}</script>\n  </body>`);
       html.source = text;

@@ -34,7 +34,12 @@ export function escapeControls(text: string, keepTabs = false): string {
  * more than "\n" (Python's `splitlines`) or a terminal showing the raw stream is not misled.
  */
 export function jsonLine(record: object): string {
-  return JSON.stringify(record).replace(controlsJsonLeaves, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n";
+  return jsonText(record) + "\n";
+}
+
+/** `value` as JSON text (`indent` spaces deep, or compact), with the same characters escaped as `jsonLine`'s. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(controlsJsonLeaves, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** `value` with every string in it (keys too) passed through `escapeControls`. */

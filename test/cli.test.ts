@@ -222,8 +222,13 @@ describe("layers (SPEC section 4)", () => {
       entries: [["preset", "standard"], ["preset", "standard"], ["config", `${path.join(root, "dropkit.config.json")}:1:13`], ["config", `${path.join(root, "dropkit.config.json")}:1:44`], ["env", "DROPKIT_MODULES_EXCLUDE"], ["cli", "--exclude"]].map(([layer, source]) => ({ layer, source })),
     });
     const table = runCli(root, ["config", "--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
-    assert.match(table.stdout, /^modules\.exclude\[0\] +test-\* +preset +standard$/m);
-    assert.match(table.stdout, /^modules\.exclude\[4\] +scratch +env +DROPKIT_MODULES_EXCLUDE$/m);
+    // The list one item a line under the value column, each with its own origin.
+    const lines = table.stdout.split("\n");
+    const first = lines.findIndex((l) => l.startsWith("modules.exclude "));
+    assert.match(lines[first]!, /^modules\.exclude +test-\* +preset +standard$/);
+    assert.match(lines[first + 4]!, /^ +scratch +env +DROPKIT_MODULES_EXCLUDE$/);
+    assert.match(lines[first + 5]!, /^ +wip-\* +cli +--exclude$/);
+    assert.match(lines[first + 6]!, /^modules\.only /);
   });
 
   test("--preset replaces the preset list of every other layer", () => {

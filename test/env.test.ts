@@ -156,6 +156,15 @@ describe("unknown variables", () => {
     assert.match(only(withEnv({ DROPKIT_HOOKS_ONFAILURE: "fail" }).warnings).message, /Did you mean DROPKIT_HOOKS_ON_FAILURE\?/);
   });
 
+  test("a name that stops short of known ones names the one it can mean, or lists them all: never a guess across settings", () => {
+    assert.match(only(withEnv({ DROPKIT_LOG: "json" }).warnings).message, /Did you mean DROPKIT_LOG_FORMAT\?/);
+    // DROPKIT_CACHE is three edits from DROPKIT_THEME, but it means a cache setting: both are listed, and no single name.
+    const cache = only(withEnv({ DROPKIT_CACHE: "0" }).warnings).message;
+    assert.match(cache, /Did you mean one of DROPKIT_CACHE_FILE, DROPKIT_CACHE_ENABLED\?/);
+    assert.doesNotMatch(cache, /DROPKIT_THEME\?/);
+    assert.doesNotMatch(only(withEnv({ DROPKIT_CACHE_X: "0" }).warnings).message, /Did you mean/);
+  });
+
   test("no suggestion when nothing is close", () => {
     const w = only(withEnv({ DROPKIT_SOMETHING_ELSE_ENTIRELY: "1" }).warnings);
     assert.doesNotMatch(w.message, /Did you mean/);

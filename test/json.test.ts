@@ -114,6 +114,18 @@ describe("key paths in errors", () => {
   });
 });
 
+describe("comments", () => {
+  test("a comment is named as one, with where comments can go, wherever it stands", () => {
+    const line = syntaxError('{\n  // the theme\n  "theme": "ocean"\n}');
+    assert.equal(line.message, `${M.MSG_EXPECTED_KEY}a comment ('//'): JSON has none; write comments in a dropkit.config.ts, or remove them`);
+    assert.deepEqual([line.line, line.column], [2, 3]);
+    assert.match(syntaxError('{"theme": "ocean" /* x */}').message, /found a comment \('\/\*'\): JSON has none; write comments in a dropkit\.config\.ts/);
+    assert.match(syntaxError('[1, // one\n 2]').message, /found a comment \('\/\/'\)/);
+    // A lone slash is no comment: it is named as the character it is.
+    assert.match(syntaxError('{"a": 1 /}').message, /found '\/'$/);
+  });
+});
+
 describe("duplicate keys", () => {
   test("are SchemaValidationErrors at the second key, naming the first occurrence", () => {
     const text = '{\n  "theme": "a",\n  "theme": "b"\n}';

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { alignColumns, DecisionLog, earlyLogFormat, shouldColor, type LogTarget } from "../src/log.js";
+import { maxColumnWidth } from "../src/table.js";
 import { fixture, runCli } from "./helpers/cli.js";
 import { hasScript, keys, Terminal } from "./helpers/pty.js";
 
@@ -116,6 +117,19 @@ describe("colour and format choice", () => {
 
   test("alignColumns pads every column but the last", () => {
     assert.deepEqual(alignColumns([["a", "bb", "c"], ["ccc", "d", ""]]), ["a    bb  c", "ccc  d"]);
+  });
+
+  test("decisions: a long list stays on its own line, one line a record, and pads no other line past the column cap", () => {
+    const out = sink();
+    const names = Array.from({ length: 10_000 }, (_, i) => `module-${i}`);
+    new DecisionLog("text", out, {}).decisions([
+      { key: "modules.exclude", value: names, layer: "config", source: "/c.json:1:1" },
+      { key: "theme", value: "ocean", layer: "default", source: "default" },
+    ]);
+    const lines = out.text.trimEnd().split("\n");
+    assert.equal(lines.length, 2);
+    assert.ok(lines[0]!.startsWith(`decision  modules.exclude  ${JSON.stringify(names)}  config   /c.json:1:1`));
+    assert.equal(lines[1], `decision  ${"theme".padEnd(15)}  ${"ocean".padEnd(maxColumnWidth)}  default  default`);
   });
 });
 

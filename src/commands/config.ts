@@ -4,7 +4,8 @@ import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../config.js";
 import { deriveDecisions, deriveListEntries, valueAt } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
-import { alignColumns, configTableHeader, configTableRows } from "../table.js";
+import { escapeControls, jsonText } from "../escape.js";
+import { alignColumns, configTableLines, maxColumnWidth } from "../table.js";
 import { DropkitCommand, reportResolution } from "./base.js";
 
 const { Command, Option } = clipanion;
@@ -16,7 +17,7 @@ export class ConfigCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "print the resolved config and where every value comes from",
     details: `
-      Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the flag, the variable, \`file:line:column\`, the preset, or \`default\`. For the module lists, which are the union of every layer, each entry also gets its own row.
+      Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the flag, the variable, \`file:line:column\`, the preset, or \`default\`. A list shows one item a line; an item of the module lists, which are the union of every layer, with its own origin.
 
       \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead (for the module lists, \`origins\` also has each item's origin, in \`entries\`). \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
 
@@ -57,7 +58,7 @@ export class ConfigCommand extends DropkitCommand {
       out.write(explained);
     } else if (this.json) {
       // The core's origins as they are: a union list's also has one origin per item (`entries`).
-      out.write(JSON.stringify({ config: loaded.config, origins: loaded.origins }, null, 2) + "\n");
+      out.write(jsonText({ config: loaded.config, origins: loaded.origins }, 2) + "\n");
     } else {
       out.write(renderTable(loaded));
     }
@@ -67,10 +68,9 @@ export class ConfigCommand extends DropkitCommand {
 
 // --- helpers ---
 
-/** The aligned table: a header, one row per leaf, and one row per entry of the union lists. */
+/** The aligned table: a header, one line per leaf, and a list one item a line (see `configTableLines`). */
 function renderTable(loaded: LoadConfigResult): string {
-  const rows = [[...configTableHeader], ...configTableRows(deriveDecisions(loaded), deriveListEntries(loaded))];
-  return alignColumns(rows).join("\n") + "\n";
+  return configTableLines(deriveDecisions(loaded), deriveListEntries(loaded)).join("\n") + "\n";
 }
 
 /** What `--explain` prints for `key`, or the usage error for an unknown key. */
@@ -86,9 +86,16 @@ function explainKey(loaded: LoadConfigResult, key: string, json: boolean): strin
   const union = loaded.origins?.[key]?.entries !== undefined;
   const rows = layers.map((l, i) => ({ ...l, status: union ? "merged" : i === 0 ? "wins" : "overridden" }));
   const value = valueAt(loaded.config!, key);
-  if (json) return JSON.stringify({ key, value, layers: rows }, null, 2) + "\n";
-  const lines = rows.map((r) => [r.layer, JSON.stringify(r.value), r.source, r.status]);
-  return `${key} = ${JSON.stringify(value)}\n` + alignColumns(lines).map((l) => `  ${l}\n`).join("");
+  if (json) return jsonText({ key, value, layers: rows }, 2) + "\n";
+  // A layer's list on one line when it fits the value column, else one item a line under it; its origin on its first line.
+  const lines: string[][] = [];
+  for (const r of rows) {
+    const whole = JSON.stringify(r.value);
+    const items = Array.isArray(r.value) && whole.length > maxColumnWidth ? r.value.map((item) => JSON.stringify(item)) : [whole];
+    items.forEach((item, i) => lines.push(i === 0 ? [r.layer, item, r.source, r.status] : ["", item]));
+  }
+  const shown = alignColumns(lines.map((line) => line.map((cell) => escapeControls(cell))));
+  return `${escapeControls(`${key} = ${JSON.stringify(value)}`)}\n` + shown.map((l) => `  ${l}\n`).join("");
 }
 
 /** The candidate closest to `input` by edit distance, when it is close enough to be a likely typo. */

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Where `.ci/run` installs Chromium (Debian's package); never a Playwright-downloaded browser. */
 export const chromiumPath = process.env.DROPKIT_CHROMIUM ?? "/usr/bin/chromium";
@@ -27,4 +27,30 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: chromiumPath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
   });
+}
+
+// Large inputs for the playground, pasted as a user pastes them: shared by its tests and bench/playground.ts.
+
+/** A config whose `modules.exclude` lists `n` names, on one line (its list starts at line 1, column 38). */
+export function longList(n: number): string {
+  return `{"schema": 1, "modules": {"exclude": [${Array.from({ length: n }, (_, i) => `"module-${i}"`).join(", ")}]}}`;
+}
+
+/** A package.json of 1.3 MB: 30,000 dependencies and a small `dropkit` key. */
+export function bigPackageJson(): string {
+  const dependencies = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`@scope-${i}/package-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]));
+  return JSON.stringify({ name: "big", version: "1.0.0", dropkit: { theme: "ocean" }, dependencies }, null, 2);
+}
+
+/** Pastes a text as a user does (a paste event with the text on the clipboard), replacing the editor's, and waits for the answer. */
+export async function pasteLarge(page: Page, text: string): Promise<void> {
+  await page.evaluate((text) => {
+    const content = document.getElementById("editor")!.shadowRoot!.querySelector<HTMLElement>(".cm-content")!;
+    content.focus();
+    document.execCommand("selectAll");
+    const clipboardData = new DataTransfer();
+    clipboardData.setData("text/plain", text);
+    content.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForFunction(() => document.body.dataset.state === "ready", undefined, { timeout: 30_000, polling: 50 });
 }
