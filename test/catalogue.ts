@@ -111,8 +111,13 @@ export const cases: CatalogueCase[] = [
 
   // flags
   { input: "flags", title: "an unknown flag", args: [...config, "--colour=red"], exit: 64, name: "UsageError", place: ["--colour"], example: true },
-  { input: "flags", title: "an unknown command", args: ["craete"], exit: 64, name: "UsageError", place: ["craete"] },
+  { input: "flags", title: "an unknown command, with the closest one", args: ["craete"], exit: 64, name: "UsageError", place: ["craete", "dropkit create"] },
   { input: "flags", title: "a bad --log-format value", args: [...config, "--log-format=xml"], exit: 64, name: "UsageError", place: ["--log-format"] },
+  { input: "flags", title: "a bad --log-format value beside --json (the record is JSON)", args: [...config, "--json", "--log-format=xml"], exit: 64, name: "UsageError", place: ["--log-format"] },
+  { input: "flags", title: "an unknown shell for completion", args: ["completion", "tcsh"], exit: 64, name: "UsageError", place: ["<shell>", "tcsh"] },
+  { input: "flags", title: "a flag value that starts with a dash, in the space form", args: [...create, "--exclude", "-dash"], exit: 64, name: "UsageError", place: ["--exclude", "--exclude=-dash"] },
+  { input: "flags", title: "an argument a command does not take", args: [...create, "ocean"], exit: 64, name: "UsageError", place: ["ocean"] },
+  { input: "flags", title: "dropkit help for an unknown command", args: ["help", "crate"], exit: 64, name: "UsageError", place: ["crate", "create"] },
   { input: "flags", title: "a bad --exclude glob", args: [...config, "--exclude=a*b"], exit: 64, name: "UsageError", place: ["--exclude"] },
   { input: "flags", title: "an empty --theme", args: [...config, "--theme="], exit: 64, name: "UsageError", place: ["--theme"] },
   { input: "flags", title: "--config naming a missing file", args: [...config, "--config=./missing.json"], exit: 66, name: "ConfigNotFound", place: ["--config", "<root>/missing.json"], example: true },
@@ -194,33 +199,55 @@ export interface CaseResult {
   records: Array<Record<string, any>>;
   /** The record the case is about: the first error (or warning) of its name. */
   record?: Record<string, any>;
+  /** For the example of each error name: its record as the text log prints it, from a run without the JSON log. */
+  text?: string[];
 }
 
 /** The fixture root as shown in docs/errors.md. */
 export const shownRoot = "/home/me/drop";
 
-/** Runs every case with a JSON log (cases are independent, so a few at a time). */
+/**
+ * Runs every case with the JSON log, then each error name's example again with the text log, for docs/errors.md
+ * (cases are independent, so a few at a time).
+ */
 export async function runCases(list: CatalogueCase[] = cases, concurrency = 4): Promise<CaseResult[]> {
   const results: CaseResult[] = new Array(list.length);
+  const examples = new Set(exampleCases(list));
+  const jobs = [...list.map((c, i) => ({ c, i, text: false })), ...list.flatMap((c, i) => (examples.has(c) ? [{ c, i, text: true }] : []))];
+  const texts = new Map<number, string[]>();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < list.length) {
-      const i = next++;
-      results[i] = await runCase(list[i]!);
+    while (next < jobs.length) {
+      const { c, i, text } = jobs[next++]!;
+      if (text) texts.set(i, textRecord((await runCase(c, "text")).stderr, c.name));
+      else results[i] = await runCase(c, "json");
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  for (const [i, text] of texts) results[i]!.text = text;
   return results;
 }
 
-async function runCase(c: CatalogueCase): Promise<CaseResult> {
+/** The case shown as the example of each error name: the one marked, else the first. */
+export function exampleCases(list: CatalogueCase[] = cases): CatalogueCase[] {
+  const names = [...new Set(list.map((c) => c.name))].filter((n) => n !== "warning");
+  return names.map((n) => list.find((c) => c.name === n && c.example) ?? list.find((c) => c.name === n)!);
+}
+
+/**
+ * Runs one case. With the JSON log, `--log-format=json` is added, or `DROPKIT_LOG_FORMAT=json` when the case gives
+ * a `--log-format` of its own; with the text log, the case runs as written (stderr is no terminal: no colour).
+ */
+async function runCase(c: CatalogueCase, log: "json" | "text"): Promise<CaseResult> {
   const root = fixture(c.files ?? {});
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
   for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
-  const args = c.args.some((a) => a.startsWith("--log-format")) ? c.args : [...c.args, "--log-format=json"];
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CEILING_DIRECTORIES: path.dirname(root), ...c.env };
+  const ownFormat = c.args.some((a) => a.startsWith("--log-format"));
+  const args = log === "text" || ownFormat ? c.args : [...c.args, "--log-format=json"];
+  const jsonLog = log === "json" && ownFormat ? { DROPKIT_LOG_FORMAT: "json" } : {};
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CEILING_DIRECTORIES: path.dirname(root), ...jsonLog, ...c.env };
   const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
@@ -236,22 +263,31 @@ async function runCase(c: CatalogueCase): Promise<CaseResult> {
   // A lock held by this very process names its id and the host: shown as fixed values.
   const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>")
     .split(`process ${process.pid} on host `).join(`process ${shownPid} on host `)
-    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"');
+    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"')
+    .split(`on host "${os.hostname()}"`).join('on host "build-host"');
   const records: Array<Record<string, any>> = [];
   for (const line of shown.split("\n")) {
     if (line.trim() === "") continue;
     try {
       records.push(JSON.parse(line) as Record<string, any>);
     } catch {
-      // A usage error in the text log (a bad --log-format value itself) is clipanion's "Usage Error: ..." line.
-      const usage = /^Usage Error: (.*)$/.exec(line);
-      records.push(usage ? { event: "error", name: "UsageError", exitCode: 64, message: usage[1], source: "" } : { event: "text", line });
+      records.push({ event: "text", line });
     }
   }
   const record = c.name === "warning"
     ? records.find((r) => r.event === "warning" && c.place.every((p) => whereOf(r).includes(p.replace("<root>", shownRoot))))
     : records.find((r) => r.event === "error" && r.name === c.name);
   return { status, stderr: shown, records, record };
+}
+
+/** The lines of the text log's first error record named `name` (its line, then the lines indented under it). */
+function textRecord(stderr: string, name: string): string[] {
+  const lines = stderr.split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`error     ${name} `));
+  if (start < 0) return [];
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.startsWith(" ".repeat(10))) end++;
+  return lines.slice(start, end);
 }
 
 /** Where a record's text names places: its message and its source. */
@@ -271,8 +307,10 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     "",
     "Every error dropkit reports, with its exit code, what causes it, how to fix it, and real messages from the",
     `bad-input catalogue (${cases.length} cases, run in CI by \`test/catalogue.test.ts\`; paths shown under \`${shownRoot}\`).`,
-    "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag or a variable) and, for a",
-    "file, the offending line with a caret; with `--log-format=json` each is one `error` record (SPEC section 7).",
+    "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag, a variable or the",
+    "argument) and, for a file, the offending line with a caret, or for a command line the parser rejects, the command's",
+    "usage line; each example below is the text log of a real run. With `--log-format=json` each error is one `error`",
+    "record (SPEC section 7), the message and `source` as in the tables.",
     "",
     "| exit | name | when |",
     "|---|---|---|",
@@ -284,9 +322,10 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     const doc = errorDocs[name];
     const mine = cases.map((c, i) => ({ c, r: results[i]! })).filter(({ c }) => c.name === name);
     out.push(`## ${name}`, "", `Exit ${doc.exit}: ${doc.when}.`, "", `**Fix:** ${doc.fix}`, "");
-    const example = mine.find(({ c }) => c.example) ?? mine[0];
+    const example = mine.find(({ r }) => r.text !== undefined);
     if (example) {
-      out.push(`Example (${example.c.input}, ${example.c.title}):`, "", "```console", `$ ${command(example.c)}`, ...textOf(example.r.record), "```", "");
+      const shown = example.r.text!.length > 0 ? example.r.text! : ["(no record)"];
+      out.push(`Example (${example.c.input}, ${example.c.title}), as the text log prints it:`, "", "```console", `$ ${command(example.c)}`, ...shown, "```", "");
     }
     if (mine.length > 0) {
       out.push("| input | case | message | at |", "|---|---|---|---|");
@@ -305,14 +344,6 @@ function command(c: CatalogueCase): string {
   const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${/^[\w./,-]*$/.test(v) ? v : `'${v}'`} `).join("");
   const args = c.args.map((a) => (/^[\w./=-]*$/.test(a) ? a : `'${a}'`)).join(" ");
   return `${env}dropkit ${args}`;
-}
-
-/** The text log's two lines for a record: the message, then where. */
-function textOf(record: Record<string, any> | undefined): string[] {
-  if (!record) return ["(no record)"];
-  const lines = [`error     ${String(record.name)} (exit ${String(record.exitCode)}): ${String(record.message)}`];
-  if (record.source) lines.push(`          at ${String(record.source)}`);
-  return lines;
 }
 
 function cell(text: string): string {
