@@ -67,6 +67,8 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "an unknown hooks.onFailure value", files: cfg({ hooks: { onFailure: "retry" } }), args: create, exit: 65, name: "SchemaValidationError", place: ["hooks.onFailure"] },
   { input: "dropkit.config.json", title: "a comment (JSON has none)", files: { "dropkit.config.json": '{\n  // the theme\n  "theme": "ocean"\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:2:3"] },
   { input: "dropkit.config.json", title: "a NUL character (\\u0000) in a path value", files: { "dropkit.config.json": '{"theme": "ocean\\u0000.zip"}\n' }, args: create, exit: 65, name: "SchemaValidationError", place: ["theme", "NUL", "<root>/dropkit.config.json:1:11"] },
+  { input: "dropkit.config.json", title: "a YAML file given to --config (read as JSON, and says YAML is not read)", files: { "c.yaml": "theme: ocean\n" }, args: [...config, "--config=c.yaml"], exit: 65, name: "ConfigSyntaxError", place: ["<root>/c.yaml:1:1", "dropkit reads no YAML", ".json", ".ts or .js"] },
+  { input: "environment", title: "a TOML file in DROPKIT_CONFIG", files: { "dropkit.toml": 'theme = "ocean"\n' }, args: config, env: { DROPKIT_CONFIG: "dropkit.toml" }, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.toml:1:1", "dropkit reads no TOML"] },
   { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
