@@ -102,6 +102,10 @@ describe("colour and format choice", () => {
     assert.equal(shouldColor({ write() {}, isTTY: true }, { NO_COLOR: "1" }), false);
     assert.equal(shouldColor({ write() {}, isTTY: true }, { NO_COLOR: "" }), true);
     assert.equal(shouldColor({ write() {}, isTTY: false }, {}), false);
+    // A dumb terminal shows escape sequences as text: no colour, unless FORCE_COLOR asks for it.
+    assert.equal(shouldColor({ write() {}, isTTY: true }, { TERM: "dumb" }), false);
+    assert.equal(shouldColor({ write() {}, isTTY: true }, { TERM: "dumb", FORCE_COLOR: "1" }), true);
+    assert.equal(shouldColor({ write() {}, isTTY: true }, { TERM: "xterm-256color" }), true);
     const out = sink(true);
     new DecisionLog("text", out, {}).warn("w");
     assert.equal(out.text, "\u001b[33mwarning   \u001b[0mw\n");
