@@ -6,18 +6,22 @@ import type { Writable } from "node:stream";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
 import { commands, describingCommands } from "./commands/index.js";
-import { DropkitCli, withPlaceholders } from "./help.js";
+import { DropkitCli } from "./help.js";
 import { limits } from "./limits.js";
-import { shouldColor } from "./log.js";
+import { DecisionLog, earlyLogFormat, shouldColor, type Problem } from "./log.js";
 import { standardStream, type StandardStream } from "./stdio.js";
+import { parseProblem, usageExitCode, usageProblem, type CommandUsage } from "./usage.js";
 
 const { Builtins } = clipanion;
 
-/** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
-const usageExitCode = 64;
-
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
+
+// Declared before the run starts: a class is not hoisted.
+/** `--version` and `-v` (clipanion's), and `dropkit version` as many CLIs take it: all print the version. */
+class VersionCommand extends Builtins.VersionCommand {
+  static override paths = [["-v"], ["--version"], ["version"]];
+}
 
 void runCli(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
@@ -36,14 +40,12 @@ async function runCli(argv: string[]): Promise<number> {
   // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
   const context = { env: process.env, stdout: stdout as unknown as Writable, stderr: stderr as unknown as Writable };
   if (argv.length > limits.arguments) {
-    const message = `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`;
-    return reportUsageError(argv, stderr, new Error(message), `${message}
-`);
+    return reportUsageError(argv, stderr, usageProblem(`Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`));
   }
   try {
     // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
     // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one
-    // the full CLI makes; anything else (usage errors list every command) is left to the full CLI.
+    // the full CLI makes; anything else is left to the full CLI.
     const named = commands.filter((c) => c.paths?.some((path) => path[0] === argv[0]));
     if (named.length > 0 && !named.some((c) => describingCommands.has(c))) {
       const cli = buildCli(named, stdout);
@@ -55,23 +57,22 @@ async function runCli(argv: string[]): Promise<number> {
       }
       if (command) return await cli.run(command, context);
     }
-    const cli = buildCli([...commands, Builtins.VersionCommand], stdout);
+    const cli = buildCli([...commands, VersionCommand], stdout);
     if (argv.length === 0) {
-      // No command is not a request for help: the usage goes to stderr, as for any other usage problem.
-      const message = "No command given. Run dropkit --help for details.";
-      return reportUsageError(argv, stderr, new Error(message), `${message}\n\n${cli.usage(null, { colored: colorOn(stderr) })}`);
+      // No command is not a request for help: a usage error, on stderr like any other.
+      const names = commandUsages(cli).map((c) => c.name);
+      return reportUsageError(argv, stderr, usageProblem(`No command given: dropkit ${names.slice(0, -1).join(", ")} or ${names.at(-1)}. Run dropkit --help for details.`, "", "dropkit <command> [flags]"));
     }
     let command;
     try {
       command = cli.process(argv, context);
     } catch (error) {
       if (!isClipanionError(error)) throw error;
-      return reportUsageError(argv, stderr, error, cli.error(error, { colored: colorOn(stderr) }));
+      return reportUsageError(argv, stderr, parseProblem(error, argv, commandUsages(cli)));
     }
     // Help output goes to stdout: it was asked for.
     return await cli.run(command, context);
   } catch (error) {
-    const { DecisionLog, earlyLogFormat } = await import("./log.js");
     const { reportFailure } = await import("./failure.js");
     return reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   }
@@ -87,32 +88,27 @@ function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStrea
   return cli;
 }
 
-/** Writes a usage problem to stderr: clipanion's message and usage in text, one error record in JSON. */
-async function reportUsageError(argv: string[], stderr: StandardStream, error: Error, text: string): Promise<number> {
-  // The message quotes argv, which may hold anything: escaped like every record of the decisions log.
-  const { escapeControls, jsonLine } = await import("./escape.js");
-  // The same precedence as the decisions log: --log-format, then DROPKIT_LOG_FORMAT.
-  const flag = logFormatFlag(argv);
-  const json = flag === "json" || (flag === undefined && process.env.DROPKIT_LOG_FORMAT?.trim().toLowerCase() === "json");
-  if (json) {
-    // clipanion's parse errors carry usage lines made before the placeholders are put in.
-    const record = { event: "error", name: "UsageError", exitCode: usageExitCode, path: "", source: "", message: withPlaceholders(error.message) };
-    stderr.write(jsonLine(record));
-  } else {
-    let plain = withPlaceholders(colorOn(stderr) ? text : text.replace(/\u001b\[[0-9;]*m/g, ""));
-    // clipanion's message quotes the arguments it did not understand.
-    for (const arg of argv) {
-      const shown = escapeControls(arg);
-      if (shown !== arg) plain = plain.split(arg).join(shown);
-    }
-    stderr.write(plain);
-  }
+/**
+ * Writes a usage problem to stderr as one error record, in the log format the arguments or DROPKIT_LOG_FORMAT ask
+ * for (the config is not read: the command line is checked first).
+ */
+function reportUsageError(argv: string[], stderr: StandardStream, problem: Problem): number {
+  new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr, process.env).errors([problem]);
   return usageExitCode;
+}
+
+/** Every listed command, as usage errors name them. */
+function commandUsages(cli: DropkitCli): CommandUsage[] {
+  return cli.definitions().map((d) => ({
+    name: d.path.split(" ").slice(1).join(" "),
+    usage: `${d.path}${d.options.length > 0 ? " " : ""}${d.options.map((o) => `[${o.definition}]`).join(" ")}${d.usage.slice(d.path.length)}`,
+    flags: d.options.map((o) => ({ names: o.definition.split(" ")[0]!.split(","), value: o.definition.includes(" ") })),
+  }));
 }
 
 /**
  * The value of `--log-format` in `argv`, read by hand because parsing failed (or has not happened yet); `json`
- * when there is none but `--json` asks for JSON output.
+ * when there is none (or it is not text or json) but `--json` asks for JSON output.
  */
 function logFormatFlag(argv: string[]): string | undefined {
   let value: string | undefined;
@@ -124,7 +120,7 @@ function logFormatFlag(argv: string[]): string | undefined {
     else if (arg === "--log-format") value = argv[++i];
     else if (arg === "--json") json = true;
   }
-  return value ?? (json ? "json" : undefined);
+  return value === "text" || value === "json" ? value : json ? "json" : undefined;
 }
 
 /** Clipanion's parse errors (unknown command or flag, bad value) carry a `clipanion` marker. */

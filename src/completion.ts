@@ -144,6 +144,7 @@ function fishScript(commands: CommandSpec[]): string {
   return lines.join("\n") + "\n";
 }
 
+/** A description as one line fish can quote: a newline in it would show as an empty candidate under `complete -C`. */
 function fishText(text: string): string {
-  return text.replace(/['\\]/g, "");
+  return text.replace(/['\\]/g, "").replace(/\s+/g, " ").trim();
 }

@@ -8,7 +8,7 @@ import { locateConfig, type Discovery } from "./discovery.js";
 import type { ReadBudget } from "./limits.js";
 import type { FolderListing } from "./listing.js";
 import { loadConfigFile, sourceInputOf } from "./loader.js";
-import { nearMissWarning } from "./lookalikes.js";
+import { nearMissWarning, unreadFormatHint } from "./lookalikes.js";
 import { loadPresets } from "./presets.js";
 import type { Env } from "./types.js";
 
@@ -92,6 +92,9 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
     request.config = sourceInputOf(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
   }
   const done = await resolveStaged(core, request, hostWarnings, budget, options.listing);
+  // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
+  const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
+  if (hint) done.errors = done.errors.map((e) => (e.name === "ConfigSyntaxError" && e.file === discovery.file ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` } : e));
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 

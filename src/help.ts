@@ -34,7 +34,7 @@ export const helpVariables: Array<[string, string]> = [
   ["DROPKIT_HOOK_TIMEOUT", "seconds a hook may run before it is stopped (default 60)"],
   ["DROPKIT_DEBUG", "1 adds the stack trace to an internal error"],
   ["GIT_CEILING_DIRECTORIES", "directories the config search never enters (as git)"],
-  ["NO_COLOR", "no colour, even on a terminal"],
+  ["NO_COLOR", "no colour, even on a terminal (nor with TERM=dumb)"],
   ["FORCE_COLOR", "colour even off a terminal (0 or false: none); NO_COLOR wins"],
 ];
 

@@ -20,7 +20,7 @@ export interface HookRecord {
   phase: HookPhase;
   /** Absolute path of the hook; for `no-directory`, of the directory that is missing. */
   file: string;
-  /** How it ended. `skipped`: a regular file without execute permission. */
+  /** How it ended. `skipped`: not run, an entry that is no hook (a file without execute permission, a directory). */
   status: HookStatus;
   /** The exit code; `null` when killed by a signal, never started, or not run. */
   exitCode: number | null;
@@ -80,7 +80,7 @@ export interface HookOutcome {
   exists: boolean;
   /** One record per executable hook that was started, in run order. */
   ran: HookRecord[];
-  /** Regular files that were not run because they are not executable. */
+  /** Entries of the directory that were not run because they are no hooks (not executable, a directory...), in name order. */
   skipped: string[];
   /**
    * For the caller to log as warnings, each with its hook as the source: one per failed hook (with `onFailure:
@@ -102,8 +102,8 @@ const killGraceMs = 2000;
  * Runs every executable regular file of `dir`, in name order (code-unit order), directly — no shell,
  * no interpolation — with `opts.cwd` as working directory, stdin closed, and both stdout and stderr
  * forwarded to this process's stderr (stdout carries only requested data), or captured line by line
- * when `opts.output` is given. Symbolic links to executable files run; subdirectories and hidden files
- * (`.name`) are ignored.
+ * when `opts.output` is given. Symbolic links to executable files run; hidden files (`.name`) are ignored; any other
+ * entry (a file without the execute bit, a subdirectory) is logged as `skipped` at its turn in name order.
  *
  * Each hook leads its own process group. When it exits, whatever it left running in the group is stopped
  * (SIGTERM, then SIGKILL after a grace period), so that no process outlives the run; a process that leaves
@@ -128,11 +128,14 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   for (const file of listed.misnamed) {
     outcome.warnings.push({ message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`, source: file });
   }
-  for (const file of listed.skipped) {
-    outcome.skipped.push(file);
-    opts.log({ event: "hook", phase: opts.phase, file, status: "skipped", exitCode: null, durationMs: 0, message: `not run: ${file} is not executable (chmod +x to run it)` });
-  }
-  for (const file of listed.hooks) {
+  // In name order, each at its turn: an entry that is not run is logged after the hooks ahead of it, and not at all
+  // when the run stops before it.
+  for (const { file, notRun } of listed.entries) {
+    if (notRun !== undefined) {
+      outcome.skipped.push(file);
+      opts.log({ event: "hook", phase: opts.phase, file, status: "skipped", exitCode: null, durationMs: 0, message: `not run: ${file} ${notRun}` });
+      continue;
+    }
     opts.signal?.throwIfAborted();
     const record = await runOne(file, opts);
     outcome.ran.push(record);
@@ -169,10 +172,11 @@ export function hookTimeoutMs(env: NodeJS.ProcessEnv): number {
 // --- helpers ---
 
 /**
- * The executable regular files of `dir` in name order, the non-executable ones, and those whose names are not valid
- * UTF-8 (listed with U+FFFD in place of the bad bytes, so that no path reaches them); `null` if no `dir`.
+ * The entries of `dir` in name order, each a hook or, with why, an entry that is not one (a file without the execute
+ * bit, a directory, a link to nothing, a socket); and those whose names are not valid UTF-8 (listed with U+FFFD in
+ * place of the bad bytes, so that no path reaches them). Hidden entries are left out. `null` if no `dir`.
  */
-function listHooks(dir: string): { hooks: string[]; skipped: string[]; misnamed: string[] } | null {
+function listHooks(dir: string): { entries: Array<{ file: string; notRun?: string }>; misnamed: string[] } | null {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -182,8 +186,7 @@ function listHooks(dir: string): { hooks: string[]; skipped: string[]; misnamed:
     const reason = code === "ENOTDIR" ? "it is a file, not a directory" : code ?? String(error);
     fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, { file: dir, source: dir });
   }
-  const hooks: string[] = [];
-  const skipped: string[] = [];
+  const entries: Array<{ file: string; notRun?: string }> = [];
   const misnamed: string[] = [];
   for (const name of names.sort()) {
     // Hidden files are editor swap files, .DS_Store, .gitkeep: never hooks.
@@ -192,10 +195,12 @@ function listHooks(dir: string): { hooks: string[]; skipped: string[]; misnamed:
     // statSync follows symbolic links: a link to an executable file is a hook.
     const stats = statSync(file, { throwIfNoEntry: false });
     if (!stats && name.includes("\uFFFD")) misnamed.push(file);
-    if (!stats?.isFile()) continue;
-    (isExecutable(file) ? hooks : skipped).push(file);
+    else if (!stats) entries.push({ file, notRun: "is a symbolic link to nothing (fix or remove the link)" });
+    else if (stats.isDirectory()) entries.push({ file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" });
+    else if (!stats.isFile()) entries.push({ file, notRun: "is not a regular file" });
+    else entries.push(isExecutable(file) ? { file } : { file, notRun: "is not executable (chmod +x to run it)" });
   }
-  return { hooks, skipped, misnamed };
+  return { entries, misnamed };
 }
 
 function isExecutable(file: string): boolean {

@@ -19,6 +19,8 @@ export interface Problem extends Omit<Diagnostic, "name"> {
   exitCode: number;
   /** Length of the offending span, in UTF-16 code units, for the underline of the code frame. */
   length?: number;
+  /** The command's usage line, printed under a usage error in the text log (not a field of the JSON record). */
+  usage?: string;
 }
 
 /** Where a log writes, and whether it may use colour. */
@@ -68,7 +70,8 @@ export class DecisionLog {
       if (this.format === "json") {
         this.target.write(jsonLine(record));
       } else {
-        this.target.write(this.render(record) + codeFrame(p, this.paint.bind(this)));
+        const usage = p.usage ? `${" ".repeat(labelWidth)}${this.paint(`usage: ${escapeControls(p.usage)}`, "dim")}\n` : "";
+        this.target.write(this.render(record) + codeFrame(p, this.paint.bind(this)) + usage);
       }
     }
   }
@@ -120,12 +123,13 @@ export function earlyLogFormat(flag: string | undefined, env: NodeJS.ProcessEnv)
 }
 
 /**
- * Whether to colour: on a terminal, or anywhere when `FORCE_COLOR` is set (but "0" or "false" turn it off); never
- * when `NO_COLOR` is set to anything but "" (no-color.org), which wins over both.
+ * Whether to colour: on a terminal that is not `TERM=dumb` (which shows escape sequences as text), or anywhere when
+ * `FORCE_COLOR` is set (but "0" or "false" turn it off); never when `NO_COLOR` is set to anything but ""
+ * (no-color.org), which wins over both.
  */
 export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if (force) return force !== "0" && force.toLowerCase() !== "false";
-  return target.isTTY === true;
+  return target.isTTY === true && env.TERM !== "dumb";
 }

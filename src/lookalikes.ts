@@ -75,6 +75,17 @@ export function nearMissWarning(miss: NearMiss, cwd: string): string {
   return `${miss.file} looks like a dropkit config, but dropkit reads only dropkit.config.ts, dropkit.config.js, dropkit.config.json or a "dropkit" key in package.json, so it is ignored: ${fix}.`;
 }
 
+/**
+ * What to add to a syntax error in a config whose extension says it is not JSON (`--config=c.yaml`): dropkit reads
+ * every config that is not `.ts`/`.js` as JSON, and reads no YAML, TOML or INI. "" for any other file.
+ */
+export function unreadFormatHint(file: string): string {
+  const ext = extensionOf(file.toLowerCase());
+  if (!foreignExtensions.has(ext)) return "";
+  const name = ext === "yml" || ext === "yaml" ? "YAML" : ext.toUpperCase();
+  return ` ${path.basename(file)} was read as JSON: dropkit reads no ${name}. Write the config as JSON (a .json file) or as a .ts or .js module that exports it.`;
+}
+
 // --- helpers ---
 
 /** A near miss for `name` (relative to `dir`), to become the config form its extension calls for. */

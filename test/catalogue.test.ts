@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { before, describe, test } from "node:test";
-import { cases, errorDocs, renderErrorsDoc, runCases, shownRoot, whereOf, type CaseResult } from "./catalogue.js";
+import { cases, errorDocs, exampleCases, renderErrorsDoc, runCases, shownRoot, whereOf, type CaseResult } from "./catalogue.js";
 
 const docFile = new URL("../docs/errors.md", import.meta.url);
 let results: CaseResult[] = [];
@@ -20,9 +20,8 @@ describe("the bad-input catalogue", () => {
       assert.equal(r.status, c.exit, `exit code${shown}`);
       // A stack frame ("    at fn (file:1:2)") is never shown to a user.
       assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+\)?\n/, `a stack trace${shown}`);
-      // Every line is a JSON record, nothing else leaks onto stderr (unless the case asks for the text log).
-      const textLog = c.args.some((a) => a.startsWith("--log-format") && a !== "--log-format=json");
-      if (!textLog) assert.deepEqual(r.records.filter((x) => x.event === "text"), [], `non-JSON output${shown}`);
+      // Every line is a JSON record, nothing else leaks onto stderr (a bad --log-format value included).
+      assert.deepEqual(r.records.filter((x) => x.event === "text"), [], `non-JSON output${shown}`);
       assert.ok(r.record, `no ${c.name} record naming ${c.place.join(", ")}${shown}`);
       if (c.name !== "warning") {
         assert.equal(r.record.exitCode, c.exit, `the record's exit code${shown}`);
@@ -44,6 +43,15 @@ describe("the bad-input catalogue", () => {
       // InternalError is a bug by definition: no input may cause it. Interrupted comes from a signal, not an input
       // (test/signals.test.ts sends them).
       if (name !== "InternalError" && name !== "Interrupted") assert.ok(names.has(name as never), `no case for ${name}`);
+    }
+  });
+
+  test("each error name's example, run with the text log, prints one record in the shape of the JSON one", () => {
+    for (const c of exampleCases()) {
+      const r = results[cases.indexOf(c)]!;
+      const [first, ...rest] = r.text ?? [];
+      assert.equal(first, `error     ${c.name} (exit ${c.exit}): ${String(r.record?.message).split("\n")[0]}`, `${c.title}: ${r.text?.join("\n")}`);
+      if (r.record?.source) assert.ok(rest.includes(`          at ${String(r.record.source)}`), `${c.title}: ${r.text?.join("\n")}`);
     }
   });
 

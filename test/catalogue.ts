@@ -67,6 +67,8 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "an unknown hooks.onFailure value", files: cfg({ hooks: { onFailure: "retry" } }), args: create, exit: 65, name: "SchemaValidationError", place: ["hooks.onFailure"] },
   { input: "dropkit.config.json", title: "a comment (JSON has none)", files: { "dropkit.config.json": '{\n  // the theme\n  "theme": "ocean"\n}\n' }, args: config, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.config.json:2:3"] },
   { input: "dropkit.config.json", title: "a NUL character (\\u0000) in a path value", files: { "dropkit.config.json": '{"theme": "ocean\\u0000.zip"}\n' }, args: create, exit: 65, name: "SchemaValidationError", place: ["theme", "NUL", "<root>/dropkit.config.json:1:11"] },
+  { input: "dropkit.config.json", title: "a YAML file given to --config (read as JSON, and says YAML is not read)", files: { "c.yaml": "theme: ocean\n" }, args: [...config, "--config=c.yaml"], exit: 65, name: "ConfigSyntaxError", place: ["<root>/c.yaml:1:1", "dropkit reads no YAML", ".json", ".ts or .js"] },
+  { input: "environment", title: "a TOML file in DROPKIT_CONFIG", files: { "dropkit.toml": 'theme = "ocean"\n' }, args: config, env: { DROPKIT_CONFIG: "dropkit.toml" }, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.toml:1:1", "dropkit reads no TOML"] },
   { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
@@ -111,8 +113,13 @@ export const cases: CatalogueCase[] = [
 
   // flags
   { input: "flags", title: "an unknown flag", args: [...config, "--colour=red"], exit: 64, name: "UsageError", place: ["--colour"], example: true },
-  { input: "flags", title: "an unknown command", args: ["craete"], exit: 64, name: "UsageError", place: ["craete"] },
+  { input: "flags", title: "an unknown command, with the closest one", args: ["craete"], exit: 64, name: "UsageError", place: ["craete", "dropkit create"] },
   { input: "flags", title: "a bad --log-format value", args: [...config, "--log-format=xml"], exit: 64, name: "UsageError", place: ["--log-format"] },
+  { input: "flags", title: "a bad --log-format value beside --json (the record is JSON)", args: [...config, "--json", "--log-format=xml"], exit: 64, name: "UsageError", place: ["--log-format"] },
+  { input: "flags", title: "an unknown shell for completion", args: ["completion", "tcsh"], exit: 64, name: "UsageError", place: ["<shell>", "tcsh"] },
+  { input: "flags", title: "a flag value that starts with a dash, in the space form", args: [...create, "--exclude", "-dash"], exit: 64, name: "UsageError", place: ["--exclude", "--exclude=-dash"] },
+  { input: "flags", title: "an argument a command does not take", args: [...create, "ocean"], exit: 64, name: "UsageError", place: ["ocean"] },
+  { input: "flags", title: "dropkit help for an unknown command", args: ["help", "crate"], exit: 64, name: "UsageError", place: ["crate", "create"] },
   { input: "flags", title: "a bad --exclude glob", args: [...config, "--exclude=a*b"], exit: 64, name: "UsageError", place: ["--exclude"] },
   { input: "flags", title: "an empty --theme", args: [...config, "--theme="], exit: 64, name: "UsageError", place: ["--theme"] },
   { input: "flags", title: "--config naming a missing file", args: [...config, "--config=./missing.json"], exit: 66, name: "ConfigNotFound", place: ["--config", "<root>/missing.json"], example: true },
@@ -120,7 +127,10 @@ export const cases: CatalogueCase[] = [
   { input: "flags", title: "an empty --config", args: [...config, "--config="], exit: 64, name: "UsageError", place: ["--config"] },
   { input: "flags", title: "more than 1,000 arguments", args: [...config, ...Array.from({ length: 1000 }, (_, i) => `--exclude=old-${i}`)], exit: 64, name: "UsageError", place: ["1,000", "--exclude"] },
   { input: "flags", title: "a --theme that is not in the drop", files: { "blog.zip": { zip: { "a.txt": "a" } }, "ocean-theme.zip": { zip: { "t.txt": "t" } } }, args: [...create, "--theme=forest"], exit: 66, name: "ThemeNotFound", place: ["forest", "--theme"], example: true },
-  { input: "flags", title: "a --theme path that does not exist", args: [...create, "--theme=./themes/sea.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/sea.zip"] },
+  { input: "flags", title: "a --theme path that does not exist", args: [...create, "--theme=./themes/sea.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/sea.zip", "--theme"] },
+  { input: "flags", title: "a --theme path with a typo, with the closest archive of its folder", files: { "themes/sea.zip": okZip }, args: [...create, "--theme=./themes/se.zip"], exit: 66, name: "ThemeNotFound", place: ["<root>/themes/se.zip", "--theme", "Did you mean <root>/themes/sea.zip?"] },
+  { input: "dropkit.config.json", title: "a theme path in the config that does not exist, with the archives of its folder", files: { ...cfg({ theme: "./themes/forest.zip" }), "themes/sea.zip": okZip }, args: create, exit: 66, name: "ThemeNotFound", place: ["<root>/themes/forest.zip", "<root>/dropkit.config.json:2:12", "Archives in <root>/themes: sea.zip"] },
+  { input: "environment", title: "a theme path in DROPKIT_THEME that does not exist", args: create, env: { DROPKIT_THEME: "./ocean.zip" }, exit: 66, name: "ThemeNotFound", place: ["<root>/ocean.zip", "DROPKIT_THEME"] },
 
   // state file
   { input: "state file", title: "a state file that is not a JSON object (moved aside, a warning)", files: { ".dropkit.json": '"torn"\n' }, args: create, exit: 0, name: "warning", place: ["<root>/.dropkit.json", ".dropkit.json.corrupt-"] },
@@ -172,13 +182,13 @@ export const cases: CatalogueCase[] = [
 
 /** What each error means and how to fix it, the prose of docs/errors.md; `Interrupted` and `InternalError` have no input that causes them. */
 export const errorDocs: Record<Exclude<Outcome, "warning"> | "Interrupted" | "InternalError", { exit: number | string; when: string; fix: string }> = {
-  UsageError: { exit: 64, when: "an unknown command or flag, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the flag against `dropkit <command> --help`; for `init` in CI, add `--yes`." },
+  UsageError: { exit: 64, when: "an unknown command or flag (the closest one is suggested), a flag without its value, an argument a command does not take, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`", fix: "Check the command and flag against `dropkit <command> --help` (the text log prints the command's usage line under the error); a value that starts with a dash needs the `=` form (`--exclude=-dash`); for `init` in CI, add `--yes`." },
   SchemaValidationError: { exit: 65, when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)", fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one." },
   ConfigSyntaxError: { exit: 65, when: "a config, preset or `package.json` that is not JSON, or not UTF-8", fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas." },
   ConfigLoadError: { exit: 65, when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit` or exports no object; a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together", fix: "Open the file at the `file:line:column` given: where it threw or stopped compiling, in the file as written (the text log shows the line with a caret), in a file the config imports when the throw is there, with the config's line in the message. Export an object or a function returning one as the default export. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md)." },
   ArchiveInvalid: { exit: 65, when: "the theme or a selected module is not a readable zip archive: not a zip at all (a text or HTML file, an empty file), truncated (an interrupted download or copy), or with a corrupt central directory. Every archive is read without extracting it; the message names the file and what is wrong", fix: "Download or build the archive again (`unzip -t <file>` shows whether it is whole), or leave it out: `--exclude=<module>` for a module, another `theme` for a theme. An unreadable archive the plan leaves out only warns." },
   ConfigNotFound: { exit: 66, when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read)", fix: "Fix the path (relative paths start at the working directory), or drop the flag or variable to let discovery find the config." },
-  ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
+  ThemeNotFound: { exit: 66, when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop, or a `.zip` path that does not exist (named at the flag, variable or config line that set it, with the closest archive of its folder)", fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables)." },
   PresetNotFound: { exit: 67, when: "a preset name from the config, `--preset` or `DROPKIT_PRESETS` that is neither bundled nor in the search path, or a preset path that does not exist", fix: "Use a name from the list in the message (the closest one is suggested), or add the preset's directory to `presetsSearchPath`." },
   HookFailed: { exit: 1, when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`", fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings." },
   IOError: { exit: 74, when: "the state file, the cache file or a hooks directory cannot be read or written (a stale lock this user cannot remove too: another user's in a folder with the sticky bit, a folder the user may not write, a read-only file system), or `cache.file` names a file that is not a dropkit cache (dropkit never replaces a file it did not write)", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`." },
@@ -195,33 +205,55 @@ export interface CaseResult {
   records: Array<Record<string, any>>;
   /** The record the case is about: the first error (or warning) of its name. */
   record?: Record<string, any>;
+  /** For the example of each error name: its record as the text log prints it, from a run without the JSON log. */
+  text?: string[];
 }
 
 /** The fixture root as shown in docs/errors.md. */
 export const shownRoot = "/home/me/drop";
 
-/** Runs every case with a JSON log (cases are independent, so a few at a time). */
+/**
+ * Runs every case with the JSON log, then each error name's example again with the text log, for docs/errors.md
+ * (cases are independent, so a few at a time).
+ */
 export async function runCases(list: CatalogueCase[] = cases, concurrency = 4): Promise<CaseResult[]> {
   const results: CaseResult[] = new Array(list.length);
+  const examples = new Set(exampleCases(list));
+  const jobs = [...list.map((c, i) => ({ c, i, text: false })), ...list.flatMap((c, i) => (examples.has(c) ? [{ c, i, text: true }] : []))];
+  const texts = new Map<number, string[]>();
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < list.length) {
-      const i = next++;
-      results[i] = await runCase(list[i]!);
+    while (next < jobs.length) {
+      const { c, i, text } = jobs[next++]!;
+      if (text) texts.set(i, textRecord((await runCase(c, "text")).stderr, c.name));
+      else results[i] = await runCase(c, "json");
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  for (const [i, text] of texts) results[i]!.text = text;
   return results;
 }
 
-async function runCase(c: CatalogueCase): Promise<CaseResult> {
+/** The case shown as the example of each error name: the one marked, else the first. */
+export function exampleCases(list: CatalogueCase[] = cases): CatalogueCase[] {
+  const names = [...new Set(list.map((c) => c.name))].filter((n) => n !== "warning");
+  return names.map((n) => list.find((c) => c.name === n && c.example) ?? list.find((c) => c.name === n)!);
+}
+
+/**
+ * Runs one case. With the JSON log, `--log-format=json` is added, or `DROPKIT_LOG_FORMAT=json` when the case gives
+ * a `--log-format` of its own; with the text log, the case runs as written (stderr is no terminal: no colour).
+ */
+async function runCase(c: CatalogueCase, log: "json" | "text"): Promise<CaseResult> {
   const root = fixture(c.files ?? {});
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
   for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
-  const args = c.args.some((a) => a.startsWith("--log-format")) ? c.args : [...c.args, "--log-format=json"];
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CEILING_DIRECTORIES: path.dirname(root), ...c.env };
+  const ownFormat = c.args.some((a) => a.startsWith("--log-format"));
+  const args = log === "text" || ownFormat ? c.args : [...c.args, "--log-format=json"];
+  const jsonLog = log === "json" && ownFormat ? { DROPKIT_LOG_FORMAT: "json" } : {};
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, GIT_CEILING_DIRECTORIES: path.dirname(root), ...jsonLog, ...c.env };
   const { status, stderr } = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
@@ -237,22 +269,31 @@ async function runCase(c: CatalogueCase): Promise<CaseResult> {
   // A lock held by this very process names its id and the host: shown as fixed values.
   const shown = stderr.split(root).join(shownRoot).replace(/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z/g, "<time>")
     .split(`process ${process.pid} on host `).join(`process ${shownPid} on host `)
-    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"');
+    .split(`on host \\"${os.hostname()}\\"`).join('on host \\"build-host\\"')
+    .split(`on host "${os.hostname()}"`).join('on host "build-host"');
   const records: Array<Record<string, any>> = [];
   for (const line of shown.split("\n")) {
     if (line.trim() === "") continue;
     try {
       records.push(JSON.parse(line) as Record<string, any>);
     } catch {
-      // A usage error in the text log (a bad --log-format value itself) is clipanion's "Usage Error: ..." line.
-      const usage = /^Usage Error: (.*)$/.exec(line);
-      records.push(usage ? { event: "error", name: "UsageError", exitCode: 64, message: usage[1], source: "" } : { event: "text", line });
+      records.push({ event: "text", line });
     }
   }
   const record = c.name === "warning"
     ? records.find((r) => r.event === "warning" && c.place.every((p) => whereOf(r).includes(p.replace("<root>", shownRoot))))
     : records.find((r) => r.event === "error" && r.name === c.name);
   return { status, stderr: shown, records, record };
+}
+
+/** The lines of the text log's first error record named `name` (its line, then the lines indented under it). */
+function textRecord(stderr: string, name: string): string[] {
+  const lines = stderr.split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`error     ${name} `));
+  if (start < 0) return [];
+  let end = start + 1;
+  while (end < lines.length && lines[end]!.startsWith(" ".repeat(10))) end++;
+  return lines.slice(start, end);
 }
 
 /** Where a record's text names places: its message and its source. */
@@ -272,8 +313,10 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     "",
     "Every error dropkit reports, with its exit code, what causes it, how to fix it, and real messages from the",
     `bad-input catalogue (${cases.length} cases, run in CI by \`test/catalogue.test.ts\`; paths shown under \`${shownRoot}\`).`,
-    "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag or a variable) and, for a",
-    "file, the offending line with a caret; with `--log-format=json` each is one `error` record (SPEC section 7).",
+    "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag, a variable or the",
+    "argument) and, for a file, the offending line with a caret, or for a command line the parser rejects, the command's",
+    "usage line; each example below is the text log of a real run. With `--log-format=json` each error is one `error`",
+    "record (SPEC section 7), the message and `source` as in the tables.",
     "",
     "| exit | name | when |",
     "|---|---|---|",
@@ -285,9 +328,10 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     const doc = errorDocs[name];
     const mine = cases.map((c, i) => ({ c, r: results[i]! })).filter(({ c }) => c.name === name);
     out.push(`## ${name}`, "", `Exit ${doc.exit}: ${doc.when}.`, "", `**Fix:** ${doc.fix}`, "");
-    const example = mine.find(({ c }) => c.example) ?? mine[0];
+    const example = mine.find(({ r }) => r.text !== undefined);
     if (example) {
-      out.push(`Example (${example.c.input}, ${example.c.title}):`, "", "```console", `$ ${command(example.c)}`, ...textOf(example.r.record), "```", "");
+      const shown = example.r.text!.length > 0 ? example.r.text! : ["(no record)"];
+      out.push(`Example (${example.c.input}, ${example.c.title}), as the text log prints it:`, "", "```console", `$ ${command(example.c)}`, ...shown, "```", "");
     }
     if (mine.length > 0) {
       out.push("| input | case | message | at |", "|---|---|---|---|");
@@ -306,14 +350,6 @@ function command(c: CatalogueCase): string {
   const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${/^[\w./,-]*$/.test(v) ? v : `'${v}'`} `).join("");
   const args = c.args.map((a) => (/^[\w./=-]*$/.test(a) ? a : `'${a}'`)).join(" ");
   return `${env}dropkit ${args}`;
-}
-
-/** The text log's two lines for a record: the message, then where. */
-function textOf(record: Record<string, any> | undefined): string[] {
-  if (!record) return ["(no record)"];
-  const lines = [`error     ${String(record.name)} (exit ${String(record.exitCode)}): ${String(record.message)}`];
-  if (record.source) lines.push(`          at ${String(record.source)}`);
-  return lines;
 }
 
 function cell(text: string): string {

@@ -489,6 +489,90 @@ describe("usage, help and version", () => {
     assert.equal(inJson.records[0]!.name, "UsageError");
   });
 
+  test("one usage-error format: every usage error is one error record in text, one JSON record with --json or the JSON log", () => {
+    const root = fixture();
+    const cases: Array<{ args: string[]; source: string }> = [
+      { args: ["craete"], source: "craete" },
+      { args: ["config", "--colour=red"], source: "--colour" },
+      { args: ["config", "--log-format=xml"], source: "--log-format" },
+      { args: ["completion", "tcsh"], source: "<shell>" },
+      { args: ["create", "extra"], source: "extra" },
+      { args: ["create", "--exclude"], source: "--exclude" },
+      { args: ["config", "--theme="], source: "--theme" },
+      { args: ["help", "crate"], source: "crate" },
+      { args: ["--bogus"], source: "--bogus" },
+      { args: [], source: "" },
+    ];
+    for (const { args, source } of cases) {
+      const text = runCli(root, args);
+      assert.equal(text.status, 64, `${args.join(" ")}: ${text.stderr}`);
+      assert.equal(text.stdout, "");
+      assert.doesNotMatch(text.stderr, /Unknown Syntax Error|Usage Error:|^\$ /m, args.join(" "));
+      // The record's first line, then "at <source>" (when there is one) and the usage line, each under the label column.
+      const lines = text.stderr.trimEnd().split("\n");
+      // (A flag value the core rejects comes after the config record, like any problem found while resolving.)
+      const errorLines = lines.filter((l) => !l.startsWith(" ".repeat(10)) && !l.startsWith("config "));
+      assert.deepEqual(errorLines.map((l) => l.slice(0, 32)), ["error     UsageError (exit 64): "], `${args.join(" ")}: ${text.stderr}`);
+      if (source) assert.ok(lines.includes(`          at ${source}`), `${args.join(" ")}: ${text.stderr}`);
+      const variants: Array<[string, string[], Record<string, string>]> = [["DROPKIT_LOG_FORMAT=json", args, { DROPKIT_LOG_FORMAT: "json" }]];
+      if (args.length > 0 && !args[0]!.startsWith("-") && !args.some((a) => a.startsWith("--log-format"))) variants.push(["--log-format=json", [...args, "--log-format=json"], {}]);
+      for (const [how, argv, env] of variants) {
+        const asJson = runCli(root, argv, env);
+        assert.equal(asJson.status, 64, `${args.join(" ")} ${how}: ${asJson.stderr}`);
+        const errors = asJson.records.filter((r) => r.event === "error");
+        assert.equal(asJson.stderr.trimEnd().split("\n").length, asJson.records.length, `${args.join(" ")} ${how}: not all JSON: ${asJson.stderr}`);
+        assert.deepEqual(errors.map((r) => [r.name, r.exitCode, r.source]), [["UsageError", 64, source]], `${args.join(" ")} ${how}`);
+      }
+    }
+    // --json asks for JSON records, also when --log-format has a value it does not take.
+    for (const args of [["config", "--json", "--log-format=xml"], ["config", "--json", "--colour"]]) {
+      const run = runCli(root, args);
+      assert.equal(run.status, 64);
+      assert.deepEqual(run.records.map((r) => [r.event, r.name]), [["error", "UsageError"]], run.stderr);
+    }
+  });
+
+  test("a mistyped command names the closest command only; dropkit version prints the version", () => {
+    const root = fixture();
+    const typo = runCli(root, ["craete"]);
+    assert.equal(typo.status, 64);
+    assert.match(typo.stderr, /Unknown command "craete"\. Did you mean "dropkit create"\?/);
+    assert.doesNotMatch(typo.stderr, /dropkit (config|init|completion|-v)\b/);
+    assert.match(runCli(root, ["confg"]).stderr, /Did you mean "dropkit config"\?/);
+    const far = runCli(root, ["xyzzy"]);
+    assert.equal(far.status, 64);
+    assert.match(far.stderr, /Unknown command "xyzzy"\. Run dropkit --help for the commands\./);
+    assert.doesNotMatch(far.stderr, /Did you mean/);
+    const version = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
+    const run = runCli(root, ["version"]);
+    assert.deepEqual([run.status, run.stdout, run.stderr], [0, `${version}\n`, ""]);
+  });
+
+  test("an unknown flag suggests the command's closest flag; a flag without its value shows the = form for a value starting with -", () => {
+    const root = fixture();
+    assert.match(runCli(root, ["config", "--confg=x.json"]).stderr, /Unknown flag --confg for dropkit config\. Did you mean --config\?/);
+    assert.match(runCli(root, ["config", "--json=1"]).stderr, /--json takes no value, found "--json=1"\./);
+    const dash = runCli(root, ["create", "--exclude", "-dash"]);
+    assert.equal(dash.status, 64);
+    assert.match(dash.stderr, /--exclude needs a value; "-dash" after it is read as a flag\. For a value that starts with a dash, write --exclude=-dash\./);
+    assert.match(runCli(root, ["create", "--theme"]).stderr, /--theme needs a value: --theme=<theme>\./);
+    // The = form it suggests is taken.
+    assert.equal(runCli(root, ["config", "--exclude=-dash"]).status, 0);
+  });
+
+  test("TERM=dumb gets no colour on a terminal; FORCE_COLOR still colours", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal" }, () => {
+    const root = fixture({ "dropkit.config.json": '{"theme": 3}' });
+    const onTty = (env: Record<string, string>, args = "config") => spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} ${args}`, "/dev/null"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+      encoding: "utf8",
+    }).stdout;
+    assert.match(onTty({ TERM: "xterm" }), /\u001b\[31merror/);
+    assert.doesNotMatch(onTty({ TERM: "dumb" }), /\u001b\[/);
+    assert.doesNotMatch(onTty({ TERM: "dumb" }, "--help"), /\u001b\[/);
+    assert.match(onTty({ TERM: "dumb", FORCE_COLOR: "1" }), /\u001b\[31merror/);
+  });
+
   test("a bad module glob in --exclude is a usage error (64)", () => {
     const run = runCli(fixture(), ["config", ...json, "--exclude=a*b"]);
     assert.equal(run.status, 64);

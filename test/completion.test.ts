@@ -76,6 +76,11 @@ describe("dropkit completion", () => {
       // fish offers both the long and the short names where a flag has both.
       assert.deepEqual(got.filter((w) => !/^-[a-z]$/.test(w)), expected, line);
     });
+    // Each candidate is one line "word<TAB>description": no empty line after a command (a description ending in a newline).
+    const raw = spawnSync("fish", ["--no-config", "-c", `source ${file}; complete -C'dropkit '; complete -C'dropkit create --'`], { cwd: drop, encoding: "utf8" });
+    const lines = raw.stdout.split("\n").slice(0, -1);
+    assert.ok(lines.length >= 10, raw.stdout);
+    for (const l of lines) assert.match(l, /^\S+\t\S.*\S$/, JSON.stringify(raw.stdout));
   });
 
   test("zsh: after compinit, Tab in an interactive zsh completes values", { skip: missing("zsh") || missing("tmux") }, async () => {

@@ -78,9 +78,43 @@ describe("runHooks: which hooks run", () => {
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     assert.deepEqual(ran(root), ["a"]);
-    assert.deepEqual(outcome.skipped, [path.join(root, "init-scripts", "notes.txt")]);
-    assert.deepEqual(opts.records.map((r) => r.status), ["skipped", "ok"]);
-    assert.match(opts.records[0]!.message!, /not executable/);
+    assert.deepEqual(outcome.skipped, [path.join(root, "init-scripts", "notes.txt"), path.join(root, "init-scripts", "subdir")]);
+    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["a", "ok"], ["notes.txt", "skipped"], ["subdir", "skipped"]]);
+    assert.match(opts.records[1]!.message!, /not executable/);
+    assert.match(opts.records[2]!.message!, /is a directory/);
+  });
+
+  test("create logs each entry at its turn in name order: a skipped file after the hooks ahead of it, a directory too", () => {
+    const root = fixture({
+      "blog.zip": { zip: { "a.txt": "a" } },
+      "init-scripts/05-notes": { text: "#!/bin/sh\n", mode: 0o644 },
+      "init-scripts/10-a": { text: "#!/bin/sh\n", mode: 0o755 },
+      "init-scripts/20-dir/": "",
+      "init-scripts/30-b": { text: "#!/bin/sh\n", mode: 0o755 },
+    });
+    fs.symlinkSync("nowhere", path.join(root, "init-scripts", "40-link"));
+    const run = runCli(root, ["create", "--log-format=json"]);
+    assert.equal(run.status, 0, run.stderr);
+    const hooks = eventsOf(run, "hook").filter((r) => r.phase === "init");
+    assert.deepEqual(hooks.map((r) => [path.basename(r.file), r.status]), [["05-notes", "skipped"], ["10-a", "ok"], ["20-dir", "skipped"], ["30-b", "ok"], ["40-link", "skipped"]]);
+    assert.match(hooks[2]!.message, /20-dir is a directory/);
+    assert.match(hooks[4]!.message, /link to nothing/);
+    const text = runCli(root, ["create"]);
+    const lines = text.stderr.split("\n").filter((l) => l.startsWith("hook      init"));
+    assert.deepEqual(lines.map((l) => /init-scripts\/(\S+) (\S+)/.exec(l)!.slice(1)), [["05-notes", "skipped:"], ["10-a", "ok"], ["20-dir", "skipped:"], ["30-b", "ok"], ["40-link", "skipped:"]]);
+  });
+
+  test("create does not log a file it would have skipped when a hook ahead of it stops the run", () => {
+    const root = fixture({
+      "blog.zip": { zip: { "a.txt": "a" } },
+      "dropkit.config.json": JSON.stringify({ hooks: { onFailure: "fail" } }),
+      "init-scripts/10-fail": { text: "#!/bin/sh\nexit 3\n", mode: 0o755 },
+      "init-scripts/20-notes": { text: "#!/bin/sh\n", mode: 0o644 },
+      "init-scripts/30-dir/": "",
+    });
+    const run = runCli(root, ["create", "--log-format=json"]);
+    assert.equal(run.status, 1, run.stderr);
+    assert.deepEqual(eventsOf(run, "hook").map((r) => [path.basename(r.file), r.status]), [["10-fail", "failed"]]);
   });
 
   test("a hook whose name is not valid UTF-8 is not run, with a warning naming it that says to rename it; the others run", async () => {

@@ -24,6 +24,9 @@ export class CompletionCommand extends Command {
 
   shell = Option.String({ name: "shell", validator: t.isEnum(["bash", "zsh", "fish"]) });
 
+  // Taken (and hidden) so that every command's usage errors come as JSON records when asked, as create's do.
+  logFormat = Option.String("--log-format", { hidden: true, validator: t.isEnum(["text", "json"]) });
+
   async execute(): Promise<number> {
     const [{ completionScript }, { loadCore }] = await Promise.all([import("../completion.js"), import("../core-node.js")]);
     this.context.stdout.write(completionScript(this.shell as Shell, commandSpecs(this.cli.definitions(), loadCore())));

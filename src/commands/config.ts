@@ -5,6 +5,7 @@ import type { LoadConfigResult } from "../config.js";
 import { deriveDecisions, deriveListEntries, valueAt } from "../decisions.js";
 import type { DecisionLog } from "../log.js";
 import { escapeControls, jsonText } from "../escape.js";
+import { closest } from "../suggest.js";
 import { alignColumns, configTableLines, maxColumnWidth } from "../table.js";
 import { DropkitCommand, reportResolution } from "./base.js";
 
@@ -96,27 +97,4 @@ function explainKey(loaded: LoadConfigResult, key: string, json: boolean): strin
   }
   const shown = alignColumns(lines.map((line) => line.map((cell) => escapeControls(cell))));
   return `${escapeControls(`${key} = ${JSON.stringify(value)}`)}\n` + shown.map((l) => `  ${l}\n`).join("");
-}
-
-/** The candidate closest to `input` by edit distance, when it is close enough to be a likely typo. */
-function closest(input: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(input.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(input.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

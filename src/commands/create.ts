@@ -1,8 +1,8 @@
 // `dropkit create`: resolve the config, run hooks, choose theme and modules, write the state and the cache.
 
-import { statSync } from "node:fs";
 import path from "node:path";
 import { FolderListing } from "../listing.js";
+import { requireThemePath } from "../themepath.js";
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
@@ -85,7 +85,7 @@ export class CreateCommand extends DropkitCommand {
       const planned = await planDrop(loaded, archives);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
-      await requireTheme(plan);
+      requireThemePath(plan, loaded.origins?.theme);
       logPlan(log, plan);
 
       // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the
@@ -137,21 +137,6 @@ export class CreateCommand extends DropkitCommand {
 }
 
 // --- helpers ---
-
-/** A `.zip` path theme outside the drop is the host's to check (the core cannot see files). */
-async function requireTheme(plan: Plan): Promise<void> {
-  const { path: file, file: inDrop } = plan.theme;
-  if (file === null || inDrop !== null) return;
-  let why = "not found";
-  try {
-    if (statSync(file, { throwIfNoEntry: false })?.isFile()) return;
-  } catch (error) {
-    // ENAMETOOLONG, ELOOP, EACCES...: as missing, with the reason, never an internal error.
-    why = `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
-  }
-  const { fail } = await import("../errors.js");
-  fail("ThemeNotFound", `Theme archive ${file} ${why}. Check the theme path, or use a theme name or "auto".`, { path: "theme", file, source: file });
-}
 
 /** The theme as the state file keeps it: its name for an archive of the drop, the path for one outside, or null. */
 function themeName(plan: Plan): string | null {

@@ -1,6 +1,9 @@
 // `dropkit help [command]`: the general help with the variables and exit codes, or one command's help.
 
-import { clipanion } from "./clipanion.js";
+import { DecisionLog, earlyLogFormat } from "../log.js";
+import { closest } from "../suggest.js";
+import { usageExitCode, usageProblem } from "../usage.js";
+import { clipanion, t } from "./clipanion.js";
 
 const { Command, Option } = clipanion;
 
@@ -21,6 +24,9 @@ export class HelpCommand extends Command {
 
   command = Option.String({ name: "command", required: false });
 
+  // Taken (and hidden) so that an unknown command's record comes as JSON when asked, as every command's do.
+  logFormat = Option.String("--log-format", { hidden: true, validator: t.isEnum(["text", "json"]) });
+
   async execute(): Promise<number> {
     if (this.command === undefined) {
       this.context.stdout.write(this.cli.usage(null, { detailed: true }));
@@ -28,9 +34,11 @@ export class HelpCommand extends Command {
     }
     const known = this.cli.definitions().map((d) => d.path.split(" ").slice(1).join(" "));
     if (!known.includes(this.command)) {
-      const guess = known.find((k) => k.startsWith(this.command!.slice(0, 2)));
-      this.context.stderr.write(`Unknown command "${this.command}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.\n`);
-      return 64;
+      const guess = closest(this.command, known);
+      const message = `Unknown command "${this.command}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.`;
+      // A record like every usage error, in the format DROPKIT_LOG_FORMAT asks for.
+      new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env).errors([usageProblem(message, this.command)]);
+      return usageExitCode;
     }
     return this.cli.run([this.command, "--help"]);
   }
