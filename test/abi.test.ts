@@ -138,10 +138,10 @@ describe("traps and versions", () => {
 describe("the release module's shape", () => {
   const module = new WebAssembly.Module(bytes);
 
-  test("is within the size ceiling: at most 64 KB raw and 24 KB gzipped", () => {
-    assert.ok(bytes.byteLength <= 64 * 1024, `dist/dropkit.wasm is ${bytes.byteLength} bytes`);
+  // One ceiling, on what a page downloads; the raw size has none (docs/performance.md, "Size").
+  test("is within the size ceiling: at most 32 KB gzipped", () => {
     const gzipped = gzipSync(bytes, { level: 9 }).byteLength;
-    assert.ok(gzipped <= 24 * 1024, `dist/dropkit.wasm is ${gzipped} bytes gzipped`);
+    assert.ok(gzipped <= 32 * 1024, `dist/dropkit.wasm is ${gzipped} bytes gzipped`);
   });
 
   test("imports nothing and exports memory and the six dk_* functions of docs/abi.md, nothing else", () => {
