@@ -68,8 +68,10 @@ export function surveyFolder(cwd: string, archives: string[], core: Core): Surve
   const themes: Survey["themes"] = [];
   const modules: string[] = [];
   for (const file of archives) {
-    // The same naming as `create` (SPEC section 6): a theme archive ends in -theme.zip.
-    if (/-theme\.zip$/i.test(file)) themes.push({ name: file.replace(/-theme\.zip$/i, ""), file });
+    // The core's naming (assembly/select.ts, isThemeArchive): a theme archive ends in -theme.zip, in any letter case,
+    // after a name that is not empty; "-theme.zip" alone is a module.
+    const theme = /^(.+)-theme\.zip$/is.exec(file);
+    if (theme) themes.push({ name: theme[1]!, file });
     else modules.push(file.replace(/\.zip$/i, ""));
   }
   const localPresets = listLocalPresets(cwd);
