@@ -66,3 +66,32 @@ describe("theme names compare as archives are found", () => {
     assert.ok(!fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8").includes('"theme"'));
   });
 });
+
+describe("an explicit config path that holds no dropkit config", () => {
+  for (const [how, args, env, source] of [
+    ["--config=package.json", ["--config=package.json"], {}, "--config"],
+    ["DROPKIT_CONFIG=package.json", [], { DROPKIT_CONFIG: "package.json" }, "DROPKIT_CONFIG"],
+  ] as const) {
+    test(`${how} without a dropkit key is ConfigNotFound (66) naming the key, from config and create alike`, () => {
+      const root = fixture({ "package.json": '{ "name": "site", "version": "1.0.0" }\n', "blog.zip": zip });
+      for (const command of ["config", "create"]) {
+        const run = runCli(root, [command, ...args, ...json], env);
+        assert.equal(run.status, 66, run.stderr);
+        const e = onlyError(run);
+        assert.deepEqual([e.name, e.source, e.file], ["ConfigNotFound", source, path.join(root, "package.json")]);
+        assert.match(e.message, /no top-level "dropkit" key/);
+        assert.equal(run.stdout, "");
+      }
+      assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
+    });
+  }
+
+  test("with a dropkit key it is used, and discovery still passes over a package.json without one", () => {
+    const root = fixture({ "package.json": '{ "name": "site", "dropkit": { "theme": "none" } }\n' });
+    const run = runCli(root, ["config", "--config=package.json", "--json"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).config.theme, "none");
+    const plain = fixture({ "package.json": '{ "name": "site" }\n' });
+    assert.equal(runCli(plain, ["config"]).status, 0);
+  });
+});
