@@ -135,8 +135,8 @@ export class CreateCommand extends DropkitCommand {
 
 // --- helpers ---
 
-/** A `.zip` path theme outside the drop is the host's to check (the core cannot see files). */
-async function requireTheme(plan: Plan): Promise<void> {
+/** A `.zip` path theme outside the drop is the host's to check (the core cannot see files); `init` checks its answer so too. */
+export async function requireTheme(plan: Plan): Promise<void> {
   const { path: file, file: inDrop } = plan.theme;
   if (file === null || inDrop !== null) return;
   let why = "not found";
