@@ -212,6 +212,9 @@ function writePlan(w: JsonWriter, plan: Plan): void {
   w.key("path");
   if (spanLen(plan.themePath) > 0) w.spanString(plan.themePath);
   else w.null();
+  w.key("name");
+  if (spanLen(plan.themeName) > 0) w.spanString(plan.themeName);
+  else w.null();
   w.key("reason");
   writeThemeReason(w, plan);
   w.key("alternatives").spanArray(plan.themeAlternatives);

@@ -4,6 +4,7 @@ import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from 
 import { Items } from "./items";
 import { LAYER_ENV, Layer } from "./layer";
 import { LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkSpan, normalizeValue } from "./schema";
+import { isDigit } from "./scanner";
 import { Source } from "./source";
 import { Span, byteOf, sameSpan, spanIs, spanIsIgnoreCase, spanLen, spanText, spansOf, startsWithAscii, subSpan, trimSpan } from "./span";
 import { suggest } from "./suggest";
@@ -13,6 +14,19 @@ import { format, intText, itemPath, words } from "./text";
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
 export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
 const HOST_SPANS = spansOf(HOST_VARIABLES);
+const HOOK_TIMEOUT = HOST_SPANS[1];
+
+/** The longest hook timeout: what a host's timer holds (2^31 - 1 ms, as Node's setTimeout). */
+const MAX_HOOK_TIMEOUT_MS: i64 = 2147483647;
+
+/**
+ * What the environment sets besides the config's leaves: DROPKIT_HOOK_TIMEOUT, whose value rule is the core's
+ * (so that every command meets the same verdict) while the host runs the hooks.
+ */
+export class HostSettings {
+  /** The per-hook timeout in ms; -1 when the variable is unset or empty (the host's default applies). */
+  hookTimeoutMs: i32 = -1;
+}
 
 /** Every variable dropkit reads, for suggestions. */
 function knownVariables(): Array<string> {
@@ -27,7 +41,7 @@ function knownVariables(): Array<string> {
  * strings, of which only DROPKIT_* ones are looked at. A value that is not a string is a problem of the request.
  */
 export function readEnvironment(
-  req: Tape, node: i32, cwd: Span, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>,
+  req: Tape, node: i32, cwd: Span, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>, host: HostSettings,
 ): Layer {
   const layer = new Layer(LAYER_ENV, cwd);
   if (node < 0 || req.kind(node) == KIND_NULL) return layer;
@@ -50,7 +64,7 @@ export function readEnvironment(
     if (leaf >= 0) {
       readVariable(layer, leaf, name, req.span(k + 1), errors);
     } else if (isHostVariable(name)) {
-      continue;
+      if (sameSpan(name, HOOK_TIMEOUT)) readHookTimeout(req.span(k + 1), host, errors);
     } else if (named++ >= MAX_LISTED_PROBLEMS) {
       unnamed++;
     } else {
@@ -128,6 +142,49 @@ function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Ar
     return;
   }
   layer.setValue(leaf, normalizeValue(leaf, value, layer.baseDir), source);
+}
+
+/**
+ * DROPKIT_HOOK_TIMEOUT: seconds, decimals allowed (`120`, `1.5`), blanks around them trimmed; empty means unset. Anything
+ * else, and a value that rounds to 0 ms or past what a timer holds, is a SchemaValidationError naming the variable.
+ */
+function readHookTimeout(raw: Span, host: HostSettings, errors: Array<Diagnostic>): void {
+  const value = trimSpan(raw);
+  if (spanLen(value) == 0) return;
+  const ms = timeoutMs(value);
+  if (ms > 0) {
+    host.hookTimeoutMs = <i32>ms;
+    return;
+  }
+  const variable = spanText(HOOK_TIMEOUT);
+  errors.push(Diagnostic.from(SCHEMA_ERROR, "", format(
+    "% must be a positive number of seconds up to %, e.g. 120; got \"%\".",
+    variable, intText(<i32>(MAX_HOOK_TIMEOUT_MS / 1000)), spanText(raw),
+  ), variable));
+}
+
+/** Digits with an optional fraction (`1.5`), as ms rounded half up; -1 for any other text or past the longest timeout. */
+function timeoutMs(value: Span): i64 {
+  const n = spanLen(value);
+  let ms: i64 = 0;
+  let i = 0;
+  for (; i < n && isDigit(byteOf(value, i)); i++) {
+    ms = ms * 10 + <i64>(byteOf(value, i) - 0x30) * 1000;
+    if (ms > MAX_HOOK_TIMEOUT_MS) return -1;
+  }
+  if (i == 0) return -1;
+  if (i == n) return ms;
+  if (byteOf(value, i) != 0x2e || i + 1 == n) return -1;
+  // The fraction: three digits of ms, the fourth rounds, the rest only have to be digits.
+  let scale: i64 = 100;
+  for (let j = i + 1; j < n; j++) {
+    const c = byteOf(value, j);
+    if (!isDigit(c)) return -1;
+    if (scale > 0) ms += <i64>(c - 0x30) * scale;
+    else if (j == i + 4 && c >= 0x35) ms++;
+    scale /= 10;
+  }
+  return ms > MAX_HOOK_TIMEOUT_MS ? -1 : ms;
 }
 
 /** A bad value of a variable: a SchemaValidationError whose source is the variable. */

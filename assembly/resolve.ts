@@ -6,7 +6,7 @@
 
 import { Diagnostic, Warning } from "./diagnostic";
 import { DOC_CONFIG, sourceDocument } from "./document";
-import { readEnvironment } from "./env";
+import { HostSettings, readEnvironment } from "./env";
 import { readFlags, spanList } from "./flags";
 import { LAYER_CONFIG, Layer } from "./layer";
 import { Merged, defaultLayer, flagEntries, topLayer } from "./merge";
@@ -38,7 +38,8 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const warnings = new Array<Warning>();
 
   const cli = readFlags(tape, tape.member(req, "flags"), cwd, errors, problems);
-  const env = readEnvironment(tape, tape.member(req, "env"), cwd, errors, warnings, problems);
+  const host = new HostSettings();
+  const env = readEnvironment(tape, tape.member(req, "env"), cwd, errors, warnings, problems, host);
   let config: Layer | null = null;
   const configNode = tape.member(req, "config");
   if (configNode >= 0 && tape.kind(configNode) != KIND_NULL) {
@@ -126,6 +127,7 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const presetNames = new Array<Span>();
   if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
   beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged.value(LEAF_LOG_FORMAT));
+  if (host.hookTimeoutMs > 0) w.key("hookTimeoutMs").int(host.hookTimeoutMs);
   writeResolved(w, merged, auto, presetNames, presetsKnown ? applied : null, skipped, plan, errors, warnings, explain);
 }
 

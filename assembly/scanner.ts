@@ -134,7 +134,7 @@ export function describeAt(ptr: usize, len: i32, pos: i32): string {
   return i < len ? <u32>load<u8>(ptr + <usize>i) : 0;
 }
 
-@inline function isDigit(c: u32): bool {
+@inline export function isDigit(c: u32): bool {
   return c - 0x30 < 10;
 }
 

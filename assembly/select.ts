@@ -53,14 +53,27 @@ export class Plan {
   /** Why (a THEME_* of the theme `theme`), as the answer words it. */
   themeReason: i32 = THEME_NONE;
   theme: Span = 0;
+  /** The theme as the state file keeps it: the chosen archive's theme name (themeNameOf), a path outside the drop, or empty. */
+  themeName: Span = 0;
   themeAlternatives: Array<Span> = new Array<Span>();
   modules: Array<ModuleDecision> = new Array<ModuleDecision>();
   errors: Array<Diagnostic> = new Array<Diagnostic>();
 }
 
-/** Whether an archive is a theme archive: its name ends in "-theme.zip". */
+/** The end of a theme archive's name. */
+const THEME_SUFFIX = "-theme.zip";
+
+/**
+ * Whether an archive is a theme archive: its name ends in "-theme.zip", in any letter case, after a theme name that
+ * is not empty (an archive named just "-theme.zip" is a module, "-theme").
+ */
 export function isThemeArchive(file: Span): bool {
-  return endsWithAscii(file, "-theme.zip", true);
+  return spanLen(file) > THEME_SUFFIX.length && endsWithAscii(file, THEME_SUFFIX, true);
+}
+
+/** The name an archive gives its theme: without "-theme.zip" for a theme archive, else without ".zip". */
+function themeNameOf(file: Span): Span {
+  return subSpan(file, 0, spanLen(file) - (isThemeArchive(file) ? THEME_SUFFIX.length : 4));
 }
 
 /** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
@@ -80,6 +93,7 @@ export function selectPlan(
     else if (endsWithAscii(file, ".zip", true)) modules.push(file);
   }
   chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  plan.themeName = spanLen(plan.themeFile) > 0 ? themeNameOf(plan.themeFile) : plan.themePath;
   const lists = new SelectionLists(only, exclude, include, flagExclude);
   for (let i = 0; i < modules.length; i++) {
     const file = unchecked(modules[i]);
@@ -109,12 +123,16 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     plan.themeReason = THEME_PATH;
     if (sameSpan(normalizePath(dirnameOf(theme)), normalizePath(cwd))) {
       const base = basenameOf(theme);
-      if (indexOf(files, base, "") >= 0) plan.themeFile = base;
+      if (indexOf(files, base, "", false) >= 0) plan.themeFile = base;
     }
     return;
   }
-  let at = indexOf(files, theme, ".zip");
-  if (at < 0) at = indexOf(files, theme, "-theme.zip");
+  // A name picks <name>.zip or <name>-theme.zip, compared as archives are found: in any letter case. Letter case
+  // only decides between archives whose names differ in nothing else.
+  let at = indexOf(files, theme, ".zip", false);
+  if (at < 0) at = indexOf(files, theme, THEME_SUFFIX, false);
+  if (at < 0) at = indexOf(files, theme, ".zip", true);
+  if (at < 0) at = indexOf(files, theme, THEME_SUFFIX, true);
   if (at >= 0) {
     plan.themeFile = files[at];
     plan.themeReason = THEME_NAMED;
@@ -134,14 +152,28 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     source.text()));
 }
 
-/** The index of the file named `stem` + `suffix` (exactly), or -1. */
-function indexOf(files: Array<Span>, stem: Span, suffix: string): i32 {
+/** The index of the first file named `stem` + `suffix` (the suffix in any letter case; the stem too with `anyCase`), or -1. */
+function indexOf(files: Array<Span>, stem: Span, suffix: string, anyCase: bool): i32 {
   const n = spanLen(stem);
   for (let i = 0; i < files.length; i++) {
     const file = unchecked(files[i]);
-    if (spanLen(file) == n + suffix.length && sameSpan(subSpan(file, 0, n), stem) && endsWithAscii(file, suffix)) return i;
+    if (spanLen(file) != n + suffix.length || !endsWithAscii(file, suffix, true)) continue;
+    const head = subSpan(file, 0, n);
+    if (anyCase ? sameIgnoringCase(head, stem) : sameSpan(head, stem)) return i;
   }
   return -1;
+}
+
+/** Whether two spans are the same bytes once ASCII letters are folded to lower case. */
+function sameIgnoringCase(a: Span, b: Span): bool {
+  const n = spanLen(a);
+  if (spanLen(b) != n) return false;
+  for (let i = 0; i < n; i++) {
+    const x = byteOf(a, i);
+    const y = byteOf(b, i);
+    if (x != y && ((x | 0x20) != (y | 0x20) || (x | 0x20) - 0x61 >= 26)) return false;
+  }
+  return true;
 }
 
 /**

@@ -64,7 +64,9 @@ export function archiveNames(archives: string[]): { themes: string[]; modules: s
   const modules: string[] = [];
   for (const file of archives) {
     const base = file.replace(/\.zip$/i, "");
-    if (/-theme$/i.test(base)) themes.push(base.replace(/-theme$/i, ""));
+    // As the core names them (assembly/select.ts): "-theme.zip" alone is a module, since a theme name is never empty.
+    const theme = /^(.+)-theme$/is.exec(base);
+    if (theme) themes.push(theme[1]!);
     else modules.push(base);
   }
   return { themes, modules };

@@ -113,12 +113,14 @@ export async function planDrop(loaded: LoadConfigResult, archives: string[], cor
  * Resolves a config that exists only in memory (for `init`, before its file is written): no discovery,
  * the given source as the config layer, then presets and defaults exactly as `loadConfig` would.
  *
- * @param options - `cwd`, the config `source` (`null` for none), and optionally `env` and `flags`.
+ * @param options - `cwd`, the config `source` (`null` for none), and optionally `env`, `flags` and the drop's `archives`
+ *   (for a `plan`).
  * @throws DropkitError for a preset file that cannot be loaded (as `loadConfig`).
  */
-export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: Env; flags?: ConfigFlags; core?: Core }): Promise<ResolveDone> {
+export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: Env; flags?: ConfigFlags; archives?: string[]; core?: Core }): Promise<ResolveDone> {
   const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
   if (options.source) request.config = options.source;
+  if (options.archives) request.archives = options.archives;
   return resolveStaged(options.core ?? loadCore(), request, []);
 }
 

@@ -94,7 +94,8 @@ export interface ModuleDecision {
 }
 
 export interface Plan {
-  theme: { file: string | null; path: string | null; reason: string; alternatives: string[] };
+  /** `name`: the theme as the state file keeps it (the archive's theme name, or the path of one outside the drop), or null. */
+  theme: { file: string | null; path: string | null; name: string | null; reason: string; alternatives: string[] };
   modules: string[];
   excluded: string[];
   decisions: ModuleDecision[];
@@ -115,6 +116,8 @@ interface Staged {
 export interface ResolveDone extends Staged {
   stage: "done";
   errors: CoreDiagnostic[];
+  /** The per-hook timeout `DROPKIT_HOOK_TIMEOUT` sets, in ms; absent when it is unset or empty (the host's default). */
+  hookTimeoutMs?: number;
   config?: ResolvedConfig;
   /** Every leaf's origin, in the order of SPEC section 2. */
   origins?: Record<string, LeafOrigin>;

@@ -142,7 +142,12 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env"): Discov
     const example = path.join(file, "dropkit.config.json");
     fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, { source, file });
   }
-  return { file, format: detectFormat(file), via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [] };
+  const format = detectFormat(file);
+  // Named on purpose, a package.json without the key would otherwise be an empty config, used without a word.
+  if (format === "package.json" && dropkitKeyIn(file) === false) {
+    fail("ConfigNotFound", `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`, { source, file });
+  }
+  return { file, format, via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [] };
 }
 
 function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
@@ -192,16 +197,16 @@ function configFormsIn(dir: string, names: string[] | null = null): Array<{ file
     if (isFile(file) || isDanglingLink(file)) found.push({ file, format: detectFormat(file) });
   }
   const pkg = path.join(dir, "package.json");
-  if ((!names || hasName(names, "package.json")) && isFile(pkg) && hasDropkitKey(pkg)) found.push({ file: pkg, format: "package.json" });
+  if ((!names || hasName(names, "package.json")) && isFile(pkg) && dropkitKeyIn(pkg) === true) found.push({ file: pkg, format: "package.json" });
   return found;
 }
 
 /**
  * Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts, and so does
  * one over `limits.fileBytes` that mentions it in what is read of it (its first `fileBytes + 1` bytes): loading
- * it then says it is too large, rather than its settings being silently ignored.
+ * it then says it is too large, rather than its settings being silently ignored. `null` when it cannot be read.
  */
-function hasDropkitKey(file: string): boolean {
+function dropkitKeyIn(file: string): boolean | null {
   let text: string;
   let over: boolean;
   try {
@@ -209,8 +214,8 @@ function hasDropkitKey(file: string): boolean {
     text = read.bytes.toString("utf8");
     over = read.over;
   } catch {
-    // An unreadable package.json higher up must not break every run below it.
-    return false;
+    // An unreadable package.json higher up must not break every run below it (and a named one is reported when loaded).
+    return null;
   }
   // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
   if (!text.includes('"dropkit"')) return false;

@@ -89,11 +89,11 @@ export interface HookOutcome {
   warnings: Array<{ message: string; source: string }>;
 }
 
-/** @default 60 s per hook. */
+/**
+ * @default 60 s per hook, when `DROPKIT_HOOK_TIMEOUT` is unset or empty. The variable's value rule (seconds, up to what
+ * a timer holds) is the core's: a resolve answer carries the timeout it sets as `hookTimeoutMs` (docs/abi.md).
+ */
 export const defaultHookTimeoutMs = 60_000;
-
-/** The largest timeout a Node timer can hold (about 24.8 days). */
-const maxTimeoutMs = 2 ** 31 - 1;
 
 /** How long a hook's process group gets to exit on SIGTERM (after a timeout, an interruption, or the hook's own exit) before SIGKILL. */
 const killGraceMs = 2000;
@@ -148,25 +148,6 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     outcome.warnings.push({ message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`, source: file });
   }
   return outcome;
-}
-
-/**
- * The per-hook timeout from `DROPKIT_HOOK_TIMEOUT` (seconds, decimals allowed), in ms. An unset or
- * empty variable gives the default.
- *
- * @default 60000 (60 s)
- * @throws DropkitError `SchemaValidationError` (65) naming the variable when it is not a positive
- *   number of seconds that a timer can hold.
- */
-export function hookTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const raw = env.DROPKIT_HOOK_TIMEOUT;
-  if (raw === undefined || raw.trim() === "") return defaultHookTimeoutMs;
-  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
-  const ms = Math.round(seconds * 1000);
-  if (!(ms > 0) || ms > maxTimeoutMs) {
-    fail("SchemaValidationError", `DROPKIT_HOOK_TIMEOUT must be a positive number of seconds up to ${Math.floor(maxTimeoutMs / 1000)}, e.g. 120; got ${JSON.stringify(raw)}.`, { source: "DROPKIT_HOOK_TIMEOUT" });
-  }
-  return ms;
 }
 
 // --- helpers ---

@@ -2,7 +2,7 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { Core, ResolveDone, ResolvedConfig } from "./core.js";
+import type { Core, CoreDiagnostic, Plan, ResolveDone, ResolvedConfig } from "./core.js";
 import { resolveSource } from "./config.js";
 import { findConfig } from "./discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
@@ -68,8 +68,10 @@ export function surveyFolder(cwd: string, archives: string[], core: Core): Surve
   const themes: Survey["themes"] = [];
   const modules: string[] = [];
   for (const file of archives) {
-    // The same naming as `create` (SPEC section 6): a theme archive ends in -theme.zip.
-    if (/-theme\.zip$/i.test(file)) themes.push({ name: file.replace(/-theme\.zip$/i, ""), file });
+    // The core's naming (assembly/select.ts, isThemeArchive): a theme archive ends in -theme.zip, in any letter case,
+    // after a name that is not empty; "-theme.zip" alone is a module.
+    const theme = /^(.+)-theme\.zip$/is.exec(file);
+    if (theme) themes.push({ name: theme[1]!, file });
     else modules.push(file.replace(/\.zip$/i, ""));
   }
   const localPresets = listLocalPresets(cwd);
@@ -117,7 +119,7 @@ export async function baselineFor(cwd: string, presets: InitAnswers["presets"], 
   const keys = presetKeys(presets, survey);
   const source = Object.keys(keys).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value: { schema: 1, ...keys } } : null;
   const done = await resolveSource({ cwd, source });
-  throwIfFailed(done);
+  throwIfFailed(done, path.join(cwd, initFileName));
   return done.config!;
 }
 
@@ -139,15 +141,55 @@ export function buildConfig(answers: InitAnswers, survey: Survey, baseline: Reso
   return config;
 }
 
+/**
+ * Checks the theme, presets and modules-to-exclude answers as `config` and `create` check the same flags, before any
+ * file text exists: through the core's resolve, as `--theme`, `--preset` and `--exclude` over the folder's archives.
+ * So a bad value is a UsageError at the flag (64), a theme the folder does not hold ThemeNotFound (66) listing those
+ * it does, and an unknown preset PresetNotFound (67) listing the available ones; the environment is left out, as it
+ * is not part of the file. Returns the plan, for the host's check of a theme path outside the folder.
+ *
+ * @throws DropkitError with every problem, in the order config and create report them.
+ */
+export async function checkAnswers(cwd: string, answers: Pick<InitAnswers, "theme" | "presets" | "exclude">, survey: Survey, archives: string[]): Promise<Plan> {
+  // Local presets are found through the search path the file will hold, and no presets is an empty list in it (an empty
+  // --preset list means none given): values init makes, never problems of their own.
+  const { presetsSearchPath } = presetKeys(answers.presets, survey);
+  const named = answers.presets !== "auto" && answers.presets.length > 0;
+  const value = { ...(presetsSearchPath ? { presetsSearchPath } : {}), ...(answers.presets !== "auto" && !named ? { presets: [] } : {}) };
+  const source = Object.keys(value).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value } : null;
+  const flags = { theme: answers.theme, exclude: answers.exclude, ...(named ? { preset: answers.presets as string[] } : {}) };
+  const done = await resolveSource({ cwd, source, flags, archives });
+  throwIfFailed(done);
+  return done.plan!;
+}
+
+/** What is wrong with a theme typed at the prompt, as `checkAnswers` would find it (the folder's archives included), or `undefined`. */
+export function themeProblem(core: Core, cwd: string, archives: string[], theme: string): string | undefined {
+  // As the file will hold it (relative paths against the folder). No presets: they cannot change the theme's verdict,
+  // and without them the core needs no files.
+  const source = { source: path.join(cwd, initFileName), format: "value" as const, value: { theme, presets: [] } };
+  const done = core.resolveLayers({ cwd: path.resolve(cwd), config: source, archives });
+  return done.stage === "done" && !done.ok ? done.errors[0]!.message : undefined;
+}
+
+/**
+ * Problems found in the text of the file init is about to write, without a position: that file is not on disk (or
+ * is the one being replaced), so no code frame may quote it.
+ */
+export function unwrittenProblems(errors: CoreDiagnostic[], file: string): CoreDiagnostic[] {
+  return errors.map((e) => (e.file === file || e.source === file ? { name: e.name, exitCode: e.exitCode, path: e.path, source: `${file} (not written)`, message: e.message } : e));
+}
+
 /** The file's text: two-space JSON with lists of strings kept on one line, and a final newline. */
 export function renderConfig(config: InitConfig): string {
   return render(config, "") + "\n";
 }
 
 /** Turns a failed resolve into the error that reports every problem with its own exit code. */
-export function throwIfFailed(done: ResolveDone): void {
+export function throwIfFailed(done: ResolveDone, unwritten?: string): void {
   if (done.ok) return;
-  const diagnostics: Diagnostic[] = done.errors.map((e) => ({
+  const errors = unwritten === undefined ? done.errors : unwrittenProblems(done.errors, unwritten);
+  const diagnostics: Diagnostic[] = errors.map((e) => ({
     // The core only reports names of SPEC section 8 for a resolve (RequestError would be a bug, thrown as such).
     name: e.name as ErrorName,
     message: e.message,

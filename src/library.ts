@@ -29,6 +29,8 @@ export interface LoadConfigResult {
   discovery: Discovery;
   /** With `explain: true`: every layer that set each key, the winner first. */
   explain?: Record<string, Array<{ value: unknown } & Origin>>;
+  /** The per-hook timeout `DROPKIT_HOOK_TIMEOUT` sets, in ms, when it is set (the core checks it); absent, hooks get 60 s. */
+  hookTimeoutMs?: number;
 }
 
 /** Options for `validateConfig`. */
@@ -73,6 +75,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
     discovery: loaded.discovery,
   };
   if (loaded.explain) result.explain = loaded.explain;
+  if (loaded.hookTimeoutMs !== undefined) result.hookTimeoutMs = loaded.hookTimeoutMs;
   return result;
 }
 

@@ -19,6 +19,8 @@ export interface AskOptions {
   defaults: Pick<InitAnswers, "theme" | "presets" | "exclude" | "only">;
   /** What presets and defaults give for a presets answer; the last three questions start from it. */
   baseline: (presets: InitAnswers["presets"]) => Promise<ResolvedConfig>;
+  /** What is wrong with a typed theme (its value, or a name the folder does not hold), or `undefined`. */
+  checkTheme: (theme: string) => string | undefined;
   core: Core;
   io: PromptIO;
 }
@@ -60,7 +62,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
     theme = await p.text({
       ...io,
       message: hinted("Theme name or .zip path", "e.g. ocean, or ../themes/ocean-theme.zip"),
-      validate: (value) => (value ? problemWith(core, { theme: value }) : "Type a theme name or a path ending in .zip."),
+      validate: (value) => (value ? options.checkTheme(value) : "Type a theme name or a path ending in .zip."),
     });
     if (cancelled(theme)) return null;
   }

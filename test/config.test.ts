@@ -26,6 +26,14 @@ describe("loadConfig", () => {
     assert.deepEqual(viaEntry.origins!.theme, { layer: "cli", source: "--theme" });
   });
 
+  test("DROPKIT_HOOK_TIMEOUT: the library returns the timeout it sets, and refuses a bad one as the CLI does", async () => {
+    const root = fixture();
+    assert.equal((await entry.loadConfig({ cwd: root, env: fenced(root, { DROPKIT_HOOK_TIMEOUT: "2.5" }) })).hookTimeoutMs, 2500);
+    assert.equal((await entry.loadConfig({ cwd: root, env: fenced(root) })).hookTimeoutMs, undefined);
+    await assert.rejects(entry.loadConfig({ cwd: root, env: fenced(root, { DROPKIT_HOOK_TIMEOUT: "1e3" }) }), (e: DropkitError) =>
+      e.name === "SchemaValidationError" && e.exitCode === 65 && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT");
+  });
+
   test("defineConfig returns its argument unchanged", () => {
     const config = { theme: "ocean", modules: { exclude: ["test-*"] } };
     assert.equal(entry.defineConfig(config), config);

@@ -176,6 +176,32 @@ describe("unknown variables", () => {
     assert.equal(r.ok, true);
   });
 
+  test("DROPKIT_HOOK_TIMEOUT: seconds, decimals allowed, in the answer as hookTimeoutMs; unset or blank leaves it out", () => {
+    assert.equal(withEnv({}).hookTimeoutMs, undefined);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "" }).hookTimeoutMs, undefined);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "  " }).hookTimeoutMs, undefined);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "120" }).hookTimeoutMs, 120_000);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: " 1.5 " }).hookTimeoutMs, 1500);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "0.0015" }).hookTimeoutMs, 2);
+    assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "2147483.647" }).hookTimeoutMs, 2 ** 31 - 1);
+  });
+
+  for (const bad of ["0", "-1", "abc", "1e3", "10s", "Infinity", "0.0001", "1.", ".5", "3000000", "2147483.648", "99999999", "99999999999999999999999"]) {
+    test(`DROPKIT_HOOK_TIMEOUT=${JSON.stringify(bad)} is a SchemaValidationError naming the variable`, () => {
+      const r = withEnv({ DROPKIT_HOOK_TIMEOUT: bad });
+      assert.equal(r.ok, false);
+      const e = only(r.errors);
+      assert.equal(e.name, "SchemaValidationError");
+      assert.equal(e.exitCode, 65);
+      assert.equal(e.source, "DROPKIT_HOOK_TIMEOUT");
+      assert.equal(e.path, "");
+      assert.equal(e.message, `DROPKIT_HOOK_TIMEOUT must be a positive number of seconds up to 2147483, e.g. 120; got "${bad}".`);
+      assert.equal(r.hookTimeoutMs, undefined);
+      // The problem marks no key of the config: the resolved values stand.
+      assert.deepEqual(r.invalid, []);
+    });
+  }
+
   test("variables without the DROPKIT_ prefix are ignored", () => {
     const r = withEnv({ PATH: "/bin", dropkit_theme: "x", DROPKIT: "1" });
     assert.deepEqual(r.warnings, []);

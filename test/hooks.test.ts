@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
 import { DropkitError } from "../src/errors.js";
-import { hookTimeoutMs, runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../src/hooks.js";
+import { runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../src/hooks.js";
 import { Interrupted } from "../src/signals.js";
 import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "./helpers/cli.js";
 import { assertStopped, killQuietly, waitFor } from "./helpers/processes.js";
@@ -264,27 +264,6 @@ describe("runHooks: failures", () => {
     const root = project({ "slow": ["#!/bin/sh\nexec sleep 5\n", 0o755] });
     await assert.rejects(runHooks("init-scripts", options(root, { timeoutMs: 100, onFailure: "fail" })), (e: DropkitError) => e.name === "HookFailed" && e.exitCode === 1 && /timed out/.test(e.message));
   });
-});
-
-describe("hookTimeoutMs", () => {
-  test("defaults to 60 s when unset or empty", () => {
-    assert.equal(hookTimeoutMs({}), 60_000);
-    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "" }), 60_000);
-    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "  " }), 60_000);
-  });
-
-  test("reads seconds, decimals allowed", () => {
-    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: "120" }), 120_000);
-    assert.equal(hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: " 1.5 " }), 1500);
-  });
-
-  for (const bad of ["0", "-1", "abc", "1e3", "10s", "Infinity", "0.0001", "3000000"]) {
-    test(`rejects ${JSON.stringify(bad)} naming the variable`, () => {
-      assert.throws(() => hookTimeoutMs({ DROPKIT_HOOK_TIMEOUT: bad }), (e: DropkitError) =>
-        e instanceof DropkitError && e.name === "SchemaValidationError" && e.exitCode === 65
-        && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT" && e.message.includes("DROPKIT_HOOK_TIMEOUT") && e.message.includes(JSON.stringify(bad)));
-    });
-  }
 });
 
 describe("runHooks: no process outlives its hook", { timeout: 120_000 }, () => {

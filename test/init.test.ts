@@ -21,6 +21,14 @@ function drop(extra: Record<string, string> = {}): string {
   });
 }
 
+/** Picks "other…" at the theme question and types `theme`. */
+async function typeTheme(term: Terminal, theme: string): Promise<void> {
+  await term.expect("◆  Theme");
+  term.send(keys.up, keys.enter); // wraps round to "other…"
+  await term.expect("◆  Theme name or .zip path");
+  term.send(theme, keys.enter);
+}
+
 function readConfig(root: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8"));
 }
@@ -85,10 +93,7 @@ describe("init on a terminal", () => {
   test("typing: a theme path by hand, and module globs checked by the core as they are typed", pty, async () => {
     const root = fixture({ "themes/sea-theme.zip": zip });
     const term = new Terminal(root, ["init"]);
-    await term.expect("◆  Theme");
-    term.send(keys.up, keys.enter); // wraps round to "other…"
-    await term.expect("◆  Theme name or .zip path");
-    term.send("./themes/sea-theme.zip", keys.enter);
+    await typeTheme(term, "./themes/sea-theme.zip");
     await term.expect("◆  Presets");
     term.send(keys.space, keys.enter); // nothing picked: no presets
     await term.expect("◆  Modules to exclude");
@@ -103,6 +108,33 @@ describe("init on a terminal", () => {
     }
     assert.equal(await term.exit(), 0, term.screen);
     assert.deepEqual(readConfig(root), { $schema: schema, schema: 1, theme: "./themes/sea-theme.zip", presets: [], modules: { exclude: ["old-*"] } });
+  });
+
+  test("a bad flag stops init on a terminal before the first question, at the flag", pty, async () => {
+    const root = drop();
+    const term = new Terminal(root, ["init", "--theme=nope"]);
+    assert.equal(await term.exit(), 66, term.screen);
+    assert.match(term.screen, /ThemeNotFound \(exit 66\): Theme "nope" not found[\s\S]*at --theme/);
+    assert.doesNotMatch(term.screen, /◆ {2}Theme/);
+    assert.ok(!fs.existsSync(path.join(root, "dropkit.config.json")));
+  });
+
+  test("a typed theme the folder does not hold is refused at the prompt, with the themes it does hold", pty, async () => {
+    const root = drop();
+    const term = new Terminal(root, ["init"]);
+    await typeTheme(term, "ocaen");
+    await term.expect('Theme "ocaen" not found');
+    await term.expect(/Did you mean\s+"ocean"\?/);
+    term.send(keys.backspace, keys.backspace, keys.backspace, keys.backspace, keys.backspace, "OCEAN", keys.enter);
+    await term.expect("◆  Presets");
+    term.send(keys.enter);
+    for (const prompt of ["◆  Modules to exclude", "◆  Only these modules", "◆  When a hook script fails", "◆  Cache archive fingerprints?", "◆  Decisions log format"]) {
+      await term.expect(prompt);
+      term.send(keys.enter);
+    }
+    assert.equal(await term.exit(), 0, term.screen);
+    // Theme names compare in any letter case, as archives are found: OCEAN is ocean-theme.zip.
+    assert.equal((readConfig(root) as { theme: string }).theme, "OCEAN");
   });
 
   test("Ctrl-C at any of the seven prompts writes nothing and exits 130", pty, async () => {

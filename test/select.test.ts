@@ -119,13 +119,13 @@ describe("modules", () => {
 describe("theme", () => {
   test("auto with one theme archive picks it", () => {
     const r = plan(DROP);
-    assert.deepEqual(r.plan!.theme, { file: "ocean-theme.zip", path: null, reason: "the only theme archive", alternatives: [] });
+    assert.deepEqual(r.plan!.theme, { file: "ocean-theme.zip", path: null, name: "ocean", reason: "the only theme archive", alternatives: [] });
   });
 
   test("auto with several picks the first by name and names the alternatives", () => {
     const r = plan(["zen-theme.zip", "blog.zip", "alpine-theme.zip", "mid-Theme.zip"]);
     assert.deepEqual(r.plan!.theme, {
-      file: "alpine-theme.zip", path: null,
+      file: "alpine-theme.zip", path: null, name: "alpine",
       reason: "first of 3 theme archives by name; set theme to choose another",
       alternatives: ["mid-Theme.zip", "zen-theme.zip"],
     });
@@ -135,31 +135,32 @@ describe("theme", () => {
   test("auto with none picks none, without an error", () => {
     const r = plan(["blog.zip"]);
     assert.equal(r.ok, true);
-    assert.deepEqual(r.plan!.theme, { file: null, path: null, reason: "no theme archive (*-theme.zip) in the drop", alternatives: [] });
+    assert.deepEqual(r.plan!.theme, { file: null, path: null, name: null, reason: "no theme archive (*-theme.zip) in the drop", alternatives: [] });
   });
 
   test("none picks none even when there are theme archives", () => {
     const r = plan(DROP, { theme: "none" });
-    assert.deepEqual(r.plan!.theme, { file: null, path: null, reason: 'theme is "none"', alternatives: [] });
+    assert.deepEqual(r.plan!.theme, { file: null, path: null, name: null, reason: 'theme is "none"', alternatives: [] });
     assert.ok(!r.plan!.modules.includes("ocean-theme"));
   });
 
   test("a name picks <name>-theme.zip", () => {
     const r = plan([...DROP, "forest-theme.zip"], { theme: "forest" });
-    assert.deepEqual(r.plan!.theme, { file: "forest-theme.zip", path: null, reason: 'theme "forest"', alternatives: [] });
+    assert.deepEqual(r.plan!.theme, { file: "forest-theme.zip", path: null, name: "forest", reason: 'theme "forest"', alternatives: [] });
   });
 
   test("a name picks <name>.zip first, which is then not a module", () => {
     const r = plan(["plain.zip", "plain-theme.zip", "blog.zip"], {}, { flags: { theme: "plain" } });
     assert.equal(r.plan!.theme.file, "plain.zip");
+    assert.equal(r.plan!.theme.name, "plain");
     assert.deepEqual(r.plan!.modules, ["blog"]);
   });
 
   test("a .zip path in the drop picks that file; outside it, the host checks the path", () => {
     const inside = plan(DROP, { theme: "./ocean-theme.zip" });
-    assert.deepEqual(inside.plan!.theme, { file: "ocean-theme.zip", path: "/drop/ocean-theme.zip", reason: "theme path /drop/ocean-theme.zip", alternatives: [] });
+    assert.deepEqual(inside.plan!.theme, { file: "ocean-theme.zip", path: "/drop/ocean-theme.zip", name: "ocean", reason: "theme path /drop/ocean-theme.zip", alternatives: [] });
     const outside = plan(DROP, { theme: "../themes/dark.zip" });
-    assert.deepEqual(outside.plan!.theme, { file: null, path: "/themes/dark.zip", reason: "theme path /themes/dark.zip", alternatives: [] });
+    assert.deepEqual(outside.plan!.theme, { file: null, path: "/themes/dark.zip", name: "/themes/dark.zip", reason: "theme path /themes/dark.zip", alternatives: [] });
     assert.equal(outside.ok, true);
   });
 
@@ -178,6 +179,35 @@ describe("theme", () => {
     const e = only(r.errors);
     assert.deepEqual([e.name, e.exitCode, e.source], ["ThemeNotFound", 66, "--theme"]);
     assert.equal(e.message, 'Theme "ocean" not found: no ocean.zip or ocean-theme.zip in /drop. The drop has no theme archive (*-theme.zip).');
+  });
+
+  test("a name compares as archives are found, in any letter case; the name kept is the archive's", () => {
+    for (const theme of ["OCEAN", "ocean", "Ocean"]) {
+      const r = plan(["OCEAN-THEME.ZIP", "blog.zip"], {}, { flags: { theme } });
+      assert.equal(r.ok, true, theme);
+      assert.deepEqual(r.plan!.theme, { file: "OCEAN-THEME.ZIP", path: null, name: "OCEAN", reason: `theme "${theme}"`, alternatives: [] });
+    }
+    // Letter case decides only between archives whose names differ in nothing else; <name>.zip still comes first.
+    assert.equal(plan(["Ocean-theme.zip", "ocean-theme.zip"], {}, { flags: { theme: "ocean" } }).plan!.theme.file, "ocean-theme.zip");
+    assert.equal(plan(["Ocean-theme.zip", "ocean-theme.zip"], {}, { flags: { theme: "Ocean" } }).plan!.theme.file, "Ocean-theme.zip");
+    assert.equal(plan(["OCEAN.zip", "ocean-theme.zip"], {}, { flags: { theme: "ocean" } }).plan!.theme.file, "ocean-theme.zip");
+    assert.equal(plan(["OCEAN.zip", "forest-theme.zip"], {}, { flags: { theme: "ocean" } }).plan!.theme.file, "OCEAN.zip");
+    // Only ASCII letters fold: other characters compare as they are.
+    assert.equal(plan(["Éco-theme.zip"], {}, { flags: { theme: "éco" } }).errors[0]!.name, "ThemeNotFound");
+  });
+
+  test("an archive named just -theme.zip has no theme name: it is a module, auto never picks it, and no plan names an empty theme", () => {
+    for (const file of ["-theme.zip", "-THEME.ZIP"]) {
+      const r = plan([file, "blog.zip"]);
+      assert.equal(r.ok, true);
+      assert.deepEqual(r.plan!.theme, { file: null, path: null, name: null, reason: "no theme archive (*-theme.zip) in the drop", alternatives: [] });
+      assert.deepEqual(r.plan!.modules, [file.slice(0, -4), "blog"]);
+    }
+    // Named as the module it is, it can still be the theme, under that name.
+    const named = plan(["-theme.zip", "blog.zip"], {}, { flags: { theme: "-theme" } });
+    assert.deepEqual([named.plan!.theme.file, named.plan!.theme.name], ["-theme.zip", "-theme"]);
+    // With a real theme beside it, auto picks the real one.
+    assert.equal(plan(["-theme.zip", "zen-theme.zip"]).plan!.theme.name, "zen");
   });
 
   test("no plan without archives", () => {

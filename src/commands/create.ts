@@ -33,7 +33,7 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, hookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, defaultHookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
@@ -50,8 +50,8 @@ export class CreateCommand extends DropkitCommand {
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
     const config = loaded.config!;
-    // Checked before the first hook runs, so that a bad variable stops the run before anything happens.
-    const timeoutMs = hookTimeoutMs(env);
+    // DROPKIT_HOOK_TIMEOUT was checked with the rest of the environment (a bad value stopped the run above).
+    const timeoutMs = loaded.hookTimeoutMs ?? defaultHookTimeoutMs;
     // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
     const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
     const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal };
@@ -103,7 +103,7 @@ export class CreateCommand extends DropkitCommand {
       // Both files are staged (written and flushed) before either replaces anything, so a state or cache
       // that cannot be written stops the run with exit 74 and nothing changed. A cache whose entries did not
       // change is left as it is (unless it must be rebuilt or lifted to the current layout).
-      await transaction.stageState({ theme: themeName(plan), modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+      await transaction.stageState({ theme: plan.theme.name, modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
       const fingerprinted = read.fingerprinted;
       const rewrite = fingerprinted !== undefined && cache !== null && (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
       if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
@@ -137,13 +137,6 @@ export class CreateCommand extends DropkitCommand {
 }
 
 // --- helpers ---
-
-/** The theme as the state file keeps it: its name for an archive of the drop, the path for one outside, or null. */
-function themeName(plan: Plan): string | null {
-  const { file, path: outside } = plan.theme;
-  if (file !== null) return file.replace(/-theme\.zip$/i, "").replace(/\.zip$/i, "");
-  return outside;
-}
 
 /** Past this many modules, the text log has a line per reason instead of a line per module. */
 const moduleLinesMax = 40;

@@ -18,7 +18,7 @@ export class InitCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "write a dropkit.config.json from seven questions",
     details: `
-      Asks for the theme, the presets, modules to exclude, modules \`only\`, \`hooks.onFailure\`, \`cache.enabled\` and \`log.format\`, offering what the folder holds: its theme archives, its modules, and the preset files in \`./presets\`. The answers are checked by the same validator as every config, then \`dropkit.config.json\` is written atomically, holding only what differs from what the presets and defaults give, plus \`"schema": 1\` and a \`$schema\` pointer for editors. The resolved result goes to stderr.
+      Asks for the theme, the presets, modules to exclude, modules \`only\`, \`hooks.onFailure\`, \`cache.enabled\` and \`log.format\`, offering what the folder holds: its theme archives, its modules, and the preset files in \`./presets\`. The answers are checked as config and create check the same flags (a theme must be in the folder), then \`dropkit.config.json\` is written atomically, holding only what differs from what the presets and defaults give, plus \`"schema": 1\` and a \`$schema\` pointer for editors. The resolved result goes to stderr.
 
       \`--yes\` takes every default without asking (for CI); \`--theme\`, \`--preset\` and \`--exclude\` change those defaults. Without \`--yes\`, init needs a terminal and exits 64 when there is none. An existing config in the folder (any of the four forms) is never replaced without \`--force\`: exit 73. Ctrl-C at any question writes nothing and exits 130.
     `,
@@ -39,12 +39,13 @@ export class InitCommand extends DropkitCommand {
   override configPath = Option.String("--config", { hidden: true });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ fail }, init, { loadCore }, { scanArchives }, { resolveSource }] = await Promise.all([
+    const [{ fail }, init, { loadCore }, { scanArchives }, { resolveSource }, { requireThemePath }] = await Promise.all([
       import("../errors.js"),
       import("../init.js"),
       import("../core-node.js"),
       import("../archives.js"),
       import("../config.js"),
+      import("../themepath.js"),
     ]);
     if (this.configPath !== undefined) {
       fail("UsageError", `init always writes ${init.initFileName} in the working directory; --config does not apply. Run it in the folder the config is for.`, { source: "--config" });
@@ -56,20 +57,23 @@ export class InitCommand extends DropkitCommand {
     }
     const cwd = this.cwd();
     const file = path.join(cwd, init.initFileName);
-    const existing = await init.existingConfigs(cwd, env);
-    if (existing.length > 0 && !this.force) {
-      const what = existing.map((f) => (path.basename(f) === "package.json" ? `${f} (dropkit key)` : f)).join(" and ");
-      fail("ConfigExists", `This folder already has a config: ${what}. Nothing was written. Run dropkit init --force to write ${init.initFileName} anyway.`, { source: existing[0] });
-    }
-
     const core = loadCore();
-    const survey = init.surveyFolder(cwd, await scanArchives(cwd), core);
+    const archives = await scanArchives(cwd);
+    const survey = init.surveyFolder(cwd, archives, core);
     const defaults = {
       theme: this.theme ?? "auto",
       presets: this.preset ?? ("auto" as const),
       exclude: this.exclude ?? [],
       only: [],
     };
+    // The flags meet the checks config and create give them, at the flag, before any question or file text.
+    requireThemePath(await init.checkAnswers(cwd, defaults, survey, archives), this.theme === undefined ? undefined : { layer: "cli", source: "--theme" });
+    const existing = await init.existingConfigs(cwd, env);
+    if (existing.length > 0 && !this.force) {
+      const what = existing.map((f) => (path.basename(f) === "package.json" ? `${f} (dropkit key)` : f)).join(" and ");
+      fail("ConfigExists", `This folder already has a config: ${what}. Nothing was written. Run dropkit init --force to write ${init.initFileName} anyway.`, { source: existing[0] });
+    }
+
     const baseline = (presets: typeof defaults.presets | string[]) => init.baselineFor(cwd, presets, survey);
     let answers;
     if (this.yes) {
@@ -77,16 +81,20 @@ export class InitCommand extends DropkitCommand {
       answers = { ...defaults, onFailure: base.hooks.onFailure, cacheEnabled: base.cache.enabled, logFormat: base.log.format };
     } else {
       const { askAll } = await import("../prompts.js");
-      answers = await askAll({ survey, defaults, baseline, core, io: { input: stdin, output: stderr, signal } });
+      const checkTheme = (theme: string) => init.themeProblem(core, cwd, archives, theme);
+      answers = await askAll({ survey, defaults, baseline, checkTheme, core, io: { input: stdin, output: stderr, signal } });
       if (answers === null) return cancelledExitCode;
+      // The answers, as the flags were: the same checks, before the file text is built.
+      requireThemePath(await init.checkAnswers(cwd, answers, survey, archives), undefined);
     }
 
     const text = init.renderConfig(init.buildConfig(answers, survey, await baseline(answers.presets)));
-    // Flag values and typed answers are only trusted once the core's validator has seen the whole file.
+    // The answers were checked above; the whole file still goes through the validator and a resolve before it is
+    // written. What either finds in it has no position: the file is not on disk yet (or is the one being replaced).
     const checked = core.validateConfig(text, { source: file });
-    if (!checked.ok) return reportProblems(log, checked.errors);
+    if (!checked.ok) return reportProblems(log, init.unwrittenProblems(checked.errors, file));
     const resolved = await resolveSource({ cwd, source: { source: file, format: "json", text } });
-    init.throwIfFailed(resolved);
+    init.throwIfFailed(resolved, file);
 
     const { writeFileAtomic } = await import("../staging.js");
     signal.throwIfAborted();
