@@ -9,7 +9,7 @@ import { commands, describingCommands } from "./commands/index.js";
 import { DropkitCli, withPlaceholders } from "./help.js";
 import { limits } from "./limits.js";
 import { shouldColor } from "./log.js";
-import { standardStream, type StandardStream } from "./stdio.js";
+import { flushed, standardStream, type StandardStream } from "./stdio.js";
 
 const { Builtins } = clipanion;
 
@@ -19,8 +19,17 @@ const usageExitCode = 64;
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
 
-void runCli(process.argv.slice(2)).then((code) => {
+// stdout and stderr are Node's streams only on a terminal (src/stdio.ts).
+const stdout = standardStream(1);
+const stderr = standardStream(2);
+
+// The run is over when its command is: a handle that a config (or a module it imports) left open, a timer or a
+// server, must not keep dropkit alive after it has its answer. What is written is flushed first, then the process
+// exits with the command's code.
+void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
   process.exitCode = code;
+  await flushed([stdout, stderr]);
+  process.exit(code);
 });
 
 /**
@@ -28,11 +37,9 @@ void runCli(process.argv.slice(2)).then((code) => {
  * print them on stdout, which carries only the data a user asked for) and end with 64; `--help` and
  * `--version` print on stdout and end with 0.
  */
-async function runCli(argv: string[]): Promise<number> {
+async function runCli(argv: string[], stdout: StandardStream, stderr: StandardStream): Promise<number> {
   // clipanion adds the rest of its default context itself (lazily in the bundle); spreading it here would create
-  // process.stdin, which only init reads. stdout and stderr are Node's streams only on a terminal (src/stdio.ts).
-  const stdout = standardStream(1);
-  const stderr = standardStream(2);
+  // process.stdin, which only init reads.
   // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
   const context = { env: process.env, stdout: stdout as unknown as Writable, stderr: stderr as unknown as Writable };
   if (argv.length > limits.arguments) {

@@ -4,7 +4,7 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 
 /** Where the CLI writes: what the decisions log, the progress line and the commands need of a stream. */
 export interface StandardStream {
-  write(text: string): boolean;
+  write(text: string, done?: (error?: Error | null) => void): boolean;
   /** Whether it is a terminal: only then is it Node's `process.stdout` or `process.stderr`, with `columns`. */
   readonly isTTY?: boolean;
   readonly columns?: number;
@@ -47,8 +47,9 @@ export class DirectWriter implements StandardStream {
    */
   constructor(private readonly fd: number, private readonly fallback: () => NodeJS.WriteStream) {}
 
-  write(text: string): boolean {
-    if (this.stream) return this.stream.write(text);
+  write(text: string, done?: (error?: Error | null) => void): boolean {
+    if (this.stream) return this.stream.write(text, done);
+    if (done) queueMicrotask(done);
     if (this.closed || text === "") return true;
     let bytes = Buffer.from(text, "utf8");
     while (bytes.length > 0) {
@@ -69,4 +70,20 @@ export class DirectWriter implements StandardStream {
     }
     return true;
   }
+}
+
+/**
+ * Resolves once everything written to `streams` has reached its file descriptor: a `DirectWriter` writes at once,
+ * Node's stream (a terminal, or a pipe that would block) may still hold text, which `process.exit` would drop. A
+ * stream that fails or closes counts as flushed: there is nothing more to wait for.
+ */
+export function flushed(streams: StandardStream[]): Promise<void> {
+  return Promise.all(streams.map((stream) => new Promise<void>((resolve) => {
+    const node = stream as Partial<NodeJS.WriteStream>;
+    if (node.destroyed || node.writableEnded) return resolve();
+    node.once?.("close", () => resolve());
+    node.once?.("error", () => resolve());
+    // Write callbacks run in order: this one runs once everything written before it is out.
+    stream.write("", () => resolve());
+  }))).then(() => undefined);
 }
