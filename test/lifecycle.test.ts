@@ -96,3 +96,87 @@ describe("a config that leaves a handle open", () => {
     assert.match(run.stdout, /no post hooks/);
   });
 });
+
+describe("a config that never settles", () => {
+  const never = "export default async () => { await new Promise(() => {}); };\n";
+
+  for (const command of ["create", "config"]) {
+    test(`${command}: a function whose promise is pending when nothing is left to wait on is a ConfigLoadError (65) naming the file, nothing written`, async () => {
+      const root = drop({ "dropkit.config.ts": never });
+      const result = await runToEnd(root, [command, "--log-format=json"]);
+      assert.equal(result.signal, null);
+      assert.equal(result.status, 65, result.stderr);
+      const error = result.records.find((r) => r.event === "error");
+      assert.equal(error?.name, "ConfigLoadError");
+      assert.equal(error?.source, path.join(root, "dropkit.config.ts"));
+      assert.match(error?.message, /never settled: the promise its exported function returned was still pending when nothing was left for it to wait on/);
+      assert.deepEqual(fs.readdirSync(root).filter((name) => name.startsWith(".dropkit")), []);
+    });
+  }
+
+  test("top-level await on a promise never resolved, in a .js config or a preset: the same error", async () => {
+    const root = drop({
+      "dropkit.config.js": "await new Promise(() => {});\nexport default {};\n",
+    });
+    const result = await runToEnd(root, ["config", "--log-format=json"]);
+    assert.equal(result.status, 65, result.stderr);
+    assert.match(result.records.find((r) => r.event === "error")?.message, /dropkit\.config\.js never settled: its top-level code was still pending/);
+    fs.rmSync(path.join(root, "dropkit.config.js"));
+    fs.writeFileSync(path.join(root, "dropkit.config.json"), JSON.stringify({ presets: ["./slow.ts"] }));
+    fs.writeFileSync(path.join(root, "slow.ts"), never);
+    const preset = await runToEnd(root, ["create", "--log-format=json"]);
+    assert.equal(preset.status, 65, preset.stderr);
+    const error = preset.records.find((r) => r.event === "error");
+    assert.equal(error?.source, path.join(root, "slow.ts"));
+    assert.match(error?.message, /The preset .*slow\.ts never settled/);
+  });
+
+  test("pending while a timer of its own keeps the process alive: the same error after the settle limit", async () => {
+    const root = drop({ "dropkit.config.ts": `setInterval(() => {}, 1000);\n${never}` });
+    const started = Date.now();
+    const result = await runToEnd(root, ["create", "--log-format=json"], { __DROPKIT_TEST_CONFIG_SETTLE_MS: "1500" });
+    assert.equal(result.signal, null);
+    assert.equal(result.status, 65, result.stderr);
+    assert.match(result.records.find((r) => r.event === "error")?.message, /was still pending after 1\.5 s, while a timer, a server or other work kept the process alive/);
+    assert.ok(Date.now() - started >= 1500);
+    assert.equal(fs.existsSync(path.join(root, ".dropkit.json")), false);
+  });
+
+  test("a config that settles late (a 300 ms wait) is not affected", async () => {
+    const root = drop({ "dropkit.config.ts": "export default async () => { await new Promise((r) => setTimeout(r, 300)); return { theme: \"ocean\" }; };\n" });
+    const result = await runToEnd(root, ["create"]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.theme, "ocean");
+  });
+});
+
+describe("loadConfig (the library) with a config that never settles", () => {
+  const library = new URL("../src/library.ts", import.meta.url).href;
+
+  /** Runs a program that awaits loadConfig on `root` and prints how it ended; `keepAlive` gives it a timer of its own. */
+  function program(root: string, keepAlive: boolean) {
+    const script = `${keepAlive ? "const t = setInterval(() => {}, 1000);" : "const t = undefined;"}
+import(${JSON.stringify(library)}).then((m) => m.loadConfig({ cwd: ${JSON.stringify(root)}, env: { GIT_CEILING_DIRECTORIES: ${JSON.stringify(path.dirname(root))} } }))
+  .then(() => console.log("resolved"), (e) => console.log("rejected " + e.name + " " + e.exitCode + " " + e.message))
+  .finally(() => clearInterval(t));`;
+    return spawnSync(process.execPath, ["--import", "tsx", "-e", script], {
+      encoding: "utf8",
+      timeout: hangMs,
+      env: { ...process.env, __DROPKIT_TEST_CONFIG_SETTLE_MS: "1500" },
+    });
+  }
+
+  test("rejects with a ConfigLoadError when the host has nothing else to do, instead of ending the program silently", () => {
+    const root = drop({ "dropkit.config.ts": "export default async () => { await new Promise(() => {}); };\n" });
+    const run = program(root, false);
+    assert.equal(run.signal, null);
+    assert.match(run.stdout, /^rejected ConfigLoadError 65 The config .*dropkit\.config\.ts never settled/);
+  });
+
+  test("rejects after the settle limit when the host keeps the process alive", () => {
+    const root = drop({ "dropkit.config.ts": "export default async () => { await new Promise(() => {}); };\n" });
+    const run = program(root, true);
+    assert.equal(run.signal, null, "the program never ended");
+    assert.match(run.stdout, /^rejected ConfigLoadError 65 .*after 1\.5 s/);
+  });
+});
