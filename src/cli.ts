@@ -9,7 +9,7 @@ import { commands, describingCommands } from "./commands/index.js";
 import { DropkitCli, withPlaceholders } from "./help.js";
 import { limits } from "./limits.js";
 import { shouldColor } from "./log.js";
-import { flushed, standardStream, type StandardStream } from "./stdio.js";
+import { flushed, standardStream, writeFailure, type StandardStream } from "./stdio.js";
 
 const { Builtins } = clipanion;
 
@@ -27,9 +27,10 @@ const stderr = standardStream(2);
 // server, must not keep dropkit alive after it has its answer. What is written is flushed first, then the process
 // exits with the command's code.
 void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
-  process.exitCode = code;
   await flushed([stdout, stderr]);
-  process.exit(code);
+  const exitCode = await withOutputFailure(code, stderr);
+  process.exitCode = exitCode;
+  process.exit(exitCode);
 });
 
 /**
@@ -85,6 +86,25 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
 }
 
 // --- helpers ---
+
+/**
+ * The exit code once the output is known to be written. A run that succeeded but whose requested output could not
+ * be written to stdout (a full disk, an I/O error; not a reader that left, EPIPE) did not deliver what was asked:
+ * IOError (74). stderr carries only the log: when it cannot be written (`2>/dev/full`), the run's own code stands,
+ * 0 for a run that did everything it was asked, so that no failure code is reported that means something else.
+ */
+async function withOutputFailure(code: number, stderr: StandardStream): Promise<number> {
+  const failed = writeFailure(1);
+  if (code !== 0 || failed === undefined) return code;
+  const argv = process.argv.slice(2);
+  const { DecisionLog, earlyLogFormat } = await import("./log.js");
+  const { reportFailure } = await import("./failure.js");
+  const { DropkitError } = await import("./errors.js");
+  const error = new DropkitError({ name: "IOError", message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`, source: "stdout" });
+  const exitCode = reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
+  await flushed([stderr]);
+  return exitCode;
+}
 
 /** A clipanion CLI with these commands registered. */
 function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStream): DropkitCli {

@@ -18,7 +18,16 @@ export interface StandardStream {
  * the same bytes, written at once, in the same order.
  */
 export function standardStream(fd: 1 | 2): StandardStream {
-  const node = (): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
+  const node = (): NodeJS.WriteStream => {
+    const stream = fd === 1 ? process.stdout : process.stderr;
+    // Node's stream reports a failed write (ENOSPC on /dev/full, EIO on a closed terminal) as an 'error' event,
+    // which without a listener ends the process with exit 1: a code that means HookFailed here.
+    if (!listened.has(stream)) {
+      listened.add(stream);
+      stream.on("error", (error) => noteFailure(fd, error));
+    }
+    return stream;
+  };
   if (process.platform === "win32") return node();
   try {
     const stats = fstatSync(fd);
@@ -62,7 +71,8 @@ export class DirectWriter implements StandardStream {
           this.stream = this.fallback();
           return this.stream.write(bytes);
         }
-        // EPIPE, EBADF, EIO...: the log has nowhere to go; the run goes on without it.
+        // EPIPE, EBADF, EIO, ENOSPC...: the text has nowhere to go; the run goes on without it.
+        noteFailure(this.fd, error);
         this.closed = true;
         return true;
       }
@@ -70,6 +80,15 @@ export class DirectWriter implements StandardStream {
     }
     return true;
   }
+}
+
+/**
+ * Why writing to stdout (1) or stderr (2) stopped (`ENOSPC`, `EIO`...), or `undefined` while it works. A reader that
+ * closed its end (EPIPE: `dropkit config | head -1`) wanted no more and is not a failure. The CLI ends a run whose
+ * requested output (stdout) was lost with IOError; a lost log (stderr) never changes the exit code (src/cli.ts).
+ */
+export function writeFailure(fd: 1 | 2): string | undefined {
+  return failures.get(fd);
 }
 
 /**
@@ -86,4 +105,17 @@ export function flushed(streams: StandardStream[]): Promise<void> {
     // Write callbacks run in order: this one runs once everything written before it is out.
     stream.write("", () => resolve());
   }))).then(() => undefined);
+}
+
+// --- helpers ---
+
+/** The first failure of each fd, as `writeFailure` gives it. */
+const failures = new Map<number, string>();
+
+/** Node's streams that have dropkit's 'error' listener. */
+const listened = new WeakSet<NodeJS.WriteStream>();
+
+function noteFailure(fd: number, error: unknown): void {
+  const code = (error as NodeJS.ErrnoException).code ?? String(error);
+  if (code !== "EPIPE" && !failures.has(fd)) failures.set(fd, code);
 }

@@ -180,3 +180,102 @@ import(${JSON.stringify(library)}).then((m) => m.loadConfig({ cwd: ${JSON.string
     assert.match(run.stdout, /^rejected ConfigLoadError 65 .*after 1\.5 s/);
   });
 });
+
+describe("a working directory removed before the run (a CI workspace cleaned by a parallel job)", () => {
+  for (const command of [["create"], ["config"], ["init", "--yes"]]) {
+    test(`${command.join(" ")}: IOError (74) saying the folder is gone, not InternalError`, () => {
+      const root = fixture();
+      const gone = path.join(root, "workspace");
+      fs.mkdirSync(gone);
+      // The shell enters the folder, which is then removed; dropkit starts in it.
+      const script = `cd "$1" && rmdir "$1" && exec "$2" "$3" ${command.map((c) => `"${c}"`).join(" ")} --log-format=json`;
+      const run = spawnSync("bash", ["-c", script, "bash", gone, process.execPath, cliPath], {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+        encoding: "utf8",
+        timeout: hangMs,
+      });
+      assert.equal(run.status, 74, run.stderr);
+      const error = JSON.parse(run.stderr.trim().split("\n").at(-1)!);
+      assert.equal(error.name, "IOError");
+      assert.equal(error.source, gone);
+      assert.match(error.message, /The working directory \(.*workspace, as the shell last knew it\) no longer exists/);
+      assert.doesNotMatch(run.stderr, /InternalError|uv_cwd/);
+    });
+  }
+});
+
+describe("standard error or output on a full device (/dev/full)", { skip: fs.existsSync("/dev/full") ? false : "needs /dev/full" }, () => {
+  /** Runs the CLI in `root` with its stdout and stderr as given (file descriptors or "pipe"). */
+  function runWith(root: string, args: string[], stdio: Array<"pipe" | number>) {
+    return spawnSync(process.execPath, [cliPath, ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      stdio: ["ignore", ...stdio],
+      encoding: "utf8",
+      timeout: hangMs,
+    });
+  }
+
+  test("create with stderr on /dev/full commits the state and exits 0: a lost log is no failure of the run", () => {
+    const root = drop({});
+    const full = fs.openSync("/dev/full", "w");
+    try {
+      const run = runWith(root, ["create"], ["pipe", full]);
+      assert.equal(run.signal, null);
+      assert.equal(run.status, 0);
+      assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.theme, "ocean");
+      // A failing run keeps its own code: ThemeNotFound stays 66, never 1 or 74.
+      const missing = runWith(root, ["create", "--theme=nope"], ["pipe", full]);
+      assert.equal(missing.status, 66);
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+
+  test("config --json with stdout on /dev/full: the data asked for was lost, IOError (74) on stderr", () => {
+    const root = drop({});
+    const full = fs.openSync("/dev/full", "w");
+    try {
+      const run = runWith(root, ["config", "--json"], [full, "pipe"]);
+      assert.equal(run.status, 74, run.stderr);
+      const error = JSON.parse(run.stderr.trim().split("\n").at(-1)!);
+      assert.equal(error.name, "IOError");
+      assert.equal(error.source, "stdout");
+      assert.match(error.message, /Cannot write the output to standard output \(ENOSPC\)/);
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+});
+
+describe("cache.file ending in a separator (\"sub/\", no such folder)", () => {
+  const cases: Array<[string, Record<string, string>, Record<string, string>, RegExp]> = [
+    ["a JSON config", { "dropkit.config.json": '{\n  "cache": { "file": "sub/" }\n}\n' }, {}, /dropkit\.config\.json:2:22$/],
+    ["a .ts config", { "dropkit.config.ts": 'export default { cache: { file: "sub/" } };\n' }, {}, /dropkit\.config\.ts$/],
+    ["a preset file", { "dropkit.config.json": '{ "presets": ["./p.json"] }\n', "p.json": '{ "cache": { "file": "sub\\\\" } }\n' }, {}, /p\.json:1:22$/],
+    ["DROPKIT_CACHE_FILE", {}, { DROPKIT_CACHE_FILE: "sub/" }, /^DROPKIT_CACHE_FILE$/],
+  ];
+  for (const [where, files, env, source] of cases) {
+    test(`in ${where}: config and create both stop with a SchemaValidationError (65) at the value; no file named sub is written`, async () => {
+      const root = drop(files);
+      for (const command of ["config", "create"]) {
+        const result = await runToEnd(root, [command, "--log-format=json"], env);
+        assert.equal(result.status, 65, `${command}: ${result.stderr}`);
+        const error = result.records.find((r) => r.event === "error")!;
+        assert.equal(error.name, "SchemaValidationError");
+        assert.equal(error.path, "cache.file");
+        assert.match(error.source, source);
+        assert.match(error.message, /a path ending in a separator names a directory, and the cache is a file/);
+      }
+      assert.equal(fs.existsSync(path.join(root, "sub")), false);
+      assert.equal(fs.existsSync(path.join(root, ".dropkit.json")), false);
+    });
+  }
+
+  test("a cache.file in an existing folder, named in full, still works", async () => {
+    const root = drop({ "dropkit.config.json": '{ "cache": { "file": "sub/cache.json" } }\n', "sub/keep": "" });
+    const result = await runToEnd(root, ["create"]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(root, "sub", "cache.json"), "utf8")).kind, "dropkit-cache");
+  });
+});
