@@ -7,7 +7,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
  * pipe fills and the writer meets EAGAIN), then reads to the end and saves what arrived in `out`. The result's
  * status is the command's, or 99 when it has not ended `timeoutSeconds` after the reading started (it is killed).
  */
-export function runWithLateReader(command: string[], out: string, options: SpawnSyncOptions & { delaySeconds?: number; timeoutSeconds?: number } = {}) {
+export function runWithLateReader(command: string[], out: string, options: Omit<SpawnSyncOptions, "encoding"> & { delaySeconds?: number; timeoutSeconds?: number } = {}) {
   const { delaySeconds = 1, timeoutSeconds = 60, ...spawnOptions } = options;
   const python = `
 import os, subprocess, sys, time
@@ -28,5 +28,5 @@ except subprocess.TimeoutExpired:
     p.kill()
     sys.exit(99)
 `;
-  return spawnSync("python3", ["-c", python, ...command], { encoding: "utf8", timeout: 120_000, ...spawnOptions });
+  return spawnSync("python3", ["-c", python, ...command], { timeout: 120_000, ...spawnOptions, encoding: "utf8" });
 }
