@@ -90,7 +90,7 @@ export function stateText(state: StateV1): string {
  * @param lifted - Whether the state comes from a legacy file, whose copy keeps what is left out.
  * @throws DropkitError `IOError` (74) when the plan alone is over the size limit: nothing could read it back.
  */
-export function fitState(file: string, state: StateV1, lifted: boolean): { state: StateV1; text: string; warning?: string } {
+export function fitState(file: string, state: StateV1, lifted: boolean): { state: StateV1; text: string; leftOut: string[]; warning?: string } {
   const extra: Record<string, unknown> = {};
   const tooDeep: string[] = [];
   for (const [key, value] of Object.entries(state.extra)) {
@@ -120,9 +120,10 @@ export function fitState(file: string, state: StateV1, lifted: boolean): { state
     ...tooDeep.map((key) => `${key} (nested deeper than the ${stateFileLimits.depth} levels dropkit reads)`),
     ...tooLarge.map((key) => `${key} (too large: the file would pass the ${formatBytes(stateFileLimits.bytes)} dropkit reads)`),
   ];
-  if (left.length === 0) return { state: fitted, text };
+  const leftOut = [...tooDeep, ...tooLarge];
+  if (left.length === 0) return { state: fitted, text, leftOut };
   const kept = lifted ? ", and kept only in the copy of the legacy file (named in the state record)" : "";
-  return { state: fitted, text, warning: `The state file ${file} would hold values that its next read would refuse; they are left out of it${kept}: ${left.join(", ")}.` };
+  return { state: fitted, text, leftOut, warning: `The state file ${file} would hold values that its next read would refuse; they are left out of it${kept}: ${left.join(", ")}.` };
 }
 
 /** The state's text without indentation: the same data, a final newline. */
@@ -144,7 +145,13 @@ export function nextState(file: string, previous: ReadStateResult, plan: StatePl
   if (previous.state.createdAt) state.createdAt = previous.state.createdAt;
   if (previous.state.migratedFrom) state.migratedFrom = { ...previous.state.migratedFrom, at: previous.state.migratedFrom.at || at };
   state.extra = previous.state.extra;
-  if (previous.setAside.length === 0) return { state };
-  const list = previous.setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
-  return { state, warning: `The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.` };
+  const warning = setAsideWarning(file, previous.setAside);
+  return warning ? { state, warning } : { state };
+}
+
+/** The warning naming what a state file had that dropkit does not use (kept under `extra`), or `undefined` for nothing. */
+export function setAsideWarning(file: string, setAside: ReadState["setAside"]): string | undefined {
+  if (setAside.length === 0) return undefined;
+  const list = setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
+  return `The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.`;
 }

@@ -241,6 +241,10 @@ describe("what create writes, its next run reads back (the reader's limits appli
     const warning = eventsOf(first, "warning").find((w) => /left out of it/.test(w.message));
     assert.match(warning?.message, /deep \(nested deeper than the 128 levels dropkit reads\)/);
     assert.match(warning?.message, /kept only in the copy of the legacy file/);
+    // Named once, as left out: the warning about values kept under extra names only what is kept.
+    const kept = eventsOf(first, "warning").find((w) => /kept verbatim under "extra"/.test(w.message));
+    assert.match(kept?.message, /fine \(unknown key\)/);
+    assert.doesNotMatch(kept?.message, /deep/);
     const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
     assert.deepEqual(state.extra, { fine: { kept: true } });
     assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
