@@ -7,6 +7,7 @@ import { fail } from "./errors.js";
 import { signalGroup, stopGroup } from "./group.js";
 import { LineSplitter } from "./output.js";
 import { interruptionOf } from "./signals.js";
+import { requireTrusted, trustPolicy, type TrustScope } from "./trust.js";
 
 /** Which hooks run: before (`init`) or after (`post`) the drop is created. */
 export type HookPhase = "init" | "post";
@@ -52,6 +53,11 @@ export interface HookOptions {
   output?: (record: HookOutputRecord) => void;
   /** Aborting it stops the running hook's whole process group and the run (see `trapSignals`). */
   signal?: AbortSignal;
+  /**
+   * Whose hooks may run (src/trust.ts): the directory, the directories above it and each hook are checked before any
+   * runs. @default the policy of `env`, fenced at `cwd`
+   */
+  trust?: TrustScope;
 }
 
 /** One line of a hook's output, captured for the JSON log (event `hook-output`). */
@@ -105,9 +111,12 @@ const killGraceMs = 2000;
  * the group on purpose (`setsid`) is out of reach. A hook fails when it exits non-zero, is killed by a
  * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
  *
+ * Before any hook runs, the directory (with the directories above it, up to `opts.trust.fence`) and every hook in it
+ * must be trusted: owned by the user or root and writable by no one else (src/trust.ts).
+ *
  * @param dir - The hooks directory; a missing one means no hooks.
  * @throws DropkitError `HookFailed` (exit 1) on the first failing hook when `onFailure` is `fail`;
- *   `IOError` (74) when the directory exists but cannot be listed.
+ *   `IOError` (74) when the directory exists but cannot be listed; `UntrustedFile` (77) when it or a hook is not trusted.
  * @throws Interrupted (the reason of `opts.signal`) once the signal is aborted: the running hook's group
  *   is stopped and logged as `interrupted`, and no further hook starts.
  */
@@ -115,6 +124,7 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   const abs = path.resolve(opts.cwd, dir);
   const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
   const listed = listHooks(abs);
+  if (listed) requireTrustedHooks(abs, listed.hooks, opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
   if (listed === null) {
     outcome.exists = false;
     opts.log({ event: "hook", phase: opts.phase, file: abs, status: "no-directory", exitCode: null, durationMs: 0, message: `no ${opts.phase} hooks: ${abs} does not exist` });
@@ -140,6 +150,19 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     outcome.warnings.push({ message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`, source: file });
   }
   return outcome;
+}
+
+/**
+ * Refuses a hooks directory that is not trusted, or one with a hook that is not (src/trust.ts), before anything is
+ * written: `create` checks both phases' directories up front, and `runHooks` checks again before it runs one.
+ *
+ * @param dir - The hooks directory, relative to `cwd`; a missing one passes (no hooks).
+ * @throws DropkitError `UntrustedFile` (77); `IOError` (74) when the directory exists but cannot be listed.
+ */
+export function checkHooksTrust(dir: string, cwd: string, phase: HookPhase, trust: TrustScope): void {
+  const abs = path.resolve(cwd, dir);
+  const listed = listHooks(abs);
+  if (listed) requireTrustedHooks(abs, listed.hooks, phase, trust);
 }
 
 /**
@@ -191,6 +214,12 @@ function listHooks(dir: string): { hooks: string[]; skipped: string[]; misnamed:
     (isExecutable(file) ? hooks : skipped).push(file);
   }
   return { hooks, skipped, misnamed };
+}
+
+/** The directory with the directories above it, then each hook with the directory that holds it (already checked). */
+function requireTrustedHooks(dir: string, hooks: string[], phase: HookPhase, trust: TrustScope): void {
+  requireTrusted(dir, `${phase} hooks directory`, trust);
+  for (const hook of hooks) requireTrusted(hook, `${phase} hook`, { policy: trust.policy, fence: dir });
 }
 
 function isExecutable(file: string): boolean {
