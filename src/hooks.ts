@@ -3,7 +3,7 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { fail } from "./errors.js";
+import { DropkitError, fail } from "./errors.js";
 import { signalGroup, stopGroup } from "./group.js";
 import { LineSplitter } from "./output.js";
 import { interruptionOf } from "./signals.js";
@@ -153,16 +153,25 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
 }
 
 /**
- * Refuses a hooks directory that is not trusted, or one with a hook that is not (src/trust.ts), before anything is
- * written: `create` checks both phases' directories up front, and `runHooks` checks again before it runs one.
+ * Refuses a hooks directory that is not trusted, or one with a hook that is not (src/trust.ts), both phases, before
+ * anything runs or is written: `create` checks up front (and `runHooks` again before it runs one), and `config`
+ * gives the same verdict.
  *
- * @param dir - The hooks directory, relative to `cwd`; a missing one passes (no hooks).
- * @throws DropkitError `UntrustedFile` (77); `IOError` (74) when the directory exists but cannot be listed.
+ * @param dirs - The resolved `hooks` settings; relative directories resolve against `cwd`. A missing one passes (no
+ *   hooks), and so does one that cannot be listed: `runHooks` reports that (IOError) when its phase comes.
+ * @throws DropkitError `UntrustedFile` (77).
  */
-export function checkHooksTrust(dir: string, cwd: string, phase: HookPhase, trust: TrustScope): void {
-  const abs = path.resolve(cwd, dir);
-  const listed = listHooks(abs);
-  if (listed) requireTrustedHooks(abs, listed.hooks, phase, trust);
+export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: string }, cwd: string, trust: TrustScope): void {
+  for (const [phase, dir] of [["init", dirs.initScriptsDir], ["post", dirs.postScriptsDir]] as const) {
+    const abs = path.resolve(cwd, dir);
+    let listed: ReturnType<typeof listHooks> = null;
+    try {
+      listed = listHooks(abs);
+    } catch (error) {
+      if (!(error instanceof DropkitError && error.name === "IOError")) throw error;
+    }
+    if (listed) requireTrustedHooks(abs, listed.hooks, phase, trust);
+  }
 }
 
 /**

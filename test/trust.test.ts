@@ -141,9 +141,12 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
     assert.equal(fs.existsSync(path.join(cwd, ".dropkit.json")), false, "a state file was written");
   });
 
-  test("without the config, the hooks directory is refused before anything runs or is written", () => {
+  test("without the config, the hooks directory is refused before anything runs or is written (config gives the same verdict)", () => {
     const { cwd, marker, env } = drop();
     fs.rmSync(path.join(cwd, "dropkit.config.ts"));
+    const checked = json(cwd, ["config"], env);
+    assert.equal(checked.status, 77, checked.stderr);
+    assert.equal(errorOf(checked).source, path.join(cwd, "init-scripts"));
     const r = json(cwd, ["create"], env);
     assert.equal(r.status, 77, r.stderr);
     const error = errorOf(r);

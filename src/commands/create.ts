@@ -57,8 +57,7 @@ export class CreateCommand extends DropkitCommand {
     const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
     // Hooks another user could have written stop the run here, both phases, before the lock or any write.
     const trust = trustScope(env, loaded.discovery);
-    checkHooksTrust(config.hooks.initScriptsDir, cwd, "init", trust);
-    checkHooksTrust(config.hooks.postScriptsDir, cwd, "post", trust);
+    checkHooksTrust(config.hooks, cwd, trust);
     const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal, trust };
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const origin = loaded.origins?.["cache.file"];
