@@ -51,9 +51,8 @@ export const safeDirectoriesVariable = "DROPKIT_SAFE_DIRECTORIES";
  *   holds a NUL character.
  */
 export function trustPolicy(env: Env, platform: string = process.platform): TrustPolicy {
-  const posix = platform !== "win32" && typeof process.geteuid === "function";
-  const uid = posix ? process.geteuid!() : -1;
-  const owners = posix ? [uid, 0] : null;
+  const uid = platform !== "win32" ? effectiveUid() : -1;
+  const owners = uid >= 0 ? [uid, 0] : null;
   const sudo = env.SUDO_UID;
   if (owners && uid === 0 && sudo && /^\d+$/.test(sudo)) owners.push(Number(sudo));
   const policy: TrustPolicy = { owners, uid, allowAll: false, allowed: [] };
@@ -141,8 +140,19 @@ export function untrustedCandidateWarning(candidate: string, distrust: Distrust)
 
 // --- helpers ---
 
+/** The effective user id, or -1 where the runtime has none (no POSIX owners to compare with). */
+function effectiveUid(): number {
+  try {
+    return typeof process.geteuid === "function" ? process.geteuid() : -1;
+  } catch {
+    return -1;
+  }
+}
+
 /** Why one path, with its `stats`, is not trusted; `null` when it is. */
 function distrustOf(file: string, stats: Stats, policy: TrustPolicy): Distrust | null {
+  // A runtime whose stat has no owner (an emulated node:fs) gives nothing to compare: as on Windows.
+  if (typeof stats.uid !== "number") return null;
   const kind = !policy.owners!.includes(stats.uid) ? "owner" : (stats.mode & 0o022) !== 0 ? "writable" : null;
   return kind ? { path: file, kind, uid: stats.uid, mode: stats.mode & 0o7777, directory: stats.isDirectory() } : null;
 }
