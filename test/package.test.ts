@@ -38,6 +38,17 @@ describe("the packed files", () => {
     assert.ok(files.includes("LICENSE"), `LICENSE is not in the package: ${files.join(", ")}`);
   });
 
+  // .attw.json: the esm-only profile (the package has no CommonJS build: docs/library.md), and `./dropkit.wasm` left
+  // out, an asset export that attw would resolve as a JavaScript module.
+  test("@arethetypeswrong/cli passes the tarball (esm-only profile, the wasm asset left out)", () => {
+    const result = run(process.execPath, [path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], root, { allowFailure: true });
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    // What the profile lets pass is only that: a CommonJS `require` meets ESM (Node's require(esm) loads it).
+    const report = JSON.parse(result.stdout) as { problems?: Record<string, Array<{ kind: string; resolutionKind: string }>> };
+    const problems = Object.values(report.problems ?? {}).flat();
+    for (const problem of problems) assert.deepEqual([problem.kind, problem.resolutionKind], ["CJSResolvesToESM", "node16-cjs"], result.stdout);
+  });
+
   test("every relative import of a shipped module is shipped too", () => {
     for (const file of files.filter((f) => /\.(js|d\.ts)$/.test(f))) {
       for (const specifier of relativeImports(fs.readFileSync(path.join(root, file), "utf8"))) {
