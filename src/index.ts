@@ -12,8 +12,9 @@ export type { Diagnostic, ErrorCode, ErrorName } from "./errors.js";
 export { DropkitError, isDropkitError } from "./errors.js";
 
 // One signature, not overloads: with an object overload tried first, an arrow's return type is fixed without the
-// generic context and its literals ("json", "fail") widen. `const T` keeps them (and makes arrays readonly, which the
-// config's lists accept); `CheckedConfig<T>` then rejects every unknown key by name.
+// generic context and its literals ("json", "fail") widen. The constraint gives every literal its context, so it stays
+// one; `CheckedConfig<T>` then rejects every unknown key by name. No `const T`: it is not needed (measured with
+// TypeScript 4.9 to 7.0), and TypeScript before 5.0 cannot parse it.
 /**
  * Types a config in `dropkit.config.ts`/`.js`; returns it unchanged. An unknown key at any depth is a compile
  * error naming the key (`unknown config key 'modules.exlude'`), in the object form and in what a function returns;
@@ -23,7 +24,7 @@ export { DropkitError, isDropkitError } from "./errors.js";
  * export default defineConfig({ theme: "ocean", modules: { exclude: ["test-*"] } });
  * export default defineConfig(async () => ({ theme: process.env.CI ? "none" : "auto" }));
  */
-export function defineConfig<const T extends ConfigSource>(config: T & CheckedConfig<T>): DefinedConfig<T>;
+export function defineConfig<T extends ConfigSource>(config: T & CheckedConfig<T>): DefinedConfig<T>;
 export function defineConfig(config: unknown): unknown {
   return config;
 }
