@@ -57,7 +57,7 @@ export class DropkitError extends Error {
   readonly source: string;
   /** The first problem's name as a stable code, for programs that test `error.code` (see `ErrorCode`). */
   readonly code: ErrorCode;
-  /** The absolute file the first problem is in, when there is one. */
+  /** The file the first problem is in, when there is one: absolute, or the `source` name given to `validateConfig`. */
   readonly file?: string;
   /** The first problem's 1-based line in `file`, when it has a position. */
   readonly line?: number;
@@ -73,6 +73,7 @@ export class DropkitError extends Error {
     this.path = list[0]?.path ?? "";
     this.source = list[0]?.source ?? "";
     this.code = errorCode(list[0]?.name ?? "InternalError");
+    // The first problem's place, as `path` and `source` are its: the common case needs no look into `diagnostics`.
     const first = list[0];
     if (first?.file !== undefined) this.file = first.file;
     if (first?.line !== undefined) this.line = first.line;
