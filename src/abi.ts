@@ -1,6 +1,8 @@
 // The plain-WebAssembly host of the dk_* ABI (docs/embedding.md): no loader and no Node built-ins, only web-standard APIs, so
 // the same file runs in browsers, Web Workers, Deno, Bun and Node.
 
+import type { FetchResponse, WasmBytes, WasmMemory, WasmModule } from "./wasmtypes.js";
+
 /** The ABI version this host speaks (SPEC section 11). */
 export const ABI_VERSION = 1;
 
@@ -31,7 +33,7 @@ export interface AbiCore {
 
 /** The exports of the dk_* ABI (SPEC section 11): every host calls these, dropkit's own loader-based binding too. */
 export interface AbiExports {
-  memory: WebAssembly.Memory;
+  memory: WasmMemory;
   dk_abi_version(): number;
   dk_alloc(len: number): number;
   dk_free(ptr: number): void;
@@ -142,12 +144,12 @@ class Host implements AbiCore {
  * Opens the core from the module's bytes or a compiled module, synchronously. Browsers cap synchronous compiles on a
  * page's main thread (older Chromium at 4 KB): there, prefer `openCoreAsync`; workers, Deno, Bun and Node may pass bytes.
  */
-export function openCore(source: BufferSource | WebAssembly.Module): AbiCore {
+export function openCore(source: WasmBytes | WasmModule): AbiCore {
   return new Host(source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source));
 }
 
 /** Opens the core from bytes, a compiled module, or a fetch `Response` (compiled while it streams). */
-export async function openCoreAsync(source: BufferSource | WebAssembly.Module | Response | PromiseLike<Response>): Promise<AbiCore> {
+export async function openCoreAsync(source: WasmBytes | WasmModule | FetchResponse | PromiseLike<FetchResponse>): Promise<AbiCore> {
   const resolved = await source;
   if (resolved instanceof WebAssembly.Module) return new Host(resolved);
   if (isResponse(resolved)) {

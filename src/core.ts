@@ -2,6 +2,7 @@
 
 import { instantiateSync } from "@assemblyscript/loader";
 import { type AbiExports, callExportsText, CoreTrap } from "./abi.js";
+import type { WasmBytes, WasmModule } from "./wasmtypes.js";
 
 /** Thrown when the core traps or answers with something unreadable: a bug, exit 70. The same class as `dropkit/abi`'s. */
 export { CoreTrap };
@@ -159,10 +160,10 @@ const decoder = new TextDecoder();
 
 /** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
 export class Core {
-  readonly module: WebAssembly.Module;
+  readonly module: WasmModule;
   private exports: AbiExports | null = null;
 
-  constructor(source: WebAssembly.Module | BufferSource) {
+  constructor(source: WasmModule | WasmBytes) {
     this.module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
   }
 
@@ -222,6 +223,6 @@ export class Core {
 }
 
 /** Makes a core from the module's bytes or a compiled module. */
-export function createCore(source: WebAssembly.Module | BufferSource): Core {
+export function createCore(source: WasmModule | WasmBytes): Core {
   return new Core(source);
 }

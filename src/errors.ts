@@ -25,6 +25,9 @@ export const exitCodes = {
 
 export type ErrorName = keyof typeof exitCodes;
 
+/** An error's stable `code`: `ERR_DROPKIT_` and its name's words in capitals (`ConfigNotFound` is `ERR_DROPKIT_CONFIG_NOT_FOUND`). */
+export type ErrorCode = `ERR_DROPKIT_${Uppercase<string>}`;
+
 /** One problem, as the core reports it and the decisions log prints it. */
 export interface Diagnostic {
   name: ErrorName;
@@ -55,6 +58,14 @@ export class DropkitError extends Error {
   readonly path: string;
   /** Where the first problem is: `file:line:column`, a file, a flag (`--theme`) or a variable (`DROPKIT_THEME`); "" when nowhere. */
   readonly source: string;
+  /** The first problem's name as a stable code, for programs that test `error.code` (see `ErrorCode`). */
+  readonly code: ErrorCode;
+  /** The file the first problem is in, when there is one: absolute, or the `source` name given to `validateConfig`. */
+  readonly file?: string;
+  /** The first problem's 1-based line in `file`, when it has a position. */
+  readonly line?: number;
+  /** The first problem's 1-based column (UTF-16 code units), when it has a position. */
+  readonly column?: number;
 
   constructor(diagnostics: Diagnostic | Diagnostic[], options?: { cause?: unknown }) {
     const list = Array.isArray(diagnostics) ? diagnostics : [diagnostics];
@@ -64,6 +75,12 @@ export class DropkitError extends Error {
     this.exitCode = exitCodeOf(list);
     this.path = list[0]?.path ?? "";
     this.source = list[0]?.source ?? "";
+    this.code = errorCode(list[0]?.name ?? "InternalError");
+    // The first problem's place, as `path` and `source` are its: the common case needs no look into `diagnostics`.
+    const first = list[0];
+    if (first?.file !== undefined) this.file = first.file;
+    if (first?.line !== undefined) this.line = first.line;
+    if (first?.column !== undefined) this.column = first.column;
   }
 }
 Object.defineProperty(DropkitError.prototype, brand, { value: true });
@@ -74,6 +91,11 @@ Object.defineProperty(DropkitError.prototype, brand, { value: true });
  */
 export function isDropkitError(value: unknown): value is DropkitError {
   return typeof value === "object" && value !== null && (value as { [brand]?: unknown })[brand] === true;
+}
+
+/** The stable code of an error name: `IOError` is `ERR_DROPKIT_IO_ERROR`, `ConfigNotFound` `ERR_DROPKIT_CONFIG_NOT_FOUND`. */
+export function errorCode(name: ErrorName): ErrorCode {
+  return `ERR_DROPKIT_${name.replace(/([a-z])([A-Z])|([A-Z])([A-Z][a-z])/g, "$1$3_$2$4").toUpperCase()}` as ErrorCode;
 }
 
 /** The exit code for a set of problems: the first one's, so the most specific cause wins. */

@@ -1,29 +1,30 @@
 // The package's public entry: the config type, `defineConfig`, and the library (`loadConfig`, `validateConfig`, `DropkitError`).
 
-import type { DropkitConfig, StrictConfig } from "./types.js";
+import type { CheckedConfig, ConfigSource, DefinedConfig } from "./types.js";
 import type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 
-export type { DropkitConfig, DropkitCache, DropkitHooks, DropkitLog, DropkitModules, Env, ModuleGlob, StrictConfig } from "./types.js";
+export type { CheckedConfig, ConfigInput, ConfigSource, DefinedConfig, DropkitConfig, DropkitCache, DropkitHooks, DropkitLog, DropkitModules, Env, ModuleGlob, OpenObject, StrictConfig } from "./types.js";
 export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 export type { ConfigFlags } from "./config.js";
 export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core.js";
 export type { ConfigFormat, Discovery, StopReason } from "./discovery.js";
-export type { Diagnostic, ErrorName } from "./errors.js";
+export type { Diagnostic, ErrorCode, ErrorName } from "./errors.js";
 export { DropkitError, isDropkitError } from "./errors.js";
 
+// One signature, not overloads: with an object overload tried first, an arrow's return type is fixed without the
+// generic context and its literals ("json", "fail") widen. The constraint gives every literal its context, so it stays
+// one; `CheckedConfig<T>` then rejects every unknown key by name. No `const T`: it is not needed (measured with
+// TypeScript 4.9 to 7.0), and TypeScript before 5.0 cannot parse it.
 /**
  * Types a config in `dropkit.config.ts`/`.js`; returns it unchanged. An unknown key at any depth is a compile
- * error, in the object form and in what a function returns.
+ * error naming the key (`unknown config key 'modules.exlude'`), in the object form and in what a function returns;
+ * enum values need no `as const`, and lists may be readonly.
  *
  * @example
  * export default defineConfig({ theme: "ocean", modules: { exclude: ["test-*"] } });
  * export default defineConfig(async () => ({ theme: process.env.CI ? "none" : "auto" }));
  */
-export function defineConfig(config: DropkitConfig): DropkitConfig;
-/** A function returning the config (called once per load). */
-export function defineConfig<R extends DropkitConfig>(config: () => R & StrictConfig<R>): () => DropkitConfig;
-/** An async function returning the config (awaited once per load). */
-export function defineConfig<R extends DropkitConfig>(config: () => Promise<R & StrictConfig<R>>): () => Promise<DropkitConfig>;
+export function defineConfig<T extends ConfigSource>(config: T & CheckedConfig<T>): DefinedConfig<T>;
 export function defineConfig(config: unknown): unknown {
   return config;
 }

@@ -1,5 +1,7 @@
 // The library behind the package entry: `loadConfig` and `validateConfig` as a program calls them, every failure a DropkitError.
 
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config.js";
 import { CoreTrap, type CoreDiagnostic, type CoreWarning, type LeafOrigin, type Origin, type PresetChoice, type ResolvedConfig } from "./core.js";
 import { loadCore } from "./core-node.js";
@@ -56,9 +58,10 @@ export interface ValidateConfigResult {
  *
  * @throws DropkitError for every failure, with all problems in `diagnostics`: `ConfigNotFound` (66),
  *   `ConfigSyntaxError`, `ConfigLoadError`, `SchemaValidationError` (65), `PresetNotFound` (67), `UsageError`
- *   (64, a bad flag value), `InternalError` (70, a bug in dropkit).
+ *   (64, a bad flag value), `IOError` (74, `cwd` is not an existing folder), `InternalError` (70, a bug in dropkit).
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
+  if (options.cwd !== undefined) await requireFolder(path.resolve(options.cwd));
   let loaded;
   try {
     loaded = await resolveConfig(options);
@@ -97,6 +100,22 @@ export function validateConfig(text: string, options: ValidateConfigOptions = {}
 }
 
 // --- helpers ---
+
+/**
+ * A `cwd` that does not exist would otherwise resolve quietly (nothing found, defaults only). It is the folder
+ * dropkit cannot read, as for `create` listing its archives: `IOError` (74).
+ */
+async function requireFolder(cwd: string): Promise<void> {
+  let reason: string;
+  try {
+    if ((await stat(cwd)).isDirectory()) return;
+    reason = "it is not a folder";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    reason = code === "ENOENT" || code === "ENOTDIR" ? "it does not exist" : `it cannot be read: ${code ?? String(error)}`;
+  }
+  throw new DropkitError({ name: "IOError", message: `The working directory ${cwd} (the cwd option) cannot be used: ${reason}. Pass an existing folder.`, file: cwd, source: cwd });
+}
 
 /** A core problem as a diagnostic; `RequestError` (the host's request was wrong) is dropkit's bug. */
 function fromCore(d: CoreDiagnostic): Diagnostic {

@@ -12,17 +12,17 @@ export interface DropkitModules {
    * Modules added back after `exclude` (a `--exclude` flag still wins over them).
    * @default []
    */
-  include?: ModuleGlob[];
+  include?: readonly ModuleGlob[];
   /**
    * Modules left out.
    * @default []
    */
-  exclude?: ModuleGlob[];
+  exclude?: readonly ModuleGlob[];
   /**
    * When non-empty, only the modules matching one of these are considered.
    * @default []
    */
-  only?: ModuleGlob[];
+  only?: readonly ModuleGlob[];
 }
 
 /** The init and post hook scripts: each executable file of a directory, in name order. */
@@ -93,18 +93,18 @@ export interface DropkitConfig {
    * Shorthand merged into `modules.exclude` when the config is loaded.
    * @default []
    */
-  exclude?: ModuleGlob[];
+  exclude?: readonly ModuleGlob[];
   /**
    * Presets to apply, in order (a later one wins): a bundled name (`standard`, `none`), the name of a
    * preset file in `presetsSearchPath`, or a path. Omitted: auto-detect. `[]`: no presets.
    * @default undefined (auto-detect)
    */
-  presets?: string[];
+  presets?: readonly string[];
   /**
    * Directories holding local preset files (`<name>.ts|.js|.json`).
    * @default []
    */
-  presetsSearchPath?: string[];
+  presetsSearchPath?: readonly string[];
   /** Hook scripts. */
   hooks?: DropkitHooks;
   /** Archive fingerprint cache. */
@@ -120,8 +120,43 @@ export interface DropkitConfig {
 export type Env = Record<string, string | undefined>;
 
 /**
- * `T` with every key that `Shape` does not have, at any depth, typed `never`. A function config's returned
- * object loses TypeScript's excess-property check (its type is inferred), so `defineConfig` checks it with this.
+ * What `defineConfig` takes: a config, or a function returning one (sync or async, called once per load).
+ */
+export type ConfigSource = ConfigInput | (() => ConfigInput | Promise<ConfigInput>);
+
+/**
+ * A config as `defineConfig` infers it before `CheckedConfig` looks at its keys: every value typed, unknown keys
+ * let through (so that inference keeps the config's own type and the error can name the key).
+ */
+export type ConfigInput = DropkitConfig | OpenObject<DropkitConfig>;
+
+/** `T` with its values typed and any other key allowed, at every depth. */
+export type OpenObject<T> = { [K in keyof T]?: OpenValue<NonNullable<T[K]>> } & { readonly [key: string]: unknown } & object;
+type OpenValue<V> = V extends readonly unknown[] ? V : V extends object ? OpenObject<V> : V;
+
+/**
+ * The check `defineConfig` makes of the config it inferred: the same type, where every key `DropkitConfig` lacks
+ * (at any depth, in the object, in what a function returns, in each of its `return`s) becomes
+ * `{ "unknown config key 'modules.exlude'": never }`, so that the compile error names the key.
+ */
+export type CheckedConfig<T> = ConfigSource extends T
+  ? unknown // inference gave up (a value of a wrong type): the parameter is `ConfigSource`, whose error names the value
+  : T extends (...args: never[]) => infer R
+    ? () => CheckedResult<R>
+    : ExactConfig<T, DropkitConfig, "">;
+type CheckedResult<R> = R extends Promise<infer A> ? Promise<ExactConfig<A, DropkitConfig, "">> : ExactConfig<R, DropkitConfig, "">;
+type ExactConfig<T, Shape, Path extends string> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]: K extends keyof Shape ? ExactConfig<T[K], NonNullable<Shape[K]>, `${Path}${K & string}.`> : { [_ in `unknown config key '${Path}${K & string}'`]: never } }
+    : T;
+
+/** What `defineConfig` returns: the config, or the function, typed as dropkit reads them. */
+export type DefinedConfig<T> = T extends (...args: never[]) => infer R ? (R extends Promise<unknown> ? () => Promise<DropkitConfig> : () => DropkitConfig) : DropkitConfig;
+
+/**
+ * `T` with every key that `Shape` does not have, at any depth, typed `never`.
+ * @deprecated `defineConfig` checks with `CheckedConfig`, whose errors name the unknown key; kept for programs that import it.
  */
 export type StrictConfig<T, Shape = DropkitConfig> = T extends readonly unknown[]
   ? T

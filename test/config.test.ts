@@ -39,6 +39,32 @@ describe("loadConfig", () => {
     assert.equal(entry.defineConfig(config), config);
   });
 
+  test("the package entry's loadConfig rejects a cwd that is not an existing folder with an IOError (74) naming it", async () => {
+    const root = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
+    for (const [cwd, reason] of [[path.join(root, "missing"), "it does not exist"], [path.join(root, "dropkit.config.json"), "it is not a folder"], [path.join(root, "dropkit.config.json", "below"), "it does not exist"]] as const) {
+      await assert.rejects(entry.loadConfig({ cwd, env: fenced(root) }), (error: unknown) => {
+        assert.ok(entry.isDropkitError(error));
+        assert.deepEqual([error.name, error.exitCode, error.code, error.file, error.source, error.line], ["IOError", 74, "ERR_DROPKIT_IO_ERROR", cwd, cwd, undefined]);
+        assert.equal(error.message, `The working directory ${cwd} (the cwd option) cannot be used: ${reason}. Pass an existing folder.`);
+        return true;
+      });
+    }
+  });
+
+  test("a DropkitError carries a stable code and its first problem's file, line and column at the top level", async () => {
+    const root = fixture({ "dropkit.config.json": '{\n  "theme": 3,\n  "colour": 1\n}' });
+    await assert.rejects(entry.loadConfig({ cwd: root, env: fenced(root) }), (error: unknown) => {
+      assert.ok(entry.isDropkitError(error));
+      const first = error.diagnostics[0]!;
+      assert.deepEqual([error.code, error.file, error.line, error.column], ["ERR_DROPKIT_SCHEMA_VALIDATION_ERROR", path.join(root, "dropkit.config.json"), 2, 12]);
+      assert.deepEqual([first.file, first.line, first.column], [error.file, error.line, error.column]);
+      assert.equal(error.diagnostics.length, 2);
+      return true;
+    });
+    const named = new DropkitError({ name: "ConfigNotFound", message: "x" });
+    assert.deepEqual([named.code, named.file, named.line, named.column], ["ERR_DROPKIT_CONFIG_NOT_FOUND", undefined, undefined, undefined]);
+  });
+
   test("only DROPKIT_* variables reach the core", async () => {
     const root = fixture();
     const result = await loadConfig({ cwd: root, env: fenced(root, { DROPKIT_THEME: "ocean", THEME: "other" }) });

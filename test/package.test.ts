@@ -5,12 +5,15 @@ import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
+import * as configs from "./helpers/consumer-configs.js";
 import { installTarball, packRepo, repoRoot, run } from "./helpers/pack.js";
 import { tempDir } from "./helpers/temp.js";
 import { writeSparseZip } from "./helpers/zips.js";
 
 const root = repoRoot;
 const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+// A second major, as a devDependency alias (`typescript-6`): the types must hold in both.
+const tsc6 = path.join(root, "node_modules/typescript-6/bin/tsc");
 
 let tarball = "";
 let files: string[] = [];
@@ -21,12 +24,29 @@ before(() => {
 
 describe("the packed files", () => {
   test("hold the bin, the library, the wasm, the schema and the docs, and no tests, caches or playground", () => {
-    for (const file of ["package.json", "README.md", "schema.json", "dist/dropkit.cjs", "dist/dropkit-cli.cjs", "dist/digest-worker.cjs", "dist/dropkit.wasm", "dist/index.js", "dist/index.d.ts", "dist/core.js", "dist/abi.js"]) {
+    for (const file of ["package.json", "README.md", "LICENSE", "schema.json", "dist/dropkit.cjs", "dist/dropkit-cli.cjs", "dist/digest-worker.cjs", "dist/dropkit.wasm", "dist/index.js", "dist/index.d.ts", "dist/core.js", "dist/abi.js"]) {
       assert.ok(files.includes(file), `${file} is not in the package: ${files.join(", ")}`);
     }
     for (const file of files) {
       assert.doesNotMatch(file, /^test\/|\.test\.|\.cache$|^dist\/playground\/|^src\/|^assembly\/|tsbuildinfo/, `${file} should not be in the package`);
     }
+  });
+
+  test("the LICENSE is the MIT license package.json names, and is shipped", () => {
+    assert.equal(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).license, "MIT");
+    assert.match(fs.readFileSync(path.join(root, "LICENSE"), "utf8"), /^MIT License\n\nCopyright \(c\) 2026 the dropkit authors\n/);
+    assert.ok(files.includes("LICENSE"), `LICENSE is not in the package: ${files.join(", ")}`);
+  });
+
+  // .attw.json: the esm-only profile (the package has no CommonJS build: docs/library.md), and `./dropkit.wasm` left
+  // out, an asset export that attw would resolve as a JavaScript module.
+  test("@arethetypeswrong/cli passes the tarball (esm-only profile, the wasm asset left out)", () => {
+    const result = run(process.execPath, [path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], root, { allowFailure: true });
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    // What the profile lets pass is only that: a CommonJS `require` meets ESM (Node's require(esm) loads it).
+    const report = JSON.parse(result.stdout) as { problems?: Record<string, Array<{ kind: string; resolutionKind: string }>> };
+    const problems = Object.values(report.problems ?? {}).flat();
+    for (const problem of problems) assert.deepEqual([problem.kind, problem.resolutionKind], ["CJSResolvesToESM", "node16-cjs"], result.stdout);
   });
 
   test("every relative import of a shipped module is shipped too", () => {
@@ -78,25 +98,34 @@ describe("a consumer project that installs the tarball", () => {
     writeConsumerFiles(project);
   });
 
-  for (const resolution of ["node10", "nodenext", "bundler"] as const) {
-    test(`tsc (${resolution}, skipLibCheck false, no @types/node): valid files compile, every typo fails`, () => {
-      const module = resolution === "node10" ? "commonjs" : resolution === "nodenext" ? "nodenext" : "esnext";
-      const tsconfig = `tsconfig.${resolution}.json`;
-      fs.writeFileSync(path.join(project, tsconfig), JSON.stringify({
-        compilerOptions: { target: "es2022", module, moduleResolution: resolution, strict: true, noEmit: true, skipLibCheck: false, types: [] },
-        include: ["*.ts"],
-      }));
-      assert.ok(!fs.existsSync(path.join(project, "node_modules/@types/node")), "the consumer must not have @types/node");
-      const result = run(process.execPath, [tsc, "-p", tsconfig], project, { allowFailure: true });
-      const errors = result.stdout.split("\n").filter((l) => / error TS\d+/.test(l));
-      const failing = [...new Set(errors.map((l) => l.slice(0, l.indexOf("("))))].sort();
-      assert.deepEqual(failing, Object.keys(typos).sort(), `expected errors in exactly the typo files:\n${result.stdout}`);
-      // Each error is at the line holding the typo, and the object form names the unknown key.
-      for (const [file, { line, key }] of Object.entries(typos)) {
-        assert.ok(errors.some((l) => l.startsWith(`${file}(${line},`)), `${file}: no error at line ${line}:\n${result.stdout}`);
-        if (key) assert.match(result.stdout, new RegExp(`'${key}' does not exist`));
+  test("tsc (node10, nodenext, bundler; skipLibCheck false, no @types/node): the library's types compile", () => {
+    for (const resolution of ["node10", "nodenext", "bundler"] as const) {
+      const result = compile(project, tsc, { resolution, lib: ["es2022", "dom"], files: ["valid.ts", "dropkit.config.ts"] });
+      assert.equal(result.status, 0, `${resolution}:\n${result.stdout}`);
+    }
+  });
+
+  // Every form of defineConfig, with two TypeScript majors, with and without the DOM library, in both module
+  // resolutions of ESM projects: one tsc run per configuration, one file per case, errors mapped back to files.
+  for (const [major, compiler] of [["5", tsc], ["6", tsc6]] as const) {
+    for (const resolution of ["nodenext", "bundler"] as const) {
+      for (const lib of [["es2022"], ["es2022", "dom"]]) {
+        test(`defineConfig under TypeScript ${major} (${resolution}, lib ${lib.join("+")}): ${Object.keys(configs.valid).length} valid configs compile, ${Object.keys(configs.invalid).length} with an unknown key fail naming it`, () => {
+          const files = [...caseFiles.keys(), "valid.ts"];
+          const result = compile(project, compiler, { resolution, lib, files });
+          const errors = errorsByFile(result.stdout);
+          const expected = [...caseFiles].filter(([, c]) => c.fails).map(([file]) => file).sort();
+          assert.deepEqual([...errors.keys()].sort(), expected, `errors in other files than the invalid ones:\n${result.stdout}`);
+          for (const [file, { key }] of caseFiles) {
+            if (!key) continue;
+            const leaf = key.slice(key.lastIndexOf(".") + 1).replace(/\$/g, "\\$");
+            // Ours names the dotted path; a `satisfies DropkitConfig` fails first with TypeScript's own message.
+            const named = new RegExp(`unknown config key '${key.replace(/[$.]/g, "\\$&")}'|'${leaf}' does not exist in type`);
+            assert.match(errors.get(file)!, named, `${file} fails without naming ${key}`);
+          }
+        });
       }
-    });
+    }
   }
 
   test("the installed bin loads a .ts config that imports dropkit (the project's own copy)", () => {
@@ -116,15 +145,28 @@ describe("a consumer project that installs the tarball", () => {
       try { await validateConfig('{"theme": 3, "colour": 1}', { source: "x.json" }); } catch (e) { error = e; }
       const wasm = readFileSync(createRequire(import.meta.url).resolve("dropkit/dropkit.wasm"));
       const core = createCore(wasm).validateConfig("{}");
+      let missing;
+      try { await loadConfig({ cwd: "./no-such-folder" }); } catch (e) { missing = e; }
       console.log(JSON.stringify({ theme: loaded.config.theme, file: loaded.discovery.file, checked: checked.config, isError: isDropkitError(error),
         instance: error instanceof DropkitError, name: error.name, exitCode: error.exitCode, path: error.path, source: error.source,
-        count: error.diagnostics.length, core: core.ok }));`;
+        code: error.code, at: [error.file, error.line, error.column], count: error.diagnostics.length, core: core.ok,
+        missing: [isDropkitError(missing), missing.name, missing.exitCode, missing.code, missing.file, missing.message] }));`;
     fs.writeFileSync(path.join(project, "library.mjs"), script);
     const result = run(process.execPath, ["library.mjs"], project, { env: { GIT_CEILING_DIRECTORIES: path.dirname(project) } });
     assert.deepEqual(JSON.parse(result.stdout), {
       theme: "consumer", file: path.join(project, "dropkit.config.ts"), checked: { theme: "ocean" }, isError: true, instance: true,
       name: "SchemaValidationError", exitCode: 65, path: "theme", source: "x.json:1:11", count: 2, core: true,
+      code: "ERR_DROPKIT_SCHEMA_VALIDATION_ERROR", at: ["x.json", 1, 11],
+      missing: [true, "IOError", 74, "ERR_DROPKIT_IO_ERROR", path.join(project, "no-such-folder"),
+        `The working directory ${path.join(project, "no-such-folder")} (the cwd option) cannot be used: it does not exist. Pass an existing folder.`],
     });
+  });
+
+  // ESM only: CommonJS code has Node's require(esm) (20.19+, 22.12+), which refuses a module graph with top-level await.
+  test("CommonJS code loads the package with require()", { skip: !(process.features as { require_module?: boolean }).require_module && "this Node has no require(esm)" }, () => {
+    const script = 'const d = require("dropkit"); console.log(JSON.stringify([typeof d.defineConfig, typeof d.loadConfig, d.defineConfig({ theme: "x" }).theme]));';
+    const result = run(process.execPath, ["--input-type=commonjs", "-e", script], project);
+    assert.deepEqual(JSON.parse(result.stdout), ["function", "function", "x"]);
   });
 
   test("dropkit installed outside the project (as npx or a global install does) loads a .ts config importing dropkit", () => {
@@ -153,24 +195,42 @@ describe("a consumer project that installs the tarball", () => {
 
 // --- helpers ---
 
-/** The files that must fail to compile: the line of the typo, and the key tsc names (object forms only). */
-const typos: Record<string, { line: number; key?: string }> = {
-  "typo-top.ts": { line: 3, key: "themes" },
-  "typo-nested.ts": { line: 3, key: "exlude" },
-  "typo-function.ts": { line: 3 },
-  "typo-async.ts": { line: 3 },
-  "typo-deep-function.ts": { line: 3 },
-};
+/** The matrix's files: each case's file name, whether it must fail, and the key its error must name. */
+const caseFiles = new Map<string, { fails: boolean; key?: string; text: string }>([
+  ...Object.entries(configs.valid).map(([name, text]) => [`config-valid-${name}.ts`, { fails: false, text }] as const),
+  ...Object.entries(configs.invalid).map(([name, [text, key]]) => [`config-invalid-${name}.ts`, { fails: true, key, text }] as const),
+  ...Object.entries(configs.wrongValues).map(([name, text]) => [`config-wrong-${name}.ts`, { fails: true, text }] as const),
+]);
+
+/** Runs one tsc over `files` with the consumer's settings: strict, skipLibCheck false, no @types/node. */
+function compile(project: string, compiler: string, options: { resolution: "node10" | "nodenext" | "bundler"; lib: string[]; files: string[] }): { status: number | null; stdout: string } {
+  const module = options.resolution === "node10" ? "commonjs" : options.resolution === "nodenext" ? "nodenext" : "esnext";
+  const tsconfig = `tsconfig.${path.basename(path.dirname(path.dirname(compiler)))}.${options.resolution}.${options.lib.join("-")}.json`;
+  fs.writeFileSync(path.join(project, tsconfig), JSON.stringify({
+    compilerOptions: { target: "es2022", lib: options.lib, module, moduleResolution: options.resolution, strict: true, noEmit: true, skipLibCheck: false, types: [], pretty: false },
+    files: options.files,
+  }));
+  assert.ok(!fs.existsSync(path.join(project, "node_modules/@types/node")), "the consumer must not have @types/node");
+  return run(process.execPath, [compiler, "-p", tsconfig], project, { allowFailure: true });
+}
+
+/** tsc's errors by file, each with its indented continuation lines (the whole message chain). */
+function errorsByFile(stdout: string): Map<string, string> {
+  const errors = new Map<string, string>();
+  let file = "";
+  for (const line of stdout.split("\n")) {
+    const start = /^(\S[^(]*)\(\d+,\d+\): error TS\d+/.exec(line);
+    if (start) file = start[1]!;
+    else if (!line.startsWith(" ")) file = line.trim() ? line : "";
+    if (file) errors.set(file, (errors.get(file) ?? "") + line + "\n");
+  }
+  return errors;
+}
 
 function writeConsumerFiles(project: string): void {
   const header = 'import { defineConfig } from "dropkit";\n\n';
   const sources: Record<string, string> = {
     "dropkit.config.ts": `${header}export default defineConfig({ theme: "consumer", modules: { exclude: ["test-*"] }, hooks: { onFailure: "fail" } });\n`,
-    "typo-top.ts": `${header}export default defineConfig({ theme: "ocean", themes: "forest" });\n`,
-    "typo-nested.ts": `${header}export default defineConfig({ modules: { exclude: ["a"], exlude: ["b"] } });\n`,
-    "typo-function.ts": `${header}export default defineConfig(() => ({ modules: { include: ["a"], inclde: ["b"] } }));\n`,
-    "typo-async.ts": `${header}export default defineConfig(async () => ({ theme: "ocean", presetz: ["standard"] }));\n`,
-    "typo-deep-function.ts": `${header}export default defineConfig(async () => { const theme = await Promise.resolve("auto"); return { theme, hooks: { onFailure: "fail", timeout: 3 } }; });\n`,
     "valid.ts": `import { defineConfig, loadConfig, validateConfig, DropkitError, isDropkitError, type DropkitConfig, type Env, type LoadConfigResult } from "dropkit";
 import { createCore } from "dropkit/core";
 import { openCore, CoreTrap } from "dropkit/abi";
@@ -197,6 +257,7 @@ export const bindings = typeof createCore + typeof openCore + typeof CoreTrap;
 `,
   };
   for (const [name, text] of Object.entries(sources)) fs.writeFileSync(path.join(project, name), text);
+  for (const [name, { text }] of caseFiles) fs.writeFileSync(path.join(project, name), `${configs.header}${text}\n`);
 }
 
 /** The relative specifiers a module imports or re-exports (static and dynamic). */
