@@ -55,6 +55,7 @@ void start();
 
 async function start(): Promise<void> {
   performance.mark("dropkit:script-start");
+  keepOffline();
   setUpScheme(byId("scheme"));
   // The core inflates and compiles off the main thread while the editor is made.
   const opening = openPageCore(wasmDeflated);
@@ -377,6 +378,12 @@ async function writeHash(): Promise<void> {
 function isPackageJson(state: State): boolean {
   if (state.format !== "auto") return state.format === "package.json";
   return looksLikePackageJson(state.config);
+}
+
+/** A hosted page registers its offline worker (sw.js); a saved file (file://) works offline as it is. */
+function keepOffline(): void {
+  if (location.protocol === "file:" || !("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("./sw.js").catch(() => undefined);
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {

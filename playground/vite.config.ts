@@ -66,6 +66,8 @@ function singleFile(): Plugin {
         // editor. Harmless without markup injection (nothing can load: default-src 'none'); sheets stay hashed.
         "style-src-attr 'unsafe-inline'",
         "img-src data:",
+        // The hosted page's offline worker (sw.js, beside it); nothing else may run as a worker.
+        "worker-src 'self'",
         "base-uri 'none'",
         "form-action 'none'",
       ].join("; ");
@@ -75,6 +77,9 @@ function singleFile(): Plugin {
         .replace("</head>", () => `<style>${style}</style>\n  </head>`)
         .replace("</body>", () => `<script>${script}</script>\n  </body>`);
       html.source = text;
+      // The offline worker, named after the page it keeps (a new page is a new worker, and replaces the old copy).
+      const worker = readFileSync(new URL("./sw.js", import.meta.url), "utf8").replace("__DROPKIT_PAGE_HASH__", createHash("sha256").update(text).digest("hex").slice(0, 16));
+      this.emitFile({ type: "asset", fileName: "sw.js", source: worker });
     },
   };
 }

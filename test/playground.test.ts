@@ -12,10 +12,11 @@ import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundDir, pl
 import { validate } from "./helpers/core.ts";
 
 /**
- * The budget for everything the page loads, gzipped (KB of 1,024 bytes, as the rest of the project counts): 150 KB,
- * plus 4.5 KB named for CodeMirror's bracket closing and folding, which cost 4.1 KB together (docs/performance.md).
+ * The budget for everything the page loads, gzipped (KB of 1,024 bytes, as the rest of the project counts): the
+ * 150 KB ceiling, passed by what docs/performance.md ("The page's weight") names: CodeMirror's bracket closing and
+ * folding (3.4 KB) and the core's and the page's growth of this release (1.3 KB), with 0.3 KB to spare.
  */
-const budgetBytes = (150 + 4.5) * 1024;
+const budgetBytes = 155 * 1024;
 
 /** A made-up origin the tests serve the built files from, through route interception: no server, no port. */
 const origin = "https://playground.test";
@@ -30,7 +31,7 @@ function chromium(): Promise<Browser> {
 interface Served {
   context: BrowserContext;
   page: Page;
-  /** Bytes of every response the page got, and the same bytes gzipped. */
+  /** Bytes of every file the page got, and the same bytes gzipped. */
   bytes: () => number;
   gzipped: () => number;
   /** Requests for anything but the playground's own files. */
@@ -44,8 +45,8 @@ async function open(url = `${origin}/index.html`, options: BrowserContextOptions
   const context = await (await chromium()).newContext({ viewport: { width: 1200, height: 900 }, ...options });
   const foreign: string[] = [];
   const problems: string[] = [];
-  let bytes = 0;
-  let gzipped = 0;
+  // Per file: the offline worker fetches index.html again to keep it, which is no second download for the reader.
+  const files = new Map<string, { bytes: number; gzipped: number }>();
   await context.route("**/*", async (route) => {
     const requested = new URL(route.request().url());
     const file = path.join(playgroundDir, decodeURIComponent(requested.pathname));
@@ -55,9 +56,8 @@ async function open(url = `${origin}/index.html`, options: BrowserContextOptions
       return;
     }
     const body = fs.readFileSync(file);
-    bytes += body.length;
-    gzipped += zlib.gzipSync(body, { level: 9 }).length;
-    await route.fulfill({ status: 200, contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : undefined, body });
+    files.set(requested.pathname, { bytes: body.length, gzipped: zlib.gzipSync(body, { level: 9 }).length });
+    await route.fulfill({ status: 200, contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : file.endsWith(".js") ? "text/javascript" : undefined, body });
   });
   const page = await context.newPage();
   page.on("console", (message) => {
@@ -71,7 +71,8 @@ async function open(url = `${origin}/index.html`, options: BrowserContextOptions
   });
   await page.goto(url);
   await settled(page);
-  return { context, page, bytes: () => bytes, gzipped: () => gzipped, foreign, problems };
+  const sum = (key: "bytes" | "gzipped") => [...files.values()].reduce((total, file) => total + file[key], 0);
+  return { context, page, bytes: () => sum("bytes"), gzipped: () => sum("gzipped"), foreign, problems };
 }
 
 /** Waits until the page has rendered the answer for its current inputs (typing is debounced). */
@@ -141,6 +142,12 @@ async function accept(page: Page, label: string): Promise<void> {
   throw new Error(`no completion option ${label}`);
 }
 
+/** Opens "As dropkit config prints it" and waits for its text, which is made when it opens. */
+async function openTableText(page: Page): Promise<void> {
+  await page.click("#resolved-details summary");
+  await page.waitForFunction(() => document.getElementById("resolved-text")!.textContent !== "");
+}
+
 async function close(served: Served): Promise<void> {
   assert.deepEqual(served.problems, [], "no console errors, no CSP violations, no exceptions");
   await served.context.close();
@@ -182,7 +189,7 @@ describe("playground", () => {
     assert.deepEqual(rows.presets, ['["standard"]', "default", "auto-detect"]);
     // The same text as `dropkit config` prints, from the same row function, made when it is opened.
     assert.equal(await page.textContent("#resolved-text"), "");
-    await page.click("#resolved-details summary");
+    await openTableText(page);
     assert.match((await page.textContent("#resolved-text"))!, /^KEY +VALUE +LAYER +SOURCE\nschema +1 +default +default\ntheme +ocean +config +\/drop\/dropkit\.config\.json:2:12\n/);
     // The selection: the theme archive, and each module in or out with why.
     assert.equal(await page.textContent(".theme-line .value"), "ocean-theme.zip");
@@ -199,7 +206,7 @@ describe("playground", () => {
     await editor(page).fill(JSON.stringify({ theme: "ocean", modules: { exclude: names } }));
     await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
     assert.match((await page.textContent("#status"))!, /^Valid/);
-    await page.click("#resolved-details summary");
+    await openTableText(page);
     const text = (await page.textContent("#resolved-text"))!;
     const lines = text.split("\n");
     // The header, a line per leaf, and a further line per item of the exclude list (the preset's two and these).
@@ -645,9 +652,30 @@ describe("playground", () => {
     assert.deepEqual(served.foreign, []);
     const total = served.gzipped();
     assert.ok(total > 0 && total <= budgetBytes, `the page loaded ${total} bytes gzipped (${served.bytes()} raw); the budget is ${budgetBytes}`);
-    // Everything is in index.html, so that the file works on its own.
-    assert.deepEqual(fs.readdirSync(playgroundDir), ["index.html"]);
+    // Everything is in index.html, so that the file works on its own; sw.js keeps a hosted page for offline use.
+    assert.deepEqual(fs.readdirSync(playgroundDir).sort(), ["index.html", "sw.js"]);
     await close(served);
+  });
+
+  test("a hosted page keeps an offline copy: with the host gone, a reload opens it and it still validates", async () => {
+    const served = await open();
+    const { page, context } = served;
+    // The worker installs (keeping index.html) and takes the page over.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+    // The host goes away: every request fails from now on.
+    await context.unrouteAll();
+    await context.route("**/*", (route) => route.abort("internetdisconnected"));
+    await page.reload();
+    await settled(page);
+    await paste(page, '{"theme": "ocen"}');
+    assert.deepEqual((await listedProblems(page)).map((p) => p.fix), ['Use "ocean"']);
+    // From file:// there is no worker: a saved page needs none.
+    const file = await (await chromium()).newPage();
+    await file.goto(pathToFileURL(playgroundFile).href);
+    await file.waitForSelector('body[data-state="ready"]');
+    assert.equal(await file.evaluate(() => navigator.serviceWorker?.controller ?? null), null);
+    await file.close();
+    await context.close();
   });
 
   test("opened as a file:// URL, offline, it validates, resolves and completes", async () => {
@@ -770,7 +798,7 @@ describe("playground", () => {
         assert.equal(await page.locator("#resolved tr.entry").count(), 550);
         assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.more), "modules.exclude");
         // The text form is made only when opened, and is linear: one line per entry.
-        await page.click("#resolved-details summary");
+        await openTableText(page);
         const lines = (await page.textContent("#resolved-text"))!.split("\n").length;
         assert.ok(lines < Number(count.replace(",", "")) + 40, `${lines} lines`);
       } else {
