@@ -1,4 +1,4 @@
-// Takes docs/playground.png and docs/playground-dark.png, the README's pictures of the built playground (run after `npm run build`).
+// Takes docs/playground.png, docs/playground-dark.png and docs/playground-phone.png, the README's pictures of the built playground (run after `npm run build`).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -37,6 +37,13 @@ try {
     fs.writeFileSync(file, toPalettePng(await page.screenshot()));
     await page.close();
   }
+  // A phone: the config, its result right after it, and the verdict kept at the bottom of the screen.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await phone.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
+  await phone.waitForSelector('body[data-state="ready"]');
+  await phone.locator("#resolved-heading").evaluate((heading) => heading.scrollIntoView({ block: "start" }));
+  fs.writeFileSync(path.join(outDir, "playground-phone.png"), toPalettePng(await phone.screenshot()));
+  await phone.close();
 } finally {
   await browser.close();
 }

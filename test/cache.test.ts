@@ -487,7 +487,8 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     const notes = path.join(root, "notes.txt");
     fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": "./notes.txt"\n  }\n}\n`);
     openUp(root);
-    fs.chmodSync(root, 0o777);
+    // The drop is the runner's own (a folder anyone could write would make its config untrusted: src/trust.ts).
+    if (asNobody) fs.chownSync(root, nobody, nobody);
     if (asNobody) fs.chownSync(notes, nobody, nobody);
     fs.chmodSync(notes, 0o000);
     const before = fs.statSync(notes);
