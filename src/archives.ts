@@ -4,6 +4,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Plan } from "./core.js";
 import type { DigestOptions } from "./digest-pool.js";
+import { notRegularProblem } from "./found.js";
 import type { FolderListing, ListedEntry } from "./listing.js";
 import { fail, type Diagnostic } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
@@ -66,6 +67,10 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
   const digests = await digestArchives(jobs, options);
   const verdicts = new Map<string, ZipVerdict>();
   for (const [i, digest] of digests.entries()) {
+    if (!digest.ok && digest.what !== undefined) {
+      verdicts.set(names[i]!, { ok: false, problem: notRegularProblem(digest.what) });
+      continue;
+    }
     if (!digest.ok) fail("IOError", `Cannot read the archive ${jobs[i]!.file} (${digest.code}); check that it is readable.`, { file: jobs[i]!.file, source: jobs[i]!.file });
     verdicts.set(names[i]!, digest.zip!);
   }

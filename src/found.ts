@@ -48,6 +48,11 @@ export function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
+/** Why an archive that was not a regular file when it was opened (a FIFO swapped in after the scan) is refused. */
+export function notRegularProblem(what: string): string {
+  return `it is ${what}, not a regular file, so it is not an archive`;
+}
+
 // --- helpers ---
 
 function readLinkTarget(file: string): string {
@@ -59,7 +64,7 @@ function readLinkTarget(file: string): string {
 }
 
 /** "a directory", "a FIFO", ...: what a path that is not a regular file is. */
-function describeNonFile(stats: Stats): string {
+export function describeNonFile(stats: Stats): string {
   if (stats.isDirectory()) return "a directory";
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isSocket()) return "a socket";
