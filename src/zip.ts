@@ -13,8 +13,19 @@ export interface ZipSource {
   read(buffer: Uint8Array, position: number): number;
 }
 
-/** The largest central directory read (it is held in memory whole): about 3 million entries. */
-export const maxCentralDirectoryBytes = 256 * 1024 * 1024;
+/**
+ * The most entries of a central directory that does not list them in the order of their data: such a directory is
+ * checked through a table of 20 bytes an entry (20 MiB at most); one in data order, as every common writer makes it,
+ * is streamed whatever its length.
+ */
+export const maxUnorderedEntries = 1024 * 1024;
+/**
+ * What checking one archive may hold at once, whatever its directory lists (docs/reliability.md#limits): the read
+ * windows (320 KiB) and, for a directory out of data order, its table (20 MiB); the test holds the check to it.
+ */
+export const zipCheckMemoryBytes = 24 * 1024 * 1024;
+/** The read window over the central directory: larger than the largest record (46 bytes and three 16-bit lengths). */
+const directoryWindowBytes = 256 * 1024;
 
 const sig = { local: 0x04034b50, central: 0x02014b50, end: 0x06054b50, end64: 0x06064b50, locator64: 0x07064b50 } as const;
 const endLength = 22;
@@ -24,11 +35,13 @@ const maxComment = 0xffff;
 const localHeaderLength = 30;
 const centralHeaderLength = 46;
 
-/** One central directory entry: what the data check needs. */
+/** One central directory record: what the data check needs, and where the next record starts. */
 interface Entry {
   name: string;
   offset: number;
   compressedSize: number;
+  /** The position of the next record, relative to the start of the directory. */
+  next: number;
 }
 
 /**
@@ -105,12 +118,10 @@ function readArchive(source: ZipSource): number {
   // Bytes before the archive (a self-extractor stub, a concatenation) shift every offset, as unzip and zipfile allow.
   const shift = recordsStart - (centralOffset + centralSize);
   if (shift < 0) problem("truncated: the central directory ends past the start of the end record (part of the file is missing)");
-  if (centralSize > maxCentralDirectoryBytes) problem(`unsupported: a central directory of ${centralSize} bytes (dropkit reads at most ${maxCentralDirectoryBytes})`);
-  const centralStart = centralOffset + shift;
-  const central = readExactly(source, centralStart, centralSize, "the central directory");
-  const entries = readCentralDirectory(central, count, zip64);
-  checkEntryData(source, entries, shift, centralStart);
-  return entries.length;
+  const directory = new Directory(source, centralOffset + shift, centralSize);
+  const entries = scanDirectory(directory, count, zip64);
+  checkEntryData(source, directory, entries, shift);
+  return entries.count;
 }
 
 /**
@@ -137,38 +148,95 @@ function findEndRecord(tail: Uint8Array): number {
   return -1;
 }
 
-/** Parses every central directory entry; checks the count against the end record's. */
-function readCentralDirectory(central: Uint8Array, count: number, zip64: boolean): Entry[] {
-  const v = view(central);
-  const decoder = new TextDecoder();
-  const entries: Entry[] = [];
-  let at = 0;
-  while (at < central.length) {
-    const n = entries.length + 1;
-    if (at + centralHeaderLength > central.length) problem(`corrupt: central directory entry ${n} is cut short`);
-    if (v.getUint32(at, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
-    const nameLength = v.getUint16(at + 28, true);
-    const extraLength = v.getUint16(at + 30, true);
-    const commentLength = v.getUint16(at + 32, true);
-    const next = at + centralHeaderLength + nameLength + extraLength + commentLength;
-    if (next > central.length) problem(`corrupt: central directory entry ${n} runs past the end of the directory`);
-    const name = decoder.decode(central.subarray(at + centralHeaderLength, at + centralHeaderLength + nameLength));
-    let compressedSize = v.getUint32(at + 20, true);
-    let offset = v.getUint32(at + 42, true);
-    const uncompressed = v.getUint32(at + 24, true);
-    const diskStart = v.getUint16(at + 34, true);
+/** The central directory, read record by record through a window: never held whole, so its length costs no memory. */
+class Directory {
+  private readonly window: Window;
+  private readonly decoder = new TextDecoder();
+
+  constructor(source: ZipSource, readonly start: number, readonly size: number) {
+    this.window = new Window(source, directoryWindowBytes, "a central directory record");
+  }
+
+  /**
+   * The record at `at` (relative to the start), the `n`th of the directory (for messages); its name is decoded only
+   * `withName` (a first pass over the directory needs none).
+   */
+  record(at: number, n: number, withName = true): Entry {
+    if (at + centralHeaderLength > this.size) problem(`corrupt: central directory entry ${n} is cut short`);
+    const { window } = this;
+    let p = window.at(this.start + at, centralHeaderLength);
+    let v = window.view;
+    if (v.getUint32(p, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
+    const nameLength = v.getUint16(p + 28, true);
+    const extraLength = v.getUint16(p + 30, true);
+    const commentLength = v.getUint16(p + 32, true);
+    const length = centralHeaderLength + nameLength + extraLength + commentLength;
+    if (at + length > this.size) problem(`corrupt: central directory entry ${n} runs past the end of the directory`);
+    p = window.at(this.start + at, length);
+    v = window.view;
+    const nameAt = p + centralHeaderLength;
+    let name = withName ? this.decoder.decode(window.bytes.subarray(nameAt, nameAt + nameLength)) : "";
+    let compressedSize = v.getUint32(p + 20, true);
+    let offset = v.getUint32(p + 42, true);
+    const uncompressed = v.getUint32(p + 24, true);
+    const diskStart = v.getUint16(p + 34, true);
     if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressed === 0xffffffff || diskStart === 0xffff) {
-      const extra = central.subarray(at + centralHeaderLength + nameLength, at + centralHeaderLength + nameLength + extraLength);
+      name ||= this.decoder.decode(window.bytes.subarray(nameAt, nameAt + nameLength));
+      const extra = window.bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength);
       ({ compressedSize, offset } = readZip64Extra(extra, name, { uncompressed, compressedSize, offset, diskStart }));
     }
-    entries.push({ name, offset, compressedSize });
-    at = next;
+    return { name, offset, compressedSize, next: at + length };
+  }
+}
+
+/** What a first pass over the directory found: how many records, and whether they list their data in file order. */
+interface DirectoryScan {
+  count: number;
+  ordered: boolean;
+}
+
+/** Reads every record once, keeping nothing of them; checks the count against the end record's. */
+function scanDirectory(directory: Directory, count: number, zip64: boolean): DirectoryScan {
+  let n = 0;
+  let ordered = true;
+  let lastOffset = -1;
+  for (let at = 0; at < directory.size; n++) {
+    const entry = directory.record(at, n + 1, false);
+    if (entry.offset <= lastOffset) ordered = false;
+    lastOffset = entry.offset;
+    at = entry.next;
   }
   // Without zip64 the count field has 16 bits, and some writers store the true count modulo 65536.
-  if (entries.length !== count && (zip64 || entries.length % 0x10000 !== count)) {
-    problem(`corrupt: the end record counts ${count} entr${count === 1 ? "y" : "ies"}, the central directory holds ${entries.length}`);
+  if (n !== count && (zip64 || n % 0x10000 !== count)) {
+    problem(`corrupt: the end record counts ${count} entr${count === 1 ? "y" : "ies"}, the central directory holds ${n}`);
   }
-  return entries;
+  return { count: n, ordered };
+}
+
+/**
+ * The records in the order of their data, one at a time: the directory's own order when it is that order (streamed),
+ * else through a table of each record's data offset and position, sorted (at most `maxUnorderedEntries`).
+ */
+function* inDataOrder(directory: Directory, scan: DirectoryScan): Generator<Entry> {
+  if (scan.ordered) {
+    for (let at = 0, n = 1; at < directory.size; n++) {
+      const entry = directory.record(at, n);
+      yield entry;
+      at = entry.next;
+    }
+    return;
+  }
+  if (scan.count > maxUnorderedEntries) problem(`unsupported: a central directory of ${scan.count} entries not in the order of their data (dropkit reads at most ${maxUnorderedEntries} such entries)`);
+  const offsets = new Float64Array(scan.count);
+  const positions = new Float64Array(scan.count);
+  for (let at = 0, i = 0; i < scan.count; i++) {
+    const entry = directory.record(at, i + 1, false);
+    offsets[i] = entry.offset;
+    positions[i] = at;
+    at = entry.next;
+  }
+  const order = new Uint32Array(scan.count).map((_, i) => i).sort((a, b) => offsets[a]! - offsets[b]!);
+  for (const i of order) yield directory.record(positions[i]!, i + 1);
 }
 
 /** The zip64 extended information field: the 64-bit values of the fields whose 32-bit value is all ones, in order. */
@@ -198,42 +266,53 @@ function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed:
 }
 
 /**
- * Checks each entry's local header and that its data ends before the next entry's header and before the central
- * directory. Headers are read in offset order through a window, so that many small entries cost few reads.
+ * Checks each entry's local header and that its data ends before the next entry's header (in data order) and before
+ * the central directory. Headers are read in offset order through a window, so that many small entries cost few reads.
  */
-function checkEntryData(source: ZipSource, entries: Entry[], shift: number, centralStart: number): void {
-  const ordered = entries.slice().sort((a, b) => a.offset - b.offset);
-  const window = new Window(source);
-  for (let i = 0; i < ordered.length; i++) {
-    const entry = ordered[i]!;
-    const at = entry.offset + shift;
-    const limit = i + 1 < ordered.length ? ordered[i + 1]!.offset + shift : centralStart;
-    if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
-    const header = window.read(at, localHeaderLength);
-    if (header.getUint32(0, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
-    const dataEnd = at + localHeaderLength + header.getUint16(26, true) + header.getUint16(28, true) + entry.compressedSize;
-    if (dataEnd > limit) {
-      const next = i + 1 < ordered.length ? `the next entry, "${ordered[i + 1]!.name}"` : "the central directory";
-      problem(`corrupt: the data of "${entry.name}" runs into ${next}`);
-    }
+function checkEntryData(source: ZipSource, directory: Directory, scan: DirectoryScan, shift: number): void {
+  const window = new Window(source, 64 * 1024, "a local header");
+  let entry: Entry | undefined;
+  for (const next of inDataOrder(directory, scan)) {
+    if (entry) checkEntry(window, entry, shift, directory.start, next);
+    entry = next;
   }
+  if (entry) checkEntry(window, entry, shift, directory.start, undefined);
 }
 
-/** Reads small records near each other with one positional read per 64 KiB. */
+/** Checks one entry's local header and where its data ends: before `next` (the following entry in data order) or the directory. */
+function checkEntry(window: Window, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
+  const at = entry.offset + shift;
+  const limit = next ? next.offset + shift : centralStart;
+  if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
+  const p = window.at(at, localHeaderLength);
+  const header = window.view;
+  if (header.getUint32(p, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
+  const dataEnd = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true) + entry.compressedSize;
+  if (dataEnd > limit) problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+}
+
+/** Reads small records near each other with one positional read per window (64 KiB for local headers). */
 class Window {
-  private readonly buffer = new Uint8Array(64 * 1024);
+  /** The window's bytes, and a view of them: `at` says where a record starts in them. */
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
   private start = 0;
   private length = 0;
 
-  constructor(private readonly source: ZipSource) {}
+  /** `what` names the records read, for a file that ends inside one ("a local header"). */
+  constructor(private readonly source: ZipSource, size: number, private readonly what: string) {
+    this.bytes = new Uint8Array(size);
+    this.view = new DataView(this.bytes.buffer);
+  }
 
-  read(position: number, length: number): DataView {
+  /** Where the `length` bytes at `position` of the file are in `bytes`, read there first when the window lacks them. */
+  at(position: number, length: number): number {
     if (position < this.start || position + length > this.start + this.length) {
       this.start = position;
-      this.length = this.source.read(this.buffer, position);
-      if (this.length < length) problem(`truncated: the file ends at byte ${position + this.length}, inside a local header`);
+      this.length = this.source.read(this.bytes, position);
+      if (this.length < length) problem(`truncated: the file ends at byte ${position + this.length}, inside ${this.what}`);
     }
-    return new DataView(this.buffer.buffer, this.buffer.byteOffset + position - this.start, length);
+    return position - this.start;
   }
 }
 

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { checkZip, checkZipFile, type ZipVerdict } from "../src/zip.js";
+import { checkZip, checkZipFile, zipCheckMemoryBytes, type ZipVerdict } from "../src/zip.js";
 import { makeZip } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
 import { infozipBytes, makeValidZips, zipToolsSkip } from "./helpers/zips.js";
@@ -180,5 +180,59 @@ describe("speed of the check", () => {
     const file = path.join(dir, "a.zip");
     fs.writeFileSync(file, makeZip({ "a.txt": "alpha" }));
     assert.deepEqual(checkPath(file), { ok: true, entries: 1 });
+  });
+});
+
+describe("memory of the check", () => {
+  /** A zip of `count` stored entries with zero-length names and no data: a long central directory in a small file. */
+  function writeManyEmpty(file: string, count: number): void {
+    const locals = Buffer.alloc(30 * count);
+    const centrals = Buffer.alloc(46 * count);
+    for (let i = 0; i < count; i++) {
+      locals.writeUInt32LE(0x04034b50, 30 * i);
+      locals.writeUInt16LE(10, 30 * i + 4);
+      centrals.writeUInt32LE(0x02014b50, 46 * i);
+      centrals.writeUInt16LE(10, 46 * i + 6);
+      centrals.writeUInt32LE(30 * i, 46 * i + 42);
+    }
+    const end = Buffer.alloc(22 + 56 + 20);
+    // zip64 end record and locator (the count is past 16 bits), then the end record.
+    end.writeUInt32LE(0x06064b50, 0);
+    end.writeBigUInt64LE(44n, 4);
+    end.writeBigUInt64LE(BigInt(count), 24);
+    end.writeBigUInt64LE(BigInt(count), 32);
+    end.writeBigUInt64LE(BigInt(centrals.length), 40);
+    end.writeBigUInt64LE(BigInt(locals.length), 48);
+    end.writeUInt32LE(0x07064b50, 56);
+    end.writeBigUInt64LE(BigInt(locals.length + centrals.length), 64);
+    end.writeUInt32LE(1, 72);
+    end.writeUInt32LE(0x06054b50, 76);
+    end.writeUInt16LE(0xffff, 76 + 8);
+    end.writeUInt16LE(0xffff, 76 + 10);
+    end.writeUInt32LE(0xffffffff, 76 + 12);
+    end.writeUInt32LE(0xffffffff, 76 + 16);
+    fs.writeFileSync(file, Buffer.concat([locals, centrals, end]));
+  }
+
+  test("a directory of 1,000,000 zero-length names is checked in a bounded amount of memory, not one growing with the names", () => {
+    const file = path.join(tempDir(), "many.zip");
+    const count = 1_000_000;
+    writeManyEmpty(file, count);
+    // In a child, so that the peak resident size is the check's alone: the check's own growth of it, in bytes.
+    const script = `
+      const fs = require("node:fs");
+      import(${JSON.stringify(new URL("../src/zip.ts", import.meta.url).href)}).then(({ checkZipFile }) => {
+        const fd = fs.openSync(process.argv[1], "r");
+        const size = fs.fstatSync(fd).size;
+        const before = process.resourceUsage().maxRSS;
+        const verdict = checkZipFile(fd, size);
+        process.stdout.write(JSON.stringify({ verdict, grew: (process.resourceUsage().maxRSS - before) * 1024 }));
+      });`;
+    const r = spawnSync(process.execPath, ["--import", "tsx", "-e", script, file], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    const { verdict, grew } = JSON.parse(r.stdout) as { verdict: ZipVerdict; grew: number };
+    assert.deepEqual(verdict, { ok: true, entries: count });
+    // The file is 76 MB, its directory 46 MB: the whole directory held in memory would be more than this bound.
+    assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
   });
 });
