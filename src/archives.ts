@@ -79,7 +79,8 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
 
 /**
  * Judges the verdicts against the plan: an unreadable theme or selected module is an `ArchiveInvalid` error (the
- * run stops before anything is written), an unreadable archive the plan leaves out is a warning.
+ * run stops before anything is written), an unreadable archive the plan leaves out is a warning, and so is a sound
+ * one with entries whose data could not be verified (encrypted, or compressed with a method dropkit cannot decode).
  *
  * @param cwd - The drop, for the absolute paths in messages.
  * @param archives - Every archive of the drop, as `scanArchives` returns them.
@@ -93,8 +94,13 @@ export function judgeArchives(cwd: string, plan: Plan, archives: string[], verdi
   for (const d of plan.decisions) if (d.selected) used.set(d.file, "module");
   const judge = (name: string, role: string | undefined): void => {
     const verdict = verdictOf(name);
-    if (!verdict || verdict.ok) return;
+    if (!verdict) return;
     const file = path.resolve(cwd, name);
+    if (verdict.ok) {
+      // Accepted, as unzip -t accepts it, but said: dropkit vouches only for the data it could read.
+      if (verdict.note !== undefined) warnings.push({ message: `The archive ${file} has entries whose data cannot be verified: ${verdict.note}. It is accepted; their data was not checked.`, source: file });
+      return;
+    }
     if (role === undefined) {
       warnings.push({ message: `The archive ${file} is unreadable (${verdict.problem}); the plan leaves it out, so the run goes on.`, source: file });
       return;

@@ -98,7 +98,9 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
 export function isZipVerdict(value: unknown): value is ZipVerdict {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return v.ok === true ? Number.isInteger(v.entries) : v.ok === false && typeof v.problem === "string";
+  // A sound verdict without `verified` was made before entry data was checked (a cache of an older dropkit): the
+  // archive is checked again, once, without hashing it again; the cache layout stays the same.
+  return v.ok === true ? Number.isInteger(v.entries) && Number.isInteger(v.verified) && (v.note === undefined || typeof v.note === "string") : v.ok === false && typeof v.problem === "string";
 }
 
 // --- helpers ---

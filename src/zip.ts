@@ -1,9 +1,15 @@
-// Checking that a file is a readable zip archive without extracting it: the end record (zip64 too), the central directory, and where each entry's data lies.
+// Checking that a file is a sound zip archive without extracting it, as `unzip -t` does: the end record (zip64 too), the central directory, safe entry names, where each entry's data lies, and the data itself.
 
 import { readSync } from "node:fs";
+import zlib from "node:zlib";
+import { InflateRaw } from "minizlib";
 
-/** The verdict on one archive: readable, with its entry count, or the reason it is not. */
-export type ZipVerdict = { ok: true; entries: number } | { ok: false; problem: string };
+/**
+ * The verdict on one archive: sound, with its entry count and how many entries' data was verified (`note` says why
+ * the others could not be: encrypted, or a compression method dropkit cannot decode), or the reason it is not.
+ * A verdict without `verified` was made before entry data was verified (an older cache) and is made again.
+ */
+export type ZipVerdict = { ok: true; entries: number; verified: number; note?: string } | { ok: false; problem: string };
 
 /** Random access to a file's bytes; `read` may return fewer bytes than asked only at the end of the file. */
 export interface ZipSource {
@@ -21,9 +27,10 @@ export interface ZipSource {
 export const maxUnorderedEntries = 1024 * 1024;
 /**
  * What checking one archive may hold at once, whatever its directory lists (docs/reliability.md#limits): the read
- * windows (320 KiB) and, for a directory out of data order, its table (20 MiB); the test holds the check to it.
+ * windows and data buffer (1.3 MiB), the inflater's output for one 16 KiB piece of input (16.5 MiB at most) and, for
+ * a directory out of data order, its table (20 MiB); the test holds the check to it.
  */
-export const zipCheckMemoryBytes = 24 * 1024 * 1024;
+export const zipCheckMemoryBytes = 40 * 1024 * 1024;
 /** The read window over the central directory: larger than the largest record (46 bytes and three 16-bit lengths). */
 const directoryWindowBytes = 256 * 1024;
 
@@ -35,26 +42,40 @@ const maxComment = 0xffff;
 const localHeaderLength = 30;
 const centralHeaderLength = 46;
 
+/** Input given to the inflater at once: its output for one piece is at most about 1,032 times as much (16.5 MiB). */
+const inflatePieceBytes = 16 * 1024;
+/** The read buffer for entry data. */
+const dataBufferBytes = 1024 * 1024;
+
 /** One central directory record: what the data check needs, and where the next record starts. */
 interface Entry {
   name: string;
   offset: number;
   compressedSize: number;
+  uncompressedSize: number;
+  /** The general purpose bit flags (bit 0: encrypted). */
+  flags: number;
+  /** The compression method: 0 stored, 8 deflated. */
+  method: number;
+  crc: number;
   /** The position of the next record, relative to the start of the directory. */
   next: number;
 }
 
 /**
  * Reads the records of a zip archive as unzip and Python's `zipfile` do (extra bytes before the archive and after
- * its end record are tolerated, as both tolerate them) and checks that every entry's local header is where the
- * central directory says and that its data ends before the next entry and before the central directory. Nothing is
- * decompressed. Problems start with `not a zip archive`, `truncated:`, `corrupt:` or `unsupported:`.
+ * its end record are tolerated, as both tolerate them) and checks that every entry's name is safe to unpack (no
+ * absolute path, no drive letter, no `..` segment, no backslash), that its local header is where the central
+ * directory says, that its data ends before the next entry and before the central directory, and that the data is
+ * whole: a stored entry's length and CRC-32, a deflated entry inflated (in pieces: bounded memory) to its length and
+ * CRC-32. An encrypted entry, or one of another method, cannot be verified: it is counted out of `verified` and
+ * named in `note`. Problems start with `not a zip archive`, `truncated:`, `corrupt:`, `unsafe name:` or `unsupported:`.
  *
- * @param source - The file, read at most a few times for the records plus once per entry for its local header.
+ * @param source - The file: the records, then each entry's header and data in file order.
  */
 export function checkZip(source: ZipSource): ZipVerdict {
   try {
-    return { ok: true, entries: readArchive(source) };
+    return readArchive(source);
   } catch (error) {
     if (error instanceof ZipProblem) return { ok: false, problem: error.message };
     throw error;
@@ -74,7 +95,7 @@ function problem(message: string): never {
   throw new ZipProblem(message);
 }
 
-function readArchive(source: ZipSource): number {
+function readArchive(source: ZipSource): ZipVerdict {
   const { size } = source;
   if (size === 0) problem("not a zip archive (the file is empty)");
   const tailLength = Math.min(size, endLength + maxComment);
@@ -120,8 +141,10 @@ function readArchive(source: ZipSource): number {
   if (shift < 0) problem("truncated: the central directory ends past the start of the end record (part of the file is missing)");
   const directory = new Directory(source, centralOffset + shift, centralSize);
   const entries = scanDirectory(directory, count, zip64);
-  checkEntryData(source, directory, entries, shift);
-  return entries.count;
+  const unverified = checkEntryData(source, directory, entries, shift);
+  const verdict: ZipVerdict = { ok: true, entries: entries.count, verified: entries.count - unverified.count };
+  if (unverified.count > 0) verdict.note = unverified.describe();
+  return verdict;
 }
 
 /**
@@ -175,17 +198,20 @@ class Directory {
     p = window.at(this.start + at, length);
     v = window.view;
     const nameAt = p + centralHeaderLength;
-    let name = withName ? this.decoder.decode(window.bytes.subarray(nameAt, nameAt + nameLength)) : "";
+    const nameBytes = window.bytes.subarray(nameAt, nameAt + nameLength);
+    const unsafe = unsafeName(nameBytes);
+    let name = withName || unsafe ? this.decoder.decode(nameBytes) : "";
+    if (unsafe) problem(`unsafe name: entry ${JSON.stringify(name)} ${unsafe}`);
     let compressedSize = v.getUint32(p + 20, true);
     let offset = v.getUint32(p + 42, true);
-    const uncompressed = v.getUint32(p + 24, true);
+    let uncompressedSize = v.getUint32(p + 24, true);
     const diskStart = v.getUint16(p + 34, true);
-    if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressed === 0xffffffff || diskStart === 0xffff) {
-      name ||= this.decoder.decode(window.bytes.subarray(nameAt, nameAt + nameLength));
+    if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressedSize === 0xffffffff || diskStart === 0xffff) {
+      name ||= this.decoder.decode(nameBytes);
       const extra = window.bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength);
-      ({ compressedSize, offset } = readZip64Extra(extra, name, { uncompressed, compressedSize, offset, diskStart }));
+      ({ compressedSize, offset, uncompressedSize } = readZip64Extra(extra, name, { uncompressed: uncompressedSize, compressedSize, offset, diskStart }));
     }
-    return { name, offset, compressedSize, next: at + length };
+    return { name, offset, compressedSize, uncompressedSize, flags: v.getUint16(p + 8, true), method: v.getUint16(p + 10, true), crc: v.getUint32(p + 16, true), next: at + length };
   }
 }
 
@@ -240,7 +266,7 @@ function* inDataOrder(directory: Directory, scan: DirectoryScan): Generator<Entr
 }
 
 /** The zip64 extended information field: the 64-bit values of the fields whose 32-bit value is all ones, in order. */
-function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number } {
+function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number; uncompressedSize: number } {
   const v = view(extra);
   for (let at = 0; at + 4 <= extra.length;) {
     const id = v.getUint16(at, true);
@@ -254,41 +280,171 @@ function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed:
         p += 8;
         return value;
       };
-      if (fields.uncompressed === 0xffffffff) next("size");
+      const uncompressedSize = fields.uncompressed === 0xffffffff ? next("size") : fields.uncompressed;
       const compressedSize = fields.compressedSize === 0xffffffff ? next("compressed size") : fields.compressedSize;
       const offset = fields.offset === 0xffffffff ? next("header offset") : fields.offset;
-      return { compressedSize, offset };
+      return { compressedSize, offset, uncompressedSize };
     }
     at += 4 + length;
   }
   if (fields.compressedSize === 0xffffffff || fields.offset === 0xffffffff) problem(`corrupt: entry "${name}" has no zip64 field for its 64-bit sizes`);
-  return fields;
+  return { ...fields, uncompressedSize: fields.uncompressed };
 }
 
 /**
- * Checks each entry's local header and that its data ends before the next entry's header (in data order) and before
- * the central directory. Headers are read in offset order through a window, so that many small entries cost few reads.
+ * Checks each entry's local header, that its data ends before the next entry's header (in data order) and before
+ * the central directory, and the data itself. Headers are read in offset order through a window, so that many small
+ * entries cost few reads. Returns the entries whose data could not be verified.
  */
-function checkEntryData(source: ZipSource, directory: Directory, scan: DirectoryScan, shift: number): void {
+function checkEntryData(source: ZipSource, directory: Directory, scan: DirectoryScan, shift: number): Unverified {
   const window = new Window(source, 64 * 1024, "a local header");
+  const data = new EntryData(source);
   let entry: Entry | undefined;
   for (const next of inDataOrder(directory, scan)) {
-    if (entry) checkEntry(window, entry, shift, directory.start, next);
+    if (entry) checkEntry(window, data, entry, shift, directory.start, next);
     entry = next;
   }
-  if (entry) checkEntry(window, entry, shift, directory.start, undefined);
+  if (entry) checkEntry(window, data, entry, shift, directory.start, undefined);
+  return data.unverified;
 }
 
-/** Checks one entry's local header and where its data ends: before `next` (the following entry in data order) or the directory. */
-function checkEntry(window: Window, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
+/** Checks one entry's local header and where its data ends: before `next` (the following entry in data order) or the directory; then its data. */
+function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
   const at = entry.offset + shift;
   const limit = next ? next.offset + shift : centralStart;
   if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
   const p = window.at(at, localHeaderLength);
   const header = window.view;
   if (header.getUint32(p, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
-  const dataEnd = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true) + entry.compressedSize;
-  if (dataEnd > limit) problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+  const dataStart = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true);
+  if (dataStart + entry.compressedSize > limit) problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+  data.verify(entry, dataStart);
+}
+
+/**
+ * Why a name is unsafe to unpack, as the zip format's note on file names has it (APPNOTE 4.4.17: a relative path,
+ * forward slashes, no drive letter), or "" when it is safe. Checked on the bytes: every rule is about ASCII.
+ */
+function unsafeName(name: Uint8Array): string {
+  if (name[0] === 0x2f) return "is an absolute path (it starts with \"/\")";
+  if (name.length >= 2 && name[1] === 0x3a && ((name[0]! | 0x20) >= 0x61 && (name[0]! | 0x20) <= 0x7a)) return "starts with a drive letter (an absolute path on Windows)";
+  if (name.includes(0x5c)) return "holds a backslash, which unpacks outside the intended path on Windows (zip names use \"/\")";
+  for (let start = 0; start <= name.length;) {
+    let end = name.indexOf(0x2f, start);
+    if (end < 0) end = name.length;
+    if (end - start === 2 && name[start] === 0x2e && name[start + 1] === 0x2e) return "has a \"..\" segment, which leaves the folder it is unpacked into";
+    start = end + 1;
+  }
+  return "";
+}
+
+/** Entries whose data could not be verified, by reason, with the first few names of each. */
+class Unverified {
+  count = 0;
+  private readonly reasons = new Map<string, { count: number; names: string[] }>();
+
+  add(reason: string, name: string): void {
+    this.count++;
+    const known = this.reasons.get(reason) ?? { count: 0, names: [] };
+    known.count++;
+    if (known.names.length < 3) known.names.push(JSON.stringify(name));
+    this.reasons.set(reason, known);
+  }
+
+  /** e.g. `2 entries encrypted (no password to decrypt them): "a.txt", "b.txt"`. */
+  describe(): string {
+    return [...this.reasons].map(([reason, { count, names }]) => `${count} entr${count === 1 ? "y" : "ies"} ${reason}: ${names.join(", ")}${count > names.length ? " and more" : ""}`).join("; ");
+  }
+}
+
+/** Names of the compression methods dropkit cannot decode, for the note. */
+const methodNames: Record<number, string> = { 1: "shrunk", 6: "imploded", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "zstd", 95: "xz", 98: "PPMd", 99: "AES-encrypted" };
+
+/** Verifies entry data as `unzip -t` does: a stored entry's length and CRC-32, a deflated one inflated to its length and CRC-32. */
+class EntryData {
+  readonly unverified = new Unverified();
+  private readonly buffer = new Uint8Array(dataBufferBytes);
+
+  constructor(private readonly source: ZipSource) {}
+
+  verify(entry: Entry, dataStart: number): void {
+    const what = JSON.stringify(entry.name);
+    if (entry.flags & 1 || entry.method === 99) return this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
+    if (entry.method !== 0 && entry.method !== 8) {
+      return this.unverified.add(`compressed with method ${entry.method}${methodNames[entry.method] ? ` (${methodNames[entry.method]})` : ""}, which dropkit cannot decode`, entry.name);
+    }
+    if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize) problem(`corrupt: the stored entry ${what} has ${entry.compressedSize} bytes of data but a size of ${entry.uncompressedSize}`);
+    let crc = 0;
+    let length = 0;
+    const take = (bytes: Uint8Array): void => {
+      length += bytes.length;
+      if (length > entry.uncompressedSize) problem(`corrupt: the data of ${what} inflates to more than its stated size of ${entry.uncompressedSize} bytes`);
+      crc = crc32(bytes, crc);
+    };
+    // A deflated entry of no bytes at all (some writers make one for an empty file) has nothing to inflate.
+    const inflater = entry.method === 8 && entry.compressedSize > 0 ? new Inflater(what, take) : undefined;
+    for (let done = 0; done < entry.compressedSize;) {
+      const n = this.source.read(this.buffer.subarray(0, Math.min(this.buffer.length, entry.compressedSize - done)), dataStart + done);
+      if (n === 0) problem(`truncated: the file ends inside the data of ${what}`);
+      const piece = this.buffer.subarray(0, n);
+      if (inflater) inflater.push(piece);
+      else take(piece);
+      done += n;
+    }
+    inflater?.finish();
+    if (length !== entry.uncompressedSize) problem(`corrupt: the data of ${what} ${entry.method === 8 ? "inflates" : "comes"} to ${length} bytes, not its stated size of ${entry.uncompressedSize}`);
+    if (crc !== entry.crc) problem(`corrupt: the data of ${what} does not match its CRC-32 (${hex(crc)}, the directory says ${hex(entry.crc)})`);
+  }
+}
+
+/**
+ * Raw deflate, inflated synchronously in pieces: minizlib drives node:zlib's inflater one write at a time (as
+ * node-tar does), where node:zlib's own streams are asynchronous and its synchronous calls take the whole input at
+ * once; so a large entry never needs its whole data or output in memory, and a worker reads one archive straight
+ * through.
+ */
+class Inflater {
+  private readonly stream = new InflateRaw({});
+  private failure: Error | undefined;
+
+  constructor(private readonly what: string, take: (bytes: Uint8Array) => void) {
+    this.stream.on("data", take);
+    this.stream.on("error", (error: unknown) => (this.failure ??= error instanceof Error ? error : new Error(String(error))));
+  }
+
+  push(input: Uint8Array): void {
+    for (let at = 0; at < input.length && !this.failure; at += inflatePieceBytes) this.stream.write(Buffer.from(input.buffer, input.byteOffset + at, Math.min(inflatePieceBytes, input.length - at)));
+    this.check();
+  }
+
+  finish(): void {
+    if (!this.failure) this.stream.end();
+    this.check();
+  }
+
+  private check(): void {
+    if (this.failure) problem(`corrupt: the data of ${this.what} does not inflate (${this.failure.message.replace(/^zlib: /, "")})`);
+  }
+}
+
+/** CRC-32 (the zip one): zlib's where the runtime has it (Node 20.15 and later), else by table. */
+const crc32: (bytes: Uint8Array, crc: number) => number = typeof (zlib as { crc32?: unknown }).crc32 === "function" ? (zlib as unknown as { crc32(b: Uint8Array, c: number): number }).crc32 : tableCrc32;
+
+let crcTable: Uint32Array | undefined;
+
+function tableCrc32(bytes: Uint8Array, crc: number): number {
+  const table = (crcTable ??= new Uint32Array(256).map((_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c;
+  }));
+  let c = ~crc >>> 0;
+  for (const byte of bytes) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, "0");
 }
 
 /** Reads small records near each other with one positional read per window (64 KiB for local headers). */

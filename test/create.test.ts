@@ -9,7 +9,8 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { age, eventsOf, fixture, makeZip, runCli, startCli } from "./helpers/cli.js";
 import { hasScript, keys, Terminal } from "./helpers/pty.js";
-import { makeValidZips, writeSparseZip, zipToolsSkip } from "./helpers/zips.js";
+import { tempDir } from "./helpers/temp.js";
+import { makeUnsoundZips, makeUnverifiableZips, makeValidZips, writeSparseZip, zipToolsSkip } from "./helpers/zips.js";
 
 const json = ["--log-format=json"];
 
@@ -66,6 +67,37 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
       assert.deepEqual(fs.readFileSync(path.join(root, ".dropkit.json")), state);
     });
   }
+
+  test("unsafe names and data that does not verify stop the run with ArchiveInvalid (65) naming the archive and the entry, before anything is written", () => {
+    const unsound = makeUnsoundZips(tempDir("dropkit-unsound-"));
+    const entryOf: Record<string, string> = { "drive-letter": "C:\\xt", absolute: "/a.txt", "dot-dot": "../xt", backslash: "a\\txt", "bad-deflate": "page.txt", "bad-crc": "notes.txt" };
+    for (const [name, file] of Object.entries(unsound)) {
+      const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+      fs.copyFileSync(file, path.join(root, "shop.zip"));
+      const run = runCli(root, ["create", ...json]);
+      assert.equal(run.status, 65, `${name}: ${run.stderr}`);
+      const errors = eventsOf(run, "error");
+      assert.deepEqual(errors.map((e) => [e.name, e.source]), [["ArchiveInvalid", path.join(root, "shop.zip")]], name);
+      assert.ok(errors[0]!.message.includes(`${path.join(root, "shop.zip")} is unreadable: `) && errors[0]!.message.includes(JSON.stringify(entryOf[name]!)), `${name}: ${errors[0]!.message}`);
+      assert.deepEqual(listing(root), ["blog.zip", "shop.zip"], `${name}: nothing written`);
+    }
+  });
+
+  test("encrypted entries and an unknown method are accepted with a warning that names them, on the cached re-run too", () => {
+    const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+    const made = makeUnverifiableZips(root);
+    for (const file of [...Object.values(made), path.join(root, "blog.zip")]) age(file);
+    for (const pass of ["cold", "cached"]) {
+      const run = runCli(root, ["create", ...json]);
+      assert.equal(run.status, 0, run.stderr);
+      const warnings = eventsOf(run, "warning");
+      assert.deepEqual(warnings.map((w) => path.basename(w.source)), ["bzip2.zip", "encrypted.zip"], pass);
+      assert.match(warnings[0]!.message, /bzip2\.zip has entries whose data cannot be verified: 1 entry compressed with method 12 \(bzip2\), which dropkit cannot decode: "lines\.txt"\. It is accepted/);
+      assert.match(warnings[1]!.message, /4 entries encrypted \(their data cannot be verified without the password\)/);
+      const cache = eventsOf(run, "state").find((r) => r.action === "cache")!;
+      assert.equal(cache.hashed.length, pass === "cold" ? 3 : 0);
+    }
+  });
 
   test("one error record per bad archive, a bad theme among them; the text log names each", () => {
     const root = fixture({ "ocean-theme.zip": "not a zip", "a.zip": "", "b.zip": "nope", "c.zip": { zip: { x: "x" } } });
