@@ -214,11 +214,8 @@ describe("memory of the check", () => {
     fs.writeFileSync(file, Buffer.concat([locals, centrals, end]));
   }
 
-  test("a directory of 1,000,000 zero-length names is checked in a bounded amount of memory, not one growing with the names", () => {
-    const file = path.join(tempDir(), "many.zip");
-    const count = 1_000_000;
-    writeManyEmpty(file, count);
-    // In a child, so that the peak resident size is the check's alone: the check's own growth of it, in bytes.
+  /** The check of `file` in a child: its verdict and how much it grew the peak resident size, in bytes. */
+  function checkInChild(file: string): { verdict: ZipVerdict; grew: number } {
     const script = `
       const fs = require("node:fs");
       import(${JSON.stringify(new URL("../src/zip.ts", import.meta.url).href)}).then(({ checkZipFile }) => {
@@ -230,7 +227,23 @@ describe("memory of the check", () => {
       });`;
     const r = spawnSync(process.execPath, ["--import", "tsx", "-e", script, file], { encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
-    const { verdict, grew } = JSON.parse(r.stdout) as { verdict: ZipVerdict; grew: number };
+    return JSON.parse(r.stdout) as { verdict: ZipVerdict; grew: number };
+  }
+
+  test("a deflated entry of 400 MB is inflated in pieces: memory bounded, not growing with the entry", { skip: zipToolsSkip() }, () => {
+    const file = path.join(tempDir(), "zeros.zip");
+    spawnSync("python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))", file]);
+    const { verdict, grew } = checkInChild(file);
+    assert.deepEqual(verdict, { ok: true, entries: 1, verified: 1 });
+    assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
+  });
+
+  test("a directory of 1,000,000 zero-length names is checked in a bounded amount of memory, not one growing with the names", () => {
+    const file = path.join(tempDir(), "many.zip");
+    const count = 1_000_000;
+    writeManyEmpty(file, count);
+    // In a child, so that the peak resident size is the check's alone: the check's own growth of it, in bytes.
+    const { verdict, grew } = checkInChild(file);
     assert.deepEqual(verdict, { ok: true, entries: count, verified: count });
     // The file is 76 MB, its directory 46 MB: the whole directory held in memory would be more than this bound.
     assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
