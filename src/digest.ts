@@ -35,7 +35,8 @@ const chunkBytes = 1024 * 1024;
 
 /**
  * Reads an archive: stats the open file (so that size and mtime describe the bytes hashed), streams it once
- * through SHA-256 in 1 MiB reads, then checks its zip records while they are still in the page cache.
+ * through SHA-256 in 1 MiB reads, then checks its zip records and verifies its entries' data (see checkZip) while they
+ * are still in the page cache.
  *
  * @param job - The file and what to compute.
  * @param buffer - A reusable read buffer (one per thread). @default a new 1 MiB buffer
