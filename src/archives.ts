@@ -4,6 +4,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Plan } from "./core.js";
 import type { DigestOptions } from "./digest-pool.js";
+import { notRegularProblem } from "./found.js";
 import type { FolderListing, ListedEntry } from "./listing.js";
 import { fail, type Diagnostic } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
@@ -66,6 +67,10 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
   const digests = await digestArchives(jobs, options);
   const verdicts = new Map<string, ZipVerdict>();
   for (const [i, digest] of digests.entries()) {
+    if (!digest.ok && digest.what !== undefined) {
+      verdicts.set(names[i]!, { ok: false, problem: notRegularProblem(digest.what) });
+      continue;
+    }
     if (!digest.ok) fail("IOError", `Cannot read the archive ${jobs[i]!.file} (${digest.code}); check that it is readable.`, { file: jobs[i]!.file, source: jobs[i]!.file });
     verdicts.set(names[i]!, digest.zip!);
   }
@@ -74,7 +79,8 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
 
 /**
  * Judges the verdicts against the plan: an unreadable theme or selected module is an `ArchiveInvalid` error (the
- * run stops before anything is written), an unreadable archive the plan leaves out is a warning.
+ * run stops before anything is written), an unreadable archive the plan leaves out is a warning, and so is a sound
+ * one with entries whose data could not be verified (encrypted, or compressed with a method dropkit cannot decode).
  *
  * @param cwd - The drop, for the absolute paths in messages.
  * @param archives - Every archive of the drop, as `scanArchives` returns them.
@@ -88,8 +94,13 @@ export function judgeArchives(cwd: string, plan: Plan, archives: string[], verdi
   for (const d of plan.decisions) if (d.selected) used.set(d.file, "module");
   const judge = (name: string, role: string | undefined): void => {
     const verdict = verdictOf(name);
-    if (!verdict || verdict.ok) return;
+    if (!verdict) return;
     const file = path.resolve(cwd, name);
+    if (verdict.ok) {
+      // Accepted, as unzip -t accepts it, but said: dropkit vouches only for the data it could read.
+      if (verdict.note !== undefined) warnings.push({ message: `The archive ${file} has entries whose data cannot be verified: ${verdict.note}. It is accepted; their data was not checked.`, source: file });
+      return;
+    }
     if (role === undefined) {
       warnings.push({ message: `The archive ${file} is unreadable (${verdict.problem}); the plan leaves it out, so the run goes on.`, source: file });
       return;

@@ -4,6 +4,7 @@ import { statSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { Cache, CacheData, Fingerprint } from "./cachefile.js";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
+import { notRegularProblem } from "./found.js";
 import { fail } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
 
@@ -17,6 +18,8 @@ export interface FingerprintResult extends CacheData {
   reused: string[];
   /** Names whose zip records were read in this run (every hashed one, and cached ones without a verdict). */
   checked: string[];
+  /** Verdicts on names that were not regular files when they were opened (replaced after the scan): no fingerprint, not cached. */
+  refused: Record<string, ZipVerdict>;
   /** Whether the cache's entries would change: something was read, or an archive came or went. */
   changed: boolean;
 }
@@ -64,12 +67,18 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
     }
   }
   const hashedNames = new Set<string>();
+  const refused = Object.create(null) as Record<string, ZipVerdict>;
   if (jobs.length > 0) {
     const { digestArchives } = await import("./digest-pool.js");
     options.progress?.start(jobs.length, jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0));
     const digests = await digestArchives(jobs, { signal: options.signal, onProgress: options.progress && ((done, bytes) => options.progress!.update(done, bytes)) });
     for (const [i, job] of jobs.entries()) {
       const digest = digests[i]!;
+      if (!digest.ok && digest.what !== undefined) {
+        refused[job.name] = { ok: false, problem: notRegularProblem(digest.what) };
+        delete fingerprints[job.name];
+        continue;
+      }
       if (!digest.ok) failToRead(job.file, digest.code);
       if (job.hash) hashedNames.add(job.name);
       // A reused entry keeps any further fields it carries (see cacheText); only its verdict is new.
@@ -82,14 +91,16 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   // Nothing read and the same archives as a cache that was read: its checkedAtMs still covers every entry (none was racy).
   // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt).
   const changed = jobs.length > 0 || cache.checkedAtMs === 0 || Object.keys(cache.entries).length !== names.length;
-  return { fingerprints, checkedAtMs, hashed, reused, checked: jobs.map((j) => j.name), changed };
+  return { fingerprints, checkedAtMs, hashed, reused: reused.filter((name) => !(name in refused)), checked: jobs.map((j) => j.name), refused, changed };
 }
 
 /** Whether a cached `zip` field is a verdict this version reads; anything else means the archive is checked again. */
 export function isZipVerdict(value: unknown): value is ZipVerdict {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  return v.ok === true ? Number.isInteger(v.entries) : v.ok === false && typeof v.problem === "string";
+  // A sound verdict without `verified` was made before entry data was checked (a cache of an older dropkit): the
+  // archive is checked again, once, without hashing it again; the cache layout stays the same.
+  return v.ok === true ? Number.isInteger(v.entries) && Number.isInteger(v.verified) && (v.note === undefined || typeof v.note === "string") : v.ok === false && typeof v.problem === "string";
 }
 
 // --- helpers ---

@@ -46,7 +46,8 @@ export async function digestArchives(jobs: SizedJob[], options: DigestOptions = 
 
 /** How many worker threads to read `jobs` with: 0 (the main thread) when the work is smaller than starting a worker, else one per core, at most one per job. */
 export function planThreads(jobs: SizedJob[], cores: number): number {
-  const hashBytes = jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0);
+  // The check reads every entry's data too (its CRC-32, inflating deflated entries): counted as much as hashing.
+  const hashBytes = jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0) + (j.check ? j.size : 0), 0);
   const estimateMs = hashBytes / bytesPerMs + jobs.length * perArchiveMs;
   return estimateMs < inPlaceBudgetMs ? 0 : Math.max(0, Math.min(cores, jobs.length));
 }

@@ -48,6 +48,11 @@ export function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
+/** Why an archive that was not a regular file when it was opened (a FIFO swapped in after the scan) is refused. */
+export function notRegularProblem(what: string): string {
+  return `it is ${what}, not a regular file, so it is not an archive`;
+}
+
 // --- helpers ---
 
 function readLinkTarget(file: string): string {

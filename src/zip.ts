@@ -1,9 +1,15 @@
-// Checking that a file is a readable zip archive without extracting it: the end record (zip64 too), the central directory, and where each entry's data lies.
+// Checking that a file is a sound zip archive without extracting it, as `unzip -t` does: the end record (zip64 too), the central directory, safe entry names, where each entry's data lies, and the data itself.
 
 import { readSync } from "node:fs";
+import zlib from "node:zlib";
+import { InflateRaw } from "minizlib";
 
-/** The verdict on one archive: readable, with its entry count, or the reason it is not. */
-export type ZipVerdict = { ok: true; entries: number } | { ok: false; problem: string };
+/**
+ * The verdict on one archive: sound, with its entry count and how many entries' data was verified (`note` says why
+ * the others could not be: encrypted, or a compression method dropkit cannot decode), or the reason it is not.
+ * A verdict without `verified` was made before entry data was verified (an older cache) and is made again.
+ */
+export type ZipVerdict = { ok: true; entries: number; verified: number; note?: string } | { ok: false; problem: string };
 
 /** Random access to a file's bytes; `read` may return fewer bytes than asked only at the end of the file. */
 export interface ZipSource {
@@ -13,8 +19,22 @@ export interface ZipSource {
   read(buffer: Uint8Array, position: number): number;
 }
 
-/** The largest central directory read (it is held in memory whole): about 3 million entries. */
-export const maxCentralDirectoryBytes = 256 * 1024 * 1024;
+/**
+ * The most entries of a central directory that does not list them in the order of their data: such a directory is
+ * checked through a table of 20 bytes an entry (20 MiB at most); one in data order, as every common writer makes it,
+ * is streamed whatever its length.
+ */
+export const maxUnorderedEntries = 1024 * 1024;
+/**
+ * How much checking one archive may grow the process's peak memory, whatever its directory lists or its entries hold
+ * (docs/reliability.md#limits): the read windows and data buffer (1.3 MiB), the inflater's output for one 16 KiB
+ * piece of input (16.5 MiB at most), for a directory out of data order its table (20 MiB), and inflated output the
+ * collector has not freed yet (measured: 39-47 MiB in all for a deflated entry of 400 MB or 1.5 GB); the tests hold
+ * the check to it.
+ */
+export const zipCheckMemoryBytes = 64 * 1024 * 1024;
+/** The read window over the central directory: larger than the largest record (46 bytes and three 16-bit lengths). */
+const directoryWindowBytes = 256 * 1024;
 
 const sig = { local: 0x04034b50, central: 0x02014b50, end: 0x06054b50, end64: 0x06064b50, locator64: 0x07064b50 } as const;
 const endLength = 22;
@@ -24,24 +44,40 @@ const maxComment = 0xffff;
 const localHeaderLength = 30;
 const centralHeaderLength = 46;
 
-/** One central directory entry: what the data check needs. */
+/** Input given to the inflater at once: its output for one piece is at most about 1,032 times as much (16.5 MiB). */
+const inflatePieceBytes = 16 * 1024;
+/** The read buffer for entry data. */
+const dataBufferBytes = 1024 * 1024;
+
+/** One central directory record: what the data check needs, and where the next record starts. */
 interface Entry {
   name: string;
   offset: number;
   compressedSize: number;
+  uncompressedSize: number;
+  /** The general purpose bit flags (bit 0: encrypted). */
+  flags: number;
+  /** The compression method: 0 stored, 8 deflated. */
+  method: number;
+  crc: number;
+  /** The position of the next record, relative to the start of the directory. */
+  next: number;
 }
 
 /**
  * Reads the records of a zip archive as unzip and Python's `zipfile` do (extra bytes before the archive and after
- * its end record are tolerated, as both tolerate them) and checks that every entry's local header is where the
- * central directory says and that its data ends before the next entry and before the central directory. Nothing is
- * decompressed. Problems start with `not a zip archive`, `truncated:`, `corrupt:` or `unsupported:`.
+ * its end record are tolerated, as both tolerate them) and checks that every entry's name is safe to unpack (no
+ * absolute path, no drive letter, no `..` segment, no backslash), that its local header is where the central
+ * directory says, that its data ends before the next entry and before the central directory, and that the data is
+ * whole: a stored entry's length and CRC-32, a deflated entry inflated (in pieces: bounded memory) to its length and
+ * CRC-32. An encrypted entry, or one of another method, cannot be verified: it is counted out of `verified` and
+ * named in `note`. Problems start with `not a zip archive`, `truncated:`, `corrupt:`, `unsafe name:` or `unsupported:`.
  *
- * @param source - The file, read at most a few times for the records plus once per entry for its local header.
+ * @param source - The file: the records, then each entry's header and data in file order.
  */
 export function checkZip(source: ZipSource): ZipVerdict {
   try {
-    return { ok: true, entries: readArchive(source) };
+    return readArchive(source);
   } catch (error) {
     if (error instanceof ZipProblem) return { ok: false, problem: error.message };
     throw error;
@@ -61,7 +97,7 @@ function problem(message: string): never {
   throw new ZipProblem(message);
 }
 
-function readArchive(source: ZipSource): number {
+function readArchive(source: ZipSource): ZipVerdict {
   const { size } = source;
   if (size === 0) problem("not a zip archive (the file is empty)");
   const tailLength = Math.min(size, endLength + maxComment);
@@ -105,12 +141,12 @@ function readArchive(source: ZipSource): number {
   // Bytes before the archive (a self-extractor stub, a concatenation) shift every offset, as unzip and zipfile allow.
   const shift = recordsStart - (centralOffset + centralSize);
   if (shift < 0) problem("truncated: the central directory ends past the start of the end record (part of the file is missing)");
-  if (centralSize > maxCentralDirectoryBytes) problem(`unsupported: a central directory of ${centralSize} bytes (dropkit reads at most ${maxCentralDirectoryBytes})`);
-  const centralStart = centralOffset + shift;
-  const central = readExactly(source, centralStart, centralSize, "the central directory");
-  const entries = readCentralDirectory(central, count, zip64);
-  checkEntryData(source, entries, shift, centralStart);
-  return entries.length;
+  const directory = new Directory(source, centralOffset + shift, centralSize);
+  const entries = scanDirectory(directory, count, zip64);
+  const unverified = checkEntryData(source, directory, entries, shift);
+  const verdict: ZipVerdict = { ok: true, entries: entries.count, verified: entries.count - unverified.count };
+  if (unverified.count > 0) verdict.note = unverified.describe();
+  return verdict;
 }
 
 /**
@@ -137,42 +173,102 @@ function findEndRecord(tail: Uint8Array): number {
   return -1;
 }
 
-/** Parses every central directory entry; checks the count against the end record's. */
-function readCentralDirectory(central: Uint8Array, count: number, zip64: boolean): Entry[] {
-  const v = view(central);
-  const decoder = new TextDecoder();
-  const entries: Entry[] = [];
-  let at = 0;
-  while (at < central.length) {
-    const n = entries.length + 1;
-    if (at + centralHeaderLength > central.length) problem(`corrupt: central directory entry ${n} is cut short`);
-    if (v.getUint32(at, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
-    const nameLength = v.getUint16(at + 28, true);
-    const extraLength = v.getUint16(at + 30, true);
-    const commentLength = v.getUint16(at + 32, true);
-    const next = at + centralHeaderLength + nameLength + extraLength + commentLength;
-    if (next > central.length) problem(`corrupt: central directory entry ${n} runs past the end of the directory`);
-    const name = decoder.decode(central.subarray(at + centralHeaderLength, at + centralHeaderLength + nameLength));
-    let compressedSize = v.getUint32(at + 20, true);
-    let offset = v.getUint32(at + 42, true);
-    const uncompressed = v.getUint32(at + 24, true);
-    const diskStart = v.getUint16(at + 34, true);
-    if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressed === 0xffffffff || diskStart === 0xffff) {
-      const extra = central.subarray(at + centralHeaderLength + nameLength, at + centralHeaderLength + nameLength + extraLength);
-      ({ compressedSize, offset } = readZip64Extra(extra, name, { uncompressed, compressedSize, offset, diskStart }));
+/** The central directory, read record by record through a window: never held whole, so its length costs no memory. */
+class Directory {
+  private readonly window: Window;
+  private readonly decoder = new TextDecoder();
+
+  constructor(source: ZipSource, readonly start: number, readonly size: number) {
+    this.window = new Window(source, directoryWindowBytes, "a central directory record");
+  }
+
+  /**
+   * The record at `at` (relative to the start), the `n`th of the directory (for messages); its name is decoded only
+   * `withName` (a first pass over the directory needs none).
+   */
+  record(at: number, n: number, withName = true): Entry {
+    if (at + centralHeaderLength > this.size) problem(`corrupt: central directory entry ${n} is cut short`);
+    const { window } = this;
+    let p = window.at(this.start + at, centralHeaderLength);
+    let v = window.view;
+    if (v.getUint32(p, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
+    const nameLength = v.getUint16(p + 28, true);
+    const extraLength = v.getUint16(p + 30, true);
+    const commentLength = v.getUint16(p + 32, true);
+    const length = centralHeaderLength + nameLength + extraLength + commentLength;
+    if (at + length > this.size) problem(`corrupt: central directory entry ${n} runs past the end of the directory`);
+    p = window.at(this.start + at, length);
+    v = window.view;
+    const nameAt = p + centralHeaderLength;
+    const nameBytes = window.bytes.subarray(nameAt, nameAt + nameLength);
+    const unsafe = unsafeName(nameBytes);
+    let name = withName || unsafe ? this.decoder.decode(nameBytes) : "";
+    if (unsafe) problem(`unsafe name: entry ${JSON.stringify(name)} ${unsafe}`);
+    let compressedSize = v.getUint32(p + 20, true);
+    let offset = v.getUint32(p + 42, true);
+    let uncompressedSize = v.getUint32(p + 24, true);
+    const diskStart = v.getUint16(p + 34, true);
+    if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressedSize === 0xffffffff || diskStart === 0xffff) {
+      name ||= this.decoder.decode(nameBytes);
+      const extra = window.bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength);
+      ({ compressedSize, offset, uncompressedSize } = readZip64Extra(extra, name, { uncompressed: uncompressedSize, compressedSize, offset, diskStart }));
     }
-    entries.push({ name, offset, compressedSize });
-    at = next;
+    return { name, offset, compressedSize, uncompressedSize, flags: v.getUint16(p + 8, true), method: v.getUint16(p + 10, true), crc: v.getUint32(p + 16, true), next: at + length };
+  }
+}
+
+/** What a first pass over the directory found: how many records, and whether they list their data in file order. */
+interface DirectoryScan {
+  count: number;
+  ordered: boolean;
+}
+
+/** Reads every record once, keeping nothing of them; checks the count against the end record's. */
+function scanDirectory(directory: Directory, count: number, zip64: boolean): DirectoryScan {
+  let n = 0;
+  let ordered = true;
+  let lastOffset = -1;
+  for (let at = 0; at < directory.size; n++) {
+    const entry = directory.record(at, n + 1, false);
+    if (entry.offset <= lastOffset) ordered = false;
+    lastOffset = entry.offset;
+    at = entry.next;
   }
   // Without zip64 the count field has 16 bits, and some writers store the true count modulo 65536.
-  if (entries.length !== count && (zip64 || entries.length % 0x10000 !== count)) {
-    problem(`corrupt: the end record counts ${count} entr${count === 1 ? "y" : "ies"}, the central directory holds ${entries.length}`);
+  if (n !== count && (zip64 || n % 0x10000 !== count)) {
+    problem(`corrupt: the end record counts ${count} entr${count === 1 ? "y" : "ies"}, the central directory holds ${n}`);
   }
-  return entries;
+  return { count: n, ordered };
+}
+
+/**
+ * The records in the order of their data, one at a time: the directory's own order when it is that order (streamed),
+ * else through a table of each record's data offset and position, sorted (at most `maxUnorderedEntries`).
+ */
+function* inDataOrder(directory: Directory, scan: DirectoryScan): Generator<Entry> {
+  if (scan.ordered) {
+    for (let at = 0, n = 1; at < directory.size; n++) {
+      const entry = directory.record(at, n);
+      yield entry;
+      at = entry.next;
+    }
+    return;
+  }
+  if (scan.count > maxUnorderedEntries) problem(`unsupported: a central directory of ${scan.count} entries not in the order of their data (dropkit reads at most ${maxUnorderedEntries} such entries)`);
+  const offsets = new Float64Array(scan.count);
+  const positions = new Float64Array(scan.count);
+  for (let at = 0, i = 0; i < scan.count; i++) {
+    const entry = directory.record(at, i + 1, false);
+    offsets[i] = entry.offset;
+    positions[i] = at;
+    at = entry.next;
+  }
+  const order = new Uint32Array(scan.count).map((_, i) => i).sort((a, b) => offsets[a]! - offsets[b]!);
+  for (const i of order) yield directory.record(positions[i]!, i + 1);
 }
 
 /** The zip64 extended information field: the 64-bit values of the fields whose 32-bit value is all ones, in order. */
-function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number } {
+function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number; uncompressedSize: number } {
   const v = view(extra);
   for (let at = 0; at + 4 <= extra.length;) {
     const id = v.getUint16(at, true);
@@ -186,54 +282,195 @@ function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed:
         p += 8;
         return value;
       };
-      if (fields.uncompressed === 0xffffffff) next("size");
+      const uncompressedSize = fields.uncompressed === 0xffffffff ? next("size") : fields.uncompressed;
       const compressedSize = fields.compressedSize === 0xffffffff ? next("compressed size") : fields.compressedSize;
       const offset = fields.offset === 0xffffffff ? next("header offset") : fields.offset;
-      return { compressedSize, offset };
+      return { compressedSize, offset, uncompressedSize };
     }
     at += 4 + length;
   }
   if (fields.compressedSize === 0xffffffff || fields.offset === 0xffffffff) problem(`corrupt: entry "${name}" has no zip64 field for its 64-bit sizes`);
-  return fields;
+  return { ...fields, uncompressedSize: fields.uncompressed };
 }
 
 /**
- * Checks each entry's local header and that its data ends before the next entry's header and before the central
- * directory. Headers are read in offset order through a window, so that many small entries cost few reads.
+ * Checks each entry's local header, that its data ends before the next entry's header (in data order) and before
+ * the central directory, and the data itself. Headers are read in offset order through a window, so that many small
+ * entries cost few reads. Returns the entries whose data could not be verified.
  */
-function checkEntryData(source: ZipSource, entries: Entry[], shift: number, centralStart: number): void {
-  const ordered = entries.slice().sort((a, b) => a.offset - b.offset);
-  const window = new Window(source);
-  for (let i = 0; i < ordered.length; i++) {
-    const entry = ordered[i]!;
-    const at = entry.offset + shift;
-    const limit = i + 1 < ordered.length ? ordered[i + 1]!.offset + shift : centralStart;
-    if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
-    const header = window.read(at, localHeaderLength);
-    if (header.getUint32(0, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
-    const dataEnd = at + localHeaderLength + header.getUint16(26, true) + header.getUint16(28, true) + entry.compressedSize;
-    if (dataEnd > limit) {
-      const next = i + 1 < ordered.length ? `the next entry, "${ordered[i + 1]!.name}"` : "the central directory";
-      problem(`corrupt: the data of "${entry.name}" runs into ${next}`);
-    }
+function checkEntryData(source: ZipSource, directory: Directory, scan: DirectoryScan, shift: number): Unverified {
+  const window = new Window(source, 64 * 1024, "a local header");
+  const data = new EntryData(source);
+  let entry: Entry | undefined;
+  for (const next of inDataOrder(directory, scan)) {
+    if (entry) checkEntry(window, data, entry, shift, directory.start, next);
+    entry = next;
+  }
+  if (entry) checkEntry(window, data, entry, shift, directory.start, undefined);
+  return data.unverified;
+}
+
+/** Checks one entry's local header and where its data ends: before `next` (the following entry in data order) or the directory; then its data. */
+function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
+  const at = entry.offset + shift;
+  const limit = next ? next.offset + shift : centralStart;
+  if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
+  const p = window.at(at, localHeaderLength);
+  const header = window.view;
+  if (header.getUint32(p, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
+  const dataStart = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true);
+  if (dataStart + entry.compressedSize > limit) problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+  data.verify(entry, dataStart);
+}
+
+/**
+ * Why a name is unsafe to unpack, as the zip format's note on file names has it (APPNOTE 4.4.17: a relative path,
+ * forward slashes, no drive letter), or "" when it is safe. Checked on the bytes: every rule is about ASCII.
+ */
+function unsafeName(name: Uint8Array): string {
+  if (name[0] === 0x2f) return "is an absolute path (it starts with \"/\")";
+  if (name.length >= 2 && name[1] === 0x3a && ((name[0]! | 0x20) >= 0x61 && (name[0]! | 0x20) <= 0x7a)) return "starts with a drive letter (an absolute path on Windows)";
+  if (name.includes(0x5c)) return "holds a backslash, which unpacks outside the intended path on Windows (zip names use \"/\")";
+  for (let start = 0; start <= name.length;) {
+    let end = name.indexOf(0x2f, start);
+    if (end < 0) end = name.length;
+    if (end - start === 2 && name[start] === 0x2e && name[start + 1] === 0x2e) return "has a \"..\" segment, which leaves the folder it is unpacked into";
+    start = end + 1;
+  }
+  return "";
+}
+
+/** Entries whose data could not be verified, by reason, with the first few names of each. */
+class Unverified {
+  count = 0;
+  private readonly reasons = new Map<string, { count: number; names: string[] }>();
+
+  add(reason: string, name: string): void {
+    this.count++;
+    const known = this.reasons.get(reason) ?? { count: 0, names: [] };
+    known.count++;
+    if (known.names.length < 3) known.names.push(JSON.stringify(name));
+    this.reasons.set(reason, known);
+  }
+
+  /** e.g. `2 entries encrypted (no password to decrypt them): "a.txt", "b.txt"`. */
+  describe(): string {
+    return [...this.reasons].map(([reason, { count, names }]) => `${count} entr${count === 1 ? "y" : "ies"} ${reason}: ${names.join(", ")}${count > names.length ? " and more" : ""}`).join("; ");
   }
 }
 
-/** Reads small records near each other with one positional read per 64 KiB. */
-class Window {
-  private readonly buffer = new Uint8Array(64 * 1024);
-  private start = 0;
-  private length = 0;
+/** Names of the compression methods dropkit cannot decode, for the note. */
+const methodNames: Record<number, string> = { 1: "shrunk", 6: "imploded", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "zstd", 95: "xz", 98: "PPMd", 99: "AES-encrypted" };
+
+/** Verifies entry data as `unzip -t` does: a stored entry's length and CRC-32, a deflated one inflated to its length and CRC-32. */
+class EntryData {
+  readonly unverified = new Unverified();
+  private readonly buffer = new Uint8Array(dataBufferBytes);
 
   constructor(private readonly source: ZipSource) {}
 
-  read(position: number, length: number): DataView {
+  verify(entry: Entry, dataStart: number): void {
+    const what = JSON.stringify(entry.name);
+    if (entry.flags & 1 || entry.method === 99) return this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
+    if (entry.method !== 0 && entry.method !== 8) {
+      return this.unverified.add(`compressed with method ${entry.method}${methodNames[entry.method] ? ` (${methodNames[entry.method]})` : ""}, which dropkit cannot decode`, entry.name);
+    }
+    if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize) problem(`corrupt: the stored entry ${what} has ${entry.compressedSize} bytes of data but a size of ${entry.uncompressedSize}`);
+    let crc = 0;
+    let length = 0;
+    const take = (bytes: Uint8Array): void => {
+      length += bytes.length;
+      if (length > entry.uncompressedSize) problem(`corrupt: the data of ${what} inflates to more than its stated size of ${entry.uncompressedSize} bytes`);
+      crc = crc32(bytes, crc);
+    };
+    // A deflated entry of no bytes at all (some writers make one for an empty file) has nothing to inflate.
+    const inflater = entry.method === 8 && entry.compressedSize > 0 ? new Inflater(what, take) : undefined;
+    for (let done = 0; done < entry.compressedSize;) {
+      const n = this.source.read(this.buffer.subarray(0, Math.min(this.buffer.length, entry.compressedSize - done)), dataStart + done);
+      if (n === 0) problem(`truncated: the file ends inside the data of ${what}`);
+      const piece = this.buffer.subarray(0, n);
+      if (inflater) inflater.push(piece);
+      else take(piece);
+      done += n;
+    }
+    inflater?.finish();
+    if (length !== entry.uncompressedSize) problem(`corrupt: the data of ${what} ${entry.method === 8 ? "inflates" : "comes"} to ${length} bytes, not its stated size of ${entry.uncompressedSize}`);
+    if (crc !== entry.crc) problem(`corrupt: the data of ${what} does not match its CRC-32 (${hex(crc)}, the directory says ${hex(entry.crc)})`);
+  }
+}
+
+/**
+ * Raw deflate, inflated synchronously in pieces: minizlib drives node:zlib's inflater one write at a time (as
+ * node-tar does), where node:zlib's own streams are asynchronous and its synchronous calls take the whole input at
+ * once; so a large entry never needs its whole data or output in memory, and a worker reads one archive straight
+ * through.
+ */
+class Inflater {
+  private readonly stream = new InflateRaw({});
+  private failure: Error | undefined;
+
+  constructor(private readonly what: string, take: (bytes: Uint8Array) => void) {
+    this.stream.on("data", take);
+    this.stream.on("error", (error: unknown) => (this.failure ??= error instanceof Error ? error : new Error(String(error))));
+  }
+
+  push(input: Uint8Array): void {
+    for (let at = 0; at < input.length && !this.failure; at += inflatePieceBytes) this.stream.write(Buffer.from(input.buffer, input.byteOffset + at, Math.min(inflatePieceBytes, input.length - at)));
+    this.check();
+  }
+
+  finish(): void {
+    if (!this.failure) this.stream.end();
+    this.check();
+  }
+
+  private check(): void {
+    if (this.failure) problem(`corrupt: the data of ${this.what} does not inflate (${this.failure.message.replace(/^zlib: /, "")})`);
+  }
+}
+
+/** CRC-32 (the zip one): zlib's where the runtime has it (Node 20.15 and later), else by table. */
+const crc32: (bytes: Uint8Array, crc: number) => number = typeof (zlib as { crc32?: unknown }).crc32 === "function" ? (zlib as unknown as { crc32(b: Uint8Array, c: number): number }).crc32 : tableCrc32;
+
+let crcTable: Uint32Array | undefined;
+
+function tableCrc32(bytes: Uint8Array, crc: number): number {
+  const table = (crcTable ??= new Uint32Array(256).map((_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c;
+  }));
+  let c = ~crc >>> 0;
+  for (const byte of bytes) c = table[(c ^ byte) & 0xff]! ^ (c >>> 8);
+  return ~c >>> 0;
+}
+
+function hex(n: number): string {
+  return n.toString(16).padStart(8, "0");
+}
+
+/** Reads small records near each other with one positional read per window (64 KiB for local headers). */
+class Window {
+  /** The window's bytes, and a view of them: `at` says where a record starts in them. */
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  private start = 0;
+  private length = 0;
+
+  /** `what` names the records read, for a file that ends inside one ("a local header"). */
+  constructor(private readonly source: ZipSource, size: number, private readonly what: string) {
+    this.bytes = new Uint8Array(size);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** Where the `length` bytes at `position` of the file are in `bytes`, read there first when the window lacks them. */
+  at(position: number, length: number): number {
     if (position < this.start || position + length > this.start + this.length) {
       this.start = position;
-      this.length = this.source.read(this.buffer, position);
-      if (this.length < length) problem(`truncated: the file ends at byte ${position + this.length}, inside a local header`);
+      this.length = this.source.read(this.bytes, position);
+      if (this.length < length) problem(`truncated: the file ends at byte ${position + this.length}, inside ${this.what}`);
     }
-    return new DataView(this.buffer.buffer, this.buffer.byteOffset + position - this.start, length);
+    return position - this.start;
   }
 }
 

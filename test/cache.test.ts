@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { describe, test } from "node:test";
 import { cacheFileLimits, commitCache, fingerprintArchives, loadCache, saveCache, stageCache, type Cache } from "../src/cache.js";
 import { DropkitError } from "../src/errors.js";
@@ -268,7 +269,7 @@ describe("fingerprintArchives", () => {
     for (const name of ["good.zip", "bad.zip"]) fs.utimesSync(path.join(dir, name), then, then);
     const first = await run(dir, ["bad.zip", "good.zip"]);
     assert.deepEqual(first.result.checked, ["bad.zip", "good.zip"]);
-    assert.deepEqual(first.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+    assert.deepEqual(first.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1, verified: 1 });
     assert.equal(first.result.fingerprints["bad.zip"]!.zip?.ok, false);
     // Other bytes of the same size and mtime: a run that read the files would see them, the cached run must not.
     for (const name of ["good.zip", "bad.zip"]) {
@@ -290,7 +291,24 @@ describe("fingerprintArchives", () => {
     const third = await run(dir, ["bad.zip", "good.zip"]);
     assert.deepEqual([third.result.hashed, third.result.checked, third.result.reused], [[], ["bad.zip", "good.zip"], ["bad.zip", "good.zip"]]);
     assert.equal(third.result.fingerprints["good.zip"]!.sha256, "0".repeat(64));
-    assert.deepEqual(third.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1 });
+    assert.deepEqual(third.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1, verified: 1 });
+  });
+
+  test("a sound verdict made before entry data was verified (an older cache) is made again, once, without hashing", async () => {
+    const dir = tempDir();
+    // The same size as the good archive, with data that does not match its CRC-32.
+    const good = makeZip({ "a.txt": "alpha" });
+    const bad = Buffer.from(good);
+    bad[good.indexOf("alpha")] = 0x41;
+    fs.writeFileSync(path.join(dir, "a.zip"), bad);
+    const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
+    const cache = { entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } as never } }, checkedAtMs: mtimeMs + 10_000 };
+    const result = await fingerprintArchives(dir, ["a.zip"], cache);
+    assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
+    assert.deepEqual(result.fingerprints["a.zip"]!.zip, { ok: false, problem: `corrupt: the data of "a.txt" does not match its CRC-32 (${crcHex("Alpha")}, the directory says ${crcHex("alpha")})` });
+    // With the new verdict cached, the next run reads nothing.
+    const again = await fingerprintArchives(dir, ["a.zip"], { entries: result.fingerprints, checkedAtMs: mtimeMs + 10_000 });
+    assert.deepEqual([again.hashed, again.checked], [[], []]);
   });
 
   test("a verdict this version cannot read is replaced: the archive is checked again, not hashed", async () => {
@@ -300,7 +318,7 @@ describe("fingerprintArchives", () => {
     const cache = { entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } }, checkedAtMs: mtimeMs + 10_000 };
     const result = await fingerprintArchives(dir, ["a.zip"], cache);
     assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
-    assert.deepEqual(result.fingerprints["a.zip"], { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } });
+    assert.deepEqual(result.fingerprints["a.zip"], { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1, verified: 1 } });
   });
 
   test("an archive that vanished is an IOError naming it", async () => {
@@ -542,3 +560,7 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.deepEqual(eventsOf(second, "state").find((s) => s.action === "cache")!.reused, ["blog.zip"]);
   });
 });
+
+function crcHex(text: string): string {
+  return zlib.crc32(text).toString(16).padStart(8, "0");
+}

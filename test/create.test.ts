@@ -1,13 +1,16 @@
 // Tests for `dropkit create` on real drops (src/commands/create.ts): archives checked as zips, the progress line, many archives.
 
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { age, eventsOf, fixture, makeZip, runCli } from "./helpers/cli.js";
+import { age, eventsOf, fixture, makeZip, runCli, startCli } from "./helpers/cli.js";
 import { hasScript, keys, Terminal } from "./helpers/pty.js";
-import { makeValidZips, writeSparseZip, zipToolsSkip } from "./helpers/zips.js";
+import { tempDir } from "./helpers/temp.js";
+import { makeUnsoundZips, makeUnverifiableZips, makeValidZips, writeSparseZip, zipToolsSkip } from "./helpers/zips.js";
 
 const json = ["--log-format=json"];
 
@@ -64,6 +67,37 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
       assert.deepEqual(fs.readFileSync(path.join(root, ".dropkit.json")), state);
     });
   }
+
+  test("unsafe names and data that does not verify stop the run with ArchiveInvalid (65) naming the archive and the entry, before anything is written", () => {
+    const unsound = makeUnsoundZips(tempDir("dropkit-unsound-"));
+    const entryOf: Record<string, string> = { "drive-letter": "C:\\xt", absolute: "/a.txt", "dot-dot": "../xt", backslash: "a\\txt", "bad-deflate": "page.txt", "bad-crc": "notes.txt" };
+    for (const [name, file] of Object.entries(unsound)) {
+      const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+      fs.copyFileSync(file, path.join(root, "shop.zip"));
+      const run = runCli(root, ["create", ...json]);
+      assert.equal(run.status, 65, `${name}: ${run.stderr}`);
+      const errors = eventsOf(run, "error");
+      assert.deepEqual(errors.map((e) => [e.name, e.source]), [["ArchiveInvalid", path.join(root, "shop.zip")]], name);
+      assert.ok(errors[0]!.message.includes(`${path.join(root, "shop.zip")} is unreadable: `) && errors[0]!.message.includes(JSON.stringify(entryOf[name]!)), `${name}: ${errors[0]!.message}`);
+      assert.deepEqual(listing(root), ["blog.zip", "shop.zip"], `${name}: nothing written`);
+    }
+  });
+
+  test("encrypted entries and an unknown method are accepted with a warning that names them, on the cached re-run too", () => {
+    const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+    const made = makeUnverifiableZips(root);
+    for (const file of [...Object.values(made), path.join(root, "blog.zip")]) age(file);
+    for (const pass of ["cold", "cached"]) {
+      const run = runCli(root, ["create", ...json]);
+      assert.equal(run.status, 0, run.stderr);
+      const warnings = eventsOf(run, "warning");
+      assert.deepEqual(warnings.map((w) => path.basename(w.source)), ["bzip2.zip", "encrypted.zip"], pass);
+      assert.match(warnings[0]!.message, /bzip2\.zip has entries whose data cannot be verified: 1 entry compressed with method 12 \(bzip2\), which dropkit cannot decode: "lines\.txt"\. It is accepted/);
+      assert.match(warnings[1]!.message, /4 entries encrypted \(their data cannot be verified without the password\)/);
+      const cache = eventsOf(run, "state").find((r) => r.action === "cache")!;
+      assert.equal(cache.hashed.length, pass === "cold" ? 3 : 0);
+    }
+  });
 
   test("one error record per bad archive, a bad theme among them; the text log names each", () => {
     const root = fixture({ "ocean-theme.zip": "not a zip", "a.zip": "", "b.zip": "nope", "c.zip": { zip: { x: "x" } } });
@@ -220,5 +254,62 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     assert.ok(!run.stderr.includes("reading archives"));
     // The work was long enough that a terminal would have shown the line.
     assert.match(eventsOf(runCli(root, ["create", ...json]), "state").find((r) => r.action === "cache")!.reused.join(","), /module-00/);
+  });
+});
+
+describe("archives that are not regular files never block a run", () => {
+  test("a FIFO named x.zip is left out, a link to a FIFO is left out with a warning: the run ends at once", () => {
+    const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+    assert.equal(spawnSync("mkfifo", [path.join(root, "x.zip")]).status, 0);
+    fs.symlinkSync("x.zip", path.join(root, "link.zip"));
+    const run = runCli(root, ["create", ...json]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(eventsOf(run, "warning").map((w) => w.message), [`${path.join(root, "link.zip")} is left out: it is a FIFO, not a regular file, so it is not an archive.`]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.modules, ["blog"]);
+  });
+
+  test("a name swapped between a zip and a FIFO while runs happen: every run ends, with a clear verdict", async () => {
+    const root = fixture({ "blog.zip": { zip: { b: "b" } } });
+    const zip = makeZip({ "a.txt": "alpha" });
+    fs.writeFileSync(path.join(root, "source.bin"), zip);
+    // Swaps x.zip between a copy of the zip and a FIFO, each by an atomic rename, until told to stop.
+    const swapper = spawn("python3", ["-c", `
+import os, shutil, sys, time
+d = sys.argv[1]
+while not os.path.exists(os.path.join(d, "stop")):
+    shutil.copyfile(os.path.join(d, "source.bin"), os.path.join(d, "z.tmp"))
+    os.replace(os.path.join(d, "z.tmp"), os.path.join(d, "x.zip"))
+    time.sleep(0.002)
+    os.mkfifo(os.path.join(d, "f.tmp"))
+    os.replace(os.path.join(d, "f.tmp"), os.path.join(d, "x.zip"))
+    time.sleep(0.002)
+`, root], { stdio: "ignore" });
+    const verdicts = new Map<string, number>();
+    try {
+      for (let i = 0; i < 20; i++) {
+        fs.rmSync(path.join(root, ".dropkit-cache.json"), { force: true });
+        // A run that blocks is killed after the bound (SIGKILL: a blocked run would not hear SIGTERM), and fails the test.
+        const { child, done } = startCli(root, ["create", ...json]);
+        const timer = setTimeout(() => child.kill("SIGKILL"), 25_000);
+        const run = await done;
+        clearTimeout(timer);
+        assert.equal(run.signal, null, `run ${i} ended within 25 s`);
+        const errors = eventsOf(run, "error");
+        let verdict: string;
+        if (run.status === 0) {
+          verdict = "success";
+        } else {
+          assert.equal(run.status, 65, run.stderr);
+          assert.deepEqual(errors.map((e) => e.name), ["ArchiveInvalid"]);
+          assert.match(errors[0]!.message, /x\.zip is unreadable: it is a FIFO \(named pipe\), not a regular file/);
+          verdict = "ArchiveInvalid";
+        }
+        verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
+      }
+    } finally {
+      fs.writeFileSync(path.join(root, "stop"), "");
+      await once(swapper, "close");
+    }
+    assert.ok((verdicts.get("success") ?? 0) > 0, `verdicts: ${JSON.stringify([...verdicts])}`);
   });
 });

@@ -1,8 +1,11 @@
 // Tests for src/digest-pool.ts and src/digest.ts: the same digests on the main thread and in worker threads, progress, abort, unreadable files.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { digestArchives, planThreads, workerScript, type SizedJob } from "../src/digest-pool.js";
@@ -16,8 +19,8 @@ describe("planThreads", () => {
   test("small work stays on the main thread, where no worker has to start", () => {
     assert.equal(planThreads([], 8), 0);
     assert.equal(planThreads([job(1000), job(2_000_000)], 8), 0);
-    // Sizes count only when the archive is hashed.
-    assert.equal(planThreads([job(500_000_000, false)], 8), 0);
+    // A job that only checks reads the data too (its CRC-32, inflating deflated entries): its size counts.
+    assert.equal(planThreads([job(500_000_000, false)], 8), 1);
   });
   test("large work gets a thread per core, at most one per archive", () => {
     assert.equal(planThreads([job(200_000_000)], 8), 1);
@@ -46,7 +49,7 @@ describe("digestArchives", () => {
       const progress: Array<[number, number]> = [];
       const digests = await digestArchives(jobs, { threads, onProgress: (done, bytes) => progress.push([done, bytes]) });
       for (const [i, file] of files.entries()) {
-        assert.deepEqual(digests[i], { ok: true, size: contents[i]!.length, mtimeMs: fs.statSync(file).mtimeMs, sha256: sha(contents[i]!), zip: { ok: true, entries: 1 } });
+        assert.deepEqual(digests[i], { ok: true, size: contents[i]!.length, mtimeMs: fs.statSync(file).mtimeMs, sha256: sha(contents[i]!), zip: { ok: true, entries: 1, verified: 1 } });
       }
       assert.equal(digests[3]!.ok && digests[3]!.zip?.ok, false);
       // Progress only grows, and ends with everything.
@@ -56,12 +59,12 @@ describe("digestArchives", () => {
     });
   }
 
-  test("a job that only checks reads no more than the zip records", async () => {
+  test("a job that only checks verifies the data without hashing it", async () => {
     const dir = tempDir();
     const file = path.join(dir, "a.zip");
     writeSparseZip(file, 60_000_000);
     const [digest] = await digestArchives([{ file, size: fs.statSync(file).size, hash: false, check: true }]);
-    assert.deepEqual(digest, { ok: true, size: fs.statSync(file).size, mtimeMs: fs.statSync(file).mtimeMs, zip: { ok: true, entries: 1 } });
+    assert.deepEqual(digest, { ok: true, size: fs.statSync(file).size, mtimeMs: fs.statSync(file).mtimeMs, zip: { ok: true, entries: 1, verified: 1 } });
   });
 
   test("an archive that cannot be read gives its error code, on either side", async () => {
@@ -101,5 +104,46 @@ describe("digestArchives", () => {
     const after = calls;
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(calls, after);
+  });
+});
+
+describe("what is not a regular file when it is opened (replaced after the scan)", () => {
+  /** A FIFO, a link to it and a socket, each named like an archive; the socket's server is closed by the caller. */
+  async function specials(): Promise<{ dir: string; close: () => void }> {
+    const dir = tempDir();
+    assert.equal(spawnSync("mkfifo", [path.join(dir, "pipe.zip")]).status, 0);
+    fs.symlinkSync("pipe.zip", path.join(dir, "link.zip"));
+    const server = net.createServer().listen(path.join(dir, "socket.zip"));
+    await once(server, "listening");
+    return { dir, close: () => server.close() };
+  }
+
+  test("a FIFO, a link to one and a socket are opened without blocking and named, on either side", async () => {
+    const { dir, close } = await specials();
+    try {
+      const big = path.join(dir, "big.zip");
+      writeSparseZip(big, 60_000_000);
+      const jobs: SizedJob[] = ["pipe.zip", "link.zip", "socket.zip"].map((n) => ({ file: path.join(dir, n), size: 0, hash: true, check: true }));
+      for (const extra of [[], [{ file: big, size: fs.statSync(big).size, hash: true, check: true }]]) {
+        const digests = await digestArchives([...jobs, ...extra], { threads: 2 });
+        assert.deepEqual(digests.slice(0, 3), [
+          { ok: false, code: "ENOTREG", what: "a FIFO (named pipe)" },
+          { ok: false, code: "ENOTREG", what: "a FIFO (named pipe)" },
+          { ok: false, code: "ENOTREG", what: "a socket" },
+        ]);
+      }
+    } finally {
+      close();
+    }
+  });
+
+  test("a link to an archive is still read through its target", async () => {
+    const dir = tempDir();
+    writeSparseZip(path.join(dir, "real.zip"), 1000);
+    fs.symlinkSync("real.zip", path.join(dir, "via-link.zip"));
+    fs.symlinkSync("via-link.zip", path.join(dir, "twice.zip"));
+    const [a, b] = await digestArchives(["via-link.zip", "twice.zip"].map((n) => ({ file: path.join(dir, n), size: 1100, hash: true, check: true })));
+    const expected = sha(fs.readFileSync(path.join(dir, "real.zip")));
+    assert.ok(a!.ok && b!.ok && a!.sha256 === expected && b!.sha256 === expected);
   });
 });

@@ -5,10 +5,10 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { checkZip, checkZipFile, type ZipVerdict } from "../src/zip.js";
+import { checkZip, checkZipFile, zipCheckMemoryBytes, type ZipVerdict } from "../src/zip.js";
 import { makeZip } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
-import { infozipBytes, makeValidZips, zipToolsSkip } from "./helpers/zips.js";
+import { infozipBytes, makeUnsoundZips, makeUnverifiableZips, makeValidZips, zipToolsSkip } from "./helpers/zips.js";
 
 /** Checks bytes as a file would be checked. */
 function check(bytes: Buffer): ZipVerdict {
@@ -45,7 +45,7 @@ describe("archives made by real tools", { skip: zipToolsSkip() }, () => {
   };
   for (const [name, entries] of Object.entries(expected)) {
     test(`${name}.zip is readable, with its ${entries} entries`, () => {
-      assert.deepEqual(checkPath(zips[name]!), { ok: true, entries });
+      assert.deepEqual(checkPath(zips[name]!), { ok: true, entries, verified: entries });
       // unzip agrees that the archive is fine: the fixture itself is what the test says it is.
       assert.equal(spawnSync("unzip", ["-tqq", zips[name]!]).status, name === "prepended" || name === "zipfile-empty" ? 1 : 0);
     });
@@ -170,15 +170,130 @@ describe("speed of the check", () => {
     const bytes = makeZip(entries);
     let reads = 0;
     const verdict = checkZip({ size: bytes.length, read: (buffer, position) => (reads++, bytes.copy(buffer, 0, position, position + buffer.length)) });
-    assert.deepEqual(verdict, { ok: true, entries: 20_000 });
-    // The tail, the central directory, and one read per 64 KiB of local headers and data.
-    assert.ok(reads <= 2 + Math.ceil(bytes.length / 65536) + 1, `${reads} reads`);
+    assert.deepEqual(verdict, { ok: true, entries: 20_000, verified: 20_000 });
+    // The tail, the central directory twice (256 KiB a read), one read per 64 KiB of local headers, and one per entry's data.
+    assert.ok(reads <= 1 + 2 * Math.ceil(bytes.length / 262144) + Math.ceil(bytes.length / 65536) + 20_000 + 1, `${reads} reads`);
   });
 
   test("checkZipFile reads a real file", () => {
     const dir = tempDir();
     const file = path.join(dir, "a.zip");
     fs.writeFileSync(file, makeZip({ "a.txt": "alpha" }));
-    assert.deepEqual(checkPath(file), { ok: true, entries: 1 });
+    assert.deepEqual(checkPath(file), { ok: true, entries: 1, verified: 1 });
+  });
+});
+
+describe("memory of the check", () => {
+  /** A zip of `count` stored entries with zero-length names and no data: a long central directory in a small file. */
+  function writeManyEmpty(file: string, count: number): void {
+    const locals = Buffer.alloc(30 * count);
+    const centrals = Buffer.alloc(46 * count);
+    for (let i = 0; i < count; i++) {
+      locals.writeUInt32LE(0x04034b50, 30 * i);
+      locals.writeUInt16LE(10, 30 * i + 4);
+      centrals.writeUInt32LE(0x02014b50, 46 * i);
+      centrals.writeUInt16LE(10, 46 * i + 6);
+      centrals.writeUInt32LE(30 * i, 46 * i + 42);
+    }
+    const end = Buffer.alloc(22 + 56 + 20);
+    // zip64 end record and locator (the count is past 16 bits), then the end record.
+    end.writeUInt32LE(0x06064b50, 0);
+    end.writeBigUInt64LE(44n, 4);
+    end.writeBigUInt64LE(BigInt(count), 24);
+    end.writeBigUInt64LE(BigInt(count), 32);
+    end.writeBigUInt64LE(BigInt(centrals.length), 40);
+    end.writeBigUInt64LE(BigInt(locals.length), 48);
+    end.writeUInt32LE(0x07064b50, 56);
+    end.writeBigUInt64LE(BigInt(locals.length + centrals.length), 64);
+    end.writeUInt32LE(1, 72);
+    end.writeUInt32LE(0x06054b50, 76);
+    end.writeUInt16LE(0xffff, 76 + 8);
+    end.writeUInt16LE(0xffff, 76 + 10);
+    end.writeUInt32LE(0xffffffff, 76 + 12);
+    end.writeUInt32LE(0xffffffff, 76 + 16);
+    fs.writeFileSync(file, Buffer.concat([locals, centrals, end]));
+  }
+
+  /** The check of `file` in a child: its verdict and how much it grew the peak resident size, in bytes. */
+  function checkInChild(file: string): { verdict: ZipVerdict; grew: number } {
+    const script = `
+      const fs = require("node:fs");
+      import(${JSON.stringify(new URL("../src/zip.ts", import.meta.url).href)}).then(({ checkZipFile }) => {
+        const fd = fs.openSync(process.argv[1], "r");
+        const size = fs.fstatSync(fd).size;
+        const before = process.resourceUsage().maxRSS;
+        const verdict = checkZipFile(fd, size);
+        process.stdout.write(JSON.stringify({ verdict, grew: (process.resourceUsage().maxRSS - before) * 1024 }));
+      });`;
+    const r = spawnSync(process.execPath, ["--import", "tsx", "-e", script, file], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { verdict: ZipVerdict; grew: number };
+  }
+
+  test("a deflated entry of 400 MB is inflated in pieces: memory bounded, not growing with the entry", { skip: zipToolsSkip() }, () => {
+    const file = path.join(tempDir(), "zeros.zip");
+    spawnSync("python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))", file]);
+    const { verdict, grew } = checkInChild(file);
+    assert.deepEqual(verdict, { ok: true, entries: 1, verified: 1 });
+    assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
+  });
+
+  test("a directory of 1,000,000 zero-length names is checked in a bounded amount of memory, not one growing with the names", () => {
+    const file = path.join(tempDir(), "many.zip");
+    const count = 1_000_000;
+    writeManyEmpty(file, count);
+    // In a child, so that the peak resident size is the check's alone: the check's own growth of it, in bytes.
+    const { verdict, grew } = checkInChild(file);
+    assert.deepEqual(verdict, { ok: true, entries: count, verified: count });
+    // The file is 76 MB, its directory 46 MB: the whole directory held in memory would be more than this bound.
+    assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
+  });
+});
+
+describe("names that escape and data that does not verify (unzip -t's checks)", { skip: zipToolsSkip() }, () => {
+  let unsound: Record<string, string> = {};
+  let unverifiable: Record<string, string> = {};
+  before(() => {
+    const dir = tempDir("dropkit-unsound-");
+    unsound = makeUnsoundZips(dir);
+    unverifiable = makeUnverifiableZips(dir);
+  });
+
+  const expected: Record<string, RegExp> = {
+    "drive-letter": /^unsafe name: entry "C:\\\\xt" starts with a drive letter/,
+    absolute: /^unsafe name: entry "\/a\.txt" is an absolute path/,
+    "dot-dot": /^unsafe name: entry "\.\.\/xt" has a "\.\." segment/,
+    backslash: /^unsafe name: entry "a\\\\txt" holds a backslash/,
+    "bad-deflate": /^corrupt: the data of "page\.txt" does not inflate \(.+\)$/,
+    "bad-crc": /^corrupt: the data of "notes\.txt" does not match its CRC-32 \([0-9a-f]{8}, the directory says [0-9a-f]{8}\)$/,
+  };
+  for (const [name, problem] of Object.entries(expected)) {
+    test(`${name}.zip is refused`, () => {
+      assert.match(problemOf(checkPath(unsound[name]!)), problem);
+      if (name.startsWith("bad-")) {
+        // unzip -t refuses the data too: the fixture is what the test says it is.
+        assert.notEqual(spawnSync("unzip", ["-tqq", unsound[name]!]).status, 0);
+      }
+    });
+  }
+
+  test("encrypted entries and an unknown method are accepted, counted out of verified, and named in the note", () => {
+    const encrypted = checkPath(unverifiable.encrypted!);
+    assert.ok(encrypted.ok);
+    assert.deepEqual([encrypted.entries, encrypted.verified], [6, 2], "the two folders' entries are not encrypted");
+    assert.match(encrypted.note!, /^4 entries encrypted \(their data cannot be verified without the password\): "[^"]+", "[^"]+", "[^"]+" and more$/);
+    const bzip2 = checkPath(unverifiable.bzip2!);
+    // zip stores the six-byte readme as it is (bzip2 would make it larger): that one is verified.
+    assert.deepEqual(bzip2, { ok: true, entries: 2, verified: 1, note: '1 entry compressed with method 12 (bzip2), which dropkit cannot decode: "lines.txt"' });
+  });
+
+  test("a directory that lists entries out of data order is checked through its table", () => {
+    const bytes = makeZip({ "a.txt": "alpha", "b.txt": "bravo" });
+    const central = bytes.readUInt32LE(endOf(bytes) + 16);
+    // The two central records swapped: each is 46 + 5 bytes.
+    const swapped = Buffer.concat([bytes.subarray(0, central), bytes.subarray(central + 51, central + 102), bytes.subarray(central, central + 51), bytes.subarray(central + 102)]);
+    assert.deepEqual(check(swapped), { ok: true, entries: 2, verified: 2 });
+    swapped.writeUInt32LE(50, central + 51 + 20);
+    assert.equal(problemOf(check(swapped)), 'corrupt: the data of "a.txt" runs into the next entry, "b.txt"');
   });
 });

@@ -200,7 +200,7 @@ async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJ
   const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
   try {
     const result = await fingerprintArchives(cwd, archives, cache, { progress, signal });
-    return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : outside.get(name)), fingerprinted: result };
+    return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : result.refused[name] ?? outside.get(name)), fingerprinted: result };
   } finally {
     progress?.stop();
   }

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { tempDir } from "./temp.js";
 
 /** The tools the archive tests need, by command, with the Debian package that has each. */
@@ -96,13 +97,13 @@ export function infozipBytes(): Buffer {
 
 /**
  * A valid zip of one stored entry of `dataBytes` zero bytes (below 4 GB), written as a hole: large archives for
- * hashing and progress tests that cost no disk and no time to make. Its CRC is not that of the data, which no
- * check of dropkit's reads.
+ * hashing and progress tests that cost no disk to make, with the CRC-32 of their zeros (remembered by size).
  */
 export function writeSparseZip(file: string, dataBytes: number): void {
   const name = "data.bin";
-  const head = localHeader(name, dataBytes, 0);
-  const tail = Buffer.concat([centralHeader(name, dataBytes, 0, 0), endRecord(1, 46 + Buffer.byteLength(name), head.length + dataBytes)]);
+  const crc = zerosCrc(dataBytes);
+  const head = localHeader(name, dataBytes, crc);
+  const tail = Buffer.concat([centralHeader(name, dataBytes, crc, 0), endRecord(1, 46 + Buffer.byteLength(name), head.length + dataBytes)]);
   const fd = fs.openSync(file, "w");
   try {
     fs.writeSync(fd, head, 0, head.length, 0);
@@ -110,6 +111,20 @@ export function writeSparseZip(file: string, dataBytes: number): void {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+const zerosCrcs = new Map<number, number>();
+
+/** The CRC-32 of `bytes` zero bytes. */
+function zerosCrc(bytes: number): number {
+  let crc = zerosCrcs.get(bytes);
+  if (crc === undefined) {
+    const zeros = Buffer.alloc(1024 * 1024);
+    crc = 0;
+    for (let done = 0; done < bytes; done += zeros.length) crc = zlib.crc32(zeros.subarray(0, Math.min(zeros.length, bytes - done)), crc);
+    zerosCrcs.set(bytes, crc);
+  }
+  return crc;
 }
 
 /** A local file header of a stored entry, with its name. */
@@ -149,4 +164,51 @@ export function endRecord(entries: number, centralSize: number, centralOffset: n
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(centralOffset, 16);
   return end;
+}
+
+/**
+ * Archives `unzip -t` refuses though their records are sound, by a short name, each made in `dir` with Python's
+ * zipfile: unsafe entry names, deflate data corrupted in the middle (the central directory intact), a CRC mismatch.
+ */
+export function makeUnsoundZips(dir: string): Record<string, string> {
+  const made: Record<string, string> = {};
+  const names: Record<string, string> = { "drive-letter": "C:\\xt", absolute: "/a.txt", "dot-dot": "../xt", backslash: "a\\txt" };
+  for (const [key, name] of Object.entries(names)) {
+    made[key] = path.join(dir, `${key}.zip`);
+    run("python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('ok.txt', 'fine')\n    z.writestr(zipfile.ZipInfo(sys.argv[2]), 'x')", made[key]!, name], dir);
+  }
+  // Text-like data deflated, then bytes in the middle of the deflate stream overwritten.
+  made["bad-deflate"] = path.join(dir, "bad-deflate.zip");
+  run("python3", ["-c", `
+import sys, zipfile
+text = "".join("line %d of a page that compresses well\\n" % i for i in range(20000)).encode()
+with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("page.txt", text)
+with zipfile.ZipFile(sys.argv[1]) as z:
+    info = z.getinfo("page.txt")
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+data = bytearray(open(sys.argv[1], "rb").read())
+middle = start + info.compress_size // 2
+data[middle:middle + 16] = b"\\xff" * 16
+open(sys.argv[1], "wb").write(data)
+`, made["bad-deflate"]!], dir);
+  // A stored entry whose data no longer matches its CRC-32.
+  made["bad-crc"] = path.join(dir, "bad-crc.zip");
+  run("python3", ["-c", `
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.writestr("notes.txt", "meeting notes\\n")
+data = open(sys.argv[1], "rb").read().replace(b"meeting notes", b"meeting NOTES", 1)
+open(sys.argv[1], "wb").write(data)
+`, made["bad-crc"]!], dir);
+  return made;
+}
+
+/** Archives whose data dropkit cannot verify and accepts with a warning: encrypted (`zip -P`), bzip2 (`zip -Z bzip2`). */
+export function makeUnverifiableZips(dir: string): Record<string, string> {
+  const src = sourceTree();
+  const made = { encrypted: path.join(dir, "encrypted.zip"), bzip2: path.join(dir, "bzip2.zip") };
+  run("zip", ["-qr", "-P", "secret", made.encrypted, "."], src);
+  run("zip", ["-qr", "-Z", "bzip2", made.bzip2, "readme.txt", "lines.txt"], src);
+  return made;
 }
