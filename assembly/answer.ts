@@ -4,11 +4,11 @@
 // sentence straight into the answer, so that no string is made for any of them.
 
 import { Diagnostic, SYNTAX_ERROR, Warning } from "./diagnostic";
-import { LAYER_DEFAULT, LAYER_NAMES } from "./layer";
+import { LAYER_NAMES, LayerKind } from "./precedence";
 import { Merged } from "./merge";
 import { PresetChoice } from "./presets";
 import { beginStage, writeDiagnostics, writeSetting, writeValues, writeWarnings } from "./response";
-import { LEAF_COUNT, LEAF_PRESETS, LEAVES, isPresetPath } from "./schema";
+import { LEAVES, LeafId, isPresetPath } from "./schema";
 import { writeListedReason, writeModuleReason, writeThemeReason } from "./reasons";
 import { Plan } from "./select";
 import { DEFAULT_SOURCE, Source } from "./source";
@@ -55,7 +55,7 @@ export function writeResolved(
   // The config, nested by the dotted keys: `hooks.onFailure` is `onFailure` in the `hooks` object.
   w.key("config").beginObject();
   let group = "";
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     const g = unchecked(LEAF_GROUPS[i]);
     if (g != group) {
       if (group.length > 0) w.endObject();
@@ -70,7 +70,7 @@ export function writeResolved(
 
   // A decision record of SPEC section 7 is a leaf's value in `config` with its origin here: hosts derive them.
   w.key("origins").beginObject();
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     w.keys(unchecked(LEAF_KEYS[i])).beginObject();
     writeOrigin(w, merged, i, auto);
     if (unchecked(LEAVES[i]).isUnion()) {
@@ -137,7 +137,7 @@ function isAbout(path: string, key: string): bool {
 function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>): void {
   w.key("explain").beginObject();
   const layers = merged.layers;
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     w.key(LEAVES[i].key).beginArray();
     for (let j = 0; j < layers.length; j++) {
       const layer = layers[j];
@@ -148,7 +148,7 @@ function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Arra
       writeSetting(w, i, layer);
       w.endObject();
     }
-    if (i == LEAF_PRESETS && auto) {
+    if (i == LeafId.Presets && auto) {
       w.beginObject();
       writeOrigin(w, merged, i, auto);
       w.key("value").spanArray(autoNames);
@@ -159,8 +159,8 @@ function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Arra
   w.endObject();
 }
 
-function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNames: Array<Span>): void {
-  if (leaf == LEAF_PRESETS && auto) {
+function writeValue(w: JsonWriter, merged: Merged, leaf: LeafId, auto: bool, autoNames: Array<Span>): void {
+  if (leaf == LeafId.Presets && auto) {
     w.spanArray(autoNames);
     return;
   }
@@ -171,17 +171,17 @@ function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNa
   writeSetting(w, leaf, merged.winner(leaf)!);
 }
 
-function writeOrigin(w: JsonWriter, merged: Merged, leaf: i32, auto: bool): void {
-  if (leaf == LEAF_PRESETS && auto) {
-    writeLayerSource(w, LAYER_DEFAULT, AUTO_DETECT);
+function writeOrigin(w: JsonWriter, merged: Merged, leaf: LeafId, auto: bool): void {
+  if (leaf == LeafId.Presets && auto) {
+    writeLayerSource(w, LayerKind.Default, AUTO_DETECT);
     return;
   }
   const layer = merged.winner(leaf);
-  writeLayerSource(w, layer != null ? layer.kind : LAYER_DEFAULT, layer != null ? layer.source(leaf) : DEFAULT_SOURCE);
+  writeLayerSource(w, layer != null ? layer.kind : LayerKind.Default, layer != null ? layer.source(leaf) : DEFAULT_SOURCE);
 }
 
 /** The `"layer"` and `"source"` members that origins, entries, the explain chain and plan decisions share. */
-function writeLayerSource(w: JsonWriter, layer: i32, source: Source): void {
+function writeLayerSource(w: JsonWriter, layer: LayerKind, source: Source): void {
   w.keys(unchecked(LAYER_SOURCE[layer]));
   source.write(w);
 }

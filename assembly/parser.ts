@@ -12,11 +12,8 @@ import {
   MSG_TOO_DEEP, MSG_TRAILING, MSG_TRAILING_COMMA, MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { Positions, hasByteOrderMark } from "./positions";
-import {
-  PROBLEM_CONTROL, PROBLEM_ESCAPE, PROBLEM_UNICODE_ESCAPE, PROBLEM_UNTERMINATED, PROBLEM_UTF8, byteAt, describeAt, isWordAt,
-  scanAt, scanEscaped, scanNumber, scanProblem, scanString, skipSpace,
-} from "./scanner";
-import { FLAG_ESCAPED, FLAG_TRUE, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { ScanProblem, byteAt, describeAt, isWordAt, scanAt, scanEscaped, scanNumber, scanProblem, scanString, skipSpace } from "./scanner";
+import { JsonKind, NodeFlag, Tape } from "./tape";
 import { format, intText } from "./text";
 
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
@@ -106,7 +103,7 @@ class Parser {
       if (c == 0x7b || c == 0x5b) {
         if (this.depth == this.maxDepth) return this.fail(MSG_TOO_DEEP, pos, pos);
         const isObject = c == 0x7b;
-        const node = this.tape.add(isObject ? KIND_OBJECT : KIND_ARRAY, pos, pos);
+        const node = this.tape.add(isObject ? JsonKind.Object : JsonKind.Array, pos, pos);
         pos = skipSpace(ptr, len, pos + 1);
         if (byteAt(ptr, len, pos) == (isObject ? 0x7d : 0x5d)) {
           this.tape.close(node, ++pos);
@@ -124,21 +121,21 @@ class Parser {
       } else if (c == 0x22) {
         const end = scanString(ptr, len, pos);
         if (end < 0) return this.failScan();
-        this.tape.add(KIND_STRING | (scanEscaped ? FLAG_ESCAPED : 0), pos, end);
+        this.tape.add(JsonKind.String | (scanEscaped ? NodeFlag.Escaped : 0), pos, end);
         pos = end;
       } else if (c == 0x2d || c - 0x30 < 10) {
         const end = scanNumber(ptr, len, pos);
         if (end < 0) return this.failScan();
-        this.tape.add(KIND_NUMBER, pos, end);
+        this.tape.add(JsonKind.Number, pos, end);
         pos = end;
       } else if (isWordAt(ptr, len, pos, "true")) {
-        this.tape.add(KIND_BOOL | FLAG_TRUE, pos, pos + 4);
+        this.tape.add(JsonKind.Bool | NodeFlag.True, pos, pos + 4);
         pos += 4;
       } else if (isWordAt(ptr, len, pos, "false")) {
-        this.tape.add(KIND_BOOL, pos, pos + 5);
+        this.tape.add(JsonKind.Bool, pos, pos + 5);
         pos += 5;
       } else if (isWordAt(ptr, len, pos, "null")) {
-        this.tape.add(KIND_NULL, pos, pos + 4);
+        this.tape.add(JsonKind.Null, pos, pos + 4);
         pos += 4;
       } else {
         return this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
@@ -189,7 +186,7 @@ class Parser {
         this.failScan();
         return -1;
       }
-      const key = this.tape.add(KIND_STRING | (scanEscaped ? FLAG_ESCAPED : 0), pos, end);
+      const key = this.tape.add(JsonKind.String | (scanEscaped ? NodeFlag.Escaped : 0), pos, end);
       unchecked(frameKey[d] = key);
       this.checkDuplicate(d, key, items);
       pos = skipSpace(ptr, len, end);
@@ -276,11 +273,11 @@ class Parser {
   failScan(): Parsed {
     const at = scanAt;
     const problem = scanProblem;
-    if (problem == PROBLEM_UNTERMINATED) return this.fail(MSG_UNTERMINATED_STRING, at, this.len);
-    if (problem == PROBLEM_CONTROL) return this.fail(MSG_CONTROL_CHAR, at, at);
-    if (problem == PROBLEM_ESCAPE) return this.fail(MSG_BAD_ESCAPE, at, at);
-    if (problem == PROBLEM_UNICODE_ESCAPE) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
-    if (problem == PROBLEM_UTF8) return this.fail(MSG_BAD_UTF8, at, at);
+    if (problem == ScanProblem.Unterminated) return this.fail(MSG_UNTERMINATED_STRING, at, this.len);
+    if (problem == ScanProblem.Control) return this.fail(MSG_CONTROL_CHAR, at, at);
+    if (problem == ScanProblem.Escape) return this.fail(MSG_BAD_ESCAPE, at, at);
+    if (problem == ScanProblem.UnicodeEscape) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
+    if (problem == ScanProblem.Utf8) return this.fail(MSG_BAD_UTF8, at, at);
     return this.fail(MSG_BAD_NUMBER + describeAt(this.ptr, this.len, at), at, at);
   }
 

@@ -7,15 +7,18 @@
 import { escapedUnit, specialBytes } from "./escape";
 import { unitAt } from "./utf8";
 
-export const PROBLEM_UNTERMINATED: i32 = 1;
-export const PROBLEM_CONTROL: i32 = 2;
-export const PROBLEM_ESCAPE: i32 = 3;
-export const PROBLEM_UNICODE_ESCAPE: i32 = 4;
-export const PROBLEM_UTF8: i32 = 5;
-export const PROBLEM_NUMBER: i32 = 6;
+/** What a failed scan found wrong. */
+export enum ScanProblem {
+  Unterminated = 1,
+  Control = 2,
+  Escape = 3,
+  UnicodeEscape = 4,
+  Utf8 = 5,
+  Number = 6,
+}
 
-/** What the last failed scan found wrong (a PROBLEM_* code). */
-export let scanProblem: i32 = 0;
+/** What the last failed scan found wrong (a ScanProblem). */
+export let scanProblem: ScanProblem = 0;
 /** Where: the byte that is wrong (for an unterminated string, its opening quote). */
 export let scanAt: i32 = 0;
 /** Whether the last string scanned has an escape. */
@@ -66,19 +69,19 @@ export function scanString(ptr: usize, len: i32, pos: i32): i32 {
       } else if (e == 0x75 && isHex4(ptr, len, p + 2)) {
         p += 6;
       } else {
-        return fail(e == 0x75 ? PROBLEM_UNICODE_ESCAPE : PROBLEM_ESCAPE, p);
+        return fail(e == 0x75 ? ScanProblem.UnicodeEscape : ScanProblem.Escape, p);
       }
     } else if (b < 0x20) {
-      return fail(PROBLEM_CONTROL, p);
+      return fail(ScanProblem.Control, p);
     } else if (b >= 0x80) {
       const n = utf8Length(ptr, len, p);
-      if (n < 0) return fail(PROBLEM_UTF8, p);
+      if (n < 0) return fail(ScanProblem.Utf8, p);
       p += n;
     } else {
       p++;
     }
   }
-  return fail(PROBLEM_UNTERMINATED, pos);
+  return fail(ScanProblem.Unterminated, pos);
 }
 
 /**
@@ -88,19 +91,19 @@ export function scanString(ptr: usize, len: i32, pos: i32): i32 {
 export function scanNumber(ptr: usize, len: i32, pos: i32): i32 {
   let p = pos;
   if (byteAt(ptr, len, p) == 0x2d) p++;
-  if (!isDigit(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
+  if (!isDigit(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
   p = byteAt(ptr, len, p) == 0x30 ? p + 1 : digits(ptr, len, p);
   if (byteAt(ptr, len, p) == 0x2e) {
-    if (!isDigit(byteAt(ptr, len, ++p))) return fail(PROBLEM_NUMBER, p);
+    if (!isDigit(byteAt(ptr, len, ++p))) return fail(ScanProblem.Number, p);
     p = digits(ptr, len, p);
   }
   if ((byteAt(ptr, len, p) | 0x20) == 0x65) {
     const sign = byteAt(ptr, len, ++p);
     if (sign == 0x2b || sign == 0x2d) p++;
-    if (!isDigit(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
+    if (!isDigit(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
     p = digits(ptr, len, p);
   }
-  if (isWordByte(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
+  if (isWordByte(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
   return p;
 }
 
@@ -190,7 +193,7 @@ function utf8Length(ptr: usize, len: i32, p: i32): i32 {
   return need + 1;
 }
 
-function fail(problem: i32, at: i32): i32 {
+function fail(problem: ScanProblem, at: i32): i32 {
   scanProblem = problem;
   scanAt = at;
   return -1;
