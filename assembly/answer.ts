@@ -43,15 +43,32 @@ const KEY_GLOB = keyBytes("glob");
 /** The source of the `presets` leaf in auto mode. */
 const AUTO_DETECT = new Source(spanOf("auto-detect"));
 
+/** What the final answer of `resolve` is written from. */
+export class Resolved {
+  merged: Merged;
+  /** Whether the presets were detected (no layer lists them); `autoNames` are then the ones applied. */
+  auto: bool;
+  autoNames: Array<Span>;
+  /** null when the presets could not be worked out (problems came first, and the host would have had to load files). */
+  applied: Array<PresetChoice> | null;
+  skipped: Array<PresetChoice>;
+  /** null when the request gives no archives. */
+  plan: Plan | null;
+  errors: Array<Diagnostic>;
+  warnings: Array<Warning>;
+  /** Whether the answer has `explain`, which only `dropkit config --explain` reads. */
+  explain: bool;
+}
+
 /**
  * Writes the answer after its opening: the config, every leaf's origin (with each union-list entry's),
- * the invalid keys, explain, the presets, the plan, errors and warnings. `applied` is null when the presets
- * could not be worked out (problems came first, and the host would have had to load files).
+ * the invalid keys, explain, the presets, the plan, errors and warnings.
  */
-export function writeResolved(
-  w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>, applied: Array<PresetChoice> | null,
-  skipped: Array<PresetChoice>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
-): void {
+export function writeResolved(w: JsonWriter, resolved: Resolved): void {
+  const merged = resolved.merged;
+  const auto = resolved.auto;
+  const autoNames = resolved.autoNames;
+  const errors = resolved.errors;
   // The config, nested by the dotted keys: `hooks.onFailure` is `onFailure` in the `hooks` object.
   w.key("config").beginObject();
   let group = "";
@@ -91,22 +108,24 @@ export function writeResolved(
   if (errors.length > 0) writeInvalid(w, errors);
 
   // Every layer that set each key, the winner first, with the values that were overridden: the largest
-  // part of the answer, which only `dropkit config --explain` reads, so it is written only when asked for.
-  if (explain) writeExplain(w, merged, auto, autoNames);
+  // part of the resolved, which only `dropkit config --explain` reads, so it is written only when asked for.
+  if (resolved.explain) writeExplain(w, merged, auto, autoNames);
 
+  const applied = resolved.applied;
   if (applied != null) {
     w.key("presets").beginObject();
     w.field("mode", auto ? "auto" : "list");
     w.key("applied");
     writeApplied(w, applied);
     w.key("skipped");
-    writeApplied(w, skipped);
+    writeApplied(w, resolved.skipped);
     w.endObject();
   }
 
+  const plan = resolved.plan;
   if (plan != null) writePlan(w, plan);
   writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
+  writeWarnings(w, resolved.warnings);
   w.endObject();
 }
 

@@ -129,7 +129,10 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
   beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged.value(LeafId.LogFormat));
   if (host.hookTimeoutMs > 0) w.key("hookTimeoutMs").int(host.hookTimeoutMs);
-  writeResolved(w, merged, auto, presetNames, presetsKnown ? applied : null, skipped, plan, errors, warnings, explain);
+  writeResolved(w, {
+    merged: merged, auto: auto, autoNames: presetNames, applied: presetsKnown ? applied : null, skipped: skipped,
+    plan: plan, errors: errors, warnings: warnings, explain: explain,
+  });
 }
 
 /** Whether the request asks for `explain` (`"explain": true`); any other value than a boolean is malformed. */
