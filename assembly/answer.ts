@@ -3,6 +3,7 @@
 // Everything is written from the merge's tables: values and sources as their bytes, and each reason as its
 // sentence straight into the answer, so that no string is made for any of them.
 
+import { OPEN_BRACKET, PERIOD } from "./chars";
 import { Diagnostic, SYNTAX_ERROR, Warning } from "./diagnostic";
 import { LAYER_NAMES, LayerKind } from "./precedence";
 import { Merged } from "./merge";
@@ -149,8 +150,8 @@ function writeInvalid(w: JsonWriter, errors: Array<Diagnostic>): void {
 /** Whether a problem at `path` is about the leaf `key`: the leaf, an item of it, the group holding it, or the `exclude` shorthand. */
 function isAbout(path: string, key: string): bool {
   if (key == "modules.exclude" && (path == "exclude" || path.startsWith("exclude["))) return true;
-  if (path == key || (path.startsWith(key) && path.charCodeAt(key.length) == 0x5b)) return true;
-  return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == 0x2e;
+  if (path == key || (path.startsWith(key) && path.charCodeAt(key.length) == OPEN_BRACKET)) return true;
+  return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == PERIOD;
 }
 
 function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>): void {

@@ -1,6 +1,7 @@
 // Documents, the configs and presets the validator reads: from JSON text, the `dropkit` key of a package.json, or a
 // value a host evaluated; where each of their values was set; and how a value is named in a message.
 
+import { PERIOD } from "./chars";
 import { Diagnostic, MAX_LISTED_PROBLEMS, SYNTAX_ERROR } from "./diagnostic";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { MAX_DEPTH, Parsed, parseJson } from "./parser";
@@ -40,7 +41,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
   const duplicates = parsed.duplicates;
   for (let i = 0; i < duplicates.length; i++) {
     const path = duplicates[i].path;
-    d.errors.push(duplicates[i].inFile(d.file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == 0x2e ? 8 : 7)));
+    d.errors.push(duplicates[i].inFile(d.file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == PERIOD ? 8 : 7)));
   }
   d.unlisted = parsed.unlisted;
   if (!packageJson) {

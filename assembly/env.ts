@@ -1,5 +1,6 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
+import { COMMA, DIGIT_0, DIGIT_5, PERIOD } from "./chars";
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
 import { Items } from "./items";
 import { Layer } from "./layer";
@@ -111,7 +112,7 @@ function readVariable(layer: Layer, leaf: LeafId, name: Span, raw: Span, errors:
     const n = spanLen(raw);
     for (let start = 0; start <= n; ) {
       let end = start;
-      while (end < n && byteOf(raw, end) != 0x2c) end++;
+      while (end < n && byteOf(raw, end) != COMMA) end++;
       const item = trimSpan(subSpan(raw, start, end - start));
       start = end + 1;
       if (spanLen(item) == 0) continue;
@@ -170,19 +171,19 @@ function timeoutMs(value: Span): i64 {
   let ms: i64 = 0;
   let i = 0;
   for (; i < n && isDigit(byteOf(value, i)); i++) {
-    ms = ms * 10 + <i64>(byteOf(value, i) - 0x30) * 1000;
+    ms = ms * 10 + <i64>(byteOf(value, i) - DIGIT_0) * 1000;
     if (ms > MAX_HOOK_TIMEOUT_MS) return -1;
   }
   if (i == 0) return -1;
   if (i == n) return ms;
-  if (byteOf(value, i) != 0x2e || i + 1 == n) return -1;
+  if (byteOf(value, i) != PERIOD || i + 1 == n) return -1;
   // The fraction: three digits of ms, the fourth rounds, the rest only have to be digits.
   let scale: i64 = 100;
   for (let j = i + 1; j < n; j++) {
     const c = byteOf(value, j);
     if (!isDigit(c)) return -1;
-    if (scale > 0) ms += <i64>(c - 0x30) * scale;
-    else if (j == i + 4 && c >= 0x35) ms++;
+    if (scale > 0) ms += <i64>(c - DIGIT_0) * scale;
+    else if (j == i + 4 && c >= DIGIT_5) ms++;
     scale /= 10;
   }
   return ms > MAX_HOOK_TIMEOUT_MS ? -1 : ms;

@@ -1,5 +1,6 @@
 // Presets (SPEC section 5): the bundled ones, preset files a host loaded, the listed presets and auto-detect.
 
+import { PERIOD } from "./chars";
 import { Diagnostic, PRESET_NOT_FOUND } from "./diagnostic";
 import { DocumentKind, sourceDocument, valueDocument } from "./document";
 import { spanList } from "./flags";
@@ -250,6 +251,6 @@ export function baseDirOf(file: Span, fallback: Span): Span {
 
 function stripExtension(name: Span): Span {
   let dot = spanLen(name) - 1;
-  while (dot >= 0 && load<u8>(spanPtr(name) + <usize>dot) != 0x2e) dot--;
+  while (dot >= 0 && load<u8>(spanPtr(name) + <usize>dot) != PERIOD) dot--;
   return dot > 0 ? subSpan(name, 0, dot) : name;
 }

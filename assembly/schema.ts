@@ -1,5 +1,6 @@
 // The config schema of SPEC section 2: its leaves and keys, and what makes a leaf's value valid.
 
+import { BACKSLASH, DIGIT_0, DIGIT_1, LOWER_E, MINUS, PERIOD, PLUS, SLASH, STAR, UPPER_E } from "./chars";
 import {
   MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
@@ -163,8 +164,8 @@ function checkGlob(ptr: usize, len: i32): string {
     for (let i = 0; i < len; i++) {
       const c = load<u8>(ptr + <usize>i);
       if (c == 0) nul = true;
-      if (c == 0x2f || c == 0x5c) slash = true;
-      if (c == 0x2a && i < len - 1) star = true;
+      if (c == SLASH || c == BACKSLASH) slash = true;
+      if (c == STAR && i < len - 1) star = true;
     }
   } else {
     // The last word overlaps the one before, so that it ends with the glob.
@@ -172,9 +173,9 @@ function checkGlob(ptr: usize, len: i32): string {
       const at = min(i, len - 8);
       const x = load<u64>(ptr + <usize>at);
       if (hasByte(x, 0) != 0) nul = true;
-      if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) slash = true;
+      if ((hasByte(x, SLASH) | hasByte(x, BACKSLASH)) != 0) slash = true;
       // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
-      if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
+      if ((hasByte(x, STAR) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
     }
   }
   if (nul) return NUL_NOUNS[LeafType.Globs - LeafType.Theme] + MSG_NUL;
@@ -226,7 +227,7 @@ export function normalizeValue(leaf: LeafId, value: Span, baseDir: Span): Span {
 function hasSlash(ptr: usize, len: i32): bool {
   for (let i = 0; i < len; i++) {
     const c = load<u8>(ptr + <usize>i);
-    if (c == 0x2f || c == 0x5c) return true;
+    if (c == SLASH || c == BACKSLASH) return true;
   }
   return false;
 }
@@ -243,14 +244,14 @@ export function isExactlyOne(ptr: usize, n: i32): bool {
   let i = 0;
   for (; i < n; i++) {
     const c = load<u8>(ptr + <usize>i);
-    if (c == 0x2e) {
+    if (c == PERIOD) {
       fraction = true;
       continue;
     }
-    if (c == 0x65 || c == 0x45) break;
-    if (c != 0x30) {
+    if (c == LOWER_E || c == UPPER_E) break;
+    if (c != DIGIT_0) {
       // A sign, a digit other than 0 and 1, or a second 1.
-      if (c != 0x31 || one >= 0) return false;
+      if (c != DIGIT_1 || one >= 0) return false;
       one = digits;
     }
     digits++;
@@ -262,14 +263,14 @@ export function isExactlyOne(ptr: usize, n: i32): bool {
     i++;
     let sign: i32 = 1;
     const s = i < n ? load<u8>(ptr + <usize>i) : 0;
-    if (s == 0x2b) i++;
-    else if (s == 0x2d) {
+    if (s == PLUS) i++;
+    else if (s == MINUS) {
       sign = -1;
       i++;
     }
     let e: i32 = 0;
     for (; i < n; i++) {
-      e = e * 10 + (<i32>load<u8>(ptr + <usize>i) - 0x30);
+      e = e * 10 + (<i32>load<u8>(ptr + <usize>i) - DIGIT_0);
       if (e > 100000) return false;
     }
     exp = sign * e;

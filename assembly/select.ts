@@ -3,6 +3,7 @@
 // A decision keeps why (a ModuleReason and the entry that matched) rather than a sentence: the answer writes the
 // sentence straight into its bytes (answer.ts).
 
+import { CASE_BIT, LOWER_A, STAR } from "./chars";
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { Items } from "./items";
 import { isZipPath } from "./schema";
@@ -178,7 +179,7 @@ function sameIgnoringCase(a: Span, b: Span): bool {
   for (let i = 0; i < n; i++) {
     const x = byteOf(a, i);
     const y = byteOf(b, i);
-    if (x != y && ((x | 0x20) != (y | 0x20) || (x | 0x20) - 0x61 >= 26)) return false;
+    if (x != y && ((x | CASE_BIT) != (y | CASE_BIT) || (x | CASE_BIT) - LOWER_A >= 26)) return false;
   }
   return true;
 }
@@ -223,7 +224,7 @@ function starGlobs(entries: Items): Array<i32> {
   for (let i = 0, n = entries.length; i < n; i++) {
     const glob = entries.value(i);
     const len = spanLen(glob);
-    if (len > 0 && byteOf(glob, len - 1) == 0x2a) stars.push(i);
+    if (len > 0 && byteOf(glob, len - 1) == STAR) stars.push(i);
   }
   return stars;
 }
@@ -284,7 +285,7 @@ export function matchModule(glob: Span, name: Span): bool {
   // Most globs differ from most names at their first byte (when it is ASCII, that settles it).
   const first = stem > 0 ? byteOf(glob, 0) : 0x80;
   if (first < 0x80 && (spanLen(name) == 0 || byteOf(name, 0) != first)) return false;
-  if (stem >= 0 && byteOf(glob, stem) == 0x2a) return startsWithUnits(name, subSpan(glob, 0, stem));
+  if (stem >= 0 && byteOf(glob, stem) == STAR) return startsWithUnits(name, subSpan(glob, 0, stem));
   return sameSpan(glob, name);
 }
 

@@ -5,6 +5,7 @@
 // long as the call (heap.ts), or for good when made at start. Strings are made of spans only for messages.
 
 import { isSpace } from "~lib/util/string";
+import { UPPER_A } from "./chars";
 import { encodeText, specialBytes, writeEscaped } from "./escape";
 import { decodeText, isContinuation, maxBytes, unitAt } from "./utf8";
 
@@ -135,7 +136,7 @@ export function endsWithAscii(s: Span, suffix: string, ignoreCase: bool = false)
   const p = spanPtr(s) + <usize>at;
   for (let i = 0, n = ascii.length; i < n; i++) {
     let c = <i32>load<u8>(p + <usize>i);
-    if (ignoreCase && <u32>(c - 0x41) < 26) c += 32;
+    if (ignoreCase && <u32>(c - UPPER_A) < 26) c += 32;
     if (c != unitAt(ascii, i)) return false;
   }
   return true;
