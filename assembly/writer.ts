@@ -40,7 +40,7 @@ export class JsonWriter {
   }
 
   /** A member's key. `name` is ASCII with nothing to escape: every key the core writes is one of its own names. */
-  @noinline key(name: string): JsonWriter {
+  key(name: string): JsonWriter {
     const n = name.length;
     this.reserve(n + 4);
     this.sep();
@@ -286,7 +286,7 @@ export class JsonWriter {
   }
 
   /** At least doubles the buffer, so that growing stays linear. */
-  @noinline private grow(extra: i32): void {
+  private grow(extra: i32): void {
     this.cap = max<i32>(this.len + extra, this.cap << 1);
     this.buf = __realloc(this.buf, <usize>this.cap);
   }
