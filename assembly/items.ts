@@ -33,7 +33,7 @@ export class Items {
   }
 
   /** The layer item `i` came from. */
-  @inline layerOf(i: i32): i32 {
+  @inline layerOf(i: i32): LayerKind {
     return load<i32>(this.items + <usize>i * ITEM_BYTES, 12);
   }
 
