@@ -3,12 +3,13 @@
 // Everything is written from the merge's tables: values and sources as their bytes, and each reason as its
 // sentence straight into the answer, so that no string is made for any of them.
 
+import { OPEN_BRACKET, PERIOD } from "./chars";
 import { Diagnostic, SYNTAX_ERROR, Warning } from "./diagnostic";
-import { LAYER_DEFAULT, LAYER_NAMES } from "./layer";
+import { LAYER_NAMES, LayerKind } from "./precedence";
 import { Merged } from "./merge";
 import { PresetChoice } from "./presets";
 import { beginStage, writeDiagnostics, writeSetting, writeValues, writeWarnings } from "./response";
-import { LEAF_COUNT, LEAF_PRESETS, LEAVES, isPresetPath } from "./schema";
+import { LEAVES, LeafId, isPresetPath } from "./schema";
 import { writeListedReason, writeModuleReason, writeThemeReason } from "./reasons";
 import { Plan } from "./select";
 import { DEFAULT_SOURCE, Source } from "./source";
@@ -43,19 +44,36 @@ const KEY_GLOB = keyBytes("glob");
 /** The source of the `presets` leaf in auto mode. */
 const AUTO_DETECT = new Source(spanOf("auto-detect"));
 
+/** What the final answer of `resolve` is written from. */
+export class Resolved {
+  merged: Merged;
+  /** Whether the presets were detected (no layer lists them); `autoNames` are then the ones applied. */
+  auto: bool;
+  autoNames: Array<Span>;
+  /** null when the presets could not be worked out (problems came first, and the host would have had to load files). */
+  applied: Array<PresetChoice> | null;
+  skipped: Array<PresetChoice>;
+  /** null when the request gives no archives. */
+  plan: Plan | null;
+  errors: Array<Diagnostic>;
+  warnings: Array<Warning>;
+  /** Whether the answer has `explain`, which only `dropkit config --explain` reads. */
+  explain: bool;
+}
+
 /**
  * Writes the answer after its opening: the config, every leaf's origin (with each union-list entry's),
- * the invalid keys, explain, the presets, the plan, errors and warnings. `applied` is null when the presets
- * could not be worked out (problems came first, and the host would have had to load files).
+ * the invalid keys, explain, the presets, the plan, errors and warnings.
  */
-export function writeResolved(
-  w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>, applied: Array<PresetChoice> | null,
-  skipped: Array<PresetChoice>, plan: Plan | null, errors: Array<Diagnostic>, warnings: Array<Warning>, explain: bool,
-): void {
+export function writeResolved(w: JsonWriter, resolved: Resolved): void {
+  const merged = resolved.merged;
+  const auto = resolved.auto;
+  const autoNames = resolved.autoNames;
+  const errors = resolved.errors;
   // The config, nested by the dotted keys: `hooks.onFailure` is `onFailure` in the `hooks` object.
   w.key("config").beginObject();
   let group = "";
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     const g = unchecked(LEAF_GROUPS[i]);
     if (g != group) {
       if (group.length > 0) w.endObject();
@@ -70,7 +88,7 @@ export function writeResolved(
 
   // A decision record of SPEC section 7 is a leaf's value in `config` with its origin here: hosts derive them.
   w.key("origins").beginObject();
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     w.keys(unchecked(LEAF_KEYS[i])).beginObject();
     writeOrigin(w, merged, i, auto);
     if (unchecked(LEAVES[i]).isUnion()) {
@@ -91,22 +109,24 @@ export function writeResolved(
   if (errors.length > 0) writeInvalid(w, errors);
 
   // Every layer that set each key, the winner first, with the values that were overridden: the largest
-  // part of the answer, which only `dropkit config --explain` reads, so it is written only when asked for.
-  if (explain) writeExplain(w, merged, auto, autoNames);
+  // part of the resolved, which only `dropkit config --explain` reads, so it is written only when asked for.
+  if (resolved.explain) writeExplain(w, merged, auto, autoNames);
 
+  const applied = resolved.applied;
   if (applied != null) {
     w.key("presets").beginObject();
     w.field("mode", auto ? "auto" : "list");
     w.key("applied");
     writeApplied(w, applied);
     w.key("skipped");
-    writeApplied(w, skipped);
+    writeApplied(w, resolved.skipped);
     w.endObject();
   }
 
+  const plan = resolved.plan;
   if (plan != null) writePlan(w, plan);
   writeDiagnostics(w, "errors", errors);
-  writeWarnings(w, warnings);
+  writeWarnings(w, resolved.warnings);
   w.endObject();
 }
 
@@ -130,14 +150,14 @@ function writeInvalid(w: JsonWriter, errors: Array<Diagnostic>): void {
 /** Whether a problem at `path` is about the leaf `key`: the leaf, an item of it, the group holding it, or the `exclude` shorthand. */
 function isAbout(path: string, key: string): bool {
   if (key == "modules.exclude" && (path == "exclude" || path.startsWith("exclude["))) return true;
-  if (path == key || (path.startsWith(key) && path.charCodeAt(key.length) == 0x5b)) return true;
-  return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == 0x2e;
+  if (path == key || (path.startsWith(key) && path.charCodeAt(key.length) == OPEN_BRACKET)) return true;
+  return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == PERIOD;
 }
 
 function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>): void {
   w.key("explain").beginObject();
   const layers = merged.layers;
-  for (let i = 0; i < LEAF_COUNT; i++) {
+  for (let i = 0; i < LeafId.Count; i++) {
     w.key(LEAVES[i].key).beginArray();
     for (let j = 0; j < layers.length; j++) {
       const layer = layers[j];
@@ -148,7 +168,7 @@ function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Arra
       writeSetting(w, i, layer);
       w.endObject();
     }
-    if (i == LEAF_PRESETS && auto) {
+    if (i == LeafId.Presets && auto) {
       w.beginObject();
       writeOrigin(w, merged, i, auto);
       w.key("value").spanArray(autoNames);
@@ -159,8 +179,8 @@ function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Arra
   w.endObject();
 }
 
-function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNames: Array<Span>): void {
-  if (leaf == LEAF_PRESETS && auto) {
+function writeValue(w: JsonWriter, merged: Merged, leaf: LeafId, auto: bool, autoNames: Array<Span>): void {
+  if (leaf == LeafId.Presets && auto) {
     w.spanArray(autoNames);
     return;
   }
@@ -171,17 +191,17 @@ function writeValue(w: JsonWriter, merged: Merged, leaf: i32, auto: bool, autoNa
   writeSetting(w, leaf, merged.winner(leaf)!);
 }
 
-function writeOrigin(w: JsonWriter, merged: Merged, leaf: i32, auto: bool): void {
-  if (leaf == LEAF_PRESETS && auto) {
-    writeLayerSource(w, LAYER_DEFAULT, AUTO_DETECT);
+function writeOrigin(w: JsonWriter, merged: Merged, leaf: LeafId, auto: bool): void {
+  if (leaf == LeafId.Presets && auto) {
+    writeLayerSource(w, LayerKind.Default, AUTO_DETECT);
     return;
   }
   const layer = merged.winner(leaf);
-  writeLayerSource(w, layer != null ? layer.kind : LAYER_DEFAULT, layer != null ? layer.source(leaf) : DEFAULT_SOURCE);
+  writeLayerSource(w, layer != null ? layer.kind : LayerKind.Default, layer != null ? layer.source(leaf) : DEFAULT_SOURCE);
 }
 
 /** The `"layer"` and `"source"` members that origins, entries, the explain chain and plan decisions share. */
-function writeLayerSource(w: JsonWriter, layer: i32, source: Source): void {
+function writeLayerSource(w: JsonWriter, layer: LayerKind, source: Source): void {
   w.keys(unchecked(LAYER_SOURCE[layer]));
   source.write(w);
 }

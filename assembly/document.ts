@@ -1,13 +1,14 @@
 // Documents, the configs and presets the validator reads: from JSON text, the `dropkit` key of a package.json, or a
 // value a host evaluated; where each of their values was set; and how a value is named in a message.
 
+import { PERIOD } from "./chars";
 import { Diagnostic, MAX_LISTED_PROBLEMS, SYNTAX_ERROR } from "./diagnostic";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { MAX_DEPTH, Parsed, parseJson } from "./parser";
 import { Positions } from "./positions";
 import { Source } from "./source";
 import { Span, isPlain, spanText } from "./span";
-import { KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
+import { JsonKind, Tape, valuePtr } from "./tape";
 import { clip, format } from "./text";
 
 export const FORMAT_JSON = "json";
@@ -18,7 +19,7 @@ export const FORMAT_VALUE = "value";
  * Parses the WTF-8 text at `ptr` as `format` ("json" or "package.json") from `file`: the document is the
  * text's value, or its `dropkit` key. Problems the parser found go to the document's errors.
  */
-export function parseDocument(ptr: usize, len: i32, format: string, name: Span, kind: i32): Document {
+export function parseDocument(ptr: usize, len: i32, format: string, name: Span, kind: DocumentKind): Document {
   const d = new Document(name, kind);
   const packageJson = format == FORMAT_PACKAGE;
   // Only duplicates inside the `dropkit` key of a package.json are dropkit's business.
@@ -32,7 +33,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
   const root = parsed.root;
   d.tape = tape;
   d.parsed = parsed;
-  if (packageJson && tape.kind(root) != KIND_OBJECT) {
+  if (packageJson && tape.kind(root) != JsonKind.Object) {
     d.errors.push(Diagnostic.at(SYNTAX_ERROR, "", foundText(MSG_PACKAGE_NOT_OBJECT, tape, root), d.file, d.positions(), tape.start(root), tape.end(root)));
     return d;
   }
@@ -40,7 +41,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
   const duplicates = parsed.duplicates;
   for (let i = 0; i < duplicates.length; i++) {
     const path = duplicates[i].path;
-    d.errors.push(duplicates[i].inFile(d.file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == 0x2e ? 8 : 7)));
+    d.errors.push(duplicates[i].inFile(d.file, !packageJson || path == "dropkit" ? path : path.slice(path.charCodeAt(7) == PERIOD ? 8 : 7)));
   }
   d.unlisted = parsed.unlisted;
   if (!packageJson) {
@@ -53,7 +54,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
 }
 
 /** A value that a host evaluated (a .ts or .js config), inside a request: validated the same, without positions. */
-export function valueDocument(tape: Tape, node: i32, name: Span, kind: i32): Document {
+export function valueDocument(tape: Tape, node: i32, name: Span, kind: DocumentKind): Document {
   const d = new Document(name, kind);
   d.tape = tape;
   d.node = node;
@@ -64,8 +65,8 @@ export function valueDocument(tape: Tape, node: i32, name: Span, kind: i32): Doc
  * Reads a source object of a request: `{"source", "format", "text"}` or `{"source", "format":"value", "value"}`.
  * Returns null and adds to `problems` when the object itself is malformed.
  */
-export function sourceDocument(req: Tape, src: i32, kind: i32, fallbackName: Span, problems: Array<string>, where: string): Document | null {
-  if (req.kind(src) != KIND_OBJECT) {
+export function sourceDocument(req: Tape, src: i32, kind: DocumentKind, fallbackName: Span, problems: Array<string>, where: string): Document | null {
+  if (req.kind(src) != JsonKind.Object) {
     problems.push(where + " must be an object with source, format and text (or value)");
     return null;
   }
@@ -84,7 +85,7 @@ export function sourceDocument(req: Tape, src: i32, kind: i32, fallbackName: Spa
     return null;
   }
   const text = req.member(src, "text");
-  if (text < 0 || req.kind(text) != KIND_STRING) {
+  if (text < 0 || req.kind(text) != JsonKind.String) {
     problems.push(where + ".text must be a string");
     return null;
   }
@@ -92,20 +93,22 @@ export function sourceDocument(req: Tape, src: i32, kind: i32, fallbackName: Spa
 }
 
 /** Parses the text of string node `text` of a request as a document. */
-export function textDocument(req: Tape, text: i32, format: string, file: Span, kind: i32): Document {
+export function textDocument(req: Tape, text: i32, format: string, file: Span, kind: DocumentKind): Document {
   const len = req.bytes(text);
   return parseDocument(valuePtr, len, format, file, kind);
 }
 
 /** What kind of document a JSON value is validated as. */
-export const DOC_CONFIG: i32 = 0;
-export const DOC_PRESET: i32 = 1;
+export enum DocumentKind {
+  Config = 0,
+  Preset = 1,
+}
 
 /** A config or preset to validate: a value of a tape, where it comes from, and the problems found in it. */
 export class Document {
   /** The file, or a name such as "<input>", as bytes. */
   name: Span;
-  kind: i32;
+  kind: DocumentKind;
   /** The parsed text, for positions; null for a value a host evaluated (a .ts or .js config), which has none. */
   parsed: Parsed | null = null;
   tape: Tape | null = null;
@@ -121,7 +124,7 @@ export class Document {
   // Whether the name is plain (see Source), worked out once for the sources of all its values: -1 until then.
   private plainName: i32 = -1;
 
-  constructor(name: Span, kind: i32) {
+  constructor(name: Span, kind: DocumentKind) {
     this.name = name;
     this.kind = kind;
   }
@@ -169,13 +172,13 @@ export function foundText(message: string, tape: Tape, node: i32): string {
 /** A short description of what a JSON value is, for "found ..." in messages. */
 export function describe(tape: Tape, node: i32): string {
   const kind = tape.kind(node);
-  if (kind == KIND_NULL) return "null";
-  if (kind == KIND_BOOL) return tape.isTrue(node) ? "true" : "false";
-  if (kind == KIND_NUMBER) return "the number " + tape.numberText(node);
-  if (kind == KIND_STRING) {
+  if (kind == JsonKind.Null) return "null";
+  if (kind == JsonKind.Bool) return tape.isTrue(node) ? "true" : "false";
+  if (kind == JsonKind.Number) return "the number " + tape.numberText(node);
+  if (kind == JsonKind.String) {
     const text = tape.text(node);
     return text.length == 0 ? "an empty string" : "the string \"" + clip(text) + "\"";
   }
-  if (kind == KIND_ARRAY) return tape.isEmpty(node) ? "an empty array" : "an array";
+  if (kind == JsonKind.Array) return tape.isEmpty(node) ? "an empty array" : "an array";
   return "an object";
 }

@@ -1,14 +1,16 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
+import { COMMA, DIGIT_0, DIGIT_5, PERIOD } from "./chars";
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
 import { Items } from "./items";
-import { LAYER_ENV, Layer } from "./layer";
-import { LEAVES, TYPE_BOOL, TYPE_SCHEMA, checkSpan, normalizeValue } from "./schema";
+import { Layer } from "./layer";
+import { LayerKind } from "./precedence";
+import { LEAVES, LeafId, LeafType, checkSpan, normalizeValue } from "./schema";
 import { isDigit } from "./scanner";
 import { Source } from "./source";
 import { Span, byteOf, sameSpan, spanIs, spanIsIgnoreCase, spanLen, spanText, spansOf, startsWithAscii, subSpan, trimSpan } from "./span";
 import { suggest } from "./suggest";
-import { KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { JsonKind, Tape } from "./tape";
 import { format, intText, itemPath, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
@@ -43,9 +45,9 @@ function knownVariables(): Array<string> {
 export function readEnvironment(
   req: Tape, node: i32, cwd: Span, errors: Array<Diagnostic>, warnings: Array<Warning>, problems: Array<string>, host: HostSettings,
 ): Layer {
-  const layer = new Layer(LAYER_ENV, cwd);
-  if (node < 0 || req.kind(node) == KIND_NULL) return layer;
-  if (req.kind(node) != KIND_OBJECT) {
+  const layer = new Layer(LayerKind.Env, cwd);
+  if (node < 0 || req.kind(node) == JsonKind.Null) return layer;
+  if (req.kind(node) != JsonKind.Object) {
     problems.push("env must be an object of variable names to string values");
     return layer;
   }
@@ -54,7 +56,7 @@ export function readEnvironment(
   let unnamed = 0;
   const end = req.next(node);
   for (let k = node + 1; k < end; k = req.next(k + 1)) {
-    if (req.kind(k + 1) != KIND_STRING) {
+    if (req.kind(k + 1) != JsonKind.String) {
       problems.push("env." + req.text(k) + " must be a string");
       continue;
     }
@@ -98,19 +100,19 @@ function variableHint(name: string, known: Array<string>): string {
 
 const PREFIX = "DROPKIT_";
 
-function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Array<Diagnostic>): void {
+function readVariable(layer: Layer, leaf: LeafId, name: Span, raw: Span, errors: Array<Diagnostic>): void {
   const def = unchecked(LEAVES[leaf]);
   const source = new Source(name);
   if (def.isList()) {
     // Lists: comma-separated, blanks trimmed, empty items dropped; an empty variable is an empty list.
-    const items = new Items(LAYER_ENV);
+    const items = new Items(LayerKind.Env);
     let ok = true;
     // The index of an item among the non-empty ones, valid or not, for the path of a problem.
     let index = 0;
     const n = spanLen(raw);
     for (let start = 0; start <= n; ) {
       let end = start;
-      while (end < n && byteOf(raw, end) != 0x2c) end++;
+      while (end < n && byteOf(raw, end) != COMMA) end++;
       const item = trimSpan(subSpan(raw, start, end - start));
       start = end + 1;
       if (spanLen(item) == 0) continue;
@@ -129,13 +131,13 @@ function readVariable(layer: Layer, leaf: i32, name: Span, raw: Span, errors: Ar
   // Scalars: an empty variable counts as unset.
   const value = trimSpan(raw);
   if (spanLen(value) == 0) return;
-  if (def.type == TYPE_BOOL) {
+  if (def.type == LeafType.Bool) {
     if (spanIsIgnoreCase(value, "true") || spanIs(value, "1") || spanIsIgnoreCase(value, "yes")) layer.setFlag(leaf, true, source);
     else if (spanIsIgnoreCase(value, "false") || spanIs(value, "0") || spanIsIgnoreCase(value, "no")) layer.setFlag(leaf, false, source);
     else errors.push(invalid(def.key, name, "expected true, false, 1, 0, yes or no", value));
     return;
   }
-  if (def.type == TYPE_SCHEMA) return;
+  if (def.type == LeafType.Schema) return;
   const problem = checkSpan(leaf, value);
   if (problem.length > 0) {
     errors.push(invalid(def.key, name, problem, value));
@@ -169,19 +171,19 @@ function timeoutMs(value: Span): i64 {
   let ms: i64 = 0;
   let i = 0;
   for (; i < n && isDigit(byteOf(value, i)); i++) {
-    ms = ms * 10 + <i64>(byteOf(value, i) - 0x30) * 1000;
+    ms = ms * 10 + <i64>(byteOf(value, i) - DIGIT_0) * 1000;
     if (ms > MAX_HOOK_TIMEOUT_MS) return -1;
   }
   if (i == 0) return -1;
   if (i == n) return ms;
-  if (byteOf(value, i) != 0x2e || i + 1 == n) return -1;
+  if (byteOf(value, i) != PERIOD || i + 1 == n) return -1;
   // The fraction: three digits of ms, the fourth rounds, the rest only have to be digits.
   let scale: i64 = 100;
   for (let j = i + 1; j < n; j++) {
     const c = byteOf(value, j);
     if (!isDigit(c)) return -1;
-    if (scale > 0) ms += <i64>(c - 0x30) * scale;
-    else if (j == i + 4 && c >= 0x35) ms++;
+    if (scale > 0) ms += <i64>(c - DIGIT_0) * scale;
+    else if (j == i + 4 && c >= DIGIT_5) ms++;
     scale /= 10;
   }
   return ms > MAX_HOOK_TIMEOUT_MS ? -1 : ms;

@@ -5,6 +5,7 @@
 // U+2028 included. So a host that parses an answer and writes it again with JSON.stringify gets the very
 // same bytes, which is how the golden vectors compare answers.
 
+import { BACKSLASH, BACKSLASH_U, CASE_BIT, DIGIT_0, DIGIT_9, LOWER_A, LOWER_U, QUOTE, SLASH, SPACE } from "./chars";
 import { encodePair, encodeUnit, lowSurrogateAfter } from "./utf8";
 
 /** Writes `s` escaped at `p` (room for six bytes per code unit); returns where it stopped. */
@@ -17,6 +18,9 @@ export function encodeText(s: string, to: usize): i32 {
   return <i32>(writeUnits(s, to, false) - to);
 }
 
+// One in each of four UTF-16 code units of a u64: times a character, that character four times.
+const UNIT_ONES: u64 = 0x0001000100010001;
+
 /** Writes the code units of `s` at `p`, as JSON string content (`json`) or as they are; returns where it stopped. */
 function writeUnits(s: string, p: usize, json: bool): usize {
   const n = s.length;
@@ -25,18 +29,18 @@ function writeUnits(s: string, p: usize, json: bool): usize {
     // Most of an answer is plain ASCII: four code units at a time while all four stand for themselves.
     while (i + 4 <= n) {
       const u = load<u64>(chars + (<usize>i << 1));
-      const q = u ^ 0x0022002200220022;
-      const b = u ^ 0x005c005c005c005c;
+      const q = u ^ (UNIT_ONES * QUOTE);
+      const b = u ^ (UNIT_ONES * BACKSLASH);
       // Every unit below 0x80 and at least 0x20 (0x60 added sets its bit 7), and none a quote or a backslash.
       if ((u & 0xff80ff80ff80ff80) != 0 || (~(u + 0x0060006000600060) & 0x0080008000800080) != 0) break;
-      if ((((q - 0x0001000100010001) & ~q) | ((b - 0x0001000100010001) & ~b)) & 0x8000800080008000) break;
+      if ((((q - UNIT_ONES) & ~q) | ((b - UNIT_ONES) & ~b)) & 0x8000800080008000) break;
       store<u32>(p, <u32>((u & 0xff) | ((u >> 8) & 0xff00) | ((u >> 16) & 0xff0000) | ((u >> 24) & 0xff000000)));
       p += 4;
       i += 4;
     }
     if (i >= n) break;
     const c = <u32>load<u16>(chars + (<usize>i << 1));
-    if (c - 0x20 < 0x60 && c != 0x22 && c != 0x5c) {
+    if (c - SPACE < 0x60 && c != QUOTE && c != BACKSLASH) {
       // The tail of a short ASCII string, one unit that stands for itself.
       store<u8>(p++, <u8>c);
       continue;
@@ -115,9 +119,9 @@ const ONES: u64 = 0x0101010101010101;
 const HIGHS: u64 = 0x8080808080808080;
 
 @inline export function specialBytes(x: u64): u64 {
-  const quote = x ^ (ONES * 0x22);
-  const backslash = x ^ (ONES * 0x5c);
-  return (x | ((x - ONES * 0x20) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
+  const quote = x ^ (ONES * QUOTE);
+  const backslash = x ^ (ONES * BACKSLASH);
+  return (x | ((x - ONES * SPACE) & ~x) | ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)) & HIGHS;
 }
 
 /**
@@ -125,9 +129,9 @@ const HIGHS: u64 = 0x8080808080808080;
  * `writeEscaped` would write the string they stand for; returns where it stopped. Never longer than `n`.
  */
 export function writeUnescaped(from: usize, n: i32, p: usize): usize {
-  store<u8>(p, 0x22);
+  store<u8>(p, QUOTE);
   p = walkEscapes(from + 1, n - 2, p + 1, true);
-  store<u8>(p, 0x22);
+  store<u8>(p, QUOTE);
   return p + 1;
 }
 
@@ -154,8 +158,8 @@ function walkEscapes(from: usize, len: i32, to: usize, json: bool): usize {
     while (p + 8 <= end) {
       const x = load<u64>(p);
       store<u64>(q, x);
-      const y = x ^ 0x5c5c5c5c5c5c5c5c;
-      const backslash = (y - 0x0101010101010101) & ~y & 0x8080808080808080;
+      const y = x ^ (ONES * BACKSLASH);
+      const backslash = (y - ONES) & ~y & HIGHS;
       if (backslash != 0) {
         const k = <usize>(ctz(backslash) >> 3);
         p += k;
@@ -167,16 +171,16 @@ function walkEscapes(from: usize, len: i32, to: usize, json: bool): usize {
     }
     if (p >= end) break;
     const b = <u32>load<u8>(p);
-    if (b != 0x5c) {
+    if (b != BACKSLASH) {
       store<u8>(q++, <u8>b);
       p++;
       continue;
     }
     const e = <u32>load<u8>(p + 1);
-    if (e != 0x75) {
+    if (e != LOWER_U) {
       // In JSON, \/ stands for a slash, which JSON.stringify does not escape; the other short escapes stay.
       if (!json) store<u8>(q++, <u8>escapedUnit(e));
-      else if (e == 0x2f) store<u8>(q++, 0x2f);
+      else if (e == SLASH) store<u8>(q++, SLASH);
       else q = shortEscape(q, e);
       p += 2;
       continue;
@@ -198,7 +202,7 @@ function walkEscapes(from: usize, len: i32, to: usize, json: bool): usize {
 // for what is no escape), and the letter that escapes each control character that has one (0 for none).
 const UNIT_OF_LETTER = new StaticArray<i32>(128);
 const LETTER_OF_CONTROL = new StaticArray<u8>(32);
-for (let c = 0; c < 128; c++) unchecked(UNIT_OF_LETTER[c] = c == 0x22 || c == 0x5c || c == 0x2f ? c : -1);
+for (let c = 0; c < 128; c++) unchecked(UNIT_OF_LETTER[c] = c == QUOTE || c == BACKSLASH || c == SLASH ? c : -1);
 const SHORT_ESCAPES = "n\nt\tr\rb\bf\f";
 for (let i = 0; i < SHORT_ESCAPES.length; i += 2) {
   const letter = SHORT_ESCAPES.charCodeAt(i);
@@ -217,39 +221,39 @@ function hex4(p: usize): u32 {
   let v: u32 = 0;
   for (let k: usize = 0; k < 4; k++) {
     const c = <u32>load<u8>(p + k);
-    v = (v << 4) | (c <= 0x39 ? c - 0x30 : (c | 0x20) - 0x61 + 10);
+    v = (v << 4) | (c <= DIGIT_9 ? c - DIGIT_0 : (c | CASE_BIT) - LOWER_A + 10);
   }
   return v;
 }
 
 /** The low surrogate escaped at `p` (\uDC00 to \uDFFF, before `end`), which pairs with a high one just before it; or 0. */
 function escapedLowSurrogate(p: usize, end: usize): u32 {
-  if (p + 6 > end || load<u8>(p) != 0x5c || load<u8>(p + 1) != 0x75) return 0;
+  if (p + 6 > end || load<u8>(p) != BACKSLASH || load<u8>(p + 1) != LOWER_U) return 0;
   const low = hex4(p + 2);
   return low >= 0xdc00 && low <= 0xdfff ? low : 0;
 }
 
 /** Writes one code unit that is not half of a pair; returns where it stopped. */
 function writeUnit(p: usize, c: u32): usize {
-  if (c >= 0x20 && c != 0x22 && c != 0x5c && (c < 0xd800 || c > 0xdfff)) return encodeUnit(p, c);
-  if (c == 0x22 || c == 0x5c) return shortEscape(p, c);
-  const letter = c < 0x20 ? <u32>unchecked(LETTER_OF_CONTROL[c]) : 0;
+  if (c >= SPACE && c != QUOTE && c != BACKSLASH && (c < 0xd800 || c > 0xdfff)) return encodeUnit(p, c);
+  if (c == QUOTE || c == BACKSLASH) return shortEscape(p, c);
+  const letter = c < SPACE ? <u32>unchecked(LETTER_OF_CONTROL[c]) : 0;
   return letter != 0 ? shortEscape(p, letter) : hexEscape(p, c);
 }
 
 /** Writes a backslash and `letter` at `p`. */
 function shortEscape(p: usize, letter: u32): usize {
-  store<u16>(p, <u16>(0x5c | (letter << 8)));
+  store<u16>(p, <u16>(BACKSLASH | (letter << 8)));
   return p + 2;
 }
 
 /** Writes the lower-case \uXXXX escape of `c` at `p`; returns where it stopped. */
 function hexEscape(p: usize, c: u32): usize {
-  store<u16>(p, 0x755c);
+  store<u16>(p, BACKSLASH_U);
   p += 2;
   for (let shift = 12; shift >= 0; shift -= 4) {
     const h = (c >> shift) & 0xf;
-    store<u8>(p++, <u8>(h < 10 ? 0x30 + h : 0x61 + h - 10));
+    store<u8>(p++, <u8>(h < 10 ? DIGIT_0 + h : LOWER_A + h - 10));
   }
   return p;
 }

@@ -2,11 +2,12 @@
 
 import { Diagnostic, USAGE_ERROR } from "./diagnostic";
 import { Items } from "./items";
-import { LAYER_CLI, Layer } from "./layer";
-import { LEAF_EXCLUDE, LEAF_LOG_FORMAT, LEAF_PRESETS, LEAF_THEME, LEAVES, checkSpan, normalizeValue } from "./schema";
+import { Layer } from "./layer";
+import { LayerKind } from "./precedence";
+import { LEAVES, LeafId, checkSpan, normalizeValue } from "./schema";
 import { Source } from "./source";
 import { Span, spanOf, spanText } from "./span";
-import { KIND_ARRAY, KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { JsonKind, Tape } from "./tape";
 import { itemPath } from "./text";
 
 // Each flag is the source of what it sets.
@@ -17,9 +18,9 @@ const PRESET_FLAG = new Source(spanOf("--preset"));
 
 /** Reads `flags` (node `node` of the request, -1 when absent): bad values are UsageErrors, a malformed field a problem of the request. */
 export function readFlags(req: Tape, node: i32, cwd: Span, errors: Array<Diagnostic>, problems: Array<string>): Layer {
-  const layer = new Layer(LAYER_CLI, cwd);
-  if (node < 0 || req.kind(node) == KIND_NULL) return layer;
-  if (req.kind(node) != KIND_OBJECT) {
+  const layer = new Layer(LayerKind.Cli, cwd);
+  if (node < 0 || req.kind(node) == JsonKind.Null) return layer;
+  if (req.kind(node) != JsonKind.Object) {
     problems.push("flags must be an object");
     return layer;
   }
@@ -27,13 +28,13 @@ export function readFlags(req: Tape, node: i32, cwd: Span, errors: Array<Diagnos
   for (let k = node + 1; k < end; k = req.next(k + 1)) {
     const value = k + 1;
     if (req.equals(k, "theme")) {
-      flagText(req, layer, LEAF_THEME, THEME_FLAG, value, errors, problems);
+      flagText(req, layer, LeafId.Theme, THEME_FLAG, value, errors, problems);
     } else if (req.equals(k, "logFormat")) {
-      flagText(req, layer, LEAF_LOG_FORMAT, LOG_FORMAT_FLAG, value, errors, problems);
+      flagText(req, layer, LeafId.LogFormat, LOG_FORMAT_FLAG, value, errors, problems);
     } else if (req.equals(k, "exclude")) {
-      flagList(req, layer, LEAF_EXCLUDE, EXCLUDE_FLAG, value, errors, problems);
+      flagList(req, layer, LeafId.Exclude, EXCLUDE_FLAG, value, errors, problems);
     } else if (req.equals(k, "preset")) {
-      flagList(req, layer, LEAF_PRESETS, PRESET_FLAG, value, errors, problems);
+      flagList(req, layer, LeafId.Presets, PRESET_FLAG, value, errors, problems);
     } else if (!req.equals(k, "config")) {
       problems.push("flags." + req.text(k) + " is not a flag: expected theme, exclude, preset, logFormat or config");
     }
@@ -41,9 +42,9 @@ export function readFlags(req: Tape, node: i32, cwd: Span, errors: Array<Diagnos
   return layer;
 }
 
-function flagText(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, errors: Array<Diagnostic>, problems: Array<string>): void {
-  if (req.kind(value) == KIND_NULL) return;
-  if (req.kind(value) != KIND_STRING) {
+function flagText(req: Tape, layer: Layer, leaf: LeafId, flag: Source, value: i32, errors: Array<Diagnostic>, problems: Array<string>): void {
+  if (req.kind(value) == JsonKind.Null) return;
+  if (req.kind(value) != JsonKind.String) {
     problems.push("flags value for " + flag.text() + " must be a string");
     return;
   }
@@ -52,10 +53,10 @@ function flagText(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, 
   layer.setValue(leaf, normalizeValue(leaf, text, layer.baseDir), flag);
 }
 
-function flagList(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, errors: Array<Diagnostic>, problems: Array<string>): void {
-  if (req.kind(value) == KIND_NULL) return;
+function flagList(req: Tape, layer: Layer, leaf: LeafId, flag: Source, value: i32, errors: Array<Diagnostic>, problems: Array<string>): void {
+  if (req.kind(value) == JsonKind.Null) return;
   const items = spanList(req, value, "flags value for " + flag.text(), problems);
-  const list = new Items(LAYER_CLI);
+  const list = new Items(LayerKind.Cli);
   for (let i = 0; i < items.length; i++) {
     const item = unchecked(items[i]);
     if (checkFlag(leaf, flag, item, errors)) list.add(normalizeValue(leaf, item, layer.baseDir), flag);
@@ -65,7 +66,7 @@ function flagList(req: Tape, layer: Layer, leaf: i32, flag: Source, value: i32, 
 }
 
 /** Checks a flag's value; a bad one is a UsageError. */
-function checkFlag(leaf: i32, flag: Source, value: Span, errors: Array<Diagnostic>): bool {
+function checkFlag(leaf: LeafId, flag: Source, value: Span, errors: Array<Diagnostic>): bool {
   const problem = checkSpan(leaf, value);
   if (problem.length == 0) return true;
   const name = flag.text();
@@ -76,13 +77,13 @@ function checkFlag(leaf: i32, flag: Source, value: Span, errors: Array<Diagnosti
 /** The strings of array node `node` of a request, as spans; anything else is a problem of the request (named `what`). */
 export function spanList(req: Tape, node: i32, what: string, problems: Array<string>): Array<Span> {
   const out = new Array<Span>();
-  if (req.kind(node) != KIND_ARRAY) {
+  if (req.kind(node) != JsonKind.Array) {
     problems.push(what + " must be an array of strings");
     return out;
   }
   const end = req.next(node);
   for (let item = node + 1, i = 0; item < end; item = req.next(item), i++) {
-    if (req.kind(item) != KIND_STRING) {
+    if (req.kind(item) != JsonKind.String) {
       problems.push(itemPath(what, i) + " must be a string");
       continue;
     }

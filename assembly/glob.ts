@@ -1,5 +1,6 @@
 // Glob matching of preset detect globs over file paths (module globs are select.ts's).
 
+import { CARET, EXCLAMATION, MINUS, OPEN_BRACKET, QUESTION, SLASH, STAR } from "./chars";
 /**
  * Whether a relative file path matches a detect glob: '*' and '?' stay within one path segment,
  * '**' spans segments, "[abc]" is a class; a leading "./" is ignored. Matching is iterative with
@@ -21,11 +22,11 @@ export function matchFile(glob: string, path: string): bool {
   while (pi < pn) {
     if (gi < gn) {
       const c = g.charCodeAt(gi);
-      if (c == 0x2a) {
-        if (gi + 1 < gn && g.charCodeAt(gi + 1) == 0x2a) {
+      if (c == STAR) {
+        if (gi + 1 < gn && g.charCodeAt(gi + 1) == STAR) {
           gi += 2;
           // "**/" matches zero or more whole directories.
-          deepSlash = gi < gn && g.charCodeAt(gi) == 0x2f;
+          deepSlash = gi < gn && g.charCodeAt(gi) == SLASH;
           if (deepSlash) gi++;
           deepG = gi;
           deepP = pi;
@@ -37,26 +38,26 @@ export function matchFile(glob: string, path: string): bool {
         }
         continue;
       }
-      if (c == 0x3f && p.charCodeAt(pi) != 0x2f) {
+      if (c == QUESTION && p.charCodeAt(pi) != SLASH) {
         gi++;
         pi++;
         continue;
       }
-      if (c == 0x5b) {
+      if (c == OPEN_BRACKET) {
         const close = g.indexOf("]", gi + 1);
         if (close > gi + 1 && classMatches(g.slice(gi + 1, close), p.charCodeAt(pi))) {
           gi = close + 1;
           pi++;
           continue;
         }
-      } else if (c == p.charCodeAt(pi) && c != 0x3f) {
+      } else if (c == p.charCodeAt(pi) && c != QUESTION) {
         gi++;
         pi++;
         continue;
       }
     }
     // Backtrack: let the last '*' swallow one more character ('*' never swallows a '/') ...
-    if (starG >= 0 && p.charCodeAt(starP) != 0x2f) {
+    if (starG >= 0 && p.charCodeAt(starP) != SLASH) {
       starP++;
       pi = starP;
       gi = starG;
@@ -78,21 +79,21 @@ export function matchFile(glob: string, path: string): bool {
     }
     return false;
   }
-  while (gi < gn && g.charCodeAt(gi) == 0x2a) gi++;
+  while (gi < gn && g.charCodeAt(gi) == STAR) gi++;
   return gi == gn;
 }
 
 function classMatches(cls: string, c: i32): bool {
   let negate = false;
   let i = 0;
-  if (cls.length > 0 && (cls.charCodeAt(0) == 0x21 || cls.charCodeAt(0) == 0x5e)) {
+  if (cls.length > 0 && (cls.charCodeAt(0) == EXCLAMATION || cls.charCodeAt(0) == CARET)) {
     negate = true;
     i = 1;
   }
   let hit = false;
   while (i < cls.length) {
     const lo = cls.charCodeAt(i);
-    if (i + 2 < cls.length && cls.charCodeAt(i + 1) == 0x2d) {
+    if (i + 2 < cls.length && cls.charCodeAt(i + 1) == MINUS) {
       if (c >= lo && c <= cls.charCodeAt(i + 2)) hit = true;
       i += 3;
     } else {

@@ -6,11 +6,14 @@
 // call lives below `base` (everything made at start) or is placed by hand: host
 // buffers are byte ranges at or above `base`, placed first-fit around each other and around the last
 // response, which is valid until the next call.
+//
+// The block layout is the stub runtime's own (rt/common): a header, BLOCK, of BLOCK_OVERHEAD bytes that holds
+// its payload's size, before each payload, which starts at a multiple of AL_SIZE.
 
-// The stub runtime's block layout: a 4-byte header before each 16-byte-aligned payload.
-const BLOCK_HEADER: usize = 4;
+import { AL_MASK, AL_SIZE, BLOCK, BLOCK_OVERHEAD } from "rt/common";
+
 // Room for the header the next allocation writes at the bump pointer.
-const BLOCK_SLACK: usize = 16;
+const BLOCK_SLACK: usize = AL_SIZE;
 /** At most this many dk_alloc buffers live at once: one more is refused (docs/embedding.md). */
 const MAX_BUFFERS = 1024;
 // Buffers end below 4 GiB - 64 KiB: address arithmetic on them (end, align, overlap) never wraps a u32.
@@ -120,7 +123,7 @@ function claimBase(): void {
 function heapTop(): usize {
   const p = __alloc(0);
   __free(p);
-  return p - BLOCK_HEADER;
+  return p - BLOCK_OVERHEAD;
 }
 
 /**
@@ -130,17 +133,17 @@ function heapTop(): usize {
  */
 function moveHeapTo(to: usize): void {
   if (to < top) {
-    store<usize>(to, top - to - BLOCK_HEADER);
-    __free(to + BLOCK_HEADER);
+    changetype<BLOCK>(to).mmInfo = top - to - BLOCK_OVERHEAD;
+    __free(to + BLOCK_OVERHEAD);
   } else {
     // The stub allocates at most 1 GiB at once, so a larger gap (past a big host buffer) takes several steps.
-    // Each step's header may land in a host buffer: its 4 bytes are put back, as no one reads that header.
+    // Each step's header may land in a host buffer: its bytes are put back, as no one reads that header.
     for (let at = top; at < to; ) {
       const step = min<usize>(to - at, 1 << 29);
-      const inside = at + 4 <= (<usize>memory.size() << 16);
-      const kept = inside ? load<u32>(at) : 0;
-      __alloc(step - BLOCK_HEADER);
-      if (inside) store<u32>(at, kept);
+      const inside = at + BLOCK_OVERHEAD <= (<usize>memory.size() << 16);
+      const kept = inside ? changetype<BLOCK>(at).mmInfo : 0;
+      __alloc(step - BLOCK_OVERHEAD);
+      if (inside) changetype<BLOCK>(at).mmInfo = kept;
       at += step;
     }
   }
@@ -148,11 +151,11 @@ function moveHeapTo(to: usize): void {
 
 /** The lowest block start whose payload is at or above `at`. */
 function blockAt(at: usize): usize {
-  return align(at + BLOCK_HEADER) - BLOCK_HEADER;
+  return align(at + BLOCK_OVERHEAD) - BLOCK_OVERHEAD;
 }
 
 function align(at: usize): usize {
-  return (at + 15) & ~15;
+  return (at + AL_MASK) & ~AL_MASK;
 }
 
 function overlaps(at: usize, n: usize, p: usize, l: usize): bool {

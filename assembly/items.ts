@@ -3,6 +3,7 @@
 // An item is sixteen bytes of one growing block (its value, its source, its layer) rather than an entry in three
 // arrays: a list costs two allocations, and adding to it no call to grow an array.
 
+import { LayerKind } from "./precedence";
 import { Source } from "./source";
 import { Span, hashBytes, sameSpan, spanLen, spanPtr } from "./span";
 
@@ -11,15 +12,15 @@ const ITEM_BYTES: usize = 16;
 const LINEAR_ITEMS = 16;
 
 export class Items {
-  /** The layer (a LAYER_* kind) of a list one layer sets; a merged list keeps each item's own. */
-  kind: i32;
+  /** The layer (a LayerKind) of a list one layer sets; a merged list keeps each item's own. */
+  kind: LayerKind;
   length: i32 = 0;
   private items: usize = 0;
   private capacity: i32 = 0;
   // Open addressing: a slot holds an item's index + 1, or 0 when it is empty; null while the list is short.
   private slots: StaticArray<i32> | null = null;
 
-  constructor(kind: i32) {
+  constructor(kind: LayerKind) {
     this.kind = kind;
   }
 
@@ -32,7 +33,7 @@ export class Items {
   }
 
   /** The layer item `i` came from. */
-  @inline layerOf(i: i32): i32 {
+  @inline layerOf(i: i32): LayerKind {
     return load<i32>(this.items + <usize>i * ITEM_BYTES, 12);
   }
 
@@ -47,7 +48,7 @@ export class Items {
    * Adds an item (set by `layer`, by default the list's own) unless the list has its value: the first one stays,
    * with its source. Returns whether it was added.
    */
-  add(value: Span, source: Source, layer: i32 = -1): bool {
+  add(value: Span, source: Source, layer: LayerKind = -1): bool {
     const slots = this.slots;
     let slot = -1;
     if (slots == null) {
@@ -105,7 +106,7 @@ export class Items {
   }
 
   /** Adds every item of `other` that this list does not have, as set by layer `layer`. */
-  addAll(other: Items, layer: i32): void {
+  addAll(other: Items, layer: LayerKind): void {
     for (let i = 0, n = other.length; i < n; i++) this.add(other.value(i), other.source(i), layer);
   }
 

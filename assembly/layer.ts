@@ -5,29 +5,13 @@
 
 import { Source } from "./source";
 import { Items } from "./items";
-import { Span, spanOf } from "./span";
-import { LEAF_COUNT } from "./schema";
-import { words } from "./text";
-
-export const LAYER_CLI: i32 = 0;
-export const LAYER_ENV: i32 = 1;
-export const LAYER_CONFIG: i32 = 2;
-export const LAYER_PRESET: i32 = 3;
-export const LAYER_DEFAULT: i32 = 4;
-
-/** The layers' names, by LAYER_*, as messages and answers name them. */
-export const LAYER_NAMES: Array<string> = words("cli env config preset default");
-const LAYER_SPANS = new StaticArray<Span>(LAYER_NAMES.length);
-for (let i = 0; i < LAYER_NAMES.length; i++) LAYER_SPANS[i] = spanOf(LAYER_NAMES[i]);
-
-/** A layer's name as bytes. */
-export function layerName(kind: i32): Span {
-  return unchecked(LAYER_SPANS[kind]);
-}
+import { Span } from "./span";
+import { LeafId } from "./schema";
+import { LayerKind } from "./precedence";
 
 /** Everything one layer sets. */
 export class Layer {
-  kind: i32;
+  kind: LayerKind;
   /** The preset's name, for preset layers. */
   label: Span = 0;
   /** Relative paths in this layer resolve against this directory. */
@@ -35,46 +19,46 @@ export class Layer {
   /** Bit `leaf` set when the layer sets the leaf. */
   sets: i32 = 0;
   /** Scalars: the value (booleans: 1 for true, 0 for false). */
-  values: StaticArray<Span> = new StaticArray<Span>(LEAF_COUNT);
+  values: StaticArray<Span> = new StaticArray<Span>(LeafId.Count);
   /** The flag, variable, position, file or preset that set each leaf. */
-  sources: StaticArray<Source | null> = new StaticArray<Source | null>(LEAF_COUNT);
-  lists: StaticArray<Items | null> = new StaticArray<Items | null>(LEAF_COUNT);
+  sources: StaticArray<Source | null> = new StaticArray<Source | null>(LeafId.Count);
+  lists: StaticArray<Items | null> = new StaticArray<Items | null>(LeafId.Count);
   /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
   detect: Array<string> | null = null;
 
-  constructor(kind: i32, baseDir: Span) {
+  constructor(kind: LayerKind, baseDir: Span) {
     this.kind = kind;
     this.baseDir = baseDir;
   }
 
-  @inline has(leaf: i32): bool {
+  @inline has(leaf: LeafId): bool {
     return (this.sets & (1 << leaf)) != 0;
   }
 
-  @inline value(leaf: i32): Span {
+  @inline value(leaf: LeafId): Span {
     return unchecked(this.values[leaf]);
   }
 
-  @inline flag(leaf: i32): bool {
+  @inline flag(leaf: LeafId): bool {
     return unchecked(this.values[leaf]) != 0;
   }
 
-  @inline source(leaf: i32): Source {
+  @inline source(leaf: LeafId): Source {
     return unchecked(this.sources[leaf])!;
   }
 
-  @inline list(leaf: i32): Items {
+  @inline list(leaf: LeafId): Items {
     return unchecked(this.lists[leaf])!;
   }
 
   /** Records a scalar setting. */
-  setValue(leaf: i32, value: Span, source: Source): void {
+  setValue(leaf: LeafId, value: Span, source: Source): void {
     this.sets |= 1 << leaf;
     unchecked(this.values[leaf] = value);
     unchecked(this.sources[leaf] = source);
   }
 
-  setFlag(leaf: i32, value: bool, source: Source): void {
+  setFlag(leaf: LeafId, value: bool, source: Source): void {
     this.setValue(leaf, value ? 1 : 0, source);
   }
 
@@ -82,7 +66,7 @@ export class Layer {
    * Records a list, or adds its items to what the layer already holds for it (the `exclude` shorthand next to
    * `modules.exclude`): the setting keeps the source of the first list.
    */
-  addList(leaf: i32, items: Items, source: Source): void {
+  addList(leaf: LeafId, items: Items, source: Source): void {
     const list = unchecked(this.lists[leaf]);
     if (list == null) {
       this.sets |= 1 << leaf;
@@ -94,7 +78,7 @@ export class Layer {
   }
 
   /** Sets an empty list (a default). */
-  setEmptyList(leaf: i32, source: Source): void {
+  setEmptyList(leaf: LeafId, source: Source): void {
     this.sets |= 1 << leaf;
     unchecked(this.lists[leaf] = NO_ITEMS);
     unchecked(this.sources[leaf] = source);
@@ -102,4 +86,4 @@ export class Layer {
 }
 
 // The defaults' empty lists: shared, as nothing adds to the defaults layer.
-const NO_ITEMS = new Items(LAYER_DEFAULT);
+const NO_ITEMS = new Items(LayerKind.Default);

@@ -4,6 +4,7 @@
 // input can exhaust the call stack. Problems carry the key path of where they are, built from the stack only
 // when there is a problem: the path of a value nobody complains about is never made.
 
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DIGIT_0, MINUS, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "./chars";
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "./diagnostic";
 import { KeySet } from "./keys";
 import {
@@ -12,11 +13,8 @@ import {
   MSG_TOO_DEEP, MSG_TRAILING, MSG_TRAILING_COMMA, MSG_UNTERMINATED_STRING,
 } from "./messages";
 import { Positions, hasByteOrderMark } from "./positions";
-import {
-  PROBLEM_CONTROL, PROBLEM_ESCAPE, PROBLEM_UNICODE_ESCAPE, PROBLEM_UNTERMINATED, PROBLEM_UTF8, byteAt, describeAt, isWordAt,
-  scanAt, scanEscaped, scanNumber, scanProblem, scanString, skipSpace,
-} from "./scanner";
-import { FLAG_ESCAPED, FLAG_TRUE, KIND_ARRAY, KIND_BOOL, KIND_NULL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { ScanProblem, byteAt, describeAt, isWordAt, scanAt, scanEscaped, scanNumber, scanProblem, scanString, skipSpace } from "./scanner";
+import { JsonKind, NodeFlag, Tape } from "./tape";
 import { format, intText } from "./text";
 
 /** Deepest nesting of arrays and objects the parser accepts; deeper input is an error, not a trap. */
@@ -103,12 +101,12 @@ class Parser {
     while (true) {
       // A value at `pos`.
       const c = byteAt(ptr, len, pos);
-      if (c == 0x7b || c == 0x5b) {
+      if (c == OPEN_BRACE || c == OPEN_BRACKET) {
         if (this.depth == this.maxDepth) return this.fail(MSG_TOO_DEEP, pos, pos);
-        const isObject = c == 0x7b;
-        const node = this.tape.add(isObject ? KIND_OBJECT : KIND_ARRAY, pos, pos);
+        const isObject = c == OPEN_BRACE;
+        const node = this.tape.add(isObject ? JsonKind.Object : JsonKind.Array, pos, pos);
         pos = skipSpace(ptr, len, pos + 1);
-        if (byteAt(ptr, len, pos) == (isObject ? 0x7d : 0x5d)) {
+        if (byteAt(ptr, len, pos) == (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
           this.tape.close(node, ++pos);
         } else {
           const d = this.depth++;
@@ -121,24 +119,24 @@ class Parser {
           if (pos < 0) return this.result;
           continue;
         }
-      } else if (c == 0x22) {
+      } else if (c == QUOTE) {
         const end = scanString(ptr, len, pos);
         if (end < 0) return this.failScan();
-        this.tape.add(KIND_STRING | (scanEscaped ? FLAG_ESCAPED : 0), pos, end);
+        this.tape.add(JsonKind.String | (scanEscaped ? NodeFlag.Escaped : 0), pos, end);
         pos = end;
-      } else if (c == 0x2d || c - 0x30 < 10) {
+      } else if (c == MINUS || c - DIGIT_0 < 10) {
         const end = scanNumber(ptr, len, pos);
         if (end < 0) return this.failScan();
-        this.tape.add(KIND_NUMBER, pos, end);
+        this.tape.add(JsonKind.Number, pos, end);
         pos = end;
       } else if (isWordAt(ptr, len, pos, "true")) {
-        this.tape.add(KIND_BOOL | FLAG_TRUE, pos, pos + 4);
+        this.tape.add(JsonKind.Bool | NodeFlag.True, pos, pos + 4);
         pos += 4;
       } else if (isWordAt(ptr, len, pos, "false")) {
-        this.tape.add(KIND_BOOL, pos, pos + 5);
+        this.tape.add(JsonKind.Bool, pos, pos + 5);
         pos += 5;
       } else if (isWordAt(ptr, len, pos, "null")) {
-        this.tape.add(KIND_NULL, pos, pos + 4);
+        this.tape.add(JsonKind.Null, pos, pos + 4);
         pos += 4;
       } else {
         return this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
@@ -155,12 +153,12 @@ class Parser {
         const isObject = unchecked(frameObject[d]);
         unchecked(frameItems[d]++);
         const sep = byteAt(ptr, len, pos);
-        if (sep == 0x2c) {
+        if (sep == COMMA) {
           pos = this.nextItem(skipSpace(ptr, len, pos + 1));
           if (pos < 0) return this.result;
           break;
         }
-        if (sep != (isObject ? 0x7d : 0x5d)) {
+        if (sep != (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
           return this.fail((isObject ? MSG_EXPECTED_COMMA_OBJECT : MSG_EXPECTED_COMMA_ARRAY) + describeAt(this.ptr, this.len, pos), pos, pos);
         }
         this.tape.close(unchecked(frameNode[d]), ++pos);
@@ -180,8 +178,8 @@ class Parser {
     const items = unchecked(frameItems[d]);
     const c = byteAt(ptr, len, pos);
     if (unchecked(frameObject[d])) {
-      if (c != 0x22) {
-        this.fail((items > 0 && c == 0x7d ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + describeAt(this.ptr, this.len, pos), pos, pos);
+      if (c != QUOTE) {
+        this.fail((items > 0 && c == CLOSE_BRACE ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       const end = scanString(ptr, len, pos);
@@ -189,11 +187,11 @@ class Parser {
         this.failScan();
         return -1;
       }
-      const key = this.tape.add(KIND_STRING | (scanEscaped ? FLAG_ESCAPED : 0), pos, end);
+      const key = this.tape.add(JsonKind.String | (scanEscaped ? NodeFlag.Escaped : 0), pos, end);
       unchecked(frameKey[d] = key);
       this.checkDuplicate(d, key, items);
       pos = skipSpace(ptr, len, end);
-      if (byteAt(ptr, len, pos) != 0x3a) {
+      if (byteAt(ptr, len, pos) != COLON) {
         this.fail(MSG_EXPECTED_COLON + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
@@ -208,7 +206,7 @@ class Parser {
       this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
-    if (items > 0 && c == 0x5d) {
+    if (items > 0 && c == CLOSE_BRACKET) {
       this.fail(MSG_TRAILING_COMMA + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
@@ -276,11 +274,11 @@ class Parser {
   failScan(): Parsed {
     const at = scanAt;
     const problem = scanProblem;
-    if (problem == PROBLEM_UNTERMINATED) return this.fail(MSG_UNTERMINATED_STRING, at, this.len);
-    if (problem == PROBLEM_CONTROL) return this.fail(MSG_CONTROL_CHAR, at, at);
-    if (problem == PROBLEM_ESCAPE) return this.fail(MSG_BAD_ESCAPE, at, at);
-    if (problem == PROBLEM_UNICODE_ESCAPE) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
-    if (problem == PROBLEM_UTF8) return this.fail(MSG_BAD_UTF8, at, at);
+    if (problem == ScanProblem.Unterminated) return this.fail(MSG_UNTERMINATED_STRING, at, this.len);
+    if (problem == ScanProblem.Control) return this.fail(MSG_CONTROL_CHAR, at, at);
+    if (problem == ScanProblem.Escape) return this.fail(MSG_BAD_ESCAPE, at, at);
+    if (problem == ScanProblem.UnicodeEscape) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
+    if (problem == ScanProblem.Utf8) return this.fail(MSG_BAD_UTF8, at, at);
     return this.fail(MSG_BAD_NUMBER + describeAt(this.ptr, this.len, at), at, at);
   }
 

@@ -5,6 +5,7 @@
 // first character, whatever it is, then a colon: as a host reading the path as a string sees it). Every path of
 // a config goes through here on each resolve, so these walk the bytes once instead of splitting.
 
+import { BACKSLASH, COLON, PERIOD, SLASH } from "./chars";
 import { Span, byteOf, copyBytes, span, spanLen, spanOf, spanPtr, subSpan } from "./span";
 
 const ROOT: Span = spanOf("/");
@@ -27,7 +28,7 @@ export function resolvePath(base: Span, p: Span): Span {
   const slash = b > 0 && isSlash(byteOf(base, b - 1)) ? 0 : 1;
   const joined = __alloc(<usize>(b + slash + n));
   copyBytes(joined, spanPtr(base), b);
-  store<u8>(joined + <usize>b, 0x2f);
+  store<u8>(joined + <usize>b, SLASH);
   copyBytes(joined + <usize>(b + slash), spanPtr(p), n);
   return normalizePath(span(joined, b + slash + n));
 }
@@ -45,17 +46,17 @@ export function normalizePath(p: Span): Span {
     let end = start;
     while (end < n && !isSlash(<u32>load<u8>(from + <usize>end))) end++;
     const size = end - start;
-    const dot = size > 0 && load<u8>(from + <usize>start) == 0x2e;
-    if (size == 2 && dot && load<u8>(from + <usize>start + 1) == 0x2e) {
+    const dot = size > 0 && load<u8>(from + <usize>start) == PERIOD;
+    if (size == 2 && dot && load<u8>(from + <usize>start + 1) == PERIOD) {
       // ".." drops the last segment, but never climbs above the root, nor above a drive.
       if (segments > (windows ? 1 : 0)) {
         do len--;
-        while (len > 0 && load<u8>(out + <usize>len) != 0x2f);
+        while (len > 0 && load<u8>(out + <usize>len) != SLASH);
         segments--;
       }
     } else if (size > 0 && !(size == 1 && dot)) {
       if (segments > 0 || !windows) {
-        store<u8>(out + <usize>len, 0x2f);
+        store<u8>(out + <usize>len, SLASH);
         len++;
       }
       copyBytes(out + <usize>len, from + <usize>start, size);
@@ -91,7 +92,7 @@ function driveColon(p: Span): i32 {
   if (n < 2) return 0;
   const b = byteOf(p, 0);
   const at = b < 0x80 ? 1 : b >= 0xf0 ? 0 : b >= 0xe0 ? 3 : 2;
-  return at > 0 && at < n && byteOf(p, at) == 0x3a ? at : 0;
+  return at > 0 && at < n && byteOf(p, at) == COLON ? at : 0;
 }
 
 function lastSlash(p: Span): i32 {
@@ -103,14 +104,14 @@ function lastSlash(p: Span): i32 {
 function forwardSlashes(p: Span): Span {
   const n = spanLen(p);
   let i = 0;
-  while (i < n && byteOf(p, i) != 0x5c) i++;
+  while (i < n && byteOf(p, i) != BACKSLASH) i++;
   if (i == n) return p;
   const out = __alloc(<usize>n);
   copyBytes(out, spanPtr(p), n);
-  for (; i < n; i++) if (load<u8>(out + <usize>i) == 0x5c) store<u8>(out + <usize>i, 0x2f);
+  for (; i < n; i++) if (load<u8>(out + <usize>i) == BACKSLASH) store<u8>(out + <usize>i, SLASH);
   return span(out, n);
 }
 
 function isSlash(c: u32): bool {
-  return c == 0x2f || c == 0x5c;
+  return c == SLASH || c == BACKSLASH;
 }

@@ -5,6 +5,7 @@
 // from top to bottom), so a cursor moves forward; it leaves a mark every STRIDE bytes, so that a lookup
 // behind it (the first of two duplicate keys) starts from the nearest mark instead of the top.
 
+import { LINE_FEED } from "./chars";
 import { unitsOfByte } from "./utf8";
 
 const STRIDE = 1024;
@@ -52,7 +53,7 @@ export class Positions {
       for (; pos + 8 <= stop; pos += 8) {
         const x = load<u64>(ptr + <usize>pos);
         if ((x & 0x8080808080808080) != 0) break;
-        const y = x ^ 0x0a0a0a0a0a0a0a0a;
+        const y = x ^ (0x0101010101010101 * LINE_FEED);
         // Bit 7 set exactly in the bytes that are zero in `y`: the line breaks (no carry crosses a byte).
         const breaks = ~(((y & 0x7f7f7f7f7f7f7f7f) + 0x7f7f7f7f7f7f7f7f) | y) & 0x8080808080808080;
         offset += 8;
@@ -66,7 +67,7 @@ export class Positions {
       const next = min(stop, pos + 8);
       for (; pos < next; pos++) {
         const b = <u32>load<u8>(ptr + <usize>pos);
-        if (b == 0x0a) {
+        if (b == LINE_FEED) {
           line++;
           column = 1;
           offset++;

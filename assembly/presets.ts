@@ -1,17 +1,19 @@
 // Presets (SPEC section 5): the bundled ones, preset files a host loaded, the listed presets and auto-detect.
 
+import { PERIOD } from "./chars";
 import { Diagnostic, PRESET_NOT_FOUND } from "./diagnostic";
-import { DOC_PRESET, sourceDocument, valueDocument } from "./document";
+import { DocumentKind, sourceDocument, valueDocument } from "./document";
 import { spanList } from "./flags";
 import { matchFile } from "./glob";
-import { LAYER_PRESET, Layer } from "./layer";
+import { Layer } from "./layer";
+import { LayerKind } from "./precedence";
 import { parseJson } from "./parser";
 import { basenameOf, dirnameOf, isAbsolutePath } from "./paths";
-import { LEAF_CACHE_FILE, LEAF_INIT_DIR, LEAF_POST_DIR, LEAF_THEME, isPresetPath, isZipPath } from "./schema";
+import { LeafId, isPresetPath, isZipPath } from "./schema";
 import { Source } from "./source";
 import { Span, sameSpan, sortedOrder, spanLen, spanOf, spanPtr, spanText, subSpan } from "./span";
 import { didYouMean } from "./suggest";
-import { KIND_ARRAY, KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { JsonKind, Tape } from "./tape";
 import { format, itemPath, words } from "./text";
 import { encodeText } from "./escape";
 import { maxBytes } from "./utf8";
@@ -38,8 +40,8 @@ for (let i = 0; i < BUNDLED_TEXTS.length; i++) {
   bundledTapes.push(parseJson(bytes, encodeText(text, bytes)).tape);
   const layer = readBundled(i, 0);
   bundledLayers.push(layer);
-  bundledFixed.push(!layer.has(LEAF_INIT_DIR) && !layer.has(LEAF_POST_DIR) && !layer.has(LEAF_CACHE_FILE) &&
-    !(layer.has(LEAF_THEME) && isZipPath(layer.value(LEAF_THEME))));
+  bundledFixed.push(!layer.has(LeafId.InitDir) && !layer.has(LeafId.PostDir) && !layer.has(LeafId.CacheFile) &&
+    !(layer.has(LeafId.Theme) && isZipPath(layer.value(LeafId.Theme))));
 }
 
 /** The parsed JSON of bundled preset `i` (its root is node 0). */
@@ -60,7 +62,7 @@ export function bundledLayer(i: i32, cwd: Span): Layer {
 
 function readBundled(i: i32, cwd: Span): Layer {
   const layer = presetLayer(bundledSpans[i], cwd);
-  readInto(valueDocument(bundledTapes[i], 0, bundledSpans[i], DOC_PRESET), layer);
+  readInto(valueDocument(bundledTapes[i], 0, bundledSpans[i], DocumentKind.Preset), layer);
   return layer;
 }
 
@@ -90,7 +92,7 @@ export class PresetFiles {
   read(i: i32, cwd: Span, errors: Array<Diagnostic>): Layer {
     const source = this.source(i);
     const layer = presetLayer(this.name(i), baseDirOf(source, cwd));
-    const doc = sourceDocument(this.req, this.nodes[i], DOC_PRESET, source, new Array<string>(), "presetFiles[]");
+    const doc = sourceDocument(this.req, this.nodes[i], DocumentKind.Preset, source, new Array<string>(), "presetFiles[]");
     if (doc == null) return layer;
     readInto(doc, layer);
     for (let j = 0; j < doc.errors.length; j++) errors.push(doc.errors[j]);
@@ -101,14 +103,14 @@ export class PresetFiles {
 /** Reads `presetFiles` (node `node` of the request, -1 when absent). */
 export function readPresetFiles(req: Tape, node: i32, problems: Array<string>): PresetFiles {
   const out = new Array<i32>();
-  if (node >= 0 && req.kind(node) != KIND_NULL) {
-    if (req.kind(node) != KIND_ARRAY) {
+  if (node >= 0 && req.kind(node) != JsonKind.Null) {
+    if (req.kind(node) != JsonKind.Array) {
       problems.push("presetFiles must be an array");
     } else {
       const end = req.next(node);
       for (let item = node + 1, i = 0; item < end; item = req.next(item), i++) {
-        const source = req.kind(item) == KIND_OBJECT ? req.member(item, "source") : -1;
-        if (source < 0 || req.kind(source) != KIND_STRING) {
+        const source = req.kind(item) == JsonKind.Object ? req.member(item, "source") : -1;
+        if (source < 0 || req.kind(source) != JsonKind.String) {
           problems.push(itemPath("presetFiles", i) + ".source must be a string");
           continue;
         }
@@ -126,10 +128,10 @@ export function readPresetFiles(req: Tape, node: i32, problems: Array<string>): 
 function availableNames(node: i32, files: PresetFiles): Array<string> {
   const req = files.req;
   const names = BUNDLED_NAMES.slice();
-  if (node >= 0 && req.kind(node) == KIND_ARRAY) {
+  if (node >= 0 && req.kind(node) == JsonKind.Array) {
     const end = req.next(node);
     for (let item = node + 1; item < end; item = req.next(item)) {
-      if (req.kind(item) != KIND_STRING) continue;
+      if (req.kind(item) != JsonKind.String) continue;
       const name = req.text(item);
       if (!names.includes(name)) names.push(name);
     }
@@ -208,9 +210,9 @@ export function detectPresets(
       continue;
     }
     let glob = "";
-    if (detected >= 0 && req.kind(detected) == KIND_OBJECT) {
+    if (detected >= 0 && req.kind(detected) == JsonKind.Object) {
       const answer = req.member(detected, spanText(c.source));
-      if (answer >= 0 && req.kind(answer) == KIND_STRING) glob = req.text(answer);
+      if (answer >= 0 && req.kind(answer) == JsonKind.String) glob = req.text(answer);
     } else if (filesNode >= 0) {
       glob = firstMatch(globs, files);
     } else {
@@ -237,7 +239,7 @@ function firstMatch(globs: Array<string>, files: Array<string>): string {
 }
 
 function presetLayer(name: Span, dir: Span): Layer {
-  const layer = new Layer(LAYER_PRESET, dir);
+  const layer = new Layer(LayerKind.Preset, dir);
   layer.label = name;
   return layer;
 }
@@ -249,6 +251,6 @@ export function baseDirOf(file: Span, fallback: Span): Span {
 
 function stripExtension(name: Span): Span {
   let dot = spanLen(name) - 1;
-  while (dot >= 0 && load<u8>(spanPtr(name) + <usize>dot) != 0x2e) dot--;
+  while (dot >= 0 && load<u8>(spanPtr(name) + <usize>dot) != PERIOD) dot--;
   return dot > 0 ? subSpan(name, 0, dot) : name;
 }

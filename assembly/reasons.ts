@@ -1,14 +1,14 @@
 // Why, in words: the sentences of a plan's theme and module decisions and of a listed preset, written straight into
-// an answer from what decided them (a REASON_* or THEME_* and the entry, glob or source involved).
+// an answer from what decided them (a ModuleReason or ThemeReason and the entry, glob or source involved).
 
-import { layerName } from "./layer";
-import { ModuleDecision, Plan, REASON_FLAG, THEME_FIRST, THEME_NAMED, THEME_NO_ARCHIVE, THEME_NONE, THEME_ONLY, THEME_PATH } from "./select";
+import { layerName } from "./precedence";
+import { ModuleDecision, ModuleReason, Plan, ThemeReason } from "./select";
 import { Source } from "./source";
 import { Span, escapedSpanOf } from "./span";
 import { intText } from "./text";
 import { JsonWriter } from "./writer";
 
-/** What a module decision says, by REASON_*; a decision with a matching entry adds the entry and a note. */
+/** What a module decision says, by ModuleReason; a decision with a matching entry adds the entry and a note. */
 const MODULE_REASONS: Array<Span> = [
   escapedSpanOf("included: every module is, by default"),
   escapedSpanOf("excluded: not matched by modules.only"),
@@ -38,13 +38,13 @@ export function writeListedReason(w: JsonWriter, source: Source): void {
 export function writeThemeReason(w: JsonWriter, plan: Plan): void {
   const reason = plan.themeReason;
   w.openString();
-  if (reason == THEME_NONE) w.part("theme is \"none\"");
-  else if (reason == THEME_NO_ARCHIVE) w.part("no theme archive (*-theme.zip) in the drop");
-  else if (reason == THEME_ONLY) w.part("the only theme archive");
-  else if (reason == THEME_FIRST) {
+  if (reason == ThemeReason.None) w.part("theme is \"none\"");
+  else if (reason == ThemeReason.NoArchive) w.part("no theme archive (*-theme.zip) in the drop");
+  else if (reason == ThemeReason.Only) w.part("the only theme archive");
+  else if (reason == ThemeReason.First) {
     w.part("first of " + intText(plan.themeAlternatives.length + 1) + " theme archives by name; set theme to choose another");
-  } else if (reason == THEME_PATH) w.part("theme path ").spanPart(plan.theme);
-  else if (reason == THEME_NAMED) w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
+  } else if (reason == ThemeReason.Path) w.part("theme path ").spanPart(plan.theme);
+  else if (reason == ThemeReason.Named) w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
   w.closeString();
 }
 
@@ -56,7 +56,7 @@ export function writeModuleReason(w: JsonWriter, d: ModuleDecision): void {
     w.escapedPart(BEFORE_GLOB).spanPart(d.glob).escapedPart(AFTER_GLOB).spanPart(layerName(d.layer)).escapedPart(AFTER_LAYER);
     source.writeParts(w);
     w.escapedPart(CLOSE);
-    if (d.reason == REASON_FLAG) w.escapedPart(FLAG_NOTE);
+    if (d.reason == ModuleReason.Flag) w.escapedPart(FLAG_NOTE);
   }
   w.closeString();
 }

@@ -1,7 +1,7 @@
 // One request in, one answer out: reads the JSON request, runs its op, writes the JSON answer.
 
 import { Diagnostic, REQUEST_ERROR, Warning } from "./diagnostic";
-import { DOC_CONFIG, DOC_PRESET, Document, FORMAT_JSON, FORMAT_PACKAGE, textDocument } from "./document";
+import { Document, DocumentKind, FORMAT_JSON, FORMAT_PACKAGE, textDocument } from "./document";
 import { writeValue } from "./echo";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "./parser";
@@ -9,37 +9,40 @@ import { BUNDLED_NAMES, bundledLayer, bundledTape } from "./presets";
 import { spanOf } from "./span";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
-import { KIND_OBJECT, KIND_STRING, Tape } from "./tape";
+import { JsonKind, Tape } from "./tape";
 import { format, intText } from "./text";
 import { listUnlisted, readInto } from "./validate";
 import { JsonWriter } from "./writer";
 
-/** The request was handled (its answer may still report problems with its inputs). */
-export const STATUS_DONE: i32 = 0;
-/** The request is not JSON, or not an object. */
-export const STATUS_UNREADABLE: i32 = 1;
-/** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
-export const STATUS_MALFORMED: i32 = 2;
+/** What `dk_call` returns: whether the request itself could be read. */
+export enum Status {
+  /** The request was handled (its answer may still report problems with its inputs). */
+  Done = 0,
+  /** The request is not JSON, or not an object. */
+  Unreadable = 1,
+  /** The request is JSON but not a request: unknown op, or fields of the wrong shape. */
+  Malformed = 2,
+}
 
 /** The name of a text without a `source`. */
 const INPUT_NAME = spanOf("<input>");
 
 /** The status of the last request that `handle` answered. */
-export let lastStatus: i32 = STATUS_DONE;
+export let lastStatus: Status = Status.Done;
 /** Where the last answer's bytes are, and how many. */
 export let answerPtr: usize = 0;
 export let answerLen: i32 = 0;
 
 /** Handles `len` bytes of UTF-8 JSON at `ptr`: sets `lastStatus`, `answerPtr` and `answerLen`. */
 export function handle(ptr: usize, len: i32): void {
-  lastStatus = STATUS_DONE;
+  lastStatus = Status.Done;
   const parsed = parseJson(ptr, len, MAX_DEPTH + REQUEST_ENVELOPE_DEPTH);
   const tape = parsed.tape;
   const req = parsed.root;
-  if (req < 0 || tape.kind(req) != KIND_OBJECT) {
+  if (req < 0 || tape.kind(req) != JsonKind.Object) {
     const syntax = parsed.syntaxError;
     const detail = syntax != null ? format(": % at line %, column %", syntax.message, intText(syntax.line), intText(syntax.column)) : "";
-    lastStatus = STATUS_UNREADABLE;
+    lastStatus = Status.Unreadable;
     requestError(req < 0 ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
     return;
   }
@@ -52,7 +55,7 @@ export function handle(ptr: usize, len: i32): void {
   else if (op == "parse") parseRequest(tape, req, w, problems);
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
   if (problems.length > 0) {
-    lastStatus = STATUS_MALFORMED;
+    lastStatus = Status.Malformed;
     requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
     return;
   }
@@ -62,7 +65,7 @@ export function handle(ptr: usize, len: i32): void {
 /** `validate`: one config (or preset) text checked on its own; its value is echoed when it is valid. */
 function validateRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
   const text = tape.member(req, "text");
-  if (text < 0 || tape.kind(text) != KIND_STRING) {
+  if (text < 0 || tape.kind(text) != JsonKind.String) {
     problems.push("text must be a string");
     return;
   }
@@ -76,7 +79,7 @@ function validateRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<st
     problems.push("kind must be \"config\" or \"preset\"");
     return;
   }
-  const doc = textDocument(tape, text, format, tape.spanMember(req, "source", INPUT_NAME), kind == "preset" ? DOC_PRESET : DOC_CONFIG);
+  const doc = textDocument(tape, text, format, tape.spanMember(req, "source", INPUT_NAME), kind == "preset" ? DocumentKind.Preset : DocumentKind.Config);
   // No layer: only the problems. The config is the text's own value, written back from its bytes.
   readInto(doc, null);
   const errors = doc.errors;
@@ -116,11 +119,11 @@ function presetsRequest(w: JsonWriter): void {
 /** `parse`: the JSON parser on its own, for conformance and differential tests. */
 function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
   const text = tape.member(req, "text");
-  if (text < 0 || tape.kind(text) != KIND_STRING) {
+  if (text < 0 || tape.kind(text) != JsonKind.String) {
     problems.push("text must be a string");
     return;
   }
-  const doc = textDocument(tape, text, FORMAT_JSON, tape.spanMember(req, "source", INPUT_NAME), DOC_CONFIG);
+  const doc = textDocument(tape, text, FORMAT_JSON, tape.spanMember(req, "source", INPUT_NAME), DocumentKind.Config);
   listUnlisted(doc);
   const errors = doc.errors;
   echoRoom(w, doc);

@@ -5,19 +5,20 @@
 // once with every problem and with what the valid values give.
 
 import { Diagnostic, Warning } from "./diagnostic";
-import { DOC_CONFIG, sourceDocument } from "./document";
+import { DocumentKind, sourceDocument } from "./document";
 import { HostSettings, readEnvironment } from "./env";
 import { readFlags, spanList } from "./flags";
-import { LAYER_CONFIG, Layer } from "./layer";
+import { Layer } from "./layer";
+import { LayerKind } from "./precedence";
 import { Merged, defaultLayer, flagEntries, topLayer } from "./merge";
 import { PresetChoice, applyListed, baseDirOf, candidates, detectPresets, readPresetFiles } from "./presets";
 import { isAbsolutePath } from "./paths";
 import { writeNeedDetect, writeNeedPresets, writeResolved } from "./answer";
 import { beginStage } from "./response";
-import { LEAF_EXCLUDE, LEAF_INCLUDE, LEAF_LOG_FORMAT, LEAF_ONLY, LEAF_PRESETS, LEAF_SEARCH_PATH, LEAF_THEME, isPresetPath } from "./schema";
+import { LeafId, isPresetPath } from "./schema";
 import { Plan, selectPlan } from "./select";
 import { Span, spanOf } from "./span";
-import { KIND_BOOL, KIND_NULL, KIND_STRING, Tape } from "./tape";
+import { JsonKind, Tape } from "./tape";
 import { readInto } from "./validate";
 import { JsonWriter } from "./writer";
 
@@ -28,7 +29,7 @@ const NO_SPANS = new Array<Span>();
 /** Runs a resolve request (object node `req` of `tape`), writing the answer. A malformed request adds to `problems` and writes nothing. */
 export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
   const cwdNode = tape.member(req, "cwd");
-  const cwd = cwdNode >= 0 && tape.kind(cwdNode) == KIND_STRING ? tape.span(cwdNode) : 0;
+  const cwd = cwdNode >= 0 && tape.kind(cwdNode) == JsonKind.String ? tape.span(cwdNode) : 0;
   if (!isAbsolutePath(cwd)) {
     problems.push("cwd must be an absolute directory path");
     return;
@@ -42,10 +43,10 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const env = readEnvironment(tape, tape.member(req, "env"), cwd, errors, warnings, problems, host);
   let config: Layer | null = null;
   const configNode = tape.member(req, "config");
-  if (configNode >= 0 && tape.kind(configNode) != KIND_NULL) {
-    const doc = sourceDocument(tape, configNode, DOC_CONFIG, CONFIG_NAME, problems, "config");
+  if (configNode >= 0 && tape.kind(configNode) != JsonKind.Null) {
+    const doc = sourceDocument(tape, configNode, DocumentKind.Config, CONFIG_NAME, problems, "config");
     if (doc != null) {
-      config = new Layer(LAYER_CONFIG, baseDirOf(doc.name, cwd));
+      config = new Layer(LayerKind.Config, baseDirOf(doc.name, cwd));
       readInto(doc, config);
       for (let i = 0; i < doc.errors.length; i++) errors.push(doc.errors[i]);
       if (doc.absent) config = null;
@@ -60,15 +61,15 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const defaults = defaultLayer(cwd);
   // The log format is needed to report errors, so it is worked out from whatever layers did parse; a
   // preset never decides how problems (its own among them) are reported.
-  const logLayer = topLayer(upper, LEAF_LOG_FORMAT);
-  const logFormat = (logLayer != null ? logLayer : defaults).value(LEAF_LOG_FORMAT);
+  const logLayer = topLayer(upper, LeafId.LogFormat);
+  const logFormat = (logLayer != null ? logLayer : defaults).value(LeafId.LogFormat);
 
   // Presets: the list comes from flags, environment or config; presets cannot name presets.
-  const listed = topLayer(upper, LEAF_PRESETS);
+  const listed = topLayer(upper, LeafId.Presets);
   const auto = listed == null;
-  const listedNames = listed != null ? listed.list(LEAF_PRESETS).values() : NO_SPANS;
-  const searchLayer = topLayer(upper, LEAF_SEARCH_PATH);
-  const searchPath = searchLayer != null ? searchLayer.list(LEAF_SEARCH_PATH).values() : NO_SPANS;
+  const listedNames = listed != null ? listed.list(LeafId.Presets).values() : NO_SPANS;
+  const searchLayer = topLayer(upper, LeafId.SearchPath);
+  const searchPath = searchLayer != null ? searchLayer.list(LeafId.SearchPath).values() : NO_SPANS;
   const filesNode = tape.member(req, "presetFiles");
   const needFiles = filesNode < 0 && (searchPath.length > 0 || hasPathEntry(listedNames));
   if (needFiles && errors.length == 0) {
@@ -85,7 +86,7 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const skipped = new Array<PresetChoice>();
   let presetsKnown = !needFiles && later.length == 0;
   if (presetsKnown && !auto) {
-    const list = listed!.list(LEAF_PRESETS);
+    const list = listed!.list(LeafId.Presets);
     const namesNode = tape.member(req, "presetNames");
     for (let i = 0; i < list.length; i++) applyListed(list.value(i), list.source(i), files, namesNode, cwd, applied, errors);
   } else if (presetsKnown) {
@@ -114,28 +115,31 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   let plan: Plan | null = null;
   const archivesNode = tape.member(req, "archives");
   later = errors.length > 0 ? new Array<string>() : problems;
-  const archives = archivesNode >= 0 && tape.kind(archivesNode) != KIND_NULL ? spanList(tape, archivesNode, "archives", later) : null;
+  const archives = archivesNode >= 0 && tape.kind(archivesNode) != JsonKind.Null ? spanList(tape, archivesNode, "archives", later) : null;
   if (problems.length > 0) return;
   if (archives != null && later.length == 0) {
     plan = selectPlan(
-      archives, merged.value(LEAF_THEME), merged.source(LEAF_THEME), cwd,
-      merged.entriesOf(LEAF_ONLY), merged.entriesOf(LEAF_EXCLUDE), merged.entriesOf(LEAF_INCLUDE), flagEntries(cli, LEAF_EXCLUDE),
+      archives, merged.value(LeafId.Theme), merged.source(LeafId.Theme), cwd,
+      merged.entriesOf(LeafId.Only), merged.entriesOf(LeafId.Exclude), merged.entriesOf(LeafId.Include), flagEntries(cli, LeafId.Exclude),
     );
     for (let i = 0; i < plan.errors.length; i++) errors.push(plan.errors[i]);
   }
 
   const presetNames = new Array<Span>();
   if (auto) for (let i = 0; i < applied.length; i++) presetNames.push(applied[i].layer.label);
-  beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged.value(LEAF_LOG_FORMAT));
+  beginStage(w, errors.length == 0, "done", inputErrors > 0 ? logFormat : merged.value(LeafId.LogFormat));
   if (host.hookTimeoutMs > 0) w.key("hookTimeoutMs").int(host.hookTimeoutMs);
-  writeResolved(w, merged, auto, presetNames, presetsKnown ? applied : null, skipped, plan, errors, warnings, explain);
+  writeResolved(w, {
+    merged: merged, auto: auto, autoNames: presetNames, applied: presetsKnown ? applied : null, skipped: skipped,
+    plan: plan, errors: errors, warnings: warnings, explain: explain,
+  });
 }
 
 /** Whether the request asks for `explain` (`"explain": true`); any other value than a boolean is malformed. */
 function wantsExplain(tape: Tape, req: i32, problems: Array<string>): bool {
   const node = tape.member(req, "explain");
-  if (node < 0 || tape.kind(node) == KIND_NULL) return false;
-  if (tape.kind(node) != KIND_BOOL) problems.push("explain must be true or false");
+  if (node < 0 || tape.kind(node) == JsonKind.Null) return false;
+  if (tape.kind(node) != JsonKind.Bool) problems.push("explain must be true or false");
   return tape.isTrue(node);
 }
 

@@ -3,7 +3,7 @@
 import { Diagnostic, Warning } from "./diagnostic";
 import { Items } from "./items";
 import { Layer } from "./layer";
-import { LEAVES, TYPE_BOOL, TYPE_SCHEMA } from "./schema";
+import { LEAVES, LeafId, LeafType } from "./schema";
 import { Span, spanLen } from "./span";
 import { JsonWriter } from "./writer";
 
@@ -43,11 +43,11 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
 }
 
 /** Writes one layer's value for a leaf, with the leaf's JSON type. */
-export function writeSetting(w: JsonWriter, leaf: i32, layer: Layer): void {
+export function writeSetting(w: JsonWriter, leaf: LeafId, layer: Layer): void {
   const def = unchecked(LEAVES[leaf]);
   if (def.isList()) writeValues(w, layer.list(leaf));
-  else if (def.type == TYPE_BOOL) w.bool(layer.flag(leaf));
-  else if (def.type == TYPE_SCHEMA) w.numberText("1");
+  else if (def.type == LeafType.Bool) w.bool(layer.flag(leaf));
+  else if (def.type == LeafType.Schema) w.numberText("1");
   else w.spanString(layer.value(leaf));
 }
 

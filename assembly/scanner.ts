@@ -4,18 +4,22 @@
 // into a message with a line and a column. A scan that fails returns -1 and leaves what and where in
 // `scanProblem` and `scanAt` (globals: out-parameters without an object per token).
 
+import { BACKSLASH, CARRIAGE_RETURN, CASE_BIT, DELETE, DIGIT_0, LINE_FEED, LOWER_A, LOWER_E, LOWER_U, MINUS, PERIOD, PLUS, QUOTE, SLASH, SPACE, STAR, TAB, UNDERSCORE } from "./chars";
 import { escapedUnit, specialBytes } from "./escape";
 import { unitAt } from "./utf8";
 
-export const PROBLEM_UNTERMINATED: i32 = 1;
-export const PROBLEM_CONTROL: i32 = 2;
-export const PROBLEM_ESCAPE: i32 = 3;
-export const PROBLEM_UNICODE_ESCAPE: i32 = 4;
-export const PROBLEM_UTF8: i32 = 5;
-export const PROBLEM_NUMBER: i32 = 6;
+/** What a failed scan found wrong. */
+export enum ScanProblem {
+  Unterminated = 1,
+  Control = 2,
+  Escape = 3,
+  UnicodeEscape = 4,
+  Utf8 = 5,
+  Number = 6,
+}
 
-/** What the last failed scan found wrong (a PROBLEM_* code). */
-export let scanProblem: i32 = 0;
+/** What the last failed scan found wrong (a ScanProblem). */
+export let scanProblem: ScanProblem = 0;
 /** Where: the byte that is wrong (for an unterminated string, its opening quote). */
 export let scanAt: i32 = 0;
 /** Whether the last string scanned has an escape. */
@@ -24,10 +28,10 @@ export let scanEscaped: bool = false;
 /** The offset of the first byte from `pos` on that is not JSON whitespace. */
 export function skipSpace(ptr: usize, len: i32, pos: i32): i32 {
   // Compact JSON (every request) has no white space: one comparison settles it.
-  if (pos < len && load<u8>(ptr + <usize>pos) > 0x20) return pos;
+  if (pos < len && load<u8>(ptr + <usize>pos) > SPACE) return pos;
   while (pos < len) {
     const c = load<u8>(ptr + <usize>pos);
-    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
+    if (c != SPACE && c != LINE_FEED && c != CARRIAGE_RETURN && c != TAB) break;
     pos++;
   }
   return pos;
@@ -54,31 +58,31 @@ export function scanString(ptr: usize, len: i32, pos: i32): i32 {
     }
     if (p >= len) break;
     const b = <u32>load<u8>(ptr + <usize>p);
-    if (b == 0x22) {
+    if (b == QUOTE) {
       scanEscaped = escaped;
       return p + 1;
     }
-    if (b == 0x5c) {
+    if (b == BACKSLASH) {
       escaped = true;
       const e = p + 1 < len ? <u32>load<u8>(ptr + <usize>p + 1) : 0;
       if (escapedUnit(e) >= 0) {
         p += 2;
-      } else if (e == 0x75 && isHex4(ptr, len, p + 2)) {
+      } else if (e == LOWER_U && isHex4(ptr, len, p + 2)) {
         p += 6;
       } else {
-        return fail(e == 0x75 ? PROBLEM_UNICODE_ESCAPE : PROBLEM_ESCAPE, p);
+        return fail(e == LOWER_U ? ScanProblem.UnicodeEscape : ScanProblem.Escape, p);
       }
-    } else if (b < 0x20) {
-      return fail(PROBLEM_CONTROL, p);
+    } else if (b < SPACE) {
+      return fail(ScanProblem.Control, p);
     } else if (b >= 0x80) {
       const n = utf8Length(ptr, len, p);
-      if (n < 0) return fail(PROBLEM_UTF8, p);
+      if (n < 0) return fail(ScanProblem.Utf8, p);
       p += n;
     } else {
       p++;
     }
   }
-  return fail(PROBLEM_UNTERMINATED, pos);
+  return fail(ScanProblem.Unterminated, pos);
 }
 
 /**
@@ -87,20 +91,20 @@ export function scanString(ptr: usize, len: i32, pos: i32): i32 {
  */
 export function scanNumber(ptr: usize, len: i32, pos: i32): i32 {
   let p = pos;
-  if (byteAt(ptr, len, p) == 0x2d) p++;
-  if (!isDigit(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
-  p = byteAt(ptr, len, p) == 0x30 ? p + 1 : digits(ptr, len, p);
-  if (byteAt(ptr, len, p) == 0x2e) {
-    if (!isDigit(byteAt(ptr, len, ++p))) return fail(PROBLEM_NUMBER, p);
+  if (byteAt(ptr, len, p) == MINUS) p++;
+  if (!isDigit(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
+  p = byteAt(ptr, len, p) == DIGIT_0 ? p + 1 : digits(ptr, len, p);
+  if (byteAt(ptr, len, p) == PERIOD) {
+    if (!isDigit(byteAt(ptr, len, ++p))) return fail(ScanProblem.Number, p);
     p = digits(ptr, len, p);
   }
-  if ((byteAt(ptr, len, p) | 0x20) == 0x65) {
+  if ((byteAt(ptr, len, p) | CASE_BIT) == LOWER_E) {
     const sign = byteAt(ptr, len, ++p);
-    if (sign == 0x2b || sign == 0x2d) p++;
-    if (!isDigit(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
+    if (sign == PLUS || sign == MINUS) p++;
+    if (!isDigit(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
     p = digits(ptr, len, p);
   }
-  if (isWordByte(byteAt(ptr, len, p))) return fail(PROBLEM_NUMBER, p);
+  if (isWordByte(byteAt(ptr, len, p))) return fail(ScanProblem.Number, p);
   return p;
 }
 
@@ -117,15 +121,15 @@ export function isWordAt(ptr: usize, len: i32, pos: i32, word: string): bool {
 /** What stands at `pos`, for "found ..." in messages. */
 export function describeAt(ptr: usize, len: i32, pos: i32): string {
   if (pos >= len) return "the end of the text";
-  const c = <i32>load<u8>(ptr + <usize>pos);
+  const c = load<u8>(ptr + <usize>pos);
   // A comment is the likeliest slip of someone used to JSONC: say where comments can go.
-  if (c == 0x2f) {
+  if (c == SLASH) {
     const next = byteAt(ptr, len, pos + 1);
-    if (next == 0x2f || next == 0x2a) return "a comment ('" + (next == 0x2f ? "//" : "/*") + "'): JSON has none; write comments in a dropkit.config.ts, or remove them";
+    if (next == SLASH || next == STAR) return "a comment ('" + (next == SLASH ? "//" : "/*") + "'): JSON has none; write comments in a dropkit.config.ts, or remove them";
   }
-  if (c >= 0x21 && c < 0x7f) return "'" + String.fromCharCode(c) + "'";
-  if (c == 0x20) return "a space";
-  if (c < 0x20) return "a control character";
+  if (c > SPACE && c < DELETE) return "'" + String.fromCharCode(c) + "'";
+  if (c == SPACE) return "a space";
+  if (c < SPACE) return "a control character";
   return "a non-ASCII character";
 }
 
@@ -135,7 +139,7 @@ export function describeAt(ptr: usize, len: i32, pos: i32): string {
 }
 
 @inline export function isDigit(c: u32): bool {
-  return c - 0x30 < 10;
+  return c - DIGIT_0 < 10;
 }
 
 function digits(ptr: usize, len: i32, p: i32): i32 {
@@ -144,14 +148,14 @@ function digits(ptr: usize, len: i32, p: i32): i32 {
 }
 
 export function isWordByte(c: u32): bool {
-  return isDigit(c) || (c | 0x20) - 0x61 < 26 || c == 0x2e || c == 0x5f;
+  return isDigit(c) || (c | CASE_BIT) - LOWER_A < 26 || c == PERIOD || c == UNDERSCORE;
 }
 
 function isHex4(ptr: usize, len: i32, p: i32): bool {
   if (p + 4 > len) return false;
   for (let i = 0; i < 4; i++) {
     const c = <u32>load<u8>(ptr + <usize>(p + i));
-    if (!isDigit(c) && (c | 0x20) - 0x61 >= 6) return false;
+    if (!isDigit(c) && (c | CASE_BIT) - LOWER_A >= 6) return false;
   }
   return true;
 }
@@ -190,7 +194,7 @@ function utf8Length(ptr: usize, len: i32, p: i32): i32 {
   return need + 1;
 }
 
-function fail(problem: i32, at: i32): i32 {
+function fail(problem: ScanProblem, at: i32): i32 {
   scanProblem = problem;
   scanAt = at;
   return -1;

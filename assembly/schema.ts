@@ -1,5 +1,6 @@
 // The config schema of SPEC section 2: its leaves and keys, and what makes a leaf's value valid.
 
+import { BACKSLASH, DIGIT_0, DIGIT_1, LOWER_E, MINUS, PERIOD, PLUS, SLASH, STAR, UPPER_E } from "./chars";
 import {
   MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
@@ -9,14 +10,17 @@ import { suggest } from "./suggest";
 import { quoteList, words } from "./text";
 import { decodeText } from "./utf8";
 
-export const TYPE_SCHEMA: i32 = 0;
-export const TYPE_THEME: i32 = 1;
-export const TYPE_GLOBS: i32 = 2;
-export const TYPE_PRESETS: i32 = 3;
-export const TYPE_PATHS: i32 = 4;
-export const TYPE_PATH: i32 = 5;
-export const TYPE_ENUM: i32 = 6;
-export const TYPE_BOOL: i32 = 7;
+/** What values a leaf takes: which of the rules of SPEC section 2 it follows. */
+export enum LeafType {
+  Schema = 0,
+  Theme = 1,
+  Globs = 2,
+  Presets = 3,
+  Paths = 4,
+  Path = 5,
+  Enum = 6,
+  Bool = 7,
+}
 
 /** One leaf of the resolved config: its dotted key, type, variable, choices and default. */
 export class Leaf {
@@ -27,7 +31,7 @@ export class Leaf {
 
   constructor(
     public key: string,
-    public type: i32,
+    public type: LeafType,
     public env: string,
     public choices: Array<string>,
     public defaultText: string,
@@ -37,102 +41,107 @@ export class Leaf {
   }
 
   isList(): bool {
-    return this.type == TYPE_GLOBS || this.type == TYPE_PRESETS || this.type == TYPE_PATHS;
+    return this.type == LeafType.Globs || this.type == LeafType.Presets || this.type == LeafType.Paths;
   }
 
   /** Union lists gather entries from every layer; other lists are replaced by the highest layer. */
   isUnion(): bool {
-    return this.type == TYPE_GLOBS;
+    return this.type == LeafType.Globs;
   }
 }
 
-export const LEAF_SCHEMA: i32 = 0;
-export const LEAF_THEME: i32 = 1;
-export const LEAF_INCLUDE: i32 = 2;
-export const LEAF_EXCLUDE: i32 = 3;
-export const LEAF_ONLY: i32 = 4;
-export const LEAF_PRESETS: i32 = 5;
-export const LEAF_SEARCH_PATH: i32 = 6;
-export const LEAF_INIT_DIR: i32 = 7;
-export const LEAF_POST_DIR: i32 = 8;
-export const LEAF_ON_FAILURE: i32 = 9;
-export const LEAF_CACHE_FILE: i32 = 10;
-export const LEAF_CACHE_ENABLED: i32 = 11;
-export const LEAF_LOG_FORMAT: i32 = 12;
-export const LEAF_COUNT: i32 = 13;
+/** The leaves, by their index in LEAVES; Count is how many there are. */
+export enum LeafId {
+  Schema = 0,
+  Theme = 1,
+  Include = 2,
+  Exclude = 3,
+  Only = 4,
+  Presets = 5,
+  SearchPath = 6,
+  InitDir = 7,
+  PostDir = 8,
+  OnFailure = 9,
+  CacheFile = 10,
+  CacheEnabled = 11,
+  LogFormat = 12,
+  Count = 13,
+}
 
 const NO_CHOICES = new Array<string>();
 
 /** The leaves, in the order of the resolved config, with the variable of each (DROPKIT_ + the key in upper snake case). */
 export const LEAVES: Array<Leaf> = [
-  new Leaf("schema", TYPE_SCHEMA, "", NO_CHOICES, "1"),
-  new Leaf("theme", TYPE_THEME, "DROPKIT_THEME", NO_CHOICES, "auto"),
-  new Leaf("modules.include", TYPE_GLOBS, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.exclude", TYPE_GLOBS, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.only", TYPE_GLOBS, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
-  new Leaf("presets", TYPE_PRESETS, "DROPKIT_PRESETS", NO_CHOICES, ""),
-  new Leaf("presetsSearchPath", TYPE_PATHS, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
-  new Leaf("hooks.initScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
-  new Leaf("hooks.postScriptsDir", TYPE_PATH, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
-  new Leaf("hooks.onFailure", TYPE_ENUM, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
-  new Leaf("cache.file", TYPE_PATH, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
-  new Leaf("cache.enabled", TYPE_BOOL, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
-  new Leaf("log.format", TYPE_ENUM, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
+  new Leaf("schema", LeafType.Schema, "", NO_CHOICES, "1"),
+  new Leaf("theme", LeafType.Theme, "DROPKIT_THEME", NO_CHOICES, "auto"),
+  new Leaf("modules.include", LeafType.Globs, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.exclude", LeafType.Globs, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
+  new Leaf("modules.only", LeafType.Globs, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
+  new Leaf("presets", LeafType.Presets, "DROPKIT_PRESETS", NO_CHOICES, ""),
+  new Leaf("presetsSearchPath", LeafType.Paths, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
+  new Leaf("hooks.initScriptsDir", LeafType.Path, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
+  new Leaf("hooks.postScriptsDir", LeafType.Path, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
+  new Leaf("hooks.onFailure", LeafType.Enum, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
+  new Leaf("cache.file", LeafType.Path, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
+  new Leaf("cache.enabled", LeafType.Bool, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
+  new Leaf("log.format", LeafType.Enum, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
 ];
-// LEAF_COUNT sizes the layers' tables, which are written unchecked, and a layer's `sets` is a 32-bit mask: a leaf
+// LeafId.Count sizes the layers' tables, which are written unchecked, and a layer's `sets` is a 32-bit mask: a leaf
 // added to LEAVES alone must stop the module at start (every test fails), not write past a table. Not `assert`:
 // the release build drops asserts.
-if (LEAVES.length != LEAF_COUNT || LEAF_COUNT > 32) unreachable();
+if (LEAVES.length != LeafId.Count || LeafId.Count > 32) unreachable();
 
 // The keys of a config and of a preset, at the top level (`$schema` is accepted and ignored), and of each group.
-export const KEY_SCHEMA_URL: i32 = 0;
-export const KEY_SCHEMA: i32 = 1;
-export const KEY_THEME: i32 = 2;
-export const KEY_MODULES: i32 = 3;
-export const KEY_EXCLUDE: i32 = 4;
-export const KEY_PRESETS: i32 = 5;
-export const KEY_SEARCH_PATH: i32 = 6;
-export const KEY_HOOKS: i32 = 7;
-export const KEY_CACHE: i32 = 8;
-export const KEY_LOG: i32 = 9;
-export const KEY_DETECT: i32 = 10;
-/** Every top-level key either kind of document may hold, indexed by the KEY_* numbers. */
+export enum TopKey {
+  SchemaUrl = 0,
+  Schema = 1,
+  Theme = 2,
+  Modules = 3,
+  Exclude = 4,
+  Presets = 5,
+  SearchPath = 6,
+  Hooks = 7,
+  Cache = 8,
+  Log = 9,
+  Detect = 10,
+}
+/** Every top-level key either kind of document may hold, indexed by TopKey. */
 export const TOP_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log detect");
 export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log");
 export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
 
-/** The keys of the group object `key` (KEY_MODULES, KEY_HOOKS, KEY_CACHE or KEY_LOG), each a leaf from `groupFirstLeaf` on. */
+/** The keys of the group object `key` (TopKey.Modules, TopKey.Hooks, TopKey.Cache or TopKey.Log), each a leaf from `groupFirstLeaf` on. */
 export const GROUP_KEYS: Array<Array<string>> = [words("include exclude only"), words("initScriptsDir postScriptsDir onFailure"), words("file enabled"), words("format")];
 
 // The same keys as bytes, which the validator matches keys against.
 export const TOP_KEY_SPANS: Array<Span> = spansOf(TOP_KEYS);
 export const GROUP_KEY_SPANS: Array<Array<Span>> = [spansOf(GROUP_KEYS[0]), spansOf(GROUP_KEYS[1]), spansOf(GROUP_KEYS[2]), spansOf(GROUP_KEYS[3])];
 
-export function groupOf(key: i32): i32 {
-  return key == KEY_MODULES ? 0 : key == KEY_HOOKS ? 1 : key == KEY_CACHE ? 2 : 3;
+export function groupOf(key: TopKey): i32 {
+  return key == TopKey.Modules ? 0 : key == TopKey.Hooks ? 1 : key == TopKey.Cache ? 2 : 3;
 }
 
-export function groupFirstLeaf(group: i32): i32 {
-  return group == 0 ? LEAF_INCLUDE : group == 1 ? LEAF_INIT_DIR : group == 2 ? LEAF_CACHE_FILE : LEAF_LOG_FORMAT;
+export function groupFirstLeaf(group: i32): LeafId {
+  return group == 0 ? LeafId.Include : group == 1 ? LeafId.InitDir : group == 2 ? LeafId.CacheFile : LeafId.LogFormat;
 }
 
 /**
  * What is wrong with the WTF-8 bytes of one value of a text leaf, or "" when nothing is: the rules of SPEC
  * section 2 and docs/abi.md ("Decisions the SPEC left open"), checked on the bytes without making a string.
  */
-export function checkBytes(leaf: i32, ptr: usize, len: i32): string {
+export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
   const type = unchecked(LEAVES[leaf]).type;
-  if (type == TYPE_GLOBS) return checkGlob(ptr, len);
+  if (type == LeafType.Globs) return checkGlob(ptr, len);
   // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
-  if (type >= TYPE_THEME && type <= TYPE_PATH && hasNul(ptr, len)) return NUL_NOUNS[type - TYPE_THEME] + MSG_NUL;
-  if (type == TYPE_THEME) {
+  if (type >= LeafType.Theme && type <= LeafType.Path && hasNul(ptr, len)) return NUL_NOUNS[type - LeafType.Theme] + MSG_NUL;
+  if (type == LeafType.Theme) {
     if (len == 0) return MSG_THEME_EMPTY;
     if (isZipPath(span(ptr, len))) return "";
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }
-  if (type == TYPE_PRESETS) return len == 0 ? MSG_PRESET_EMPTY : "";
-  if (type == TYPE_PATHS || type == TYPE_PATH) return len == 0 ? MSG_PATH_EMPTY : "";
-  if (type == TYPE_ENUM) {
+  if (type == LeafType.Presets) return len == 0 ? MSG_PRESET_EMPTY : "";
+  if (type == LeafType.Paths || type == LeafType.Path) return len == 0 ? MSG_PATH_EMPTY : "";
+  if (type == LeafType.Enum) {
     const choices = LEAVES[leaf].choices;
     for (let i = 0; i < choices.length; i++) if (spanIs(span(ptr, len), choices[i])) return "";
     // The suggestion goes in parentheses: callers append ", found ..." to this text.
@@ -155,8 +164,8 @@ function checkGlob(ptr: usize, len: i32): string {
     for (let i = 0; i < len; i++) {
       const c = load<u8>(ptr + <usize>i);
       if (c == 0) nul = true;
-      if (c == 0x2f || c == 0x5c) slash = true;
-      if (c == 0x2a && i < len - 1) star = true;
+      if (c == SLASH || c == BACKSLASH) slash = true;
+      if (c == STAR && i < len - 1) star = true;
     }
   } else {
     // The last word overlaps the one before, so that it ends with the glob.
@@ -164,12 +173,12 @@ function checkGlob(ptr: usize, len: i32): string {
       const at = min(i, len - 8);
       const x = load<u64>(ptr + <usize>at);
       if (hasByte(x, 0) != 0) nul = true;
-      if ((hasByte(x, 0x2f) | hasByte(x, 0x5c)) != 0) slash = true;
+      if ((hasByte(x, SLASH) | hasByte(x, BACKSLASH)) != 0) slash = true;
       // A '*' as the glob's last byte (the top byte of the last word) is the allowed one.
-      if ((hasByte(x, 0x2a) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
+      if ((hasByte(x, STAR) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
     }
   }
-  if (nul) return NUL_NOUNS[TYPE_GLOBS - TYPE_THEME] + MSG_NUL;
+  if (nul) return NUL_NOUNS[LeafType.Globs - LeafType.Theme] + MSG_NUL;
   return slash ? MSG_GLOB_SLASH : star ? MSG_GLOB_STAR : "";
 }
 
@@ -182,7 +191,7 @@ function checkGlob(ptr: usize, len: i32): string {
   return (y - 0x0101010101010101) & ~y & 0x8080808080808080;
 }
 
-/** What each kind of path-like leaf (TYPE_THEME to TYPE_PATH) is called in the NUL message. */
+/** What each kind of path-like leaf (LeafType.Theme to LeafType.Path) is called in the NUL message. */
 const NUL_NOUNS: Array<string> = "a theme|a module glob|a preset name or path|a path|a path".split("|");
 
 /** Whether the bytes hold a NUL. */
@@ -192,7 +201,7 @@ export function hasNul(ptr: usize, len: i32): bool {
 }
 
 /** `checkBytes` of a value's span. */
-export function checkSpan(leaf: i32, value: Span): string {
+export function checkSpan(leaf: LeafId, value: Span): string {
   return checkBytes(leaf, spanPtr(value), spanLen(value));
 }
 
@@ -207,18 +216,18 @@ export function isPresetPath(entry: Span): bool {
 }
 
 /** Turns a checked value into its resolved form: paths (and a zip theme, and preset files) become absolute. */
-export function normalizeValue(leaf: i32, value: Span, baseDir: Span): Span {
+export function normalizeValue(leaf: LeafId, value: Span, baseDir: Span): Span {
   const type = unchecked(LEAVES[leaf]).type;
-  if (type == TYPE_PATH || type == TYPE_PATHS) return resolvePath(baseDir, value);
-  if (type == TYPE_THEME && isZipPath(value)) return resolvePath(baseDir, value);
-  if (type == TYPE_PRESETS && isPresetPath(value)) return resolvePath(baseDir, value);
+  if (type == LeafType.Path || type == LeafType.Paths) return resolvePath(baseDir, value);
+  if (type == LeafType.Theme && isZipPath(value)) return resolvePath(baseDir, value);
+  if (type == LeafType.Presets && isPresetPath(value)) return resolvePath(baseDir, value);
   return value;
 }
 
 function hasSlash(ptr: usize, len: i32): bool {
   for (let i = 0; i < len; i++) {
     const c = load<u8>(ptr + <usize>i);
-    if (c == 0x2f || c == 0x5c) return true;
+    if (c == SLASH || c == BACKSLASH) return true;
   }
   return false;
 }
@@ -235,14 +244,14 @@ export function isExactlyOne(ptr: usize, n: i32): bool {
   let i = 0;
   for (; i < n; i++) {
     const c = load<u8>(ptr + <usize>i);
-    if (c == 0x2e) {
+    if (c == PERIOD) {
       fraction = true;
       continue;
     }
-    if (c == 0x65 || c == 0x45) break;
-    if (c != 0x30) {
+    if (c == LOWER_E || c == UPPER_E) break;
+    if (c != DIGIT_0) {
       // A sign, a digit other than 0 and 1, or a second 1.
-      if (c != 0x31 || one >= 0) return false;
+      if (c != DIGIT_1 || one >= 0) return false;
       one = digits;
     }
     digits++;
@@ -254,14 +263,14 @@ export function isExactlyOne(ptr: usize, n: i32): bool {
     i++;
     let sign: i32 = 1;
     const s = i < n ? load<u8>(ptr + <usize>i) : 0;
-    if (s == 0x2b) i++;
-    else if (s == 0x2d) {
+    if (s == PLUS) i++;
+    else if (s == MINUS) {
       sign = -1;
       i++;
     }
     let e: i32 = 0;
     for (; i < n; i++) {
-      e = e * 10 + (<i32>load<u8>(ptr + <usize>i) - 0x30);
+      e = e * 10 + (<i32>load<u8>(ptr + <usize>i) - DIGIT_0);
       if (e > 100000) return false;
     }
     exp = sign * e;

@@ -1,33 +1,38 @@
 // Theme choice and module selection over the archive names of a drop (SPEC section 6).
 //
-// A decision keeps why (a REASON_* and the entry that matched) rather than a sentence: the answer writes the
+// A decision keeps why (a ModuleReason and the entry that matched) rather than a sentence: the answer writes the
 // sentence straight into its bytes (answer.ts).
 
+import { CASE_BIT, LOWER_A, STAR } from "./chars";
 import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
 import { Items } from "./items";
 import { isZipPath } from "./schema";
+import { LayerKind } from "./precedence";
 import { Source } from "./source";
 import { basenameOf, dirnameOf, normalizePath } from "./paths";
 import { Span, byteOf, endsWithAscii, sameSpan, sortedOrder, spanIs, spanLen, spanText, startsWithUnits, subSpan } from "./span";
 import { didYouMean } from "./suggest";
 import { format } from "./text";
 
-export const REASON_DEFAULT: i32 = 0;
-export const REASON_NOT_ONLY: i32 = 1;
-export const REASON_ONLY: i32 = 2;
-export const REASON_EXCLUDE: i32 = 3;
-export const REASON_INCLUDE: i32 = 4;
-export const REASON_FLAG: i32 = 5;
+/** Why a module archive is selected or left out (SPEC section 6). */
+export enum ModuleReason {
+  Default = 0,
+  NotOnly = 1,
+  Only = 2,
+  Exclude = 3,
+  Include = 4,
+  Flag = 5,
+}
 
 export class ModuleDecision {
   file: Span;
   /** The file name without ".zip". */
   name: Span;
   selected: bool = true;
-  reason: i32 = REASON_DEFAULT;
-  /** The entry that decided, when one did: its glob, layer (a LAYER_* kind) and source. */
+  reason: ModuleReason = ModuleReason.Default;
+  /** The entry that decided, when one did: its glob, layer (a LayerKind) and source. */
   glob: Span = 0;
-  layer: i32 = -1;
+  layer: LayerKind = -1;
   source: Source | null = null;
 
   constructor(file: Span) {
@@ -36,22 +41,25 @@ export class ModuleDecision {
   }
 }
 
-export const THEME_NONE: i32 = 0;
-export const THEME_NO_ARCHIVE: i32 = 1;
-export const THEME_ONLY: i32 = 2;
-export const THEME_FIRST: i32 = 3;
-export const THEME_PATH: i32 = 4;
-export const THEME_NAMED: i32 = 5;
-/** A theme name that no archive has: a ThemeNotFound, and no reason. */
-export const THEME_MISSING: i32 = 6;
+/** Why the theme is the one chosen (or none), as the answer words it. */
+export enum ThemeReason {
+  None = 0,
+  NoArchive = 1,
+  Only = 2,
+  First = 3,
+  Path = 4,
+  Named = 5,
+  /** A theme name that no archive has: a ThemeNotFound, and no reason. */
+  Missing = 6,
+}
 
 export class Plan {
   /** The chosen theme archive's file name in the drop, or an empty span (none, or a path outside the drop). */
   themeFile: Span = 0;
   /** The absolute path of a theme given as a path, for the host to check. */
   themePath: Span = 0;
-  /** Why (a THEME_* of the theme `theme`), as the answer words it. */
-  themeReason: i32 = THEME_NONE;
+  /** Why (a ThemeReason of the theme `theme`), as the answer words it. */
+  themeReason: ThemeReason = ThemeReason.None;
   theme: Span = 0;
   /** The theme as the state file keeps it: the chosen archive's theme name (themeNameOf), a path outside the drop, or empty. */
   themeName: Span = 0;
@@ -105,22 +113,22 @@ export function selectPlan(
 function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme: Span, source: Source, cwd: Span): void {
   plan.theme = theme;
   if (spanIs(theme, "none")) {
-    plan.themeReason = THEME_NONE;
+    plan.themeReason = ThemeReason.None;
     return;
   }
   if (spanIs(theme, "auto")) {
     if (themes.length == 0) {
-      plan.themeReason = THEME_NO_ARCHIVE;
+      plan.themeReason = ThemeReason.NoArchive;
       return;
     }
     plan.themeFile = themes[0];
-    plan.themeReason = themes.length == 1 ? THEME_ONLY : THEME_FIRST;
+    plan.themeReason = themes.length == 1 ? ThemeReason.Only : ThemeReason.First;
     for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
     return;
   }
   if (isZipPath(theme)) {
     plan.themePath = theme;
-    plan.themeReason = THEME_PATH;
+    plan.themeReason = ThemeReason.Path;
     if (sameSpan(normalizePath(dirnameOf(theme)), normalizePath(cwd))) {
       const base = basenameOf(theme);
       if (indexOf(files, base, "", false) >= 0) plan.themeFile = base;
@@ -135,10 +143,10 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
   if (at < 0) at = indexOf(files, theme, THEME_SUFFIX, true);
   if (at >= 0) {
     plan.themeFile = files[at];
-    plan.themeReason = THEME_NAMED;
+    plan.themeReason = ThemeReason.Named;
     return;
   }
-  plan.themeReason = THEME_MISSING;
+  plan.themeReason = ThemeReason.Missing;
   const name = spanText(theme);
   const names = new Array<string>();
   const shown = new Array<string>();
@@ -171,7 +179,7 @@ function sameIgnoringCase(a: Span, b: Span): bool {
   for (let i = 0; i < n; i++) {
     const x = byteOf(a, i);
     const y = byteOf(b, i);
-    if (x != y && ((x | 0x20) != (y | 0x20) || (x | 0x20) - 0x61 >= 26)) return false;
+    if (x != y && ((x | CASE_BIT) != (y | CASE_BIT) || (x | CASE_BIT) - LOWER_A >= 26)) return false;
   }
   return true;
 }
@@ -216,7 +224,7 @@ function starGlobs(entries: Items): Array<i32> {
   for (let i = 0, n = entries.length; i < n; i++) {
     const glob = entries.value(i);
     const len = spanLen(glob);
-    if (len > 0 && byteOf(glob, len - 1) == 0x2a) stars.push(i);
+    if (len > 0 && byteOf(glob, len - 1) == STAR) stars.push(i);
   }
   return stars;
 }
@@ -240,24 +248,24 @@ function decideModule(file: Span, lists: SelectionLists): ModuleDecision {
   const d = new ModuleDecision(file);
   if (lists.only.entries.length > 0) {
     const match = lists.only.first(d.name);
-    if (match < 0) set(d, false, REASON_NOT_ONLY, lists.only.entries, -1);
-    else set(d, true, REASON_ONLY, lists.only.entries, match);
+    if (match < 0) set(d, false, ModuleReason.NotOnly, lists.only.entries, -1);
+    else set(d, true, ModuleReason.Only, lists.only.entries, match);
   }
   if (d.selected) {
     const match = lists.exclude.first(d.name);
-    if (match >= 0) set(d, false, REASON_EXCLUDE, lists.exclude.entries, match);
+    if (match >= 0) set(d, false, ModuleReason.Exclude, lists.exclude.entries, match);
   }
   // modules.include only adds back what was left out: a selected module is not matched against it.
   if (!d.selected) {
     const back = lists.include.first(d.name);
-    if (back >= 0) set(d, true, REASON_INCLUDE, lists.include.entries, back);
+    if (back >= 0) set(d, true, ModuleReason.Include, lists.include.entries, back);
   }
   const flag = lists.flagExclude.first(d.name);
-  if (flag >= 0) set(d, false, REASON_FLAG, lists.flagExclude.entries, flag);
+  if (flag >= 0) set(d, false, ModuleReason.Flag, lists.flagExclude.entries, flag);
   return d;
 }
 
-function set(d: ModuleDecision, selected: bool, reason: i32, entries: Items, match: i32): void {
+function set(d: ModuleDecision, selected: bool, reason: ModuleReason, entries: Items, match: i32): void {
   d.selected = selected;
   d.reason = reason;
   if (match >= 0) {
@@ -277,7 +285,7 @@ export function matchModule(glob: Span, name: Span): bool {
   // Most globs differ from most names at their first byte (when it is ASCII, that settles it).
   const first = stem > 0 ? byteOf(glob, 0) : 0x80;
   if (first < 0x80 && (spanLen(name) == 0 || byteOf(name, 0) != first)) return false;
-  if (stem >= 0 && byteOf(glob, stem) == 0x2a) return startsWithUnits(name, subSpan(glob, 0, stem));
+  if (stem >= 0 && byteOf(glob, stem) == STAR) return startsWithUnits(name, subSpan(glob, 0, stem));
   return sameSpan(glob, name);
 }
 

@@ -5,6 +5,7 @@
 // long as the call (heap.ts), or for good when made at start. Strings are made of spans only for messages.
 
 import { isSpace } from "~lib/util/string";
+import { UPPER_A } from "./chars";
 import { encodeText, specialBytes, writeEscaped } from "./escape";
 import { decodeText, isContinuation, maxBytes, unitAt } from "./utf8";
 
@@ -29,7 +30,7 @@ export type Span = u64;
 }
 
 /** The WTF-8 bytes of `s`, in a new block: names known at start, and the rare value made as a string. */
-@noinline export function spanOf(s: string): Span {
+export function spanOf(s: string): Span {
   const p = __alloc(<usize>max(maxBytes(s), 1));
   return span(p, encodeText(s, p));
 }
@@ -42,7 +43,7 @@ export function spansOf(names: Array<string>): Array<Span> {
 }
 
 /** The bytes of a fixed text as a JSON string holds them (escaped), made at start: see `JsonWriter.escapedPart`. */
-@noinline export function escapedSpanOf(s: string): Span {
+export function escapedSpanOf(s: string): Span {
   const p = __alloc(<usize>max(s.length * 6, 1));
   return span(p, <i32>(writeEscaped(s, p) - p));
 }
@@ -92,7 +93,7 @@ export function copyBytes(to: usize, from: usize, n: i32): void {
 }
 
 /** Whether the `n` bytes at `a` and at `b` are the same: eight at a time, as most values are short. */
-@noinline export function sameBytes(a: usize, b: usize, n: i32): bool {
+export function sameBytes(a: usize, b: usize, n: i32): bool {
   let i = 0;
   for (; i + 8 <= n; i += 8) if (load<u64>(a + <usize>i) != load<u64>(b + <usize>i)) return false;
   for (; i < n; i++) if (load<u8>(a + <usize>i) != load<u8>(b + <usize>i)) return false;
@@ -131,18 +132,18 @@ export function endsWithAscii(s: Span, suffix: string, ignoreCase: bool = false)
   return at >= 0 && hasAsciiAt(s, at, suffix, ignoreCase);
 }
 
-@noinline function hasAsciiAt(s: Span, at: i32, ascii: string, ignoreCase: bool): bool {
+function hasAsciiAt(s: Span, at: i32, ascii: string, ignoreCase: bool): bool {
   const p = spanPtr(s) + <usize>at;
   for (let i = 0, n = ascii.length; i < n; i++) {
     let c = <i32>load<u8>(p + <usize>i);
-    if (ignoreCase && <u32>(c - 0x41) < 26) c += 32;
+    if (ignoreCase && <u32>(c - UPPER_A) < 26) c += 32;
     if (c != unitAt(ascii, i)) return false;
   }
   return true;
 }
 
 /** `s` without the white space at its ends that String#trim removes: ASCII and Unicode spaces alike. */
-@noinline export function trimSpan(s: Span): Span {
+export function trimSpan(s: Span): Span {
   let from = 0;
   let to = spanLen(s);
   while (from < to) {
@@ -161,7 +162,7 @@ export function endsWithAscii(s: Span, suffix: string, ignoreCase: bool = false)
 }
 
 /** The length of the character at byte `at` of `s` when it is white space; else 0. Every space is in the BMP. */
-@noinline function spaceAt(s: Span, at: i32): i32 {
+function spaceAt(s: Span, at: i32): i32 {
   const b = byteOf(s, at);
   if (b < 0x80) return isSpace(b) ? 1 : 0;
   if (b >= 0xf0) return 0;
@@ -177,6 +178,8 @@ export function endsWithAscii(s: Span, suffix: string, ignoreCase: bool = false)
  * point order, which is that order except where a four-byte sequence (a surrogate pair in UTF-16) meets a code
  * point from U+D000 up: those few compare as strings.
  */
+// @noinline for speed: module selection sorts thousands of names with it, and a copy inlined into the sort runs
+// slower than the call (docs/performance.md, "The build's transform").
 @noinline export function compareSpans(a: Span, b: Span): i32 {
   const pa = spanPtr(a);
   const pb = spanPtr(b);

@@ -10,17 +10,23 @@ import { encodeText, unescape } from "./escape";
 import { Span, span } from "./span";
 import { decodeText, maxBytes, newString, unitAt } from "./utf8";
 
-export const KIND_NULL: i32 = 0;
-export const KIND_BOOL: i32 = 1;
-export const KIND_NUMBER: i32 = 2;
-export const KIND_STRING: i32 = 3;
-export const KIND_ARRAY: i32 = 4;
-export const KIND_OBJECT: i32 = 5;
+/** What a node is: one of the six kinds of JSON value, in the low byte of its first word. */
+export enum JsonKind {
+  Null = 0,
+  Bool = 1,
+  Number = 2,
+  String = 3,
+  Array = 4,
+  Object = 5,
+}
 
-/** A string with at least one escape: its value differs from its bytes. */
-export const FLAG_ESCAPED: i32 = 0x100;
-/** A boolean that is `true`. */
-export const FLAG_TRUE: i32 = 0x200;
+/** Bits above the kind in a node's first word. */
+export enum NodeFlag {
+  /** A string with at least one escape: its value differs from its bytes. */
+  Escaped = 0x100,
+  /** A boolean that is `true`. */
+  True = 0x200,
+}
 
 const NODE_BYTES: usize = 16;
 
@@ -64,16 +70,16 @@ export class Tape {
     store<i32>(at, this.count, 12);
   }
 
-  @inline kind(i: i32): i32 {
+  @inline kind(i: i32): JsonKind {
     return load<i32>(this.nodes + <usize>i * NODE_BYTES) & 0xff;
   }
 
   @inline isEscaped(i: i32): bool {
-    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & FLAG_ESCAPED) != 0;
+    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & NodeFlag.Escaped) != 0;
   }
 
   @inline isTrue(i: i32): bool {
-    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & FLAG_TRUE) != 0;
+    return (load<i32>(this.nodes + <usize>i * NODE_BYTES) & NodeFlag.True) != 0;
   }
 
   @inline start(i: i32): i32 {
@@ -178,13 +184,13 @@ export class Tape {
   /** The string member `name` of object `obj`, or `fallback` when it is missing or not a string. */
   stringMember(obj: i32, name: string, fallback: string): string {
     const m = this.member(obj, name);
-    return m >= 0 && this.kind(m) == KIND_STRING ? this.text(m) : fallback;
+    return m >= 0 && this.kind(m) == JsonKind.String ? this.text(m) : fallback;
   }
 
   /** The string member `name` of object `obj` as a span, or `fallback` when it is missing or not a string. */
   spanMember(obj: i32, name: string, fallback: Span): Span {
     const m = this.member(obj, name);
-    return m >= 0 && this.kind(m) == KIND_STRING ? this.span(m) : fallback;
+    return m >= 0 && this.kind(m) == JsonKind.String ? this.span(m) : fallback;
   }
 }
 

@@ -1,5 +1,6 @@
 // String helpers for messages and names: templates, numbers, quoting, comparing and sorting.
 
+import { COLON, DIGIT_0, LOWER_A, LOWER_Z, PERCENT, UPPER_A, UPPER_Z } from "./chars";
 import { newString } from "./utf8";
 
 /**
@@ -11,14 +12,14 @@ export function format(template: string, a: string, b: string = "", c: string = 
   let size = n;
   let holes = 0;
   for (let i = 0; i < n; i++) {
-    if (template.charCodeAt(i) == 0x25) size += argument(holes++, a, b, c, d).length - 1;
+    if (template.charCodeAt(i) == PERCENT) size += argument(holes++, a, b, c, d).length - 1;
   }
   const out = newString(size);
   let to = changetype<usize>(out);
   let from = 0;
   holes = 0;
   for (let i = 0; i <= n; i++) {
-    if (i < n && template.charCodeAt(i) != 0x25) continue;
+    if (i < n && template.charCodeAt(i) != PERCENT) continue;
     to = copyUnits(to, template, from, i - from);
     if (i < n) {
       const arg = argument(holes++, a, b, c, d);
@@ -63,9 +64,9 @@ export function positionText(file: string, line: i32, column: i32): string {
   const columnDigits = digitCount(column);
   const out = newString(n + lineDigits + columnDigits + 2);
   let p = copyUnits(changetype<usize>(out), file, 0, n);
-  store<u16>(p, 0x3a);
+  store<u16>(p, COLON);
   p = writeDigits(p + 2, line, lineDigits);
-  store<u16>(p, 0x3a);
+  store<u16>(p, COLON);
   writeDigits(p + 2, column, columnDigits);
   return out;
 }
@@ -76,7 +77,7 @@ function writeDigits(p: usize, v: i32, n: i32): usize {
   let q = end;
   do {
     q -= 2;
-    store<u16>(q, <u16>(0x30 + v % 10));
+    store<u16>(q, <u16>(DIGIT_0 + v % 10));
     v /= 10;
   } while (v > 0);
   return end;
@@ -102,7 +103,7 @@ export function clip(s: string): string {
 /** `s` with its first letter upper-cased (ASCII: every message of the core is). */
 export function capitalize(s: string): string {
   const c = s.length > 0 ? s.charCodeAt(0) : 0;
-  return c >= 0x61 && c <= 0x7a ? String.fromCharCode(c - 32) + s.slice(1) : s;
+  return c >= <i32>LOWER_A && c <= <i32>LOWER_Z ? String.fromCharCode(c - 32) + s.slice(1) : s;
 }
 
 /** Lower-cases ASCII letters only: keys, variable names and file suffixes are ASCII. */
@@ -120,7 +121,7 @@ export function asciiLower(s: string): string {
 }
 
 function isUpper(c: i32): bool {
-  return c >= 0x41 && c <= 0x5a;
+  return c >= <i32>UPPER_A && c <= <i32>UPPER_Z;
 }
 
 /** The space-separated words of `list`: a table of names written as one literal. */

@@ -6,26 +6,22 @@
 
 import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, sortByPosition } from "./diagnostic";
 import { Items } from "./items";
-import { DOC_PRESET, Document, foundText } from "./document";
+import { Document, DocumentKind, foundText } from "./document";
 import { Layer } from "./layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
-import {
-  CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, KEY_DETECT, KEY_EXCLUDE, KEY_PRESETS, KEY_SCHEMA, KEY_SCHEMA_URL, KEY_SEARCH_PATH, KEY_THEME,
-  LEAF_EXCLUDE, LEAF_PRESETS, LEAF_SCHEMA, LEAF_SEARCH_PATH, LEAF_THEME, LEAVES, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TYPE_BOOL,
-  TYPE_ENUM, TYPE_GLOBS, TYPE_PATHS, checkSpan, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue,
-} from "./schema";
+import { CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, LEAVES, LeafId, LeafType, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TopKey, checkSpan, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue } from "./schema";
 import { Source } from "./source";
 import { Span, sameSpan } from "./span";
 import { didYouMean } from "./suggest";
-import { KIND_ARRAY, KIND_BOOL, KIND_NUMBER, KIND_OBJECT, KIND_STRING, Tape, valuePtr } from "./tape";
+import { JsonKind, Tape, valuePtr } from "./tape";
 import { capitalize, format, intText, itemPath, quoteList } from "./text";
 
 /** Validates a document, recording what it sets into `layer` (none: only the problems); problems go to `doc.errors`. */
 export function readDocument(doc: Document, layer: Layer | null): void {
   const tape = doc.tape!;
   const node = doc.node;
-  const preset = doc.kind == DOC_PRESET;
-  if (tape.kind(node) != KIND_OBJECT) {
+  const preset = doc.kind == DocumentKind.Preset;
+  if (tape.kind(node) != JsonKind.Object) {
     error(doc, "", node, MSG_NOT_OBJECT + (preset ? " (a preset)" : ""));
     return;
   }
@@ -33,30 +29,30 @@ export function readDocument(doc: Document, layer: Layer | null): void {
   for (let k = node + 1; k < end; k = tape.next(k + 1)) {
     const v = k + 1;
     const key = keyIndex(tape, k, TOP_KEY_SPANS);
-    const accepted = key >= 0 && (preset ? isPresetKey(key) : key != KEY_DETECT);
+    const accepted = key >= 0 && (preset ? isPresetKey(key) : key != TopKey.Detect);
     if (!accepted) {
       const name = tape.text(k);
       if (preset && key >= 0) errorAtKey(doc, name, k, format("\"%\" %.", name, MSG_PRESET_ONLY_KEY));
       else unknownKey(doc, "", name, k, preset ? PRESET_KEYS : CONFIG_KEYS);
       continue;
     }
-    if (key == KEY_SCHEMA_URL) {
-      if (tape.kind(v) != KIND_STRING) error(doc, "$schema", v, "$schema must be a string (the URL or path of the JSON Schema)");
-    } else if (key == KEY_SCHEMA) {
-      if (tape.kind(v) != KIND_NUMBER || !isExactlyOne(tape.ptr + <usize>tape.start(v), tape.end(v) - tape.start(v))) {
+    if (key == TopKey.SchemaUrl) {
+      if (tape.kind(v) != JsonKind.String) error(doc, "$schema", v, "$schema must be a string (the URL or path of the JSON Schema)");
+    } else if (key == TopKey.Schema) {
+      if (tape.kind(v) != JsonKind.Number || !isExactlyOne(tape.ptr + <usize>tape.start(v), tape.end(v) - tape.start(v))) {
         error(doc, "schema", v, MSG_SCHEMA_VALUE);
       } else if (layer != null) {
-        layer.setValue(LEAF_SCHEMA, LEAVES[LEAF_SCHEMA].defaultValue, source(doc, v));
+        layer.setValue(LeafId.Schema, LEAVES[LeafId.Schema].defaultValue, source(doc, v));
       }
-    } else if (key == KEY_THEME) {
+    } else if (key == TopKey.Theme) {
       readTheme(doc, layer, v);
-    } else if (key == KEY_EXCLUDE) {
-      readStringList(doc, layer, LEAF_EXCLUDE, "exclude", v);
-    } else if (key == KEY_PRESETS) {
-      readStringList(doc, layer, LEAF_PRESETS, "presets", v);
-    } else if (key == KEY_SEARCH_PATH) {
-      readStringList(doc, layer, LEAF_SEARCH_PATH, "presetsSearchPath", v);
-    } else if (key == KEY_DETECT) {
+    } else if (key == TopKey.Exclude) {
+      readStringList(doc, layer, LeafId.Exclude, "exclude", v);
+    } else if (key == TopKey.Presets) {
+      readStringList(doc, layer, LeafId.Presets, "presets", v);
+    } else if (key == TopKey.SearchPath) {
+      readStringList(doc, layer, LeafId.SearchPath, "presetsSearchPath", v);
+    } else if (key == TopKey.Detect) {
       readDetect(doc, layer, v);
     } else {
       readGroup(doc, layer, key, v);
@@ -65,18 +61,18 @@ export function readDocument(doc: Document, layer: Layer | null): void {
 }
 
 /** Only what a preset may hold: theme, modules, exclude, hooks, cache, log and detect. */
-function isPresetKey(key: i32): bool {
-  return key != KEY_SCHEMA_URL && key != KEY_SCHEMA && key != KEY_PRESETS && key != KEY_SEARCH_PATH;
+function isPresetKey(key: TopKey): bool {
+  return key != TopKey.SchemaUrl && key != TopKey.Schema && key != TopKey.Presets && key != TopKey.SearchPath;
 }
 
 /** modules, hooks, cache and log: objects whose keys are leaves. Every unknown key is reported, then the known ones are read. */
-function readGroup(doc: Document, layer: Layer | null, key: i32, value: i32): void {
+function readGroup(doc: Document, layer: Layer | null, key: TopKey, value: i32): void {
   const tape = doc.tape!;
   const path = unchecked(TOP_KEYS[key]);
   const group = groupOf(key);
   const names = unchecked(GROUP_KEYS[group]);
   const spans = unchecked(GROUP_KEY_SPANS[group]);
-  if (tape.kind(value) != KIND_OBJECT) {
+  if (tape.kind(value) != JsonKind.Object) {
     error(doc, path, value, path + " must be an object with the keys " + quoteList(names));
     return;
   }
@@ -90,38 +86,38 @@ function readGroup(doc: Document, layer: Layer | null, key: i32, value: i32): vo
     if (index < 0) continue;
     const leaf = first + index;
     const def = unchecked(LEAVES[leaf]);
-    if (def.type == TYPE_GLOBS) readStringList(doc, layer, leaf, def.key, k + 1);
+    if (def.type == LeafType.Globs) readStringList(doc, layer, leaf, def.key, k + 1);
     else readScalar(doc, layer, leaf, k + 1);
   }
 }
 
 function readTheme(doc: Document, layer: Layer | null, value: i32): void {
   const tape = doc.tape!;
-  if (tape.kind(value) != KIND_STRING) {
+  if (tape.kind(value) != JsonKind.String) {
     error(doc, "theme", value, "theme must be a string (\"auto\", \"none\", a theme name or a path ending in .zip)");
     return;
   }
   const text = tape.span(value);
-  const problem = checkSpan(LEAF_THEME, text);
+  const problem = checkSpan(LeafId.Theme, text);
   if (problem.length > 0) {
     error(doc, "theme", value, capitalize(problem));
     return;
   }
-  if (layer != null) layer.setValue(LEAF_THEME, normalizeValue(LEAF_THEME, text, layer.baseDir), source(doc, value));
+  if (layer != null) layer.setValue(LeafId.Theme, normalizeValue(LeafId.Theme, text, layer.baseDir), source(doc, value));
 }
 
-function readScalar(doc: Document, layer: Layer | null, leaf: i32, value: i32): void {
+function readScalar(doc: Document, layer: Layer | null, leaf: LeafId, value: i32): void {
   const tape = doc.tape!;
   const def = unchecked(LEAVES[leaf]);
   const path = def.key;
   const kind = tape.kind(value);
-  if (def.type == TYPE_BOOL) {
-    if (kind != KIND_BOOL) error(doc, path, value, path + " must be true or false");
+  if (def.type == LeafType.Bool) {
+    if (kind != JsonKind.Bool) error(doc, path, value, path + " must be true or false");
     else if (layer != null) layer.setFlag(leaf, tape.isTrue(value), source(doc, value));
     return;
   }
-  if (kind != KIND_STRING) {
-    error(doc, path, value, path + " must be " + (def.type == TYPE_ENUM ? "one of " + quoteList(def.choices) : "a string (a path)"));
+  if (kind != JsonKind.String) {
+    error(doc, path, value, path + " must be " + (def.type == LeafType.Enum ? "one of " + quoteList(def.choices) : "a string (a path)"));
     return;
   }
   const text = tape.span(value);
@@ -133,11 +129,11 @@ function readScalar(doc: Document, layer: Layer | null, leaf: i32, value: i32): 
   if (layer != null) layer.setValue(leaf, normalizeValue(leaf, text, layer.baseDir), source(doc, value));
 }
 
-function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: string, value: i32): void {
+function readStringList(doc: Document, layer: Layer | null, leaf: LeafId, path: string, value: i32): void {
   const tape = doc.tape!;
   const type = unchecked(LEAVES[leaf]).type;
-  if (tape.kind(value) != KIND_ARRAY) {
-    const what = type == TYPE_GLOBS ? "module globs" : type == TYPE_PATHS ? "directory paths" : "preset names or paths";
+  if (tape.kind(value) != JsonKind.Array) {
+    const what = type == LeafType.Globs ? "module globs" : type == LeafType.Paths ? "directory paths" : "preset names or paths";
     error(doc, path, value, path + " must be an array of " + what);
     return;
   }
@@ -145,7 +141,7 @@ function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: str
   let ok = true;
   const end = tape.next(value);
   for (let item = value + 1, i = 0; item < end; item = tape.next(item), i++) {
-    const isString = tape.kind(item) == KIND_STRING;
+    const isString = tape.kind(item) == JsonKind.String;
     const text = isString ? tape.span(item) : 0;
     const problem = isString ? checkSpan(leaf, text) : "";
     if (!isString || problem.length > 0) {
@@ -162,14 +158,14 @@ function readStringList(doc: Document, layer: Layer | null, leaf: i32, path: str
 
 function readDetect(doc: Document, layer: Layer | null, value: i32): void {
   const tape = doc.tape!;
-  if (tape.kind(value) != KIND_ARRAY) {
+  if (tape.kind(value) != JsonKind.Array) {
     error(doc, "detect", value, "detect must be an array of file globs (such as \"*.zip\")");
     return;
   }
   const globs = new Array<string>();
   const end = tape.next(value);
   for (let item = value + 1, i = 0; item < end; item = tape.next(item), i++) {
-    const n = tape.kind(item) == KIND_STRING ? tape.bytes(item) : 0;
+    const n = tape.kind(item) == JsonKind.String ? tape.bytes(item) : 0;
     const empty = n == 0;
     if (empty || hasNul(valuePtr, n)) {
       const at = itemPath("detect", i);

@@ -3,6 +3,7 @@
 // Strings are escaped as JSON.stringify escapes them (escape.ts). A parsed string without escapes is
 // already in that form: it is copied as it is, bytes and quotes.
 
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DIGIT_0, OPEN_BRACE, OPEN_BRACKET, QUOTE, QUOTE_COLON } from "./chars";
 import { writeEscaped, writeEscapedBytes, writeUnescaped } from "./escape";
 import { Span, copyBytes, spanLen, spanOf, spanPtr } from "./span";
 import { Tape } from "./tape";
@@ -23,30 +24,30 @@ export class JsonWriter {
   }
 
   beginObject(): JsonWriter {
-    return this.open(0x7b);
+    return this.open(OPEN_BRACE);
   }
 
   endObject(): JsonWriter {
-    return this.close(0x7d);
+    return this.close(CLOSE_BRACE);
   }
 
   beginArray(): JsonWriter {
-    return this.open(0x5b);
+    return this.open(OPEN_BRACKET);
   }
 
   endArray(): JsonWriter {
-    return this.close(0x5d);
+    return this.close(CLOSE_BRACKET);
   }
 
   /** A member's key. `name` is ASCII with nothing to escape: every key the core writes is one of its own names. */
-  @noinline key(name: string): JsonWriter {
+  key(name: string): JsonWriter {
     const n = name.length;
     this.reserve(n + 4);
     this.sep();
     const p = this.buf + <usize>this.len;
-    store<u8>(p, 0x22);
+    store<u8>(p, QUOTE);
     narrow(name, p + 1);
-    store<u16>(p + 1 + <usize>n, 0x3a22);
+    store<u16>(p + 1 + <usize>n, QUOTE_COLON);
     this.len += n + 3;
     this.comma = false;
     return this;
@@ -82,9 +83,9 @@ export class JsonWriter {
     this.reserve(k + n * 6 + 11);
     this.sep();
     this.copy(spanPtr(key), k);
-    this.put(0x22);
+    this.put(QUOTE);
     this.len = <i32>(writeEscapedBytes(spanPtr(value), n, this.buf + <usize>this.len) - this.buf);
-    this.put(0x22);
+    this.put(QUOTE);
     this.comma = true;
     return this;
   }
@@ -94,9 +95,9 @@ export class JsonWriter {
     const n = spanLen(value);
     this.reserve(n * 6 + 10);
     this.sep();
-    this.put(0x22);
+    this.put(QUOTE);
     this.len = <i32>(writeEscapedBytes(spanPtr(value), n, this.buf + <usize>this.len) - this.buf);
-    this.put(0x22);
+    this.put(QUOTE);
     this.comma = true;
     return this;
   }
@@ -114,13 +115,13 @@ export class JsonWriter {
   openString(): JsonWriter {
     this.reserve(2);
     this.sep();
-    this.put(0x22);
+    this.put(QUOTE);
     return this;
   }
 
   closeString(): JsonWriter {
     this.reserve(1);
-    this.put(0x22);
+    this.put(QUOTE);
     this.comma = true;
     return this;
   }
@@ -150,9 +151,9 @@ export class JsonWriter {
   /** A part of a string: `:line:column`, the end of a source in a file. */
   positionPart(line: i32, column: i32): JsonWriter {
     this.reserve(22);
-    this.put(0x3a);
+    this.put(COLON);
     this.digits(line);
-    this.put(0x3a);
+    this.put(COLON);
     this.digits(column);
     return this;
   }
@@ -202,7 +203,7 @@ export class JsonWriter {
     this.sep();
     if (!tape.isEscaped(i)) this.copy(start, n);
     else this.len = <i32>(writeUnescaped(start, n, this.buf + <usize>this.len) - this.buf);
-    if (key) this.put(0x3a);
+    if (key) this.put(COLON);
     this.comma = !key;
     return this;
   }
@@ -241,7 +242,7 @@ export class JsonWriter {
 
   /** A comma when the item to write follows another (room for it reserved by the caller). */
   @inline private sep(): void {
-    if (this.comma) this.put(0x2c);
+    if (this.comma) this.put(COMMA);
   }
 
   /** Copies `n` bytes (room reserved by the caller). */
@@ -260,15 +261,15 @@ export class JsonWriter {
   /** Writes a non-negative number's digits (room for ten reserved by the caller); lines and columns mostly have one or two. */
   private digits(value: i32): void {
     if (value < 100) {
-      if (value >= 10) this.put(<u8>(0x30 + value / 10));
-      this.put(<u8>(0x30 + value % 10));
+      if (value >= 10) this.put(<u8>(DIGIT_0 + value / 10));
+      this.put(<u8>(DIGIT_0 + value % 10));
       return;
     }
     const n = digitCount(value);
     this.len += n;
     let p = this.buf + <usize>this.len;
     do {
-      store<u8>(--p, <u8>(0x30 + value % 10));
+      store<u8>(--p, <u8>(DIGIT_0 + value % 10));
       value /= 10;
     } while (value > 0);
   }
@@ -285,7 +286,7 @@ export class JsonWriter {
   }
 
   /** At least doubles the buffer, so that growing stays linear. */
-  @noinline private grow(extra: i32): void {
+  private grow(extra: i32): void {
     this.cap = max<i32>(this.len + extra, this.cap << 1);
     this.buf = __realloc(this.buf, <usize>this.cap);
   }
