@@ -77,21 +77,27 @@ export const cacheFileLimits: JsonLimits = { bytes: 64 * 1024 * 1024, depth: 128
 
 /**
  * Reads the cache file, never following a symbolic link, and says what it is (`found`). A missing file is
- * an empty cache. A dropkit cache that cannot be used, a link, or a file that cannot be read is an empty
- * cache plus a warning, and is rebuilt by the next save. A file that is not a dropkit cache is an empty
- * cache with `found.kind` `foreign`: the caller must refuse to write it.
+ * an empty cache. A dropkit cache that cannot be used, or a link, is an empty cache plus a warning, and is
+ * rebuilt by the next save. A file that is not a dropkit cache is an empty cache with `found.kind` `foreign`:
+ * the caller must refuse to write it.
  *
  * A file is a dropkit cache when it parses (within `cacheFileLimits`) to an object with `"kind":
  * "dropkit-cache"`, or to a version-1 cache (`version` 1 with `checkedAtMs` and `archives`); or, when it
  * does not parse, when its text begins as only dropkit writes a cache (`{"kind": "dropkit-cache"` or
  * `{"version": 1, "checkedAtMs":`, any whitespace) or is such a beginning cut short; an empty (or
- * whitespace-only) file counts as one too. Anything else is someone else's.
+ * whitespace-only) file counts as one too. At dropkit's own name (`.dropkit-cache.json`, SPEC section 12), any
+ * other regular file, one this user cannot read included, is a corrupt cache: moved aside whole, rebuilt. At
+ * any other name, anything else is someone else's, a file that cannot be read included. Something that is not
+ * a regular file is never a cache, at any name.
  *
  * @param file - Absolute path of the cache file.
  */
 export function loadCache(file: string): Cache {
   const empty = { entries: {}, checkedAtMs: 0 };
   const reserved = reservedName(file);
+  // A file at dropkit's own name is dropkit's: whatever it holds that is not a usable cache is corrupt. At a name the
+  // user chose, it may be the user's: only what shows itself to be a cache is touched.
+  const ownName = path.basename(file) === defaultCacheName;
   let found;
   try {
     found = readFound(file, cacheFileLimits.bytes);
@@ -101,6 +107,10 @@ export function loadCache(file: string): Cache {
     if (reserved !== undefined) return { ...empty, found: { kind: "foreign", what: reserved, stats } };
     if (code === "ENOTDIR") return { ...empty, found: { kind: "missing" } };
     if (!stats) return { ...empty, found: { kind: "foreign", what: `cannot be looked at (${code})` } };
+    // Only a regular file is ever moved aside (/proc/self/mem is not one to rename), and only at dropkit's own name:
+    // a file the user named that cannot be read cannot be shown to be a cache.
+    if (!stats.isFile()) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code})`, stats } };
+    if (!ownName) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code}), so it cannot be shown to be a dropkit cache`, stats } };
     return {
       ...empty,
       found: { kind: "unreadable", reason: code, stats },
@@ -121,10 +131,16 @@ export function loadCache(file: string): Cache {
   const corrupt = (reason: string): Cache => ({ ...empty, found: { kind: "corrupt", reason, stats: found.stats }, warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.` });
   if (text.trim() === "" && found.complete) return corrupt("it is empty");
   const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
-  if (!parsed.ok) return beginsLikeCache(text) ? corrupt(parsed.reason) : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, false), stats: found.stats } };
+  if (!parsed.ok) {
+    if (beginsLikeCache(text)) return corrupt(parsed.reason);
+    return ownName ? corrupt(parsed.reason) : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, false), stats: found.stats } };
+  }
   const data = parsed.value;
   const ours = isRecord(data) && (data.kind === cacheKind || (data.version === 1 && "checkedAtMs" in data && "archives" in data));
-  if (!ours) return beginsLikeCache(text) ? corrupt("it is not an object of the cache layout") : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
+  if (!ours) {
+    if (beginsLikeCache(text)) return corrupt("it is not an object of the cache layout");
+    return ownName ? corrupt("it holds JSON that is not a dropkit cache") : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
+  }
   const version = data.kind === cacheKind ? data.version : 1;
   if (version !== 1 && version !== cacheVersion) {
     return { ...empty, found: { kind: "other-version", version, stats: found.stats }, warning: `The cache ${file} has layout version ${JSON.stringify(version)}, written by another dropkit; it is rebuilt.` };

@@ -9,7 +9,7 @@ import { commands, describingCommands } from "./commands/index.js";
 import { DropkitCli } from "./help.js";
 import { limits } from "./limits.js";
 import { DecisionLog, earlyLogFormat, shouldColor, type Problem } from "./log.js";
-import { standardStream, type StandardStream } from "./stdio.js";
+import { flushed, standardStream, writeFailure, type StandardStream } from "./stdio.js";
 import { parseProblem, usageExitCode, usageProblem, type CommandUsage } from "./usage.js";
 
 const { Builtins } = clipanion;
@@ -23,8 +23,18 @@ class VersionCommand extends Builtins.VersionCommand {
   static override paths = [["-v"], ["--version"], ["version"]];
 }
 
-void runCli(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
+// stdout and stderr are Node's streams only on a terminal (src/stdio.ts).
+const stdout = standardStream(1);
+const stderr = standardStream(2);
+
+// The run is over when its command is: a handle that a config (or a module it imports) left open, a timer or a
+// server, must not keep dropkit alive after it has its answer. What is written is flushed first, then the process
+// exits with the command's code.
+void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
+  await flushed([stdout, stderr]);
+  const exitCode = await withOutputFailure(code, stderr);
+  process.exitCode = exitCode;
+  process.exit(exitCode);
 });
 
 /**
@@ -32,11 +42,9 @@ void runCli(process.argv.slice(2)).then((code) => {
  * print them on stdout, which carries only the data a user asked for) and end with 64; `--help` and
  * `--version` print on stdout and end with 0.
  */
-async function runCli(argv: string[]): Promise<number> {
+async function runCli(argv: string[], stdout: StandardStream, stderr: StandardStream): Promise<number> {
   // clipanion adds the rest of its default context itself (lazily in the bundle); spreading it here would create
-  // process.stdin, which only init reads. stdout and stderr are Node's streams only on a terminal (src/stdio.ts).
-  const stdout = standardStream(1);
-  const stderr = standardStream(2);
+  // process.stdin, which only init reads.
   // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
   const context = { env: process.env, stdout: stdout as unknown as Writable, stderr: stderr as unknown as Writable };
   if (argv.length > limits.arguments) {
@@ -79,6 +87,24 @@ async function runCli(argv: string[]): Promise<number> {
 }
 
 // --- helpers ---
+
+/**
+ * The exit code once the output is known to be written. A run that succeeded but whose requested output could not
+ * be written to stdout (a full disk, an I/O error; not a reader that left, EPIPE) did not deliver what was asked:
+ * IOError (74). stderr carries only the log: when it cannot be written (`2>/dev/full`), the run's own code stands,
+ * 0 for a run that did everything it was asked, so that no failure code is reported that means something else.
+ */
+async function withOutputFailure(code: number, stderr: StandardStream): Promise<number> {
+  const failed = writeFailure(1);
+  if (code !== 0 || failed === undefined) return code;
+  const argv = process.argv.slice(2);
+  const { reportFailure } = await import("./failure.js");
+  const { DropkitError } = await import("./errors.js");
+  const error = new DropkitError({ name: "IOError", message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`, source: "stdout" });
+  const exitCode = reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
+  await flushed([stderr]);
+  return exitCode;
+}
 
 /** A clipanion CLI with these commands registered. */
 function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStream): DropkitCli {

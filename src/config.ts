@@ -1,10 +1,12 @@
 // The config pipeline: discovery, loading the file, and the core's staged resolve, answering its presets (src/presets.ts) and detect (src/detect.ts) stages.
 
 import path from "node:path";
+import { cacheFileProblem } from "./cachename.js";
 import { CoreTrap, type Core, type CoreWarning, type ResolveDone, type ResolveNeedsDetect, type ResolveNeedsPresets, type ResolveRequest, type SourceInput } from "./core.js";
 import { loadCore } from "./core-node.js";
 import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "./detect.js";
 import { locateConfig, type Discovery } from "./discovery.js";
+import { workingDirectory } from "./fsutil.js";
 import type { ReadBudget } from "./limits.js";
 import type { FolderListing } from "./listing.js";
 import { loadConfigFile, sourceInputOf } from "./loader.js";
@@ -70,7 +72,7 @@ export interface LoadConfigResult extends ResolveDone {
  * @throws CoreTrap when the core fails (a bug).
  */
 export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigResult> {
-  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const cwd = path.resolve(options.cwd ?? workingDirectory(options.env ?? process.env));
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const core = options.core ?? loadCore();
@@ -95,6 +97,8 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
   const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
   if (hint) done.errors = done.errors.map((e) => (e.name === "ConfigSyntaxError" && e.file === discovery.file ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` } : e));
+  const problem = done.ok ? cacheFileProblem(done, request, env) : undefined;
+  if (problem) Object.assign(done, { ok: false, errors: [problem], invalid: ["cache.file"] });
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 

@@ -5,10 +5,11 @@ import { types } from "node:util";
 import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "./cachedir.js";
 import { DropkitError, fail } from "./errors.js";
-import type { ReadBudget } from "./limits.js";
+import { limits, type ReadBudget } from "./limits.js";
 import { sharedPatch } from "./patch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
+import { testConfigSettleMs } from "./testpause.js";
 
 /** What a file is, for messages: a config or a preset. */
 export type FileRole = "config" | "preset";
@@ -91,8 +92,9 @@ function getJiti(alias?: Record<string, string>): Jiti {
 async function evaluate(file: string, role: FileRole): Promise<object> {
   let mod: unknown;
   try {
-    mod = commonJsAsDefault(await getJiti(dropkitAliases(file)).import(file));
+    mod = commonJsAsDefault(await settled(getJiti(dropkitAliases(file)).import(file), file, role, "its top-level code"));
   } catch (error) {
+    if (neverSettled.has(error as object)) throw error;
     throw loadError(file, role, "could not be evaluated", plainError(error));
   }
   if (typeof mod !== "object" || mod === null || !Object.hasOwn(mod, "default")) {
@@ -109,8 +111,9 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
   if (typeof exported === "function") {
     what = "function exported by default";
     try {
-      exported = await (exported as () => unknown)();
+      exported = await settled(Promise.resolve((exported as () => unknown)()), file, role, "the promise its exported function returned");
     } catch (error) {
+      if (neverSettled.has(error as object)) throw error;
       throw loadError(file, role, "threw when its exported function was called", plainError(error));
     }
   }
@@ -118,6 +121,59 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     fail("ConfigLoadError", `The ${what} of ${file} is ${describeValue(exported)}, not an object. A ${role} file must export an object, or a function returning one.`, { file, source: file });
   }
   return exported;
+}
+
+/**
+ * `pending`, unless it never settles: a config's code that awaits a promise nothing will resolve leaves the event loop
+ * with nothing to do, and Node would end the process there, with the code of a success and nothing done. So:
+ *
+ * - when the event loop would empty (Node's `beforeExit`: no timer, no I/O, no other work left) while `pending` is
+ *   still pending, it can never settle: a `ConfigLoadError` naming the file;
+ * - when something else keeps the loop alive (a timer or a server the config started, a host program's own work),
+ *   it may yet settle, but only within `limits.configSettleMs`, then the same error. The timer is unref'd: it never
+ *   keeps a process alive by itself.
+ *
+ * The same rule holds in the CLI and in the library's `loadConfig`.
+ */
+/**
+ * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
+ * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
+ */
+const neverSettled = new WeakSet<object>();
+
+function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: string): Promise<T> {
+  const limitMs = testConfigSettleMs(process.env) ?? limits.configSettleMs;
+  return new Promise<T>((resolve, reject) => {
+    const end = (): void => {
+      clearTimeout(timer);
+      process.off("beforeExit", idle);
+    };
+    const never = (why: string): void => {
+      end();
+      const error = new DropkitError({
+        name: "ConfigLoadError",
+        message: `The ${role} ${file} never settled: ${what} was still pending ${why}. A ${role} file must produce its settings: check for an \`await\` on a promise that is never resolved or rejected (a callback that is never called, a forgotten \`resolve\`).`,
+        file,
+        source: file,
+      });
+      neverSettled.add(error);
+      reject(error);
+    };
+    const idle = (): void => never("when nothing was left for it to wait on (no timer, no I/O, no other work)");
+    const timer = setTimeout(() => never(`after ${limitMs / 1000} s, while a timer, a server or other work kept the process alive`), limitMs);
+    timer.unref();
+    process.on("beforeExit", idle);
+    pending.then(
+      (value) => {
+        end();
+        resolve(value);
+      },
+      (error: unknown) => {
+        end();
+        reject(error);
+      },
+    );
+  });
 }
 
 /**

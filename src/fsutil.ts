@@ -1,6 +1,7 @@
-// Small file-system helpers shared by the modules that write files (state, cache, lock, init): error reasons, flushing a directory, quiet removal.
+// Small file-system helpers shared by the modules that write files (state, cache, lock, init): error reasons, flushing a directory, quiet removal; and the working directory every command starts from.
 
 import { closeSync, constants, fsyncSync, openSync, statSync, unlinkSync } from "node:fs";
+import { fail } from "./errors.js";
 
 /**
  * Flushes a directory's entries (a rename, a new link) to disk. Synchronous, so that the rollback of an
@@ -66,7 +67,36 @@ export function isFile(file: string): boolean {
   }
 }
 
+/**
+ * The working directory. One that was removed after the process entered it (a CI workspace cleaned by a parallel
+ * job, a folder deleted in another terminal) has no path any more: `process.cwd()` fails with ENOENT, which is a
+ * fact about the machine, not a bug in dropkit.
+ *
+ * @param env - Read for `PWD`, the path the shell last knew, named in the message.
+ * @throws DropkitError `IOError` (74) naming the problem and the way out.
+ */
+export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    return process.cwd();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    // PWD may have been inherited from a parent that started dropkit elsewhere: named only when it is gone too.
+    const pwd = env.PWD && code === "ENOENT" && !existsQuietly(env.PWD) ? env.PWD : undefined;
+    const known = pwd ? ` (${pwd}, as the shell last knew it)` : "";
+    const why = code === "ENOENT" ? "no longer exists: it was removed after this process entered it (by another job or terminal)" : `cannot be looked up (${code})`;
+    fail("IOError", `The working directory${known} ${why}, so dropkit has no folder to work in. Change to an existing folder (cd into the drop again, or recreate it) and run again.`, pwd ? { file: pwd, source: pwd } : {});
+  }
+}
+
 // --- helpers ---
 
 /** fsync errors that mean "not supported here", not "failed". */
 const unsupportedSync = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR", "EPERM", "EBADF"]);
+
+function existsQuietly(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -11,6 +11,12 @@ export const limits = {
   totalBytes: 4 * 1024 * 1024,
   /** Levels of nesting of the data a `.ts`/`.js` file exports: the core's limit for JSON text. @default 128 */
   depth: 128,
+  /**
+   * Milliseconds a `.ts`/`.js` config or preset may stay pending (its top-level code, or the promise its function
+   * returns) while something else keeps the process alive; one that is pending when nothing is left to wait on fails
+   * at once (src/evaluate.ts). @default 60000
+   */
+  configSettleMs: 60_000,
   /** Command-line arguments: clipanion's parser takes time quadratic in their number (4,000 take 10 s). @default 1000 */
   arguments: 1000,
 } as const;

@@ -4,7 +4,7 @@ import type { Stats } from "node:fs";
 import { fail } from "./errors.js";
 import { readFound } from "./found.js";
 import { errorReason } from "./fsutil.js";
-import { isRecord, parseJsonWithin, type JsonLimits } from "./jsonfile.js";
+import { formatBytes, isRecord, nestingExceeds, parseJsonWithin, setOwn, type JsonLimits } from "./jsonfile.js";
 import { describeType, liftLegacy, orderState, readV1, type ReadState, type StatePlan, type StateV1 } from "./statedata.js";
 
 export type { LegacyState, ReadState, StatePlan, StateV1 } from "./statedata.js";
@@ -76,6 +76,62 @@ export function stateText(state: StateV1): string {
 }
 
 /**
+ * The state as it is written, within the limits `readState` applies (`stateFileLimits`), so that the next run reads
+ * back what this one wrote instead of moving it aside as corrupt:
+ *
+ * - an `extra` entry nested too deep to sit under `extra` (a legacy key at the depth limit goes one level deeper
+ *   there) is left out;
+ * - a text over the size limit is written compact (no indentation) instead; still over it, the largest `extra`
+ *   entries are left out until it fits.
+ *
+ * What is left out is named in the warning; a lifted legacy file's copy (`.dropkit.json.legacy`) keeps every byte.
+ *
+ * @param file - The state file, for the warning.
+ * @param lifted - Whether the state comes from a legacy file, whose copy keeps what is left out.
+ * @throws DropkitError `IOError` (74) when the plan alone is over the size limit: nothing could read it back.
+ */
+export function fitState(file: string, state: StateV1, lifted: boolean): { state: StateV1; text: string; leftOut: string[]; warning?: string } {
+  const extra: Record<string, unknown> = {};
+  const tooDeep: string[] = [];
+  for (const [key, value] of Object.entries(state.extra)) {
+    // The file's object is level 1 and `extra` level 2: an entry's own nesting may take the rest.
+    if (value !== null && typeof value === "object" && nestingExceeds(JSON.stringify(value), stateFileLimits.depth - 2)) tooDeep.push(key);
+    else setOwn(extra, key, value);
+  }
+  let fitted: StateV1 = { ...state, extra };
+  let text = stateText(fitted);
+  const tooLarge: string[] = [];
+  if (Buffer.byteLength(text) > stateFileLimits.bytes) {
+    text = compactText(fitted);
+    // Largest first: as few entries as possible are left out.
+    const bySize = Object.keys(extra).map((key) => ({ key, bytes: Buffer.byteLength(JSON.stringify(extra[key]) ?? "") })).sort((a, b) => b.bytes - a.bytes);
+    while (Buffer.byteLength(text) > stateFileLimits.bytes && bySize.length > 0) {
+      const { key } = bySize.shift()!;
+      delete extra[key];
+      tooLarge.push(key);
+      fitted = { ...fitted, extra };
+      text = compactText(fitted);
+    }
+    if (Buffer.byteLength(text) > stateFileLimits.bytes) {
+      fail("IOError", `Cannot write the state file ${file}: this run's plan alone is ${formatBytes(Buffer.byteLength(text))}, over the ${formatBytes(stateFileLimits.bytes)} dropkit reads back. Nothing was changed; use fewer or shorter-named archives in one drop.`, { file, source: file });
+    }
+  }
+  const left = [
+    ...tooDeep.map((key) => `${key} (nested deeper than the ${stateFileLimits.depth} levels dropkit reads)`),
+    ...tooLarge.map((key) => `${key} (too large: the file would pass the ${formatBytes(stateFileLimits.bytes)} dropkit reads)`),
+  ];
+  const leftOut = [...tooDeep, ...tooLarge];
+  if (left.length === 0) return { state: fitted, text, leftOut };
+  const kept = lifted ? ", and kept only in the copy of the legacy file (named in the state record)" : "";
+  return { state: fitted, text, leftOut, warning: `The state file ${file} would hold values that its next read would refuse; they are left out of it${kept}: ${left.join(", ")}.` };
+}
+
+/** The state's text without indentation: the same data, a final newline. */
+function compactText(state: StateV1): string {
+  return JSON.stringify(orderState(state)) + "\n";
+}
+
+/**
  * The state a write puts in place of `previous`: this run's plan and tool version, `updatedAt` now; from a v1 or legacy
  * file, its `createdAt`, its `migratedFrom` (whose `at`, for a lift, is this write) and its `extra`, kept.
  *
@@ -89,7 +145,13 @@ export function nextState(file: string, previous: ReadStateResult, plan: StatePl
   if (previous.state.createdAt) state.createdAt = previous.state.createdAt;
   if (previous.state.migratedFrom) state.migratedFrom = { ...previous.state.migratedFrom, at: previous.state.migratedFrom.at || at };
   state.extra = previous.state.extra;
-  if (previous.setAside.length === 0) return { state };
-  const list = previous.setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
-  return { state, warning: `The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.` };
+  const warning = setAsideWarning(file, previous.setAside);
+  return warning ? { state, warning } : { state };
+}
+
+/** The warning naming what a state file had that dropkit does not use (kept under `extra`), or `undefined` for nothing. */
+export function setAsideWarning(file: string, setAside: ReadState["setAside"]): string | undefined {
+  if (setAside.length === 0) return undefined;
+  const list = setAside.map((s) => `${s.key} (${s.reason})`).join(", ");
+  return `The state file ${file} has values dropkit does not use; they are kept verbatim under "extra": ${list}.`;
 }

@@ -1,4 +1,4 @@
-// The test-only hooks of the state transaction (`__DROPKIT_TEST_*`): a pause at a point of the commit, and a shorter wait for the lock.
+// The test-only hooks (`__DROPKIT_TEST_*`): a pause at a point of the state transaction's commit, and shorter waits for the lock and for a config to settle.
 
 /** The points of the transaction where a test can pause the process (see `pauseForTest`): before the lock, and in the commit. */
 export const testPausePoints = ["locking", "staged", "copied", "committed"] as const;
@@ -32,4 +32,14 @@ export async function pauseForTest(point: (typeof testPausePoints)[number], env:
 export function testLockWaitMs(env: NodeJS.ProcessEnv): number | undefined {
   const waitMs = Number(env.__DROPKIT_TEST_LOCK_WAIT_MS);
   return Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
+}
+
+/**
+ * Test-only: the time in ms that `__DROPKIT_TEST_CONFIG_SETTLE_MS` gives a config to settle while something keeps the
+ * process alive (tests of a config that never settles need not wait a minute), or `undefined` for
+ * `limits.configSettleMs`. Outside the `DROPKIT_*` namespace, like `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+export function testConfigSettleMs(env: NodeJS.ProcessEnv): number | undefined {
+  const ms = Number(env.__DROPKIT_TEST_CONFIG_SETTLE_MS);
+  return env.__DROPKIT_TEST_CONFIG_SETTLE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }

@@ -10,7 +10,7 @@ import { DropkitError, fail } from "./errors.js";
 import { errorReason, noHardLinks, syncDirectory, unlinkQuietly } from "./fsutil.js";
 import type { FolderListing } from "./listing.js";
 import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
-import { nextState, readState, stateText, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
+import { fitState, nextState, readState, setAsideWarning, type ReadStateResult, type StatePlan, type StateV1 } from "./state.js";
 import { stageFile, type StagedFile } from "./staging.js";
 import { removeStaleTempFiles } from "./tempfile.js";
 import { pauseForTest, testLockWaitMs } from "./testpause.js";
@@ -129,13 +129,19 @@ export class StateTransaction {
     const file = this.stateFile;
     const at = this.now.toISOString();
     const previous = readState(file);
-    const { state, warning } = nextState(file, previous, plan, toolVersion, at);
+    const next = nextState(file, previous, plan, toolVersion, at);
+    // What is written must pass the limits the next run reads it with.
+    const { state, text, leftOut, warning } = fitState(file, next.state, previous.kind === "legacy");
+    // An entry left out is not "kept under extra": only the warning that left it out names it.
+    const setAside = previous.kind === "v1" || previous.kind === "legacy" ? previous.setAside : [];
+    const left = new Set(leftOut);
+    this.warn(left.size === 0 ? next.warning : setAsideWarning(file, setAside.filter((s) => !left.has(s.key))));
     this.warn(warning);
     if (previous.kind === "link") {
       this.warnings.push(`The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`);
     }
     try {
-      this.staged = await stageFile(file, stateText(state));
+      this.staged = await stageFile(file, text);
     } catch (error) {
       fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
     }

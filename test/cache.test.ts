@@ -119,6 +119,16 @@ describe("loadCache", () => {
     });
   }
 
+  for (const [what, content] of foreign) {
+    test(`the same content (${what}) at dropkit's own name, .dropkit-cache.json, is a corrupt cache: moved aside and rebuilt, with a warning`, () => {
+      const file = path.join(tempDir(), ".dropkit-cache.json");
+      fs.writeFileSync(file, content);
+      const cache = loadCache(file);
+      assert.equal(cache.found.kind, "corrupt");
+      assert.match(cache.warning!, /is corrupt .*moved aside/s);
+    });
+  }
+
   test("names dropkit reads as something else are foreign even when missing: the state file, configs, package.json, archives", () => {
     const dir = tempDir();
     for (const name of [".dropkit.json", ".dropkit.json.legacy", "dropkit.config.json", "dropkit.config.ts", "package.json", "cache.ZIP"]) {
@@ -366,14 +376,14 @@ describe("saveCache", () => {
 
   test("a cache replaced by something that is not one during the run is refused at commit, the staged file left to discard", async () => {
     const dir = tempDir();
-    const file = path.join(dir, ".dropkit-cache.json");
+    const file = path.join(dir, "cache.json");
     const loaded = loadCache(file);
     const staged = await stageCache(file, { fingerprints: {}, checkedAtMs: 0 });
     fs.writeFileSync(file, "written meanwhile by someone else\n");
     await assert.rejects(commitCache(staged, loaded, new Date()), (e: DropkitError) => e.name === "IOError" && /not a dropkit cache/.test(e.message));
     await staged.discard();
     assert.equal(fs.readFileSync(file, "utf8"), "written meanwhile by someone else\n");
-    assert.deepEqual(fs.readdirSync(dir), [".dropkit-cache.json"]);
+    assert.deepEqual(fs.readdirSync(dir), ["cache.json"]);
   });
 });
 
@@ -441,6 +451,70 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.equal(run.status, 0, run.stderr);
     assert.ok(fs.lstatSync(path.join(root, ".dropkit-cache.json")).isFile());
     assert.equal(fs.readFileSync(path.join(root, "shared.json"), "utf8"), '{"kind": "dropkit-cache", "version": 2, "checkedAtMs": 1, "archives": {}}\n');
+  });
+
+  const garbage: Array<[string, string | Buffer]> = [
+    ["garbage text", "garbage\n"],
+    ["another tool's JSON", '{"name": "x", "version": "1.0.0"}\n'],
+    ["a zip archive", makeZip({ a: "a" })],
+    ["binary bytes", Buffer.from([0, 1, 2, 255, 254])],
+  ];
+  for (const [what, content] of garbage) {
+    test(`${what} in the default .dropkit-cache.json: moved aside with a warning and rebuilt, exit 0 every run`, () => {
+      const root = fixture({ "blog.zip": zip });
+      fs.writeFileSync(path.join(root, ".dropkit-cache.json"), content);
+      const run = runCli(root, ["create", "--log-format=json"]);
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /The cache .*\.dropkit-cache\.json is corrupt/);
+      const record = eventsOf(run, "state").find((s) => s.action === "cache")!;
+      assert.deepEqual(fs.readFileSync(record.movedAside), Buffer.from(content));
+      assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8")).kind, "dropkit-cache");
+      const again = runCli(root, ["create", "--log-format=json"]);
+      assert.equal(again.status, 0, again.stderr);
+      assert.deepEqual(eventsOf(again, "warning"), []);
+    });
+  }
+
+  test("garbage at a cache.file the user named (notes.txt) is still refused: 74, untouched", () => {
+    const root = fixture({ "blog.zip": zip, "notes.txt": "garbage\n" });
+    const run = runCli(root, ["create", "--log-format=json"], { DROPKIT_CACHE_FILE: "notes.txt" });
+    assert.equal(run.status, 74, run.stderr);
+    assert.deepEqual(fs.readdirSync(root).sort(), [".git", "blog.zip", "notes.txt"]);
+  });
+
+  test("cache.file naming a file this user cannot read (mode 000, the user's notes): 74, nothing renamed, the file untouched", { skip: permissions.skip }, () => {
+    const root = fixture({ "blog.zip": zip, "notes.txt": "my notes\n" });
+    const notes = path.join(root, "notes.txt");
+    fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": "./notes.txt"\n  }\n}\n`);
+    openUp(root);
+    fs.chmodSync(root, 0o777);
+    if (asNobody) fs.chownSync(notes, nobody, nobody);
+    fs.chmodSync(notes, 0o000);
+    const before = fs.statSync(notes);
+    const run = permissions.run(root, ["create", "--log-format=json"]);
+    assert.equal(run.status, 74, run.stderr);
+    const [error] = eventsOf(run, "error");
+    assert.equal(error!.path, "cache.file");
+    assert.equal(error!.source, `${path.join(root, "dropkit.config.json")}:3:13`);
+    assert.match(error!.message, /notes\.txt, which cannot be read \(EACCES\), so it cannot be shown to be a dropkit cache/);
+    // The runner's HOME is the drop: .cache holds dropkit's own compiled code, nothing of the cache file.
+    assert.deepEqual(fs.readdirSync(root).filter((name) => name !== ".cache").sort(), [".git", "blog.zip", "dropkit.config.json", "notes.txt"]);
+    const after = fs.statSync(notes);
+    assert.equal(after.ino, before.ino);
+    assert.equal(after.mode & 0o777, 0);
+    fs.chmodSync(notes, 0o600);
+    assert.equal(fs.readFileSync(notes, "utf8"), "my notes\n");
+  });
+
+  test("cache.file: /proc/self/mem (a file that cannot be read, and not one to rename): 74, nothing moved aside", { skip: fs.existsSync("/proc/self/mem") ? false : "needs /proc" }, () => {
+    const root = fixture({ "blog.zip": zip });
+    const run = runCli(root, ["create", "--log-format=json"], { DROPKIT_CACHE_FILE: "/proc/self/mem" });
+    assert.equal(run.status, 74, run.stderr);
+    const [error] = eventsOf(run, "error");
+    assert.equal(error!.source, "DROPKIT_CACHE_FILE");
+    assert.match(error!.message, /\/proc\/self\/mem, which cannot be read \(EIO\)/);
+    assert.doesNotMatch(run.stderr, /move the unusable cache aside|moved aside/);
+    assert.deepEqual(fs.readdirSync(root).sort(), [".git", "blog.zip"]);
   });
 
   test("a cache of mode 000 recovers: moved aside whole (mode kept), rebuilt readable, reused by the next run", { skip: permissions.skip }, () => {

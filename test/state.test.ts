@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { nextState, readState } from "../src/state.js";
+import { fitState, nextState, readState } from "../src/state.js";
 import { writeState } from "../src/transaction.js";
 import { age, cliPath, deadPid, eventsOf, fixture, runCli, startCli, type RunResult } from "./helpers/cli.js";
 import { specLegacy, v1File, v1Text } from "./helpers/states.js";
@@ -41,6 +41,24 @@ describe("reading and the next state (src/state.ts)", () => {
     assert.deepEqual(lifted.state.migratedFrom, { version: "0.7.2", at });
     assert.equal(lifted.state.createdAt, new Date(1714557600000).toISOString());
     assert.deepEqual(nextState("/s", { kind: "missing" }, plan, "2.0.0", at), { state: { schema: 1, toolVersion: "2.0.0", createdAt: at, updatedAt: at, plan, extra: {} } });
+  });
+});
+
+describe("fitState: the write within the read's limits", () => {
+  const at = "2026-11-21T12:00:00.000Z";
+  const plan = { theme: null, modules: [], excluded: [], presets: [] };
+
+  test("a state within the limits is written pretty, unchanged, without a warning", () => {
+    const state = { schema: 1 as const, toolVersion: "1.0.0", createdAt: at, updatedAt: at, plan, extra: { a: [1] } };
+    const fitted = fitState("/s", state, false);
+    assert.equal(fitted.text, JSON.stringify(state, null, 2) + "\n");
+    assert.equal(fitted.warning, undefined);
+  });
+
+  test("a plan alone over 4 MiB is an IOError: nothing could read it back", () => {
+    const modules = Array.from({ length: 120_000 }, (_, i) => `a-module-with-a-rather-long-name-${i}`);
+    const state = { schema: 1 as const, toolVersion: "1.0.0", createdAt: at, updatedAt: at, plan: { ...plan, modules }, extra: {} };
+    assert.throws(() => fitState("/s", state, false), (e: any) => e.name === "IOError" && /plan alone is .*over the 4 MiB dropkit reads back/.test(e.message));
   });
 });
 
@@ -200,6 +218,70 @@ describe("create and the state file", () => {
       }
     });
   }
+});
+
+describe("what create writes, its next run reads back (the reader's limits applied to the write)", () => {
+  /** Runs create twice; the second run must read what the first wrote, with nothing moved aside. */
+  function twice(root: string): { first: RunResult; second: RunResult } {
+    const first = runCli(root, ["create", ...json]);
+    assert.equal(first.status, 0, first.stderr);
+    const second = runCli(root, ["create", ...json]);
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(eventsOf(second, "state")[0]!.read, "v1", second.stderr);
+    assert.deepEqual(fs.readdirSync(root).filter((name) => name.includes(".corrupt-")), []);
+    return { first, second };
+  }
+
+  test("a legacy key at the 128-level limit is left out of extra (where it would be 129 deep) with a warning; the .legacy copy keeps it", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 127; i++) deep = { a: deep };
+    const legacy = JSON.stringify({ version: "0.7.2", theme: "ocean", created: 1714557600000, deep, fine: { kept: true } });
+    const root = fixture({ [stateName]: legacy, "ocean-theme.zip": zip });
+    const { first } = twice(root);
+    const warning = eventsOf(first, "warning").find((w) => /left out of it/.test(w.message));
+    assert.match(warning?.message, /deep \(nested deeper than the 128 levels dropkit reads\)/);
+    assert.match(warning?.message, /kept only in the copy of the legacy file/);
+    // Named once, as left out: the warning about values kept under extra names only what is kept.
+    const kept = eventsOf(first, "warning").find((w) => /kept verbatim under "extra"/.test(w.message));
+    assert.match(kept?.message, /fine \(unknown key\)/);
+    assert.doesNotMatch(kept?.message, /deep/);
+    const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
+    assert.deepEqual(state.extra, { fine: { kept: true } });
+    assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
+    assert.equal(state.migratedFrom.version, "0.7.2");
+    assert.equal(fs.readFileSync(path.join(root, `${stateName}.legacy`), "utf8"), legacy);
+  });
+
+  test("a 0.9 MB compact legacy file that pretty-prints to 5.6 MB is written compact, under the 4 MiB read limit, every value kept", () => {
+    const rows = Array.from({ length: 150_000 }, (_, i) => [[i % 10]]);
+    const legacy = JSON.stringify({ version: "0.7.2", theme: "ocean", created: 1714557600000, rows });
+    assert.ok(Buffer.byteLength(JSON.stringify(JSON.parse(legacy), null, 2)) > 4 * 1024 * 1024);
+    const root = fixture({ [stateName]: legacy, "ocean-theme.zip": zip });
+    const { first, second } = twice(root);
+    assert.deepEqual(eventsOf(first, "warning").filter((w) => /left out/.test(w.message)), []);
+    const text = fs.readFileSync(path.join(root, stateName), "utf8");
+    assert.ok(Buffer.byteLength(text) <= 4 * 1024 * 1024);
+    const state = JSON.parse(text);
+    assert.deepEqual(state.extra.rows, rows);
+    assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
+    assert.equal(eventsOf(second, "warning").length, 0, second.stderr);
+  });
+
+  test("a state that would pass 4 MiB even compact (a grown plan): the largest extra entries are left out with a warning naming them", () => {
+    // A v1 file just under the limit, compact; this run's plan adds 40 modules to it.
+    const base = { schema: 1, toolVersion: "1.0.0", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-01T10:00:00.000Z", plan: { theme: null, modules: [], excluded: [], presets: [] }, extra: { small: "s", big: "" } };
+    base.extra.big = "b".repeat(4 * 1024 * 1024 - Buffer.byteLength(JSON.stringify(base)) - 10);
+    const files: Record<string, any> = { [stateName]: JSON.stringify(base) };
+    for (let i = 0; i < 40; i++) files[`module-with-a-long-name-${i}.zip`] = zip;
+    const root = fixture(files);
+    const { first } = twice(root);
+    const warning = eventsOf(first, "warning").find((w) => /left out of it/.test(w.message));
+    assert.match(warning?.message, /big \(too large: the file would pass the 4 MiB dropkit reads\)/);
+    assert.doesNotMatch(warning?.message, /small/);
+    const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
+    assert.deepEqual(state.extra, { small: "s" });
+    assert.equal(state.plan.modules.length, 40);
+  });
 });
 
 describe("a run killed (SIGKILL) in the middle of the state write", () => {

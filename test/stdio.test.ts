@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { DirectWriter, standardStream } from "../src/stdio.js";
 import { cliPath, fixture, makeZip } from "./helpers/cli.js";
+import { runWithLateReader } from "./helpers/pipes.js";
 import { hasScript } from "./helpers/pty.js";
 import { tempDir } from "./helpers/temp.js";
 
@@ -62,27 +63,11 @@ describe("DirectWriter", () => {
 
   test("a full pipe left non-blocking by another program (EAGAIN): the rest goes through Node's stream, nothing lost or reordered", () => {
     const out = path.join(tempDir(), "received");
-    // python3 makes the pipe, sets its write end non-blocking, and reads it only after the writer has filled it.
     const writer = `import(${JSON.stringify(stdioModule)}).then((m) => {
       const w = new m.DirectWriter(2, () => process.stderr);
       for (let i = 0; i < 20000; i++) w.write("record " + i + "\\n");
     })`;
-    const python = `
-import os, subprocess, sys, time
-r, w = os.pipe()
-os.set_blocking(w, False)
-p = subprocess.Popen(sys.argv[1:], stderr=w, stdout=subprocess.DEVNULL)
-os.close(w)
-time.sleep(1)
-data = b""
-while True:
-    chunk = os.read(r, 65536)
-    if not chunk: break
-    data += chunk
-open(${JSON.stringify(out)}, "wb").write(data)
-sys.exit(p.wait())
-`;
-    const run = spawnSync("python3", ["-c", python, process.execPath, "--import", "tsx", "-e", writer], { encoding: "utf8", timeout: 60_000 });
+    const run = runWithLateReader([process.execPath, "--import", "tsx", "-e", writer], out);
     assert.equal(run.status, 0, run.stderr);
     const lines = fs.readFileSync(out, "utf8").split("\n");
     assert.equal(lines.length, 20001);

@@ -4,6 +4,7 @@ import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../core.js";
 import type { ConfigFlags, LoadConfigResult } from "../config.js";
 import { deriveDecisions } from "../decisions.js";
+import { workingDirectory } from "../fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../log.js";
 import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
 
@@ -87,7 +88,7 @@ export abstract class DropkitCommand extends Command {
 
   /** The working directory: the drop. */
   protected cwd(): string {
-    return process.cwd();
+    return workingDirectory(this.context.env);
   }
 }
 
