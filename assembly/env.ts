@@ -12,7 +12,7 @@ import { KIND_NULL, KIND_OBJECT, KIND_STRING, Tape } from "./tape";
 import { format, intText, itemPath, words } from "./text";
 
 /** Variables the host reads itself; the core knows them so that it does not warn about them. */
-export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG");
+export const HOST_VARIABLES: Array<string> = words("DROPKIT_CONFIG DROPKIT_HOOK_TIMEOUT DROPKIT_DEBUG DROPKIT_SAFE_DIRECTORIES");
 const HOST_SPANS = spansOf(HOST_VARIABLES);
 const HOOK_TIMEOUT = HOST_SPANS[1];
 

@@ -16,7 +16,9 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
  *
  * The base directory (`$XDG_CACHE_HOME`, `~/.cache`, ...) must be a directory owned by the user or root and not
  * writable by group or others; `dropkit` and `jiti` below it (dropkit's own) must be real directories, not
- * symbolic links, owned by the user and not writable by group or others. When any check fails, or a directory
+ * symbolic links, owned by the user and not writable by group or others. A missing base is made only when the
+ * nearest directory above it that exists is owned by the user: never a `~/.cache` in another user's home (root run
+ * with that user's `HOME`). When any check fails, or a directory
  * cannot be made, the answer says why and nothing is cached. On Windows, where modes and owners are not
  * POSIX, only the kind of each directory is checked: `%LOCALAPPDATA%` is private to its user by default.
  *
@@ -36,6 +38,10 @@ export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: 
     stats = statSync(base);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") return refuse(base, error);
+    // Root with another user's HOME (sudo without -H, CI images) must not make that user's ~/.cache: a root-owned
+    // ~/.cache would lock the user's own tools out of it. A missing base is made only inside a directory this user owns.
+    const foreign = posix ? foreignAncestor(base, uid) : "";
+    if (foreign) return { dir: null, why: `${base} does not exist and ${foreign}: dropkit makes no directory in a home it does not own` };
     // XDG: a missing base directory is created, mode 0700; then it is dropkit's own and checked as such.
     const made = makeDir(base, true);
     if (made) return { dir: null, why: made };
@@ -72,6 +78,23 @@ function safeHomedir(): string | null {
     return os.homedir();
   } catch {
     return null;
+  }
+}
+
+/**
+ * When the nearest existing directory above `dir` (which is missing) belongs to another user: says so; else "".
+ * A directory that cannot be looked at is left to the mkdir that follows, which then says why it failed.
+ */
+function foreignAncestor(dir: string, uid: number): string {
+  for (let above = path.dirname(dir); ; above = path.dirname(above)) {
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(above, { throwIfNoEntry: false });
+    } catch {
+      return "";
+    }
+    if (stats) return stats.uid === uid ? "" : `${above} is owned by user ${stats.uid}, not by this user (${uid})`;
+    if (path.dirname(above) === above) return "";
   }
 }
 

@@ -12,6 +12,7 @@ import type { FolderListing } from "./listing.js";
 import { loadConfigFile, sourceInputOf } from "./loader.js";
 import { nearMissWarning, unreadFormatHint } from "./lookalikes.js";
 import { loadPresets } from "./presets.js";
+import { trustPolicy, trustScope, type TrustScope } from "./trust.js";
 import type { Env } from "./types.js";
 
 /** The CLI flags that take part in the merge (layer 1), as given. */
@@ -68,7 +69,8 @@ export interface LoadConfigResult extends ResolveDone {
  * meets before the core can look (a missing `--config` path, a config that throws) are thrown.
  *
  * @throws DropkitError `ConfigNotFound` (66), `ConfigLoadError`/`ConfigSyntaxError`/`SchemaValidationError`
- *   (65) for a config or preset file that cannot be loaded (all preset files' problems together).
+ *   (65) for a config or preset file that cannot be loaded (all preset files' problems together); `UntrustedFile`
+ *   (77) for a config or preset file that another user owns or could have written (src/trust.ts).
  * @throws CoreTrap when the core fails (a bug).
  */
 export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigResult> {
@@ -86,6 +88,7 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
     });
   }
   for (const miss of discovery.nearMisses) hostWarnings.push({ message: nearMissWarning(miss, cwd), source: miss.file });
+  for (const refused of discovery.untrusted) hostWarnings.push({ message: refused.message, source: refused.file });
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
   if (options.explain) request.explain = true;
   // The config and the preset files together are held to limits.totalBytes.
@@ -93,7 +96,7 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   if (discovery.file && discovery.format) {
     request.config = sourceInputOf(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
   }
-  const done = await resolveStaged(core, request, hostWarnings, budget, options.listing);
+  const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing);
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
   const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
   if (hint) done.errors = done.errors.map((e) => (e.name === "ConfigSyntaxError" && e.file === discovery.file ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` } : e));
@@ -110,7 +113,8 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
  * @param archives - The `*.zip` names in the working directory, as `scanArchives` returns them.
  */
 export async function planDrop(loaded: LoadConfigResult, archives: string[], core: Core = loadCore()): Promise<ResolveDone> {
-  return resolveStaged(core, { ...loaded.request, archives }, []);
+  // The preset files were loaded (and checked) by loadConfig: the request carries them, so no stage asks again.
+  return resolveStaged(core, { ...loaded.request, archives }, trustScope({}, null), []);
 }
 
 /**
@@ -125,19 +129,19 @@ export async function resolveSource(options: { cwd: string; source: SourceInput 
   const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
   if (options.source) request.config = options.source;
   if (options.archives) request.archives = options.archives;
-  return resolveStaged(options.core ?? loadCore(), request, []);
+  return resolveStaged(options.core ?? loadCore(), request, { policy: trustPolicy(options.env ?? {}), fence: null }, []);
 }
 
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */
-async function resolveStaged(core: Core, request: ResolveRequest, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }, listing?: FolderListing): Promise<ResolveDone> {
+async function resolveStaged(core: Core, request: ResolveRequest, trust: TrustScope, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }, listing?: FolderListing): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
-      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget));
+      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget, trust));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
       const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd, listing) : null;

@@ -7,13 +7,14 @@ import { isFile } from "./fsutil.js";
 import { limits, readBounded } from "./limits.js";
 import type { FolderListing } from "./listing.js";
 import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
+import { distrustOfDirectory, distrustOfPath, requireTrusted, trustPolicy, untrusted, untrustedCandidateWarning, type TrustPolicy } from "./trust.js";
 import type { Env } from "./types.js";
 
 /** The form of a config file, which decides how it is loaded. */
 export type ConfigFormat = "ts" | "js" | "json" | "package.json";
 
-/** Why the walk up stopped. */
-export type StopReason = "found" | "repository-root" | "ceiling" | "filesystem-root";
+/** Why the walk up stopped; `untrusted`: the next directory up is owned by someone else or writable by others (src/trust.ts). */
+export type StopReason = "found" | "repository-root" | "ceiling" | "filesystem-root" | "untrusted";
 
 /** The result of looking for a config: which file (if any), how it was chosen, and what was searched. */
 export interface Discovery {
@@ -26,7 +27,7 @@ export interface Discovery {
   /** Every directory searched, nearest first; empty when a path was given explicitly. */
   searched: Array<{ dir: string }>;
   /**
-   * Where and why the search ended. For `ceiling`, `dir` is the ceiling directory that was not entered;
+   * Where and why the search ended. For `ceiling` and `untrusted`, `dir` is the directory that was not entered;
    * otherwise it is the last directory searched.
    */
   stop: { dir: string; reason: StopReason };
@@ -37,6 +38,8 @@ export interface Discovery {
    * (`dropkit.config.mjs`, `.dropkitrc`, `.config/dropkit.json`, ...), each with what to do (worth a warning).
    */
   nearMisses: NearMiss[];
+  /** Configs in the directory the walk did not enter because it is not trusted, each with why (worth a warning). */
+  untrusted: Array<{ file: string; message: string }>;
 }
 
 /** The file names looked for in each directory, in order of precedence (SPEC section 3). */
@@ -50,26 +53,33 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  * @param env - The environment to read `DROPKIT_CONFIG` and `GIT_CEILING_DIRECTORIES` from.
  * @param flagPath - The value of `--config`, when given.
  * @param listing - A listing of `cwd` to use (and fill) instead of listing it here.
+ * The config chosen must be trusted (src/trust.ts): a discovered one, like the directories the walk entered; an
+ * explicit one, with the directory that holds it.
+ *
  * @throws DropkitError `ConfigNotFound` (exit 66) when an explicit path does not exist or is not a file;
  *   `UsageError` (exit 64) when `--config` is given an empty value or one with a NUL character (or `cwd` has one),
- *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one.
+ *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one (or `DROPKIT_SAFE_DIRECTORIES` a bad entry),
+ *   `UntrustedFile` (exit 77) when the config is owned by another user or writable by others, or is in such a directory.
  */
 export async function locateConfig(cwd: string, env: Env, flagPath?: string, listing?: FolderListing): Promise<Discovery> {
   // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
   if (cwd.includes("\0")) fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
+  const policy = trustPolicy(env);
   if (flagPath !== undefined) {
     if (flagPath === "") {
       fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
     }
     if (flagPath.includes("\0")) fail("UsageError", `--config must not contain a NUL character (\\u0000), which no file name can hold: found ${JSON.stringify(flagPath)}.`, { source: "--config" });
-    return explicitConfig(cwd, flagPath, "flag");
+    return explicitConfig(cwd, flagPath, "flag", policy);
   }
   const fromEnv = env.DROPKIT_CONFIG;
   if (fromEnv?.includes("\0")) {
     fail("SchemaValidationError", `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`, { source: "DROPKIT_CONFIG" });
   }
-  if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env");
-  return findConfig(cwd, env, listing);
+  if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env", policy);
+  const found = await findConfig(cwd, env, listing, policy);
+  if (found.file) requireTrusted(found.file, "config", { policy, fence: found.stop.dir });
+  return found;
 }
 
 /**
@@ -81,16 +91,34 @@ export async function locateConfig(cwd: string, env: Env, flagPath?: string, lis
  * A `package.json` that does not parse but mentions `"dropkit"` is returned as the match, so that the
  * core can report the syntax error with its line and column.
  *
+ * With a trust `policy`, the walk never enters a directory owned by another user or writable by others (src/trust.ts):
+ * it stops below it (`untrusted`), and a config there is named in `untrusted` (for a warning). The working directory
+ * itself is where the walk starts: when it is not trusted, a config in it is refused and the walk goes no further.
+ *
  * @param cwd - The directory to start from.
  * @param env - The environment to read `GIT_CEILING_DIRECTORIES` from.
  * @param listing - A listing of `cwd` to use (and fill) instead of listing it here.
+ * @param policy - Whose directories the walk may enter; none: every directory (for `init`, which only asks
+ *   whether the working directory has a config).
+ * @throws DropkitError `UntrustedFile` (77) when the working directory is not trusted and holds a config.
  */
-export async function findConfig(cwd: string, env: Env, listing?: FolderListing): Promise<Discovery> {
+export async function findConfig(cwd: string, env: Env, listing?: FolderListing, policy?: TrustPolicy): Promise<Discovery> {
   const ceilings = ceilingDirectories(env.GIT_CEILING_DIRECTORIES);
   const searched: Array<{ dir: string }> = [];
   const nearMisses: NearMiss[] = [];
   let dir = path.resolve(cwd);
   for (;;) {
+    const distrust = policy ? distrustOfDirectory(dir, policy) : null;
+    if (distrust) {
+      const candidates = configFormsIn(dir, listing?.covers(dir) ? listing.names() : listNames(dir));
+      // The working directory: its config would have been the one, so it is refused rather than passed over.
+      if (searched.length === 0 && candidates.length > 0) {
+        const file = candidates[0]!.file;
+        throw untrusted(file, "config", distrustOfPath(file, { policy: policy!, fence: dir }) ?? distrust, policy!);
+      }
+      const refused = candidates.map(({ file }) => ({ file, message: untrustedCandidateWarning(file, distrust) }));
+      return { ...notFound(searched, dir, "untrusted", nearMisses), untrusted: refused };
+    }
     searched.push({ dir });
     const names = listing?.covers(dir) ? listing.names() : listNames(dir);
     const found = configFormsIn(dir, names);
@@ -105,6 +133,7 @@ export async function findConfig(cwd: string, env: Env, listing?: FolderListing)
         stop: { dir, reason: "found" },
         shadowed: others.map((f) => f.file),
         nearMisses,
+        untrusted: [],
       };
     }
     if ((!names || names.includes(".git")) && exists(path.join(dir, ".git"))) return notFound(searched, dir, "repository-root", nearMisses);
@@ -129,7 +158,7 @@ export function detectFormat(file: string): ConfigFormat {
 
 // --- helpers ---
 
-function explicitConfig(cwd: string, given: string, via: "flag" | "env"): Discovery {
+function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy: TrustPolicy): Discovery {
   const file = path.resolve(cwd, given);
   const origin = via === "flag" ? `--config=${given}` : `DROPKIT_CONFIG=${given}`;
   const source = via === "flag" ? "--config" : "DROPKIT_CONFIG";
@@ -147,11 +176,13 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env"): Discov
   if (format === "package.json" && dropkitKeyIn(file) === false) {
     fail("ConfigNotFound", `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`, { source, file });
   }
-  return { file, format, via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [] };
+  // Naming a file does not make another user's code safe to run: it is checked with the directory that holds it.
+  requireTrusted(file, "config", { policy, fence: null });
+  return { file, format, via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [], untrusted: [] };
 }
 
 function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
-  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses };
+  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses, untrusted: [] };
 }
 
 /**

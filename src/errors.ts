@@ -18,6 +18,9 @@ export const exitCodes = {
   // Not in SPEC section 8: another create holds the folder's lock, or another program changed the state
   // file during the run; nothing was written, and running again later is the fix (sysexits EX_TEMPFAIL).
   StateConflict: 75,
+  // Not in SPEC section 8: a config, preset or hook that another user could have written, refused by the trust rule
+  // of SPEC section 12 (sysexits EX_NOPERM: the user, not the input, must allow it).
+  UntrustedFile: 77,
 } as const;
 
 export type ErrorName = keyof typeof exitCodes;

@@ -33,6 +33,7 @@ export const helpVariables: Array<[string, string]> = [
   ["DROPKIT_CONFIG", "like --config"],
   ["DROPKIT_HOOK_TIMEOUT", "seconds a hook may run before it is stopped (default 60)"],
   ["DROPKIT_DEBUG", "1 adds the stack trace to an internal error"],
+  ["DROPKIT_SAFE_DIRECTORIES", "directories (\":\"-separated, * for all) whose configs, presets and hooks are used whoever owns them"],
   ["GIT_CEILING_DIRECTORIES", "directories the config search never enters (as git)"],
   ["NO_COLOR", "no colour, even on a terminal (nor with TERM=dumb)"],
   ["FORCE_COLOR", "colour even off a terminal (0 or false: none); NO_COLOR wins"],

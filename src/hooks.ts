@@ -3,10 +3,11 @@
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { fail } from "./errors.js";
+import { DropkitError, fail } from "./errors.js";
 import { signalGroup, stopGroup } from "./group.js";
 import { LineSplitter } from "./output.js";
 import { interruptionOf } from "./signals.js";
+import { requireTrusted, trustPolicy, type TrustScope } from "./trust.js";
 
 /** Which hooks run: before (`init`) or after (`post`) the drop is created. */
 export type HookPhase = "init" | "post";
@@ -57,6 +58,11 @@ export interface HookOptions {
    * records it: a run whose process is gone is not over while its hook runs).
    */
   onGroup?: (pgid: number | null) => void;
+  /**
+   * Whose hooks may run (src/trust.ts): the directory, the directories above it and each hook are checked before any
+   * runs. @default the policy of `env`, fenced at `cwd`
+   */
+  trust?: TrustScope;
 }
 
 /** One line of a hook's output, captured for the JSON log (event `hook-output`). */
@@ -110,9 +116,12 @@ const killGraceMs = 2000;
  * the group on purpose (`setsid`) is out of reach (and is not counted by the folder's lock, see `opts.onGroup`). A hook fails when it exits non-zero, is killed by a
  * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
  *
+ * Before any hook runs, the directory (with the directories above it, up to `opts.trust.fence`) and every hook in it
+ * must be trusted: owned by the user or root and writable by no one else (src/trust.ts).
+ *
  * @param dir - The hooks directory; a missing one means no hooks.
  * @throws DropkitError `HookFailed` (exit 1) on the first failing hook when `onFailure` is `fail`;
- *   `IOError` (74) when the directory exists but cannot be listed.
+ *   `IOError` (74) when the directory exists but cannot be listed; `UntrustedFile` (77) when it or a hook is not trusted.
  * @throws Interrupted (the reason of `opts.signal`) once the signal is aborted: the running hook's group
  *   is stopped and logged as `interrupted`, and no further hook starts.
  */
@@ -120,6 +129,7 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   const abs = path.resolve(opts.cwd, dir);
   const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
   const listed = listHooks(abs);
+  if (listed) requireTrustedHooks(abs, runnable(listed.entries), opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
   if (listed === null) {
     outcome.exists = false;
     opts.log({ event: "hook", phase: opts.phase, file: abs, status: "no-directory", exitCode: null, durationMs: 0, message: `no ${opts.phase} hooks: ${abs} does not exist` });
@@ -148,6 +158,28 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     outcome.warnings.push({ message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`, source: file });
   }
   return outcome;
+}
+
+/**
+ * Refuses a hooks directory that is not trusted, or one with a hook that is not (src/trust.ts), both phases, before
+ * anything runs or is written: `create` checks up front (and `runHooks` again before it runs one), and `config`
+ * gives the same verdict.
+ *
+ * @param dirs - The resolved `hooks` settings; relative directories resolve against `cwd`. A missing one passes (no
+ *   hooks), and so does one that cannot be listed: `runHooks` reports that (IOError) when its phase comes.
+ * @throws DropkitError `UntrustedFile` (77).
+ */
+export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: string }, cwd: string, trust: TrustScope): void {
+  for (const [phase, dir] of [["init", dirs.initScriptsDir], ["post", dirs.postScriptsDir]] as const) {
+    const abs = path.resolve(cwd, dir);
+    let listed: ReturnType<typeof listHooks> = null;
+    try {
+      listed = listHooks(abs);
+    } catch (error) {
+      if (!(error instanceof DropkitError && error.name === "IOError")) throw error;
+    }
+    if (listed) requireTrustedHooks(abs, runnable(listed.entries), phase, trust);
+  }
 }
 
 // --- helpers ---
@@ -182,6 +214,17 @@ function listHooks(dir: string): { entries: Array<{ file: string; notRun?: strin
     else entries.push(isExecutable(file) ? { file } : { file, notRun: "is not executable (chmod +x to run it)" });
   }
   return { entries, misnamed };
+}
+
+/** The entries that are hooks (run), not the ones only reported. */
+function runnable(entries: Array<{ file: string; notRun?: string }>): string[] {
+  return entries.filter((e) => e.notRun === undefined).map((e) => e.file);
+}
+
+/** The directory with the directories above it, then each hook with the directory that holds it (already checked). */
+function requireTrustedHooks(dir: string, hooks: string[], phase: HookPhase, trust: TrustScope): void {
+  requireTrusted(dir, `${phase} hooks directory`, trust);
+  for (const hook of hooks) requireTrusted(hook, `${phase} hook`, { policy: trust.policy, fence: dir });
 }
 
 function isExecutable(file: string): boolean {

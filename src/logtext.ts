@@ -106,7 +106,8 @@ export function codeFrame(p: FramedProblem, paint: Paint): string {
 function describeConfig(r: LogRecord, paint: Paint): string {
   const searched = (r.searched as string[] | undefined) ?? [];
   const stop = r.stop as { dir: string; reason: string } | undefined;
-  const walk = `searched ${searched.join(", ")}; stopped: ${stop?.reason ?? "?"} at ${stop?.dir ?? "?"}`;
+  // An untrusted working directory is not searched at all.
+  const walk = `${searched.length > 0 ? `searched ${searched.join(", ")}` : "searched nothing"}; stopped: ${stop?.reason ?? "?"} at ${stop?.dir ?? "?"}`;
   switch (r.via) {
     case "none":
       return `no config file, using defaults${paint(` (${walk})`, "dim")}`;

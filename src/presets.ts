@@ -7,6 +7,7 @@ import { DropkitError, type Diagnostic } from "./errors.js";
 import { isFile } from "./fsutil.js";
 import type { ReadBudget } from "./limits.js";
 import { loadPresetFile, sourceInputOf } from "./loader.js";
+import { requireTrusted, trustPolicy, type TrustScope } from "./trust.js";
 
 /** The preset file extensions, in lookup order within one directory. */
 const presetExtensions = [".ts", ".js", ".json"] as const;
@@ -16,8 +17,12 @@ const presetExtensions = [".ts", ".js", ".json"] as const;
  * (first directory, then `.ts` before `.js` before `.json`, first found wins), or in auto mode every
  * preset file of the search path. A name that is not found is left out: the core then uses the
  * bundled preset of that name or reports PresetNotFound with suggestions from `presetNames`.
+ *
+ * Every preset file is checked before it is loaded (src/trust.ts): one that another user owns or could have written
+ * is refused (`UntrustedFile`, 77), with every other preset file's problems. Without a `trust` scope, the process
+ * environment's policy applies and each file is checked with the directory that holds it.
  */
-export async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[], budget: ReadBudget): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
+export async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[], budget: ReadBudget, trust: TrustScope = { policy: trustPolicy(process.env), fence: null }): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
   const available = listSearchPath(needs.searchPath, warnings);
   const wanted: Array<{ file: string; name: string; ref?: string }> = [];
   if (needs.mode === "auto") {
@@ -36,6 +41,7 @@ export async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings:
   const problems: Diagnostic[] = [];
   for (const { file, name, ref } of wanted) {
     try {
+      requireTrusted(file, "preset", trust);
       const source = sourceInputOf(file, await loadPresetFile(file, budget));
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {

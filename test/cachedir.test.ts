@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import { privateCacheDir } from "../src/cachedir.js";
 import { fixture, runCli } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
+import { otherUser } from "./helpers/users.js";
 
 const nobody = 65534;
 const isRoot = process.getuid?.() === 0;
@@ -224,5 +225,51 @@ describe("the CLI's cache", () => {
     const file = path.join(dir, compiled);
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"real"', '"cached"'));
     assert.equal(themeOf(root, { HOME: home }), "cached");
+  });
+});
+
+describe("another user's home (root run with that user's HOME, as sudo without -H does)", { skip: otherUser.skip }, () => {
+  const other = otherUser.user;
+
+  /** The homes to try: a fresh one owned by the other user, as useradd makes it, and the user's real home when it has no ~/.cache. */
+  function homes(): string[] {
+    const fresh = path.join(tempDir("dropkit-homes-"), other.name);
+    fs.mkdirSync(fresh, { mode: 0o755 });
+    fs.chownSync(fresh, other.uid, other.gid);
+    fs.chmodSync(path.dirname(fresh), 0o755);
+    return fs.existsSync(path.join(other.home, ".cache")) ? [fresh] : [fresh, other.home];
+  }
+
+  test("privateCacheDir makes no ~/.cache there, and says why", () => {
+    for (const home of homes()) {
+      const why = whyNot({ HOME: home });
+      assert.match(why, new RegExp(`${home}/\\.cache does not exist and ${home} is owned by user ${other.uid}, not by this user \\(0\\)`));
+      assert.match(why, /no directory in a home it does not own/);
+      assert.equal(fs.existsSync(path.join(home, ".cache")), false);
+    }
+  });
+
+  test("the CLI (jiti's cache and the bin's V8 caches) compiles a .ts config without a file cache and creates nothing in that home", () => {
+    const { root } = drop();
+    for (const home of homes()) {
+      const before = fs.readdirSync(home).sort();
+      assert.equal(themeOf(root, { HOME: home }), "real");
+      const r = runCli(root, ["create", "--theme=none"], { HOME: home });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(fs.readdirSync(home).sort(), before, `nothing made in ${home}`);
+      assert.equal(fs.existsSync(path.join(home, ".cache")), false);
+    }
+  });
+
+  test("a ~/.cache the user already has, and a home of root's own, are unchanged in behaviour", () => {
+    // The other user's ~/.cache is theirs: refused as before (owned by another user), nothing made in it.
+    const [home] = homes();
+    fs.mkdirSync(path.join(home!, ".cache"), { mode: 0o700 });
+    fs.chownSync(path.join(home!, ".cache"), other.uid, other.gid);
+    assert.match(whyNot({ HOME: home }), new RegExp(`is owned by user ${other.uid}`));
+    assert.deepEqual(fs.readdirSync(path.join(home!, ".cache")), []);
+    // Root's own home: ~/.cache is made as before.
+    const own = tempDir("dropkit-home-");
+    assert.deepEqual(privateCacheDir({ HOME: own }, "linux"), { dir: path.join(own, ".cache", "dropkit", "jiti") });
   });
 });

@@ -13,7 +13,7 @@ export type InputKind =
 
 /** An error name of SPEC section 8 (and `init`'s ConfigExists), or a warning that lets the run go on. */
 export type Outcome = "UsageError" | "SchemaValidationError" | "ConfigSyntaxError" | "ConfigLoadError" | "ArchiveInvalid" | "ConfigNotFound"
-  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "StateConflict" | "ConfigExists" | "warning";
+  | "ThemeNotFound" | "PresetNotFound" | "HookFailed" | "IOError" | "StateConflict" | "ConfigExists" | "UntrustedFile" | "warning";
 
 export interface CatalogueCase {
   input: InputKind;
@@ -25,6 +25,8 @@ export interface CatalogueCase {
   bytes?: Record<string, Buffer>;
   /** Symbolic links: name → target. */
   links?: Record<string, string>;
+  /** Modes set after the tree is written (whatever the umask): name → mode. */
+  modes?: Record<string, number>;
   /** The working directory, relative to the fixture root. @default "." */
   cwd?: string;
   args: string[];
@@ -69,6 +71,7 @@ export const cases: CatalogueCase[] = [
   { input: "dropkit.config.json", title: "a NUL character (\\u0000) in a path value", files: { "dropkit.config.json": '{"theme": "ocean\\u0000.zip"}\n' }, args: create, exit: 65, name: "SchemaValidationError", place: ["theme", "NUL", "<root>/dropkit.config.json:1:11"] },
   { input: "dropkit.config.json", title: "a YAML file given to --config (read as JSON, and says YAML is not read)", files: { "c.yaml": "theme: ocean\n" }, args: [...config, "--config=c.yaml"], exit: 65, name: "ConfigSyntaxError", place: ["<root>/c.yaml:1:1", "dropkit reads no YAML", ".json", ".ts or .js"] },
   { input: "environment", title: "a TOML file in DROPKIT_CONFIG", files: { "dropkit.toml": 'theme = "ocean"\n' }, args: config, env: { DROPKIT_CONFIG: "dropkit.toml" }, exit: 65, name: "ConfigSyntaxError", place: ["<root>/dropkit.toml:1:1", "dropkit reads no TOML"] },
+  { input: "dropkit.config.json", title: "a config writable by its group (another user could have written it)", files: cfg({ theme: "none" }), modes: { "dropkit.config.json": 0o664 }, args: config, exit: 77, name: "UntrustedFile", place: ["<root>/dropkit.config.json", "mode 664", "DROPKIT_SAFE_DIRECTORIES=<root>"], example: true },
   { input: "dropkit.config.json", title: "a config over the 1 MiB limit", files: { "dropkit.config.json": `{"modules": {"exclude": ["${"m".repeat(1_500_000)}"]}}\n` }, args: config, exit: 65, name: "ConfigLoadError", place: ["<root>/dropkit.config.json", "1 MiB (1,048,576 bytes)"] },
 
   // dropkit.config.ts / .js
@@ -109,6 +112,7 @@ export const cases: CatalogueCase[] = [
   { input: "environment", title: "a theme with a slash", args: config, env: { DROPKIT_THEME: "themes/ocean" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_THEME"] },
   { input: "environment", title: "a bad glob in a list", args: config, env: { DROPKIT_MODULES_EXCLUDE: "test-*, a*b" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_MODULES_EXCLUDE"] },
   { input: "environment", title: "DROPKIT_CONFIG naming a missing file", args: config, env: { DROPKIT_CONFIG: "./nope.json" }, exit: 66, name: "ConfigNotFound", place: ["DROPKIT_CONFIG", "<root>/nope.json"] },
+  { input: "environment", title: "a relative directory in DROPKIT_SAFE_DIRECTORIES", args: config, env: { DROPKIT_SAFE_DIRECTORIES: "drops" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_SAFE_DIRECTORIES", "drops"] },
   { input: "environment", title: "a hook timeout that is not a number", args: create, env: { DROPKIT_HOOK_TIMEOUT: "soon" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_HOOK_TIMEOUT"] },
   { input: "environment", title: "a hook timeout out of range, met by config as by create", args: config, env: { DROPKIT_HOOK_TIMEOUT: "99999999" }, exit: 65, name: "SchemaValidationError", place: ["DROPKIT_HOOK_TIMEOUT"] },
   { input: "environment", title: "a misspelt variable (a warning with a suggestion)", args: config, env: { DROPKIT_THEM: "ocean" }, exit: 0, name: "warning", place: ["DROPKIT_THEM", "DROPKIT_THEME"] },
@@ -177,6 +181,7 @@ export const cases: CatalogueCase[] = [
   { input: "hooks", title: "a failing hook with onFailure: fail", files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/10-check": exe("#!/bin/sh\nexit 2\n") }, args: create, exit: 1, name: "HookFailed", place: ["<root>/init-scripts/10-check", "2"], example: true },
   { input: "hooks", title: "a failing hook with onFailure: continue (a warning)", files: { "post-scripts/notify": exe("#!/bin/sh\nexit 9\n") }, args: create, exit: 0, name: "warning", place: ["<root>/post-scripts/notify", "9"] },
   { input: "hooks", title: "a hook that runs past DROPKIT_HOOK_TIMEOUT", files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/slow": exe("#!/bin/sh\nexec sleep 20\n") }, args: create, env: { DROPKIT_HOOK_TIMEOUT: "0.3" }, exit: 1, name: "HookFailed", place: ["<root>/init-scripts/slow", "DROPKIT_HOOK_TIMEOUT"] },
+  { input: "hooks", title: "a hooks directory others can write", files: { "init-scripts/": "" }, modes: { "init-scripts": 0o777 }, args: create, exit: 77, name: "UntrustedFile", place: ["<root>/init-scripts", "mode 777"] },
   { input: "hooks", title: "a hooks directory that is a file", files: { "init-scripts": "not a directory" }, args: create, exit: 74, name: "IOError", place: ["<root>/init-scripts"] },
 
   // init
@@ -200,6 +205,7 @@ export const errorDocs: Record<Exclude<Outcome, "warning"> | "Interrupted" | "In
   HookFailed: { exit: 1, when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`", fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings." },
   IOError: { exit: 74, when: "the working directory was removed before the run, standard output cannot be written (the data asked for was lost: a full disk, an I/O error; a reader that closed the pipe is no error, and an unwritable standard error never changes the exit code), the state file, the cache file or a hooks directory cannot be read or written (a stale lock this user cannot remove too: another user's in a folder with the sticky bit, a folder the user may not write, a read-only file system), or `cache.file` names a file that is not a dropkit cache or that dropkit cannot read (dropkit never replaces a file it did not write; at the default name `.dropkit-cache.json`, dropkit's own, such a regular file is a corrupt cache instead: moved aside with a warning and rebuilt)", fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`." },
   StateConflict: { exit: 75, when: "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait (its process, or the hook it started while that still runs after the process was killed), a stale lock's takeover stays blocked past that wait (its guard `.dropkit.json.lock.takeover` kept fresh), or another program changed `.dropkit.json` while the run was going on; nothing was replaced", fix: "Run `dropkit create` again once the other run (and its hook) has finished. If none is running, the lock is left over (the message names it and its process, or its guard): remove it." },
+  UntrustedFile: { exit: 77, when: "a config, preset, hooks directory or hook that another user owns or could have written: owned by someone other than you or root, writable by its group or others, or in such a directory up to where discovery stopped (a sticky folder such as `/tmp` too). The message names the file, its owner and what is wrong. Nothing runs and nothing is written (sysexits EX_NOPERM)", fix: "If you trust the file, allow its directory: `DROPKIT_SAFE_DIRECTORIES=/path/to/dir` (several separated by `:`, `*` for every directory), as git's `safe.directory`. Otherwise make it yours (`chown`), take the write permission away from others (`chmod go-w`), or move it out of the shared folder. The rule: docs/reliability.md, \"Trust\"." },
   ConfigExists: { exit: 73, when: "`dropkit init` in a folder that already has a config, in any form", fix: "Edit the existing config, or run `dropkit init --force` to replace `dropkit.config.json`." },
   Interrupted: { exit: "130, 143, 129", when: "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the signal; one record, also when the signal ends the wait for the lock, at once): the running hook's whole process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. Nothing is written", fix: "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/signals.test.ts`, on a pseudo-terminal too." },
   InternalError: { exit: 70, when: "a bug in dropkit, or a failure of the wasm core", fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/fuzz.test.ts) checks that the core never fails." },
@@ -255,6 +261,7 @@ async function runCase(c: CatalogueCase, log: "json" | "text"): Promise<CaseResu
   const root = fixture(c.files ?? {});
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
   for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
+  for (const [name, mode] of Object.entries(c.modes ?? {})) fs.chmodSync(path.join(root, name), mode);
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
   const ownFormat = c.args.some((a) => a.startsWith("--log-format"));

@@ -170,8 +170,8 @@ describe("unknown variables", () => {
     assert.doesNotMatch(w.message, /Did you mean/);
   });
 
-  test("DROPKIT_CONFIG, DROPKIT_HOOK_TIMEOUT and DROPKIT_DEBUG are the host's: no warning", () => {
-    const r = withEnv({ DROPKIT_CONFIG: "/x/dropkit.config.json", DROPKIT_HOOK_TIMEOUT: "30", DROPKIT_DEBUG: "1" });
+  test("DROPKIT_CONFIG, DROPKIT_HOOK_TIMEOUT, DROPKIT_DEBUG and DROPKIT_SAFE_DIRECTORIES are the host's: no warning", () => {
+    const r = withEnv({ DROPKIT_CONFIG: "/x/dropkit.config.json", DROPKIT_HOOK_TIMEOUT: "30", DROPKIT_DEBUG: "1", DROPKIT_SAFE_DIRECTORIES: "/srv/drops" });
     assert.deepEqual(r.warnings, []);
     assert.equal(r.ok, true);
   });

@@ -351,13 +351,17 @@ describe("a folder where the state cannot be written", () => {
         "init/01-init": { text: "#!/bin/sh\ntouch \"$OUT/init-ran\"\n", mode: 0o755 },
         "post/01-post": { text: "#!/bin/sh\ntouch \"$OUT/post-ran\"\n", mode: 0o755 },
       });
-      fs.chmodSync(outside, 0o777);
+      // The hooks must be trusted (not in a folder others can write), so only their output folder is open to all.
+      fs.chmodSync(outside, 0o755);
+      const out = path.join(outside, "out");
+      fs.mkdirSync(out);
+      fs.chmodSync(out, 0o777);
       const before = snapshot(root);
       const env = {
-        OUT: outside,
+        OUT: out,
         DROPKIT_HOOKS_INIT_SCRIPTS_DIR: path.join(outside, "init"),
         DROPKIT_HOOKS_POST_SCRIPTS_DIR: path.join(outside, "post"),
-        DROPKIT_CACHE_FILE: path.join(outside, "cache.json"),
+        DROPKIT_CACHE_FILE: path.join(out, "cache.json"),
       };
       const run = readOnly.run!(root, ["create", ...json], env);
       assert.equal(run.status, 74, run.stderr);
@@ -367,9 +371,9 @@ describe("a folder where the state cannot be written", () => {
       assert.match(error!.message, new RegExp(`Cannot write the state file ${escape(path.join(root, stateName))} \\((EROFS|EACCES)`));
       assert.deepEqual(snapshot(root), before);
       // The folder's lock is taken before the init hooks, so a folder that cannot be written stops the run before any hook.
-      assert.ok(!fs.existsSync(path.join(outside, "init-ran")));
-      assert.ok(!fs.existsSync(path.join(outside, "post-ran")));
-      assert.ok(!fs.existsSync(path.join(outside, "cache.json")));
+      assert.ok(!fs.existsSync(path.join(out, "init-ran")));
+      assert.ok(!fs.existsSync(path.join(out, "post-ran")));
+      assert.ok(!fs.existsSync(path.join(out, "cache.json")));
     }
   });
 });

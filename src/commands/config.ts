@@ -49,6 +49,9 @@ export class ConfigCommand extends DropkitCommand {
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
     const code = reportResolution(log, loaded, { decisions: false, keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined });
     if (code !== 0) return code;
+    // The hooks create would run get create's verdict here too, so that `config` as a CI check says what create will.
+    const [{ checkHooksTrust }, { trustScope }] = await Promise.all([import("../hooks.js"), import("../trust.js")]);
+    checkHooksTrust(loaded.config!.hooks, this.cwd(), trustScope(this.context.env, loaded.discovery));
     const out = this.context.stdout;
     if (this.explain !== undefined) {
       const explained = explainKey(loaded, this.explain, this.json);

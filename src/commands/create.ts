@@ -33,13 +33,14 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, defaultHookTimeoutMs }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }] = await Promise.all([
+    const [{ loadConfig, planDrop }, { runHooks, defaultHookTimeoutMs, checkHooksTrust }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { trustScope }] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
       import("../transaction.js"),
       import("../state.js"),
       import("../cache.js"),
+      import("../trust.js"),
     ]);
     const cwd = this.cwd();
     const env = this.context.env;
@@ -54,7 +55,10 @@ export class CreateCommand extends DropkitCommand {
     const timeoutMs = loaded.hookTimeoutMs ?? defaultHookTimeoutMs;
     // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
     const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
-    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal };
+    // Hooks another user could have written stop the run here, both phases, before the lock or any write.
+    const trust = trustScope(env, loaded.discovery);
+    checkHooksTrust(config.hooks, cwd, trust);
+    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal, trust };
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const origin = loaded.origins?.["cache.file"];
     const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
