@@ -1,0 +1,187 @@
+// Loading a .ts config or preset without jiti where Node strips types itself (22.18+, 24): in-thread module hooks, the stripped code cached by content in the private cache.
+
+import { createHash } from "node:crypto";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import nodeModule from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { privateCacheDir } from "./cachedir.js";
+import { testTsLoader } from "./testpause.js";
+
+/** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
+interface ModuleHooks {
+  registerHooks?(hooks: { resolve?: ResolveHook; load?: LoadHook }): unknown;
+  stripTypeScriptTypes?(code: string, options?: { mode?: "strip" }): string;
+}
+type ResolveHook = (specifier: string, context: { parentURL?: string }, next: (specifier: string, context: object) => { url: string }) => { url: string; shortCircuit?: boolean };
+type LoadHook = (url: string, context: object, next: (url: string, context: object) => { format?: string; source?: unknown }) => { format?: string; source?: unknown; shortCircuit?: boolean };
+
+const nodeHooks = nodeModule as unknown as ModuleHooks;
+
+/** The query that marks a load's files: only they are seen by the hooks, so a host program's own imports are left alone. */
+const mark = "dropkit-load";
+
+/**
+ * Whether `.ts` files can be loaded here without jiti: Node with `module.registerHooks` and `module.stripTypeScriptTypes`
+ * (not Bun or Deno, which have neither; not Node 20).
+ */
+export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (testTsLoader(env) === "jiti" || process.versions.bun !== undefined || process.versions.deno !== undefined) return false;
+  return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function";
+}
+
+/**
+ * Imports a `.ts` file natively, its types (and those of the `.ts` files it imports) stripped: erased, so that every
+ * `line:column` stays where it was written. `alias` (from `dropkitAliases`) makes `dropkit` the running one. Returns the
+ * module namespace, or `null` when jiti must load the file instead, before any of its code ran: syntax that cannot be
+ * erased (an enum, a namespace, a parameter property) or that does not parse, CommonJS names, a dynamic import, a
+ * relative import without its extension, a JSON import, or a failure to link.
+ */
+export async function importStripped(file: string, alias: Record<string, string> | undefined): Promise<{ module: unknown } | { why: string }> {
+  const source = readFileSync(file, "utf8");
+  const unsupported = nativeBlocker(source);
+  if (unsupported) return { why: unsupported };
+  installHooks();
+  const load = String(++loads);
+  loadAliases.set(load, alias);
+  try {
+    const url = `${pathToFileURL(file).href}?${mark}=${load}`;
+    // The bundle routes this import() through its bin (scripts/build-cli.mjs, routeImports).
+    return { module: await import(url) };
+  } catch (error) {
+    if (fallbacks.has(error as object)) return { why: (error as Error).message };
+    if (linkFailure(error)) return { why: `it did not link natively (${(error as { code?: string }).code ?? (error as Error).name})` };
+    throw error;
+  } finally {
+    loadAliases.delete(load);
+  }
+}
+
+// --- helpers ---
+
+let loads = 0;
+let installed = false;
+const loadAliases = new Map<string, Record<string, string> | undefined>();
+/** Errors the hooks threw to hand a file to jiti: thrown while linking, before any code ran. */
+const fallbacks = new WeakSet<object>();
+
+/** Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. */
+function nativeBlocker(source: string): string {
+  const cjs = /\b(?:require\s*\(|__dirname\b|__filename\b|module\.exports\b|exports\.\w)/.exec(source);
+  if (cjs) return `it uses CommonJS (${cjs[0].trim()})`;
+  if (/(?<![\w$.])import\s*\(/.test(source)) return "it has a dynamic import";
+  for (const m of source.matchAll(/(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]+)\1/g)) {
+    const specifier = m[2]!;
+    if (/\.json$/i.test(specifier)) return `it imports JSON (${specifier})`;
+    if (/^\.{0,2}\//.test(specifier) && !/\.(?:[mc]?ts|[mc]?js)$/i.test(specifier)) return `it imports ${specifier} without its extension`;
+  }
+  return "";
+}
+
+/** An error from linking (a module not found, a missing export), not from the code: no frame of it is in a file. */
+function linkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code !== undefined && !/^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX)$/.test(code)) return false;
+  if (code === undefined && error.name !== "SyntaxError") return false;
+  return !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
+}
+
+function loadOf(url: string | undefined): string | undefined {
+  if (!url?.startsWith("file:")) return undefined;
+  const q = url.indexOf(`?${mark}=`);
+  return q < 0 ? undefined : url.slice(q + mark.length + 2);
+}
+
+/** The hooks, registered once for the process; inert for every URL a load did not mark. */
+function installHooks(): void {
+  if (installed) return;
+  installed = true;
+  nodeHooks.registerHooks!({
+    resolve(specifier, context, next) {
+      // A load's files are resolved here, whole: another loader's hooks (tsx in the tests) would rewrite the URL.
+      if (loadOf(specifier) !== undefined) return { url: specifier, shortCircuit: true };
+      const load = loadOf(context.parentURL);
+      if (load === undefined) return next(specifier, context);
+      const alias = loadAliases.get(load);
+      const target = alias?.[specifier];
+      if (target !== undefined) return { url: pathToFileURL(target).href, shortCircuit: true };
+      if (/^\.{0,2}\//.test(specifier) && /\.ts$/.test(specifier)) {
+        const url = new URL(specifier, context.parentURL);
+        url.search = `?${mark}=${load}`;
+        return { url: url.href, shortCircuit: true };
+      }
+      const resolved = next(specifier, context);
+      // The project's own files are marked too, so that each load reads them again (a config edited between two loads).
+      if (resolved.url.startsWith("file:") && !resolved.url.includes("/node_modules/") && /\.ts$/.test(new URL(resolved.url).pathname)) {
+        return { ...resolved, url: `${resolved.url.split("?")[0]}?${mark}=${load}`, shortCircuit: true };
+      }
+      return resolved;
+    },
+    load(url, context, next) {
+      if (loadOf(url) === undefined || !/\.ts$/.test(new URL(url).pathname)) return next(url, context);
+      return { format: "module", source: stripped(fileURLToPath(url)), shortCircuit: true };
+    },
+  });
+}
+
+let cacheDirFor: string | null | undefined;
+
+/**
+ * `file`'s code with its types erased, from the private cache when this text was stripped before (keyed by its hash
+ * and the Node version, whose stripper made it), else stripped now and saved. Throws a fallback for what cannot be
+ * erased or parsed, and for CommonJS or other forms jiti handles.
+ */
+function stripped(file: string): string {
+  const source = readFileSync(file, "utf8");
+  const blocker = nativeBlocker(source);
+  if (blocker) throw fallback(`${file}: ${blocker}`);
+  if (cacheDirFor === undefined) {
+    const cache = privateCacheDir(process.env, process.platform, "ts");
+    cacheDirFor = cache.dir;
+    if (cache.dir === null) debug(`.ts configs are stripped without a file cache: ${cache.why}`);
+  }
+  const key = createHash("sha256").update(process.version).update("\0").update(source).digest("hex");
+  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${key}.js`);
+  if (cacheFile) {
+    try {
+      const code = readFileSync(cacheFile, "utf8");
+      debug(`${file}: types stripped before, read from ${cacheFile}`);
+      return code;
+    } catch {
+      // Not stripped yet.
+    }
+  }
+  let code: string;
+  const emitWarning = process.emitWarning;
+  // Node calls the stripper experimental once a process; dropkit's stderr carries only its own records.
+  process.emitWarning = (() => undefined) as typeof process.emitWarning;
+  try {
+    code = nodeHooks.stripTypeScriptTypes!(source, { mode: "strip" });
+  } catch (error) {
+    throw fallback(`${file}: ${(error as { code?: string }).code ?? "ERR"}: ${String((error as Error).message).split("\n")[0]}`);
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  debug(`${file}: types stripped${cacheFile ? `, saved to ${cacheFile}` : ""}`);
+  if (cacheFile) {
+    try {
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, code, { mode: 0o600 });
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A cache is an optimisation: a full disk costs only the next run's stripping.
+    }
+  }
+  return code;
+}
+
+function fallback(why: string): Error {
+  const error = new Error(why);
+  fallbacks.add(error);
+  return error;
+}
+
+function debug(text: string): void {
+  if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${text}\n`);
+}
