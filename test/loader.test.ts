@@ -149,11 +149,15 @@ describe(".ts configs without jiti where Node strips types (src/native.ts), thro
     assert.match(first.stderr, /dropkit\.config\.ts: types stripped, saved to /);
     const entries = fs.readdirSync(stripCache(xdg));
     assert.equal(entries.length, 1, entries.join(", "));
-    assert.match(entries[0]!, /^[0-9a-f]{64}\.js$/);
+    assert.match(entries[0]!, /^[0-9a-f]{16}\.js$/);
     const entry = path.join(stripCache(xdg), entries[0]!);
     assert.equal(fs.statSync(entry).mode & 0o777, 0o600);
-    // Erased, not rewritten: the same length, so that every position stays where it was written.
-    assert.equal(fs.readFileSync(entry, "utf8").length, config.length);
+    // The text it was stripped from, then the code: erased, not rewritten (the same length, every position kept).
+    const text = fs.readFileSync(entry, "utf8");
+    const head = `${config.length}\n${config}`;
+    assert.ok(text.startsWith(head));
+    assert.equal(text.length - head.length, config.length);
+    assert.doesNotMatch(text.slice(head.length), /: string/);
     assert.equal(fs.existsSync(path.join(xdg, "dropkit", "jiti")), false);
     const old = new Date("2001-01-01T00:00:00Z");
     fs.utimesSync(entry, old, old);
@@ -162,6 +166,18 @@ describe(".ts configs without jiti where Node strips types (src/native.ts), thro
     assert.match(second.stderr, /types stripped before, read from /);
     assert.doesNotMatch(second.stderr, /types stripped, saved/);
     assert.equal(fs.statSync(entry).mtime.getTime(), old.getTime());
+  });
+
+  test("an entry made from another text (two texts with one key) is never used: the file is stripped again", () => {
+    const root = fixture({ "dropkit.config.ts": config });
+    const xdg = privateHome();
+    run(root, xdg);
+    const [name] = fs.readdirSync(stripCache(xdg));
+    const other = config.replace("ocean", "coral");
+    fs.writeFileSync(path.join(stripCache(xdg), name!), `${other.length}\n${other}${other}`);
+    const r = run(root, xdg);
+    assert.equal(themeOf(r), "ocean");
+    assert.match(r.stderr, /types stripped, saved to /);
   });
 
   test("a changed file is stripped again, under its new hash", () => {
