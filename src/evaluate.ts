@@ -6,7 +6,7 @@ import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "./cachedir.js";
 import { DropkitError, fail } from "./errors.js";
 import { limits, type ReadBudget } from "./limits.js";
-import { canStripTypes, importStripped } from "./native.js";
+import { importStripped, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./patch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
@@ -90,13 +90,13 @@ function getJiti(alias?: Record<string, string>): Jiti {
 }
 
 /**
- * A `.ts`/`.js` file's module: a `.ts` file loaded natively with its types stripped where Node can (src/native.ts),
- * else (a `.js` file, Node 20, Bun, Deno, syntax that cannot be erased) compiled by jiti.
+ * A `.ts`/`.js` file's module: a `.ts` file loaded natively where the runtime can (src/native.ts: Node that strips
+ * types, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase) compiled by jiti.
  */
 async function importModule(file: string): Promise<unknown> {
   const alias = dropkitAliases(file);
-  if (file.endsWith(".ts") && canStripTypes()) {
-    const native = await importStripped(file, alias);
+  if (file.endsWith(".ts")) {
+    const native = nativeTypeScript() === null ? { why: "this runtime has no type stripping (Node 22.18 or later has)" } : await importStripped(file, alias);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
   }

@@ -1,4 +1,4 @@
-// Loading a .ts config or preset without jiti where Node strips types itself (22.18+, 24): in-thread module hooks, the stripped code cached by content in the private cache.
+// Loading a .ts config or preset without jiti where the runtime can: on Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the private cache; on Bun and Deno by their own import.
 
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import nodeModule from "node:module";
@@ -20,6 +20,13 @@ const nodeHooks = nodeModule as unknown as ModuleHooks;
 /** The query that marks a load's files: only they are seen by the hooks, so a host program's own imports are left alone. */
 const mark = "dropkit-load";
 
+/** How this runtime loads a `.ts` file without jiti: Node's stripper behind module hooks, Bun's or Deno's own import, or not at all. */
+export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | null {
+  if (testTsLoader(env) === "jiti") return null;
+  if (process.versions.bun !== undefined || process.versions.deno !== undefined) return "import";
+  return canStripTypes(env) ? "strip" : null;
+}
+
 /**
  * Whether `.ts` files can be loaded here without jiti: Node with `module.registerHooks` and `module.stripTypeScriptTypes`
  * (not Bun or Deno, which have neither; not Node 20).
@@ -40,7 +47,10 @@ export async function importStripped(file: string, alias: Record<string, string>
   const source = readFileSync(file, "utf8");
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
-  installHooks();
+  const own = nativeTypeScript() === "import";
+  // Bun and Deno have no hook that could make `dropkit` the running one: a config that needs that alias goes to jiti.
+  if (own && alias !== undefined && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source)) return { why: "it imports dropkit, which only jiti can alias on this runtime" };
+  if (!own) installHooks();
   const load = String(++loads);
   loadAliases.set(load, alias);
   try {
@@ -77,13 +87,22 @@ function nativeBlocker(source: string): string {
   return "";
 }
 
-/** An error from linking (a module not found, a missing export), not from the code: no frame of it is in a file. */
+/**
+ * An error from loading or linking the files (one not found or not parsed, a missing export), before any code ran:
+ * Bun's build and resolve messages, Node's and Deno's resolution codes (a dynamic import, which could fail later, is
+ * left to jiti from the start), or a SyntaxError none of whose frames is in a file (a runtime one, from `JSON.parse` in
+ * the config, has the config's frame).
+ */
 function linkFailure(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const name = (error as { name?: unknown }).name;
+  if (name === "BuildMessage" || name === "ResolveMessage") return true;
+  const errors = (error as { errors?: unknown }).errors;
+  if (name === "AggregateError" && Array.isArray(errors) && errors.length > 0 && errors.every((e) => linkFailure(e))) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
-  if (code !== undefined && !/^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX)$/.test(code)) return false;
-  if (code === undefined && error.name !== "SyntaxError") return false;
-  return !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
+  if (code !== undefined) return /^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX)$/.test(code);
+  return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
 }
 
 function loadOf(url: string | undefined): string | undefined {
