@@ -81,6 +81,7 @@ const result = await build({
   banner: { js: "const __dropkitUrl = require(\"node:url\").pathToFileURL(__filename).href;" },
   plugins: [lazyClipanion],
   legalComments: "none",
+  minifyWhitespace: true,
   logLevel: "warning",
 });
 
