@@ -6,7 +6,7 @@ import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "./cachedir.js";
 import { DropkitError, fail } from "./errors.js";
 import { limits, type ReadBudget } from "./limits.js";
-import { importStripped, nativeTypeScript } from "./native.js";
+import { importNative, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./patch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
@@ -96,7 +96,7 @@ function getJiti(alias?: Record<string, string>): Jiti {
 async function importModule(file: string): Promise<unknown> {
   const alias = dropkitAliases(file);
   if (file.endsWith(".ts")) {
-    const native = nativeTypeScript() === null ? { why: "this runtime has no type stripping (Node 22.18 or later has)" } : await importStripped(file, alias);
+    const native = nativeTypeScript() === null ? { why: "this runtime has no type stripping (Node 22.18 or later has)" } : await importNative(file, alias);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
   }

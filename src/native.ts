@@ -37,13 +37,14 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Imports a `.ts` file natively, its types (and those of the `.ts` files it imports) stripped: erased, so that every
- * `line:column` stays where it was written. `alias` (from `dropkitAliases`) makes `dropkit` the running one. Returns the
- * module namespace, or `null` when jiti must load the file instead, before any of its code ran: syntax that cannot be
- * erased (an enum, a namespace, a parameter property) or that does not parse, CommonJS names, a dynamic import, a
- * relative import without its extension, a JSON import, or a failure to link.
+ * Imports a `.ts` file natively: on Node its types (and those of the `.ts` files it imports) stripped, erased so that
+ * every `line:column` stays where it was written, with `alias` (from `dropkitAliases`) making `dropkit` the running
+ * one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load the file instead,
+ * decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that
+ * does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an import
+ * of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
  */
-export async function importStripped(file: string, alias: Record<string, string> | undefined): Promise<{ module: unknown } | { why: string }> {
+export async function importNative(file: string, alias: Record<string, string> | undefined): Promise<{ module: unknown } | { why: string }> {
   const source = readFileSync(file, "utf8");
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
