@@ -81,6 +81,7 @@ const result = await build({
   banner: { js: "const __dropkitUrl = require(\"node:url\").pathToFileURL(__filename).href;" },
   plugins: [lazyClipanion],
   legalComments: "none",
+  minifyWhitespace: true,
   logLevel: "warning",
 });
 
@@ -277,11 +278,13 @@ function routeImports(text) {
     specifiers.push(specifier);
     return `__dropkitImport(${quote}${specifier}${quote})`;
   });
-  // Anything else that looks like import() (a computed specifier, or the text in a string) needs a look.
-  if (/(?<![\w$.])import\(/.test(routed)) throw new Error("the bundle has an import() that build-cli.mjs cannot route; update routeImports");
+  // src/native.ts imports a config by its URL, a variable: routed the same way.
+  const named = routed.replace(/(?<![\w$.])import\((\w+)\)/g, (_, variable) => `__dropkitImport(${variable})`);
+  // Anything else that looks like import() (a computed expression, or the text in a string) needs a look.
+  if (/(?<![\w$.])import\(/.test(named)) throw new Error("the bundle has an import() that build-cli.mjs cannot route; update routeImports");
   const strange = specifiers.filter((specifier) => !specifier.startsWith("node:") && !external.includes(specifier));
   if (strange.length > 0) throw new Error(`the bundle imports ${strange.join(", ")}, which is neither external nor node:`);
-  return routed;
+  return named;
 }
 
 /**

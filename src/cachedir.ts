@@ -1,4 +1,4 @@
-// The directories where compiled code may be cached (jiti's compiled configs, the bin's V8 code caches): private to the user, or none (SPEC section 12).
+// The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches): private to the user, or none (SPEC section 12).
 
 import { chmodSync, lstatSync, mkdirSync, statSync, type Stats } from "node:fs";
 import os from "node:os";
@@ -8,14 +8,15 @@ import path from "node:path";
 export type CacheDir = { dir: string } | { dir: null; why: string };
 
 /**
- * A directory for cached compiled code (`jiti`: compiled configs; `v8`: the bin's code caches, which the bin gets
+ * A directory for cached compiled code (`jiti`: compiled configs; `ts`: `.ts` configs with their types stripped by
+ * Node, src/native.ts; `v8`: the bin's code caches, which the bin gets
  * from this module through the build), created (mode 0700) when missing and checked before every use, so that no
  * other user can plant code that dropkit would run: `$XDG_CACHE_HOME/dropkit/<name>` when `XDG_CACHE_HOME` is an
  * absolute path, else `~/Library/Caches/dropkit/<name>` on macOS, `%LOCALAPPDATA%\dropkit\<name>` on Windows and
  * `~/.cache/dropkit/<name>` elsewhere. Never a shared temp folder.
  *
  * The base directory (`$XDG_CACHE_HOME`, `~/.cache`, ...) must be a directory owned by the user or root and not
- * writable by group or others; `dropkit` and `jiti` below it (dropkit's own) must be real directories, not
+ * writable by group or others; `dropkit` and `jiti` (or `ts`, `v8`) below it (dropkit's own) must be real directories, not
  * symbolic links, owned by the user and not writable by group or others. A missing base is made only when the
  * nearest directory above it that exists is owned by the user: never a `~/.cache` in another user's home (root run
  * with that user's `HOME`). When any check fails, or a directory
@@ -27,7 +28,7 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
  * @default env process.env
  * @default name "jiti"
  */
-export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, name: "jiti" | "v8" = "jiti"): CacheDir {
+export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, name: "jiti" | "ts" | "v8" = "jiti"): CacheDir {
   const base = cacheBase(env, platform);
   if (!base) return { dir: null, why: "no home directory" };
   const posix = platform !== "win32" && typeof process.getuid === "function";

@@ -1,4 +1,4 @@
-// Evaluating a .ts/.js config or preset through jiti: compiled only into the user's private cache, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
+// Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
 
 import { createRequire } from "node:module";
 import { types } from "node:util";
@@ -6,6 +6,7 @@ import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "./cachedir.js";
 import { DropkitError, fail } from "./errors.js";
 import { limits, type ReadBudget } from "./limits.js";
+import { importNative, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./patch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
@@ -15,7 +16,7 @@ import { testConfigSettleMs } from "./testpause.js";
 export type FileRole = "config" | "preset";
 
 /**
- * Evaluates a `.ts`/`.js` file through jiti (loaded only now, so JSON-only runs never pay for it) and converts its
+ * Evaluates a `.ts`/`.js` file natively (a `.ts` file on a Node that strips types) or through jiti (loaded only now, so JSON-only runs never pay for it) and converts its
  * default export to plain JSON data: an object, or a sync or async function returning one. The file is known to be
  * a regular file within `limits.fileBytes` (`loadConfigFile` checks it first).
  *
@@ -88,11 +89,25 @@ function getJiti(alias?: Record<string, string>): Jiti {
   return jiti;
 }
 
+/**
+ * A `.ts`/`.js` file's module: a `.ts` file loaded natively where the runtime can (src/native.ts: Node that strips
+ * types, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase) compiled by jiti.
+ */
+async function importModule(file: string): Promise<unknown> {
+  const alias = dropkitAliases(file);
+  if (file.endsWith(".ts")) {
+    const native = nativeTypeScript() === null ? { why: "this runtime has no type stripping (Node 22.18 or later has)" } : await importNative(file, alias);
+    if (!("why" in native)) return native.module;
+    if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
+  }
+  return getJiti(alias).import(file);
+}
+
 /** Evaluates a `.ts`/`.js` file and returns its default export, called if it is a function. */
 async function evaluate(file: string, role: FileRole): Promise<object> {
   let mod: unknown;
   try {
-    mod = commonJsAsDefault(await settled(getJiti(dropkitAliases(file)).import(file), file, role, "its top-level code"));
+    mod = commonJsAsDefault(await settled(importModule(file), file, role, "its top-level code"));
   } catch (error) {
     if (neverSettled.has(error as object)) throw error;
     throw loadError(file, role, "could not be evaluated", plainError(error));

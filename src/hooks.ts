@@ -129,7 +129,7 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   const abs = path.resolve(opts.cwd, dir);
   const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
   const listed = listHooks(abs);
-  if (listed) requireTrustedHooks(abs, runnable(listed), opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
+  if (listed) requireTrustedHooks(abs, runnable(listed.entries), opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
   if (listed === null) {
     outcome.exists = false;
     opts.log({ event: "hook", phase: opts.phase, file: abs, status: "no-directory", exitCode: null, durationMs: 0, message: `no ${opts.phase} hooks: ${abs} does not exist` });
@@ -178,7 +178,7 @@ export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: 
     } catch (error) {
       if (!(error instanceof DropkitError && error.name === "IOError")) throw error;
     }
-    if (listed) requireTrustedHooks(abs, runnable(listed), phase, trust);
+    if (listed) requireTrustedHooks(abs, runnable(listed.entries), phase, trust);
   }
 }
 
@@ -216,9 +216,9 @@ function listHooks(dir: string): { entries: Array<{ file: string; notRun?: strin
   return { entries, misnamed };
 }
 
-/** The entries of a listing that would run: those the trust rule checks. */
-function runnable(listed: { entries: Array<{ file: string; notRun?: string }> }): string[] {
-  return listed.entries.filter((e) => e.notRun === undefined).map((e) => e.file);
+/** The entries that are hooks (run), not the ones only reported. */
+function runnable(entries: Array<{ file: string; notRun?: string }>): string[] {
+  return entries.filter((e) => e.notRun === undefined).map((e) => e.file);
 }
 
 /** The directory with the directories above it, then each hook with the directory that holds it (already checked). */

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { SourceInput } from "./core.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { fail } from "./errors.js";
-import { evaluateConfig, type FileRole } from "./evaluate.js";
+import type { FileRole } from "./evaluate.js";
 import { chargeBudget, limits, readBounded, sizeText, type BoundedRead, type ReadBudget } from "./limits.js";
 import type { JsonValue } from "./plaindata.js";
 
@@ -37,6 +37,8 @@ export type LoadedConfig =
 export async function loadConfigFile(file: string, format: ConfigFormat, role: FileRole = "config", budget?: ReadBudget): Promise<LoadedConfig> {
   if (format === "json" || format === "package.json") return { format, text: readText(file, role, budget) };
   requireFile(file, role);
+  // Loaded only now: a JSON config never evaluates the module loaders, the stripper's hooks or the stack mapping.
+  const { evaluateConfig } = await import("./evaluate.js");
   return { format: "value", value: await evaluateConfig(file, role, budget) };
 }
 

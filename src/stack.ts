@@ -170,6 +170,8 @@ function parseFrame(text: string): Frame | undefined {
  * (loaded natively) keeps its position. When the map has nothing for that spot, only the line is given.
  */
 function originalPosition(frame: Frame): FilePosition {
+  // Bun transpiles a .ts file it imports natively (src/native.ts) and maps its positions by line: the column is noise.
+  if (process.versions.bun !== undefined && /\.[mc]?ts$/.test(frame.file) && !compiled.has(frame.file)) return { file: frame.file, line: frame.line };
   const code = compiled.get(frame.file);
   if (code === undefined) return { ...frame };
   const lineOnly = { file: frame.file, line: frame.line };

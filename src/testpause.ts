@@ -43,3 +43,12 @@ export function testConfigSettleMs(env: NodeJS.ProcessEnv): number | undefined {
   const ms = Number(env.__DROPKIT_TEST_CONFIG_SETTLE_MS);
   return env.__DROPKIT_TEST_CONFIG_SETTLE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
+
+/**
+ * Test-only: `__DROPKIT_TEST_TS_LOADER=jiti` has `.ts` files compiled by jiti even where Node could strip their types
+ * (src/native.ts), so that the tests check both loading paths on one runtime. Outside the `DROPKIT_*` namespace, like
+ * `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+export function testTsLoader(env: NodeJS.ProcessEnv): "jiti" | undefined {
+  return env.__DROPKIT_TEST_TS_LOADER === "jiti" ? "jiti" : undefined;
+}

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { cliPath, fixture } from "./helpers/cli.js";
+import { age, cliPath, fixture } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
 
 const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
@@ -125,5 +125,45 @@ describe("the bin's code caches", () => {
     assert.equal(result.status, 0);
     assert.equal(JSON.parse(result.stdout).config.theme, "ocean");
     assert.ok(!fs.existsSync(path.join(drop, "relative")));
+  });
+});
+
+describe("only what a command uses is loaded", () => {
+  // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded.
+  const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");
+  fs.writeFileSync(preload, `process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
+  builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
+  packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
+}) + "\\n"));\n`);
+
+  /** What a run of the bin loaded. */
+  function loaded(cwd: string, args: string[]): { builtins: string[]; packages: string[] } {
+    const result = spawnSync(process.execPath, ["-r", preload, cliPath, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: tempDir("dropkit-xdg-"), GIT_CEILING_DIRECTORIES: path.dirname(cwd) },
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(/loaded=(.*)/.exec(result.stderr)![1]!) as { builtins: string[]; packages: string[] };
+  }
+  // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
+  // readline), jiti.
+  const unused = (l: { builtins: string[]; packages: string[] }) => [...l.builtins.filter((b) => ["worker_threads", "readline", "crypto"].includes(b)), ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p))];
+
+  test("config with a JSON config: no digest pool, hashing, prompts or jiti", () => {
+    const l = loaded(drop, ["config"]);
+    assert.ok(l.builtins.includes("vm"), "the preload sees the bin's own modules");
+    assert.deepEqual(unused(l), []);
+  });
+
+  test("a cached create of 12 archives: the same", () => {
+    const files: Record<string, { zip: Record<string, string> }> = {};
+    for (let i = 1; i <= 12; i++) files[`module-${i}.zip`] = { zip: { [`m${i}.txt`]: `module ${i}` } };
+    const root = fixture(files);
+    // Old enough for the cache's racy-timestamp guard to trust it.
+    for (const name of Object.keys(files)) age(path.join(root, name));
+    // The first run hashes the archives (node:crypto) and writes the cache; the second reads it.
+    assert.ok(loaded(root, ["create"]).builtins.includes("crypto"));
+    assert.deepEqual(unused(loaded(root, ["create"])), []);
   });
 });

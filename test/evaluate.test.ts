@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { loadConfigFile } from "../src/loader.js";
+import { canStripTypes } from "../src/native.js";
 import { load, loadError, tree } from "./helpers/load.js";
 
 describe(".ts and .js through jiti", () => {
@@ -76,8 +77,8 @@ describe(".ts and .js through jiti", () => {
     assert.deepEqual(fs.readdirSync(root).sort(), ["dropkit.config.mjs", "dropkit.config.ts"]);
   });
 
-  test("jiti is loaded only when a .ts/.js file is", () => {
-    const root = tree({ "c.json": "{}", "c.ts": "export default {};" });
+  test("jiti is loaded only when a .ts/.js file is (a .ts file not at all where Node strips its types)", () => {
+    const root = tree({ "c.json": "{}", "c.ts": "export default {};", "c.js": "export default {};" });
     const loader = new URL("../src/loader.ts", import.meta.url).href;
     const script = `
       import { createRequire } from "node:module";
@@ -87,14 +88,16 @@ describe(".ts and .js through jiti", () => {
       await loadConfigFile(${JSON.stringify(path.join(root, "c.json"))}, "json");
       const afterJson = loaded();
       await loadConfigFile(${JSON.stringify(path.join(root, "c.ts"))}, "ts");
-      console.log(JSON.stringify([before, afterJson, loaded()]));
+      const afterTs = loaded();
+      await loadConfigFile(${JSON.stringify(path.join(root, "c.js"))}, "js");
+      console.log(JSON.stringify([before, afterJson, afterTs, loaded()]));
     `;
     const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
       cwd: path.dirname(fileURLToPath(import.meta.url)),
       encoding: "utf8",
     });
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(JSON.parse(run.stdout), [false, false, true]);
+    assert.deepEqual(JSON.parse(run.stdout), [false, false, !canStripTypes(), true]);
   });
 });
 

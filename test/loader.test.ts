@@ -1,4 +1,4 @@
-// Tests for src/loader.ts: JSON forms as text within the limits, presets, and what the checks before and after evaluation refuse.
+// Tests for src/loader.ts: JSON forms as text within the limits, presets, what the checks before and after evaluation refuse, and .ts files loaded natively (src/native.ts).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -7,7 +7,10 @@ import { describe, test } from "node:test";
 import { DropkitError } from "../src/errors.js";
 import { limits } from "../src/limits.js";
 import { loadConfigFile, loadPresetFile } from "../src/loader.js";
+import { canStripTypes } from "../src/native.js";
+import { cliRuntime, fixture, runCli } from "./helpers/cli.js";
 import { load, loadError, tree } from "./helpers/load.js";
+import { tempDir } from "./helpers/temp.js";
 
 describe("JSON forms are returned as raw text", () => {
   test("dropkit.config.json: text as is, never parsed", async () => {
@@ -129,3 +132,143 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
     assert.equal(process.exit, exit);
   });
 });
+
+describe(".ts configs without jiti where Node strips types (src/native.ts), through the built CLI", { skip: !canStripTypes(nodeOnly()) && "this runtime does not strip types: jiti loads every .ts file" }, () => {
+  const config = 'const theme: string = "ocean";\nexport default { theme };\n';
+  /** `config --json` with the debug records of how the file was loaded, and its own private cache home. */
+  const run = (root: string, xdg: string, env: Record<string, string> = {}) => runCli(root, ["config", "--json"], { XDG_CACHE_HOME: xdg, DROPKIT_DEBUG: "1", ...env });
+  const stripCache = (xdg: string) => path.join(xdg, "dropkit", "ts");
+  const themeOf = (r: { stdout: string }) => (JSON.parse(r.stdout) as { config: { theme: string } }).config.theme;
+
+  test("the types are stripped once, saved by the text's hash (mode 0600), and a second run reads them without stripping or jiti", () => {
+    const root = fixture({ "dropkit.config.ts": config });
+    const xdg = privateHome();
+    const first = run(root, xdg);
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(themeOf(first), "ocean");
+    assert.match(first.stderr, /dropkit\.config\.ts: types stripped, saved to /);
+    const entries = fs.readdirSync(stripCache(xdg));
+    assert.equal(entries.length, 1, entries.join(", "));
+    assert.match(entries[0]!, /^[0-9a-f]{16}\.js$/);
+    const entry = path.join(stripCache(xdg), entries[0]!);
+    assert.equal(fs.statSync(entry).mode & 0o777, 0o600);
+    // The text it was stripped from, then the code: erased, not rewritten (the same length, every position kept).
+    const text = fs.readFileSync(entry, "utf8");
+    const head = `${config.length}\n${config}`;
+    assert.ok(text.startsWith(head));
+    assert.equal(text.length - head.length, config.length);
+    assert.doesNotMatch(text.slice(head.length), /: string/);
+    assert.equal(fs.existsSync(path.join(xdg, "dropkit", "jiti")), false);
+    const old = new Date("2001-01-01T00:00:00Z");
+    fs.utimesSync(entry, old, old);
+    const second = run(root, xdg);
+    assert.equal(themeOf(second), "ocean");
+    assert.match(second.stderr, /types stripped before, read from /);
+    assert.doesNotMatch(second.stderr, /types stripped, saved/);
+    assert.equal(fs.statSync(entry).mtime.getTime(), old.getTime());
+  });
+
+  test("an entry made from another text (two texts with one key) is never used: the file is stripped again", () => {
+    const root = fixture({ "dropkit.config.ts": config });
+    const xdg = privateHome();
+    run(root, xdg);
+    const [name] = fs.readdirSync(stripCache(xdg));
+    const other = config.replace("ocean", "coral");
+    fs.writeFileSync(path.join(stripCache(xdg), name!), `${other.length}\n${other}${other}`);
+    const r = run(root, xdg);
+    assert.equal(themeOf(r), "ocean");
+    assert.match(r.stderr, /types stripped, saved to /);
+  });
+
+  test("a changed file is stripped again, under its new hash", () => {
+    const root = fixture({ "dropkit.config.ts": config });
+    const xdg = privateHome();
+    run(root, xdg);
+    fs.writeFileSync(path.join(root, "dropkit.config.ts"), config.replace("ocean", "coral"));
+    const changed = run(root, xdg);
+    assert.equal(themeOf(changed), "coral");
+    assert.match(changed.stderr, /types stripped, saved to /);
+    assert.equal(fs.readdirSync(stripCache(xdg)).length, 2);
+  });
+
+  test("an enum (which cannot be erased) falls back to jiti, with the same result", () => {
+    const root = fixture({ "dropkit.config.ts": 'enum Theme { Ocean = "ocean" }\nexport default { theme: Theme.Ocean };\n' });
+    const r = run(root, privateHome());
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(themeOf(r), "ocean");
+    assert.match(r.stderr, /is compiled by jiti: .*ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX/);
+  });
+
+  test("a namespace, a parameter property and CommonJS names fall back to jiti too", () => {
+    const sources = {
+      namespace: 'namespace N { export const theme = "ocean"; }\nexport default { theme: N.theme };\n',
+      parameter: 'class C { constructor(public theme: string) {} }\nexport default { theme: new C("ocean").theme };\n',
+      commonjs: 'const theme: string = "ocean";\nmodule.exports = { theme };\n',
+    };
+    for (const [what, source] of Object.entries(sources)) {
+      const r = run(fixture({ "dropkit.config.ts": source }), privateHome());
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assert.equal(themeOf(r), "ocean", what);
+      assert.match(r.stderr, /is compiled by jiti: /, what);
+    }
+  });
+
+  test("a throw, in the config or in a .ts file it imports, is at the same line:column on both paths", () => {
+    const root = fixture({
+      "dropkit.config.ts": 'import { pick } from "./lib/pick.ts";\nconst n: number = 1;\nexport default { theme: pick(n) };\n',
+      "lib/pick.ts": 'export function pick(n: number): string {\n  if (n > 0) throw new Error("no theme");\n  return "x";\n}\n',
+    });
+    const json = (env: Record<string, string>) => runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: privateHome(), DROPKIT_DEBUG: "1", ...env });
+    const native = json({});
+    const jiti = json({ __DROPKIT_TEST_TS_LOADER: "jiti" });
+    assert.match(native.stderr, /types stripped, saved/);
+    assert.doesNotMatch(jiti.stderr, /types stripped/);
+    const error = (r: typeof native) => r.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((r) => r.event === "error");
+    for (const r of [native, jiti]) {
+      assert.equal(r.status, 65);
+      assert.equal(error(r).source, `${path.join(root, "lib/pick.ts")}:2:20`);
+      assert.match(error(r).message, /dropkit\.config\.ts:3:25 could not be evaluated: no theme, thrown in .*pick\.ts:2:20$/);
+    }
+  });
+
+  test('`import "dropkit"` loads the running dropkit natively, and a project\'s own install wins', () => {
+    const source = 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" as string });\n';
+    const running = run(fixture({ "dropkit.config.ts": source }), privateHome());
+    assert.equal(themeOf(running), "ocean", running.stderr);
+    assert.match(running.stderr, /types stripped/);
+    const own = run(fixture({
+      "dropkit.config.ts": source,
+      "node_modules/dropkit/package.json": '{ "name": "dropkit", "version": "0.9.0", "type": "module", "exports": "./index.js" }',
+      "node_modules/dropkit/index.js": 'export const defineConfig = (config) => ({ ...config, theme: "from-the-project" });\n',
+    }), privateHome());
+    assert.equal(themeOf(own), "from-the-project", own.stderr);
+    assert.match(own.stderr, /types stripped/);
+  });
+
+  test("the strip cache is checked as jiti's is: a directory others may write is not used, and what was planted there never runs", () => {
+    const root = fixture({ "dropkit.config.ts": config });
+    const xdg = privateHome();
+    run(root, xdg);
+    const [name] = fs.readdirSync(stripCache(xdg));
+    // The entry replaced by another user's code, in a directory made writable by others.
+    fs.writeFileSync(path.join(stripCache(xdg), name!), 'export default { theme: "planted" };\n');
+    fs.chmodSync(stripCache(xdg), 0o777);
+    const r = run(root, xdg);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(themeOf(r), "ocean");
+    assert.match(r.stderr, /stripped without a file cache: .*dropkit\/ts is writable by its group and others \(mode 777\)/);
+    assert.match(r.stderr, /types stripped\n/);
+  });
+});
+
+/** A private cache home (mode 0700, as src/cachedir.ts requires). */
+function privateHome(): string {
+  const dir = tempDir("dropkit-xdg-");
+  fs.chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** The environment the CLI runs with: the tests' own runtime (Bun and Deno never strip types themselves). */
+function nodeOnly(): NodeJS.ProcessEnv {
+  return cliRuntime[0] === process.execPath ? process.env : { __DROPKIT_TEST_TS_LOADER: "jiti" };
+}

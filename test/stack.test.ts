@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { canStripTypes } from "../src/native.js";
 import { plainError } from "../src/stack.js";
 import { cliRuntime, eventsOf, fixture, runCli, type RunResult } from "./helpers/cli.js";
 import { tempDir } from "./helpers/temp.js";
@@ -180,7 +181,9 @@ describe("jiti's file cache keeps the source maps", { skip: bun && "best-effort 
     const root = fixture({ "dropkit.config.ts": config });
     const xdg = cacheHome();
     const source = `${path.join(root, "dropkit.config.ts")}:2:57`;
-    assert.equal(errorRecord(runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: xdg })).source, source);
+    // jiti's path, also where Node could strip the types (src/native.ts).
+    const env = { XDG_CACHE_HOME: xdg, __DROPKIT_TEST_TS_LOADER: "jiti" };
+    assert.equal(errorRecord(runCli(root, ["config", "--log-format=json"], env)).source, source);
     const dir = path.join(xdg, "dropkit", "jiti");
     const entries = fs.readdirSync(dir).filter((name) => name.includes("dropkit.config"));
     assert.equal(entries.length, 1, entries.join(", "));
@@ -189,7 +192,7 @@ describe("jiti's file cache keeps the source maps", { skip: bun && "best-effort 
     // jiti writes the entry again on a miss: an old mtime that stays proves the second run read it.
     const old = new Date("2001-01-01T00:00:00Z");
     fs.utimesSync(entry, old, old);
-    assert.equal(errorRecord(runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: xdg })).source, source);
+    assert.equal(errorRecord(runCli(root, ["config", "--log-format=json"], env)).source, source);
     assert.equal(fs.statSync(entry).mtime.getTime(), old.getTime());
   });
 
@@ -223,5 +226,41 @@ describe("plainError: whatever a config threw, safe to read", () => {
     const noStack = new Error("kept");
     Object.defineProperty(noStack, "stack", { get() { throw new Error("getter"); } });
     assert.deepEqual([plainError(noStack).message, plainError(noStack).stack], ["kept", "Error: kept"]);
+  });
+});
+
+describe("which path loads a .ts config (src/native.ts), on every runtime", () => {
+  const deno = path.basename(cliRuntime[0]!).startsWith("deno");
+  /** Whether the runtime the CLI runs on loads a .ts file without jiti: Bun and Deno by their own import, Node when it strips types. */
+  const native = bun || deno || (cliRuntime[0] === process.execPath && canStripTypes());
+  const debugRun = (files: Record<string, string>) => runCli(fixture(files), ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
+  const theme = (r: RunResult) => (JSON.parse(r.stdout) as { config: { theme: string } }).config.theme;
+
+  test("a typed config: natively where the runtime can, else by jiti, with the same result", () => {
+    const r = debugRun({ "dropkit.config.ts": 'const theme: string = "ocean";\nexport default { theme };\n' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(theme(r), "ocean");
+    assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
+  });
+
+  test("an enum: natively on Bun and Deno (which compile it), by jiti on Node (whose stripper cannot erase it)", () => {
+    const r = debugRun({ "dropkit.config.ts": 'enum Theme { Ocean = "ocean" }\nexport default { theme: Theme.Ocean };\n' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(theme(r), "ocean");
+    assert.equal(/is compiled by jiti/.test(r.stderr), !(bun || deno), r.stderr);
+  });
+
+  test('`import "dropkit"` without a project install: the running dropkit on every path (jiti aliases it on Bun and Deno)', () => {
+    const r = debugRun({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" as string });\n' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(theme(r), "ocean");
+    if (bun || deno) assert.match(r.stderr, /is compiled by jiti: it imports dropkit/);
+  });
+
+  test("a syntax error is reported by jiti's parser, at the same place, on every path", () => {
+    const root = fixture({ "dropkit.config.ts": "export default {\n  theme: ,\n};\n" });
+    const r = runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: cacheHome() });
+    assert.equal(r.status, 65);
+    assert.equal(errorRecord(r).source, `${path.join(root, "dropkit.config.ts")}:2:10`);
   });
 });

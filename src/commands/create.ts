@@ -8,7 +8,7 @@ import type { Cache, FingerprintResult } from "../cache.js";
 import type { Plan, ResolvedConfig } from "../core.js";
 import type { HookOutputRecord, HookRecord } from "../hooks.js";
 import type { DecisionLog } from "../log.js";
-import type { ProgressTarget } from "../progress.js";
+import type { ProgressLine, ProgressTarget } from "../progress.js";
 import type { ZipVerdict } from "../zip.js";
 import { DropkitCommand, reportProblems, reportResolution } from "./base.js";
 
@@ -190,14 +190,19 @@ async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: st
  * erased before this returns or throws.
  */
 async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null, signal: AbortSignal): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
-  const [{ canShowProgress, ProgressLine }, { shouldColor }, { checkArchives }] = await Promise.all([import("../progress.js"), import("../log.js"), import("../archives.js")]);
+  const [{ shouldColor }, { checkArchives }] = await Promise.all([import("../log.js"), import("../archives.js")]);
   const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path], { signal }) : new Map<string, ZipVerdict>();
   if (cache === null) {
     const verdicts = await checkArchives(cwd, archives, { signal });
     return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
   }
   const { fingerprintArchives } = await import("../cache.js");
-  const progress = canShowProgress(stderr, env, log.format) ? new ProgressLine(stderr, { color: shouldColor(stderr, env) }) : undefined;
+  // The progress module is loaded only on a terminal, the one place a line can be drawn.
+  let progress: ProgressLine | undefined;
+  if (stderr.isTTY === true) {
+    const { canShowProgress, ProgressLine } = await import("../progress.js");
+    if (canShowProgress(stderr, env, log.format)) progress = new ProgressLine(stderr, { color: shouldColor(stderr, env) });
+  }
   try {
     const result = await fingerprintArchives(cwd, archives, cache, { progress, signal });
     return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : result.refused[name] ?? outside.get(name)), fingerprinted: result };
