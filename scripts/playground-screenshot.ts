@@ -41,7 +41,7 @@ try {
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await phone.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
   await phone.waitForSelector('body[data-state="ready"]');
-  await phone.locator("#resolved-heading").evaluate((heading) => heading.scrollIntoView({ block: "start" }));
+  await phone.locator(".editor-head").evaluate((head) => head.scrollIntoView({ block: "start" }));
   fs.writeFileSync(path.join(outDir, "playground-phone.png"), toPalettePng(await phone.screenshot()));
   await phone.close();
 } finally {

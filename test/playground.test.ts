@@ -870,12 +870,20 @@ describe("playground", () => {
     assert.ok(valueBox.width > 250, `value cell ${valueBox.width}px wide`);
     const lineHeight = await value.evaluate((td) => parseFloat(getComputedStyle(td).lineHeight));
     assert.ok(valueBox.height < lineHeight * 1.5, "continue is not broken");
-    // A 128-segment path wraps in its own column; its line:column stays on one line.
+    // A 128-segment path wraps on a line of its own; its line:column stays on one line.
     await page.waitForSelector("#problems li");
     const where = page.locator("#problems .where").first();
     const whereBox = (await where.boundingBox())!;
     const whereLine = await where.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
     assert.ok(whereBox.height < whereLine * 1.5 && whereBox.width > 20, `where is ${whereBox.width}x${whereBox.height}`);
+    const longPath = (await page.locator("#problems .path").first().boundingBox())!;
+    assert.ok(longPath.width > 200, `the long path is ${longPath.width}px wide`);
+    // A short path beside a long error name is not squeezed either: one line, as wide as it needs.
+    await paste(page, '{"hooks": {"onFailure": "Fail"}}');
+    const shortPath = page.locator("#problems .path").first();
+    const pathBox = (await shortPath.boundingBox())!;
+    assert.equal(await shortPath.textContent(), "hooks.onFailure");
+    assert.ok(pathBox.height < whereLine * 1.5, `hooks.onFailure is ${pathBox.width}x${pathBox.height}`);
     await close(served);
   });
 
