@@ -2,7 +2,7 @@
 
 import { BACKSLASH, DIGIT_0, DIGIT_1, LOWER_E, MINUS, PERIOD, PLUS, SLASH, STAR, UPPER_E } from "./chars";
 import {
-  MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
+  MSG_CACHE_FILE_DIR, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
 import { Span, endsWithAscii, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
@@ -140,7 +140,12 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }
   if (type == LeafType.Presets) return len == 0 ? MSG_PRESET_EMPTY : "";
-  if (type == LeafType.Paths || type == LeafType.Path) return len == 0 ? MSG_PATH_EMPTY : "";
+  if (type == LeafType.Paths || type == LeafType.Path) {
+    if (len == 0) return MSG_PATH_EMPTY;
+    // cache.file names a file: a trailing separator names a directory, which the path's normal form would drop.
+    const last = load<u8>(ptr + <usize>(len - 1));
+    return leaf == LeafId.CacheFile && (last == SLASH || last == BACKSLASH) ? MSG_CACHE_FILE_DIR : "";
+  }
   if (type == LeafType.Enum) {
     const choices = LEAVES[leaf].choices;
     for (let i = 0; i < choices.length; i++) if (spanIs(span(ptr, len), choices[i])) return "";

@@ -1,7 +1,6 @@
 // The config pipeline: discovery, loading the file, and the core's staged resolve, answering its presets (src/presets.ts) and detect (src/detect.ts) stages.
 
 import path from "node:path";
-import { cacheFileProblem } from "./cachename.js";
 import { CoreTrap, type Core, type CoreWarning, type ResolveDone, type ResolveNeedsDetect, type ResolveNeedsPresets, type ResolveRequest, type SourceInput } from "./core.js";
 import { loadCore } from "./core-node.js";
 import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "./detect.js";
@@ -100,8 +99,6 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
   const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
   if (hint) done.errors = done.errors.map((e) => (e.name === "ConfigSyntaxError" && e.file === discovery.file ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` } : e));
-  const problem = done.ok ? cacheFileProblem(done, request, env) : undefined;
-  if (problem) Object.assign(done, { ok: false, errors: [problem], invalid: ["cache.file"] });
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 

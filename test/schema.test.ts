@@ -73,6 +73,21 @@ describe("theme", () => {
   });
 });
 
+describe("cache.file", () => {
+  test("names a file: a path ending in / or \\ names a directory and is rejected, in the file and the variable alike", () => {
+    for (const file of ["sub/", "sub\\", "./", "/var/cache/"]) {
+      const [[path, message]] = problems(JSON.stringify({ cache: { file } }));
+      assert.equal(path, "cache.file");
+      assert.match(message, /a path ending in a separator names a directory, and the cache is a file/);
+    }
+    for (const file of ["sub/cache.json", ".dropkit-cache.json", "/var/cache/dropkit.json"]) accepts({ cache: { file } });
+    // Directory settings may end in a separator: they name directories.
+    accepts({ presetsSearchPath: ["./presets/"], hooks: { initScriptsDir: "./init/" } });
+    const env = resolveDone({ cwd: "/drop", env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_FILE: "sub/" } });
+    assert.deepEqual(env.errors.map((e) => [e.path, e.source]), [["cache.file", "DROPKIT_CACHE_FILE"]]);
+  });
+});
+
 describe("module globs", () => {
   test("a name, or a prefix with one trailing *", () => {
     accepts({ modules: { include: ["blog", "shop-*", "*", "a.b_c-1"], exclude: ["x*"], only: ["é-*"] }, exclude: ["y"] });
