@@ -114,7 +114,7 @@ export function corpus(): Case[] {
     add("deep", { op: "parse", text: open.repeat(depth) + body + (closed ? (objects ? "}" : "]").repeat(depth) : "") });
   }
 
-  // Huge inputs (test/fuzz.test.ts, test/limits.test.ts) and the bench's.
+  // Huge inputs (test/core/fuzz.test.ts, test/core/limits.test.ts) and the bench's.
   const huge: string[] = [
     JSON.stringify("x".repeat(2_000_000)),
     '"' + "\\n\\u00e9\\ud83d\\ude00".repeat(50_000) + '"',

@@ -1,4 +1,4 @@
-// The fuzz suite's generators and properties, shared by test/fuzz.test.ts (CI budget) and scripts/fuzz.ts (long runs).
+// The fuzz suite's generators and properties, shared by test/core/fuzz.test.ts (CI budget) and scripts/fuzz.ts (long runs).
 
 import assert from "node:assert/strict";
 import fc from "fast-check";

@@ -23,7 +23,7 @@ export function loadVectors(): Vector[] {
     .map((file) => ({ file, ...(JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Omit<Vector, "file">) }));
 }
 
-/** The request bytes a host sends for a vector: JSON.stringify of the stored request, as test/vectors.test.ts sends it. */
+/** The request bytes a host sends for a vector: JSON.stringify of the stored request, as test/core/vectors.test.ts sends it. */
 export function requestText(vector: Vector): string {
   return JSON.stringify(vector.request);
 }
