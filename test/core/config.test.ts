@@ -8,11 +8,7 @@ import { loadConfig, planDrop } from "../../src/config.js";
 import { DropkitError } from "../../src/errors.js";
 import * as entry from "../../src/index.js";
 import { fixture } from "../helpers/cli.js";
-
-/** An environment that keeps discovery inside the fixture. */
-function fenced(root: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { GIT_CEILING_DIRECTORIES: path.dirname(root), ...extra };
-}
+import { fenced } from "../helpers/temp.js";
 
 describe("loadConfig", () => {
   test("returns the resolved config with its discovery, through the package entry too", async () => {

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { age, eventsOf, fixture, makeZip, runCli, cliPath, type RunResult } from "../helpers/cli.js";
+import { escapeRegExp } from "../helpers/regexp.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
 const json = ["--log-format=json"];
@@ -169,7 +170,7 @@ describe("loading configs", () => {
     const run = runCli(root, ["config"]);
     assert.equal(run.status, 65);
     assert.match(run.stderr, /error +SchemaValidationError \(exit 65\): theme must be a string/);
-    assert.match(run.stderr, new RegExp(`at ${escape(path.join(root, "dropkit.config.json"))}:2:11`));
+    assert.match(run.stderr, new RegExp(`at ${escapeRegExp(path.join(root, "dropkit.config.json"))}:2:11`));
     assert.match(run.stderr, /2 \| \t"theme": 3\n +\| \t {9}\^\n/);
     assert.doesNotMatch(run.stderr, /\u001b\[/);
   });
@@ -709,9 +710,6 @@ describe("internal errors", () => {
 
 // --- helpers ---
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 function hasScript(): boolean {
   return spawnSync("script", ["-qec", "true", "/dev/null"]).status === 0;

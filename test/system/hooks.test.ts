@@ -3,24 +3,19 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
 import { runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../../src/hooks.js";
 import { Interrupted } from "../../src/signals.js";
 import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "../helpers/cli.js";
 import { assertStopped, killQuietly, waitFor } from "../helpers/processes.js";
+import { tempDir } from "../helpers/temp.js";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
 
 /** A project dir with an `init-scripts` dir holding `hooks` (name → [script, mode]). */
 function project(hooks: Record<string, [string, number]>): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-")));
-  roots.push(root);
+  const root = tempDir();
   fs.mkdirSync(path.join(root, "init-scripts"));
   for (const [name, [script, mode]] of Object.entries(hooks)) {
     fs.writeFileSync(path.join(root, "init-scripts", name), script);

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { fitState, nextState, readState } from "../../src/state.js";
 import { writeState } from "../../src/transaction.js";
 import { age, cliPath, deadPid, eventsOf, fixture, runCli, startCli, type RunResult } from "../helpers/cli.js";
+import { escapeRegExp } from "../helpers/regexp.js";
 import { specLegacy, v1File, v1Text } from "../helpers/states.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
@@ -368,7 +369,7 @@ describe("a folder where the state cannot be written", () => {
       const [error] = eventsOf(run, "error");
       assert.equal(error!.name, "IOError");
       assert.equal(error!.source, path.join(root, stateName));
-      assert.match(error!.message, new RegExp(`Cannot write the state file ${escape(path.join(root, stateName))} \\((EROFS|EACCES)`));
+      assert.match(error!.message, new RegExp(`Cannot write the state file ${escapeRegExp(path.join(root, stateName))} \\((EROFS|EACCES)`));
       assert.deepEqual(snapshot(root), before);
       // The folder's lock is taken before the init hooks, so a folder that cannot be written stops the run before any hook.
       assert.ok(!fs.existsSync(path.join(out, "init-ran")));
@@ -499,6 +500,3 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}

@@ -3,19 +3,14 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { scanArchives } from "../../src/archives.js";
+import { tempDir } from "../helpers/temp.js";
 
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
 
 function tree(entries: string[]): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-"));
-  roots.push(root);
+  const root = tempDir();
   for (const name of entries) {
     const full = path.join(root, name);
     if (name.endsWith("/")) fs.mkdirSync(full, { recursive: true });

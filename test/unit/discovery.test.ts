@@ -2,21 +2,15 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { detectFormat, findConfig, locateConfig } from "../../src/discovery.js";
 import { DropkitError } from "../../src/errors.js";
-
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
+import { fenced, tempDir } from "../helpers/temp.js";
 
 /** A temp tree from `{ "a/b.json": "text" }`; a key ending in "/" is an empty directory. */
 function tree(files: Record<string, string> = {}): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-")));
-  roots.push(root);
+  const root = tempDir();
   for (const [name, text] of Object.entries(files)) {
     const full = path.join(root, name);
     if (name.endsWith("/")) {
@@ -27,11 +21,6 @@ function tree(files: Record<string, string> = {}): string {
     }
   }
   return root;
-}
-
-/** An environment whose ceiling keeps the walk inside the fixture `root`. */
-function fenced(root: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { GIT_CEILING_DIRECTORIES: path.dirname(root), ...extra };
 }
 
 async function rejectsWith(promise: Promise<unknown>, name: string, exitCode: number, pattern: RegExp): Promise<DropkitError> {
