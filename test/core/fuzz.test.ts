@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import fc from "fast-check";
-import * as F from "../helpers/fuzz.js";
+import * as F from "../../scripts/lib/fuzz.js";
 
 const scale = Number(process.env.FUZZ_RUNS ?? "1");
 const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);

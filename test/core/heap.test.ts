@@ -4,13 +4,13 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
-import { wasmBytes } from "../helpers/abi.js";
+import { wasmBytes, wasmExports } from "../../scripts/lib/abi.js";
 
 const bytes = wasmBytes();
 const encoder = new TextEncoder();
 
 describe("buffers and the response (docs/embedding.md, memory rules)", () => {
-  const exportsOf = () => new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as Record<string, any>;
+  const exportsOf = () => wasmExports(bytes);
   const view = (e: Record<string, any>, ptr: number, len: number) => new Uint8Array(e.memory.buffer, ptr, len);
   const put = (e: Record<string, any>, text: string) => {
     const data = encoder.encode(text);
@@ -66,7 +66,7 @@ describe("buffers and the response (docs/embedding.md, memory rules)", () => {
 });
 
 describe("dk_alloc refuses what does not fit with 0, and the instance goes on (docs/embedding.md, limits)", () => {
-  const exportsOf = () => new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as Record<string, any>;
+  const exportsOf = () => wasmExports(bytes);
   const request = encoder.encode('{"op":"parse","text":"[1]"}');
   /** Sends a small request the usual way: the instance must still answer after any refusal. */
   const stillAnswers = (e: Record<string, any>) => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { deriveDecisions } from "../../src/decisions.js";
-import { openAbi } from "../helpers/abi.js";
+import { openAbi } from "../../scripts/lib/abi.js";
 import { positionOf, resolveDone } from "../helpers/core.js";
 
 const cwd = "/d";

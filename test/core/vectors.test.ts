@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import * as M from "../../assembly/messages.js";
-import { openAbi } from "../helpers/abi.js";
+import { openAbi } from "../../scripts/lib/abi.js";
 import { core } from "../helpers/core.js";
 
 interface Vector {

@@ -6,9 +6,9 @@ import fs from "node:fs";
 import { describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { ABI_VERSION, CoreTrap, openCore, openCoreAsync } from "../../src/abi.js";
-import { openAbi, wasmBytes } from "../helpers/abi.js";
+import { openAbi, wasmBytes } from "../../scripts/lib/abi.js";
 import { trapModule, trapModuleResponse, trapModuleWithVersion } from "../helpers/trap-module.js";
-import { expectedText, loadVectors, requestText } from "../helpers/vectors.js";
+import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";
 
 const vectors = loadVectors();
 const bytes = wasmBytes();
@@ -28,7 +28,7 @@ describe("dropkit/abi over every vector", () => {
       const request = requestText(vector);
       const { status, bytes: response } = core.callBytes(encoder.encode(request));
       assert.equal(status, vector.status);
-      // Byte for byte what the test host of test/helpers/abi.ts reads from the same module.
+      // Byte for byte what the test host of scripts/lib/abi.ts reads from the same module.
       assert.deepEqual(response, encoder.encode(raw.call(request).text));
       assert.equal(core.callText(request), expectedText(vector));
       assert.equal(core.lastStatus, vector.status);

@@ -8,9 +8,9 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { openCore } from "../../src/abi.js";
-import { openAbi, wasmBytes } from "../helpers/abi.js";
+import { openAbi, wasmBytes } from "../../scripts/lib/abi.js";
 import { trapModule, trapModuleResponse, trapModuleWithVersion } from "../helpers/trap-module.js";
-import { expectedText, loadVectors, requestText } from "../helpers/vectors.js";
+import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const exampleDir = path.join(root, "examples/embed-c");

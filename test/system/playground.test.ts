@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundDir, playgroundFile } from "../helpers/chromium.ts";
+import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundDir, playgroundFile } from "../../scripts/lib/chromium.ts";
 import { validate } from "../helpers/core.ts";
 
 /**

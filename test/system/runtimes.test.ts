@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { installTarball, packRepo, repoRoot, run } from "../helpers/pack.js";
 import { tempDir } from "../helpers/temp.js";
-import { loadVectors } from "../helpers/vectors.js";
+import { loadVectors } from "../../scripts/lib/vectors.js";
 
 /** Each runtime: the binary from BUN_BIN / DENO_BIN, and how it runs a script. Missing in CI fails the test. */
 const runtimes = [

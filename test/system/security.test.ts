@@ -74,7 +74,7 @@ describe("__proto__, constructor and prototype keys never reach a prototype", ()
   });
 
   test("the core's answers parse without pollution (their keys come back as own data)", async () => {
-    const { openAbi } = await import("../helpers/abi.js");
+    const { openAbi } = await import("../../scripts/lib/abi.js");
     const { text } = openAbi().call(JSON.stringify({ op: "parse", text: hostile }));
     const value = (JSON.parse(text) as { value: Record<string, unknown> }).value;
     assertClean("parse");

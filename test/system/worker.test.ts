@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { chromium, type Browser } from "playwright-core";
 import { trapModule, trapModuleResponse } from "../helpers/trap-module.js";
-import { expectedText, loadVectors, requestText } from "../helpers/vectors.js";
+import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";
 
 const executablePath = "/usr/bin/chromium";
 const dist = new URL("../../dist/", import.meta.url);

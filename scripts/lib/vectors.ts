@@ -12,7 +12,7 @@ export interface Vector {
   response: unknown;
 }
 
-const dir = fileURLToPath(new URL("../vectors/", import.meta.url));
+const dir = fileURLToPath(new URL("../../test/vectors/", import.meta.url));
 
 /** Every vector, sorted by file name. */
 export function loadVectors(): Vector[] {

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { openAbi, wasmBytes, type AbiHost } from "./abi.js";
+import { openAbi, wasmExports, type AbiHost } from "./abi.js";
 
 /** Most nesting the core accepts (docs/abi.md); deeper input is a ConfigSyntaxError. */
 export const maxDepth = 128;
@@ -190,7 +190,7 @@ function lineStarts(text: string): number[] {
  * each), frees those marked at once, makes a request, checks its answer, then frees the rest.
  */
 export function openRaw(): { allocFree(ops: Array<[number, boolean]>): void; memoryBytes(): number } {
-  const e = new WebAssembly.Instance(new WebAssembly.Module(wasmBytes()), {}).exports as Record<string, any>;
+  const e = wasmExports();
   const memory = (): Uint8Array => new Uint8Array((e.memory as WebAssembly.Memory).buffer);
   const request = encoder.encode('{"op":"parse","text":"[1,2,3]"}');
   return {

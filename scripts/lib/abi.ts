@@ -1,4 +1,4 @@
-// A plain-WebAssembly host of the dk_* ABI for tests: no loader, the bytes in and out by hand.
+// A plain-WebAssembly host of the dk_* ABI for tests, scripts and benches: no loader, the bytes in and out by hand.
 
 import { readFileSync } from "node:fs";
 
@@ -13,9 +13,13 @@ export function wasmBytes(): Buffer {
   return readFileSync(new URL("../../dist/dropkit.wasm", import.meta.url));
 }
 
+/** A fresh instance's raw exports (the module imports nothing), for hosts that call dk_* by hand. */
+export function wasmExports(bytes: Uint8Array = wasmBytes()): Record<string, any> {
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports as Record<string, any>;
+}
+
 export function openAbi(bytes: Uint8Array = wasmBytes()): AbiHost {
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
-  const e = instance.exports as Record<string, any>;
+  const e = wasmExports(bytes);
   const encoder = new TextEncoder();
   // Fatal: the core must always answer with valid UTF-8.
   const decoder = new TextDecoder("utf-8", { fatal: true });
