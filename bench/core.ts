@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { defu } from "defu";
 import { z } from "zod";
 import { Core } from "../src/core.ts";
+import { wasmExports } from "../scripts/lib/abi.ts";
 import { benchInputs, cwd, realisticArchives, realisticEnv, realisticFlags } from "./inputs.ts";
 
 const wasmFile = process.env.BENCH_WASM ?? new URL("../dist/dropkit.wasm", import.meta.url).pathname;
@@ -31,7 +32,7 @@ interface Exports {
 }
 
 function instance(): Exports {
-  return new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports as unknown as Exports;
+  return wasmExports(wasm) as unknown as Exports;
 }
 
 /**

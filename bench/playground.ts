@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundFile } from "../test/helpers/chromium.ts";
+import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundFile } from "../scripts/lib/chromium.ts";
 
 const runs = Number(process.env.RUNS ?? 15);
 const pageUrl = pathToFileURL(playgroundFile).href;

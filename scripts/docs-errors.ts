@@ -1,7 +1,7 @@
 // `npm run docs:errors`: runs the bad-input catalogue against the built CLI and writes docs/errors.md from it.
 
 import fs from "node:fs";
-import { renderErrorsDoc, runCases } from "../test/catalogue.js";
+import { renderErrorsDoc, runCases } from "../test/system/catalogue.js";
 
 const results = await runCases();
 fs.writeFileSync(new URL("../docs/errors.md", import.meta.url), renderErrorsDoc(results));

@@ -1,14 +1,14 @@
-// `npm run fuzz`: the fuzz suite (test/fuzz.test.ts) for minutes, round after round with fresh seeds, until one fails.
+// `npm run fuzz`: the fuzz suite (test/core/fuzz.test.ts) for minutes, round after round with fresh seeds, until one fails.
 //
 // Usage: npm run fuzz [-- <minutes> [<runs scale>]]   (defaults: 5 minutes, 10x the CI budget per round)
-// Replay a failure with the FUZZ_SEED and FUZZ_RUNS it prints: FUZZ_SEED=... FUZZ_RUNS=... node --import tsx --test test/fuzz.test.ts
+// Replay a failure with the FUZZ_SEED and FUZZ_RUNS it prints: FUZZ_SEED=... FUZZ_RUNS=... node --import tsx --test test/core/fuzz.test.ts
 
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const minutes = Number(process.argv[2] ?? "5");
 const scale = process.argv[3] ?? process.env.FUZZ_RUNS ?? "10";
-const file = fileURLToPath(new URL("../test/fuzz.test.ts", import.meta.url));
+const file = fileURLToPath(new URL("../test/core/fuzz.test.ts", import.meta.url));
 const deadline = Date.now() + minutes * 60_000;
 let round = 0;
 let cases = 0;
@@ -28,7 +28,7 @@ do {
   if (run.status !== 0) {
     process.stdout.write(run.stdout);
     process.stderr.write(run.stderr);
-    console.error(`\nround ${round} FAILED in ${seconds} s. Replay: FUZZ_SEED=${seed} FUZZ_RUNS=${scale} node --import tsx --test test/fuzz.test.ts`);
+    console.error(`\nround ${round} FAILED in ${seconds} s. Replay: FUZZ_SEED=${seed} FUZZ_RUNS=${scale} node --import tsx --test test/core/fuzz.test.ts`);
     process.exit(1);
   }
   console.log(`round ${round}: seed ${seed}, ${count?.[1] ?? "?"} cases, ${seconds} s, ok`);

@@ -8,7 +8,7 @@
 // corpus): `reference`, the answers of the core as it was before the rebuild (build/oracle/reference.wasm: the
 // core of main at the last merge, which still had the old shape), and `shape`, the answers of a core with the
 // new shape, reviewed, which every later build must give byte for byte. The corpus is deterministic: the golden vectors, JSONTestSuite, the fuzz
-// generators of test/helpers/fuzz.ts sampled with fixed seeds, the bench inputs, and the huge and deep inputs of
+// generators of scripts/lib/fuzz.ts sampled with fixed seeds, the bench inputs, and the huge and deep inputs of
 // the fuzz and limits suites. Every request goes to one instance in order, as a long-lived host would send them.
 //
 // The one intended difference between the reference and a candidate, the shape of `resolve`'s answer, is
@@ -21,8 +21,9 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { benchInputs } from "../bench/inputs.ts";
-import * as F from "../test/helpers/fuzz.ts";
-import { loadVectors, requestText } from "../test/helpers/vectors.ts";
+import { wasmExports } from "./lib/abi.ts";
+import * as F from "./lib/fuzz.ts";
+import { loadVectors, requestText } from "./lib/vectors.ts";
 import { expectedAnswer } from "./oracle-shape.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -114,7 +115,7 @@ export function corpus(): Case[] {
     add("deep", { op: "parse", text: open.repeat(depth) + body + (closed ? (objects ? "}" : "]").repeat(depth) : "") });
   }
 
-  // Huge inputs (test/fuzz.test.ts, test/limits.test.ts) and the bench's.
+  // Huge inputs (test/core/fuzz.test.ts, test/core/limits.test.ts) and the bench's.
   const huge: string[] = [
     JSON.stringify("x".repeat(2_000_000)),
     '"' + "\\n\\u00e9\\ud83d\\ude00".repeat(50_000) + '"',
@@ -201,7 +202,7 @@ const validResolve = fc.record({
 
 /** A plain host on one instance of `wasm`: the request's bytes in, the status and the response text out. */
 function host(wasm: Uint8Array<ArrayBuffer>): (bytes: Uint8Array) => { status: number; text: string } {
-  const e = new WebAssembly.Instance(new WebAssembly.Module(wasm), {}).exports as Record<string, any>;
+  const e = wasmExports(wasm);
   return (bytes) => {
     const ptr = e.dk_alloc(bytes.length) >>> 0;
     new Uint8Array(e.memory.buffer, ptr, bytes.length).set(bytes);

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
-import { launchChromium, playgroundFile } from "../test/helpers/chromium.ts";
+import { launchChromium, playgroundFile } from "./lib/chromium.ts";
 
 // A state that shows every layer at work (the config, a variable, a flag, a preset), a typo with its fix, the
 // explain view of the key the variable overrides, and the completion list: docs/playground.png in light mode,

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openAbi } from "../test/helpers/abi.js";
+import { openAbi } from "./lib/abi.js";
 
 const dir = fileURLToPath(new URL("../test/vectors/", import.meta.url));
 const abi = openAbi();

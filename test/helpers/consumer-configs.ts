@@ -1,4 +1,4 @@
-// Consumer configs for the type matrix of test/package.test.ts: every form people write `defineConfig` in, valid and with an unknown key.
+// Consumer configs for the type matrix of test/system/package.test.ts: every form people write `defineConfig` in, valid and with an unknown key.
 
 /** The lines before each case: the import, a condition and an async helper (no @types/node: no `process`), a typed base. */
 export const header = 'import { defineConfig, type DropkitConfig } from "dropkit";\n\ndeclare const ci: boolean;\ndeclare function teamPresets(): Promise<string[]>;\nconst base: DropkitConfig = { theme: "ocean", hooks: { onFailure: "continue" }, cache: { enabled: true } };\n';

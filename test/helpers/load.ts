@@ -2,21 +2,14 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { after } from "node:test";
 import { DropkitError } from "../../src/errors.js";
 import { loadConfigFile } from "../../src/loader.js";
-
-const roots: string[] = [];
-after(() => {
-  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
-});
+import { tempDir } from "./temp.js";
 
 /** Writes `files` into a fresh temp dir and returns the dir. */
 export function tree(files: Record<string, string | Buffer>): string {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-")));
-  roots.push(root);
+  const root = tempDir();
   for (const [name, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
     fs.writeFileSync(path.join(root, name), text);

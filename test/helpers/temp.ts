@@ -21,3 +21,8 @@ export function tempDir(prefix = "dropkit-"): string {
   roots.push(root);
   return root;
 }
+
+/** An environment whose ceiling keeps config discovery inside the fixture `root` (the walk stops below its parent). */
+export function fenced(root: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { GIT_CEILING_DIRECTORIES: path.dirname(root), ...extra };
+}

@@ -1,0 +1,169 @@
+// The bin that scripts/build-cli.mjs writes: V8 code caches kept per user and per Node version, in a private directory only.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { age, cliPath, fixture } from "../helpers/cli.js";
+import { tempDir } from "../helpers/temp.js";
+
+const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
+
+/** Runs `dropkit config` (or `args`) through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
+function runBin(cacheHome: string, args: string[] = ["config", "--json"]): { status: number | null; rejected: string; stdout: string } {
+  const result = spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
+const bin = require(${JSON.stringify(cliPath)});
+process.on("exit", () => process.stderr.write("rejected=" + bin.bundle.script.cachedDataRejected + "\\n"));`], {
+    cwd: drop,
+    env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: cacheHome, GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+    encoding: "utf8",
+  });
+  return { status: result.status, rejected: /rejected=(\w+)/.exec(result.stderr)?.[1] ?? "?", stdout: result.stdout };
+}
+
+const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".cache")) : []);
+
+describe("the bin's code caches", () => {
+  test("the first run on a Node version saves the bundle's cache in a 0700 directory, and the next run uses it", () => {
+    const home = tempDir("dropkit-xdg-");
+    const first = runBin(home);
+    assert.equal(first.status, 0);
+    const dir = path.join(home, "dropkit/v8");
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    const [file] = cacheFiles(dir);
+    assert.match(file ?? "", new RegExp(`^dropkit-cli-[0-9a-f]{16}-config-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`));
+    assert.equal(fs.statSync(path.join(dir, file!)).mode & 0o777, 0o600);
+    const second = runBin(home);
+    assert.equal(second.rejected, "false");
+    assert.equal(JSON.parse(second.stdout).config.theme, "ocean");
+  });
+
+  test("each command has a cache of its own, holding what that command's run compiled", () => {
+    const home = tempDir("dropkit-xdg-");
+    assert.equal(runBin(home).status, 0);
+    assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).status, 0);
+    assert.equal(runBin(home, ["--version"]).status, 0);
+    const dir = path.join(home, "dropkit/v8");
+    const commands = cacheFiles(dir).map((f) => /^dropkit-cli-[0-9a-f]{16}-(\w+)-v/.exec(f)?.[1]).sort();
+    assert.deepEqual(commands, ["config", "create", "other"]);
+    assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).rejected, "false");
+    assert.equal(runBin(home).rejected, "false");
+  });
+
+  test("a run that fails saves no cache (it compiled too little to keep); the next run that succeeds does", () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    assert.equal(runBin(home, ["config", "--config=missing.json"]).status, 66);
+    assert.deepEqual(cacheFiles(dir), []);
+    assert.equal(runBin(home).status, 0);
+    assert.equal(cacheFiles(dir).length, 1);
+  });
+
+  test("a damaged cache is rejected by V8, the run still works, and the cache is written again", () => {
+    const home = tempDir("dropkit-xdg-");
+    runBin(home);
+    const dir = path.join(home, "dropkit/v8");
+    const file = path.join(dir, cacheFiles(dir)[0]!);
+    fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 7));
+    const damaged = runBin(home);
+    assert.equal(damaged.status, 0);
+    assert.equal(damaged.rejected, "true");
+    assert.equal(runBin(home).rejected, "false");
+  });
+
+  test("a cache directory that others may write is never used: nothing read from it, nothing written to it", () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o777);
+    assert.equal(runBin(home).status, 0);
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+
+  test("a cache directory owned by another user is never used", { skip: process.getuid?.() === 0 ? false : "needs root to give a directory to nobody" }, () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chownSync(dir, 65534, 65534);
+    assert.equal(runBin(home).status, 0);
+    assert.deepEqual(cacheFiles(dir), []);
+  });
+
+  test("saving a cache removes the caches no run used for 30 days and old temporary files; a cache in use is kept fresh", () => {
+    const home = tempDir("dropkit-xdg-");
+    const dir = path.join(home, "dropkit/v8");
+    assert.equal(runBin(home).status, 0);
+    const [inUse] = cacheFiles(dir);
+    const past = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    const files = {
+      inUse: inUse!,
+      oldBuild: "dropkit-cli-0123456789abcdef-create-v20.0.0-x64.cache",
+      oldNode: inUse!.replace(/-v[\d.]+-/, "-v18.0.0-"),
+      recentBuild: "dropkit-cli-fedcba9876543210-config-v20.0.0-x64.cache",
+      oldJiti: "jiti-0123456789abcdef-v20.0.0-x64.cache",
+      killedSave: inUse! + ".4242.tmp",
+      other: "notes.txt",
+    };
+    for (const name of Object.values(files)) {
+      if (name !== inUse) fs.writeFileSync(path.join(dir, name), "x");
+      if (name !== files.recentBuild) fs.utimesSync(path.join(dir, name), past(40), past(40));
+    }
+    // A run that loads a cache brings its time forward (it was 40 days old)...
+    assert.equal(runBin(home).rejected, "false");
+    assert.ok(Date.now() - fs.statSync(path.join(dir, inUse!)).mtimeMs < 60_000, "the cache in use is fresh again");
+    // ...and a command with no cache yet saves one, and prunes.
+    assert.equal(runBin(home, ["--version"]).status, 0);
+    const left = fs.readdirSync(dir).sort();
+    for (const kept of [files.inUse, files.recentBuild, files.other]) assert.ok(left.includes(kept), `${kept} is kept`);
+    for (const gone of [files.oldBuild, files.oldNode, files.oldJiti, files.killedSave]) assert.ok(!left.includes(gone), `${gone} is removed`);
+    assert.equal(runBin(home).rejected, "false", "the cache in use still works");
+  });
+
+  test("no usable cache directory (a relative XDG_CACHE_HOME, no home): the CLI runs without caches", () => {
+    const result = runBin("relative/cache");
+    assert.equal(result.status, 0);
+    assert.equal(JSON.parse(result.stdout).config.theme, "ocean");
+    assert.ok(!fs.existsSync(path.join(drop, "relative")));
+  });
+});
+
+describe("only what a command uses is loaded", () => {
+  // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded.
+  const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");
+  fs.writeFileSync(preload, `process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
+  builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
+  packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
+}) + "\\n"));\n`);
+
+  /** What a run of the bin loaded. */
+  function loaded(cwd: string, args: string[]): { builtins: string[]; packages: string[] } {
+    const result = spawnSync(process.execPath, ["-r", preload, cliPath, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: tempDir("dropkit-xdg-"), GIT_CEILING_DIRECTORIES: path.dirname(cwd) },
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 0, result.stderr);
+    return JSON.parse(/loaded=(.*)/.exec(result.stderr)![1]!) as { builtins: string[]; packages: string[] };
+  }
+  // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
+  // readline), jiti.
+  const unused = (l: { builtins: string[]; packages: string[] }) => [...l.builtins.filter((b) => ["worker_threads", "readline", "crypto"].includes(b)), ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p))];
+
+  test("config with a JSON config: no digest pool, hashing, prompts or jiti", () => {
+    const l = loaded(drop, ["config"]);
+    assert.ok(l.builtins.includes("vm"), "the preload sees the bin's own modules");
+    assert.deepEqual(unused(l), []);
+  });
+
+  test("a cached create of 12 archives: the same", () => {
+    const files: Record<string, { zip: Record<string, string> }> = {};
+    for (let i = 1; i <= 12; i++) files[`module-${i}.zip`] = { zip: { [`m${i}.txt`]: `module ${i}` } };
+    const root = fixture(files);
+    // Old enough for the cache's racy-timestamp guard to trust it.
+    for (const name of Object.keys(files)) age(path.join(root, name));
+    // The first run hashes the archives (node:crypto) and writes the cache; the second reads it.
+    assert.ok(loaded(root, ["create"]).builtins.includes("crypto"));
+    assert.deepEqual(unused(loaded(root, ["create"])), []);
+  });
+});
