@@ -18,7 +18,12 @@ const runs = Number(process.env.BENCH_RUNS ?? 25);
  */
 const runtime = process.env.BENCH_RUNTIME ? process.env.BENCH_RUNTIME.split(" ").filter(Boolean) : [process.execPath];
 const kind = path.basename(runtime[0]!).startsWith("bun") ? "bun" : path.basename(runtime[0]!).startsWith("deno") ? "deno" : "node";
-const baseline = kind === "bun" ? { name: "bun -e ';'", args: ["-e", ";"] } : kind === "deno" ? { name: "deno eval ''", args: ["eval", ""] } : { name: "node -e ''", args: ["-e", ""] };
+const baseline =
+  kind === "bun"
+    ? { name: "bun -e ';'", args: ["-e", ";"] }
+    : kind === "deno"
+      ? { name: "deno eval ''", args: ["eval", ""] }
+      : { name: "node -e ''", args: ["-e", ""] };
 /** A case's command: the runtime (with `run -A` for Deno) and its arguments; the baseline is spawned without `run -A`. */
 const command = (c: Case): string[] => (c === cases[0] ? [runtime[0]!, ...c.args] : [...runtime, ...c.args]);
 
@@ -35,19 +40,28 @@ for (const dir of [jsonRepo, tsRepo]) {
 }
 const config = { theme: "ocean", exclude: ["legacy-*"], modules: { include: ["test-keep"] }, hooks: { onFailure: "continue" } };
 writeFileSync(path.join(jsonRepo, "dropkit.config.json"), JSON.stringify(config, null, 2));
-writeFileSync(path.join(tsRepo, "dropkit.config.ts"), `const theme: string = "ocean";\nexport default { theme, exclude: ["legacy-*"], modules: { include: ["test-keep"] } };\n`);
+writeFileSync(
+  path.join(tsRepo, "dropkit.config.ts"),
+  `const theme: string = "ocean";\nexport default { theme, exclude: ["legacy-*"], modules: { include: ["test-keep"] } };\n`,
+);
 const jsonCwd = path.join(jsonRepo, "a/b/c/d/e");
 const tsCwd = path.join(tsRepo, "a/b/c/d/e");
 
 // The peers load the same JSON file, found by the same upward search, in a process of their own.
 const lilconfigScript = path.join(repo, "lilconfig.cjs");
-writeFileSync(lilconfigScript, `const { lilconfigSync } = require(${JSON.stringify(require.resolve("lilconfig"))});
+writeFileSync(
+  lilconfigScript,
+  `const { lilconfigSync } = require(${JSON.stringify(require.resolve("lilconfig"))});
 const r = lilconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
-process.stdout.write(JSON.stringify(r.config) + "\\n");\n`);
+process.stdout.write(JSON.stringify(r.config) + "\\n");\n`,
+);
 const cosmiconfigScript = path.join(repo, "cosmiconfig.cjs");
-writeFileSync(cosmiconfigScript, `const { cosmiconfigSync } = require(${JSON.stringify(require.resolve("cosmiconfig"))});
+writeFileSync(
+  cosmiconfigScript,
+  `const { cosmiconfigSync } = require(${JSON.stringify(require.resolve("cosmiconfig"))});
 const r = cosmiconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
-process.stdout.write(JSON.stringify(r.config) + "\\n");\n`);
+process.stdout.write(JSON.stringify(r.config) + "\\n");\n`,
+);
 
 interface Case {
   name: string;
@@ -76,9 +90,21 @@ const cases: Case[] = [
   { name: "dropkit config (.ts, warm cache)", args: [bin, "config"], cwd: tsCwd, cacheHome: cacheHomeFor("ts-warm") },
   // Cold: the config stripped (src/native.ts) or compiled by jiti again (both caches emptied before each run); the V8
   // code caches stay warm.
-  { name: "dropkit config (.ts, cold cache)", args: [bin, "config"], cwd: tsCwd, cacheHome: tsCold, before: () => ["jiti", "ts"].forEach((dir) => rmSync(path.join(tsCold, "dropkit", dir), { recursive: true, force: true })) },
+  {
+    name: "dropkit config (.ts, cold cache)",
+    args: [bin, "config"],
+    cwd: tsCwd,
+    cacheHome: tsCold,
+    before: () => ["jiti", "ts"].forEach((dir) => rmSync(path.join(tsCold, "dropkit", dir), { recursive: true, force: true })),
+  },
   // The first run on a machine: no cache of any kind (each run saves its V8 caches at exit, which is part of it).
-  { name: "dropkit config (.ts, first run)", args: [bin, "config"], cwd: tsCwd, cacheHome: tsFirst, before: () => rmSync(path.join(tsFirst, "dropkit"), { recursive: true, force: true }) },
+  {
+    name: "dropkit config (.ts, first run)",
+    args: [bin, "config"],
+    cwd: tsCwd,
+    cacheHome: tsFirst,
+    before: () => rmSync(path.join(tsFirst, "dropkit"), { recursive: true, force: true }),
+  },
 ];
 
 const measured = benchEnvironment();
@@ -121,12 +147,21 @@ const best = (xs: number[]) => Math.min(...xs);
 const base = median(times[0]!);
 const baseBest = best(times[0]!);
 const version = spawnSync(runtime[0]!, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0];
-console.log(`${kind} ${version}: whole process, ${runs} interleaved runs each (median and best, ratio to ${cases[0]!.name}); load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+console.log(
+  `${kind} ${version}: whole process, ${runs} interleaved runs each (median and best, ratio to ${cases[0]!.name}); load average at the end ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")}`,
+);
 for (const [j, c] of cases.entries()) {
   const m = median(times[j]!);
   const b = best(times[j]!);
-  console.log(`  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`);
+  console.log(
+    `  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`,
+  );
 }
 for (const line of skipped) console.log(`  not run here: ${line}`);
 console.log(describeEnvironment(measured));
-console.log("targets: JSON at or below cosmiconfig (Node 20, 24); .ts first run at most 3.5x (Node 22, 24, Bun, Deno); .ts warm at most 1.8x (Node 22, 24)");
+console.log(
+  "targets: JSON at or below cosmiconfig (Node 20, 24); .ts first run at most 3.5x (Node 22, 24, Bun, Deno); .ts warm at most 1.8x (Node 22, 24)",
+);

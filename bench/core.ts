@@ -110,7 +110,9 @@ function report(title: string, pair: Pair, coreLabel: string, peerLabel: string,
   console.log(title);
   console.log(`  ${coreLabel.padEnd(52)} ${median(pair.core).toFixed(1).padStart(9)} µs  (${range(pair.core, 1)})`);
   console.log(`  ${peerLabel.padEnd(52)} ${median(pair.peer).toFixed(1).padStart(9)} µs  (${range(pair.peer, 1)})`);
-  console.log(`  ratio ${median(pair.ratio).toFixed(2)}×  (${range(pair.ratio, 2)} over ${rounds} rounds)  target ≤ ${target}×  ${ok ? "met" : "NOT MET"}`);
+  console.log(
+    `  ratio ${median(pair.ratio).toFixed(2)}×  (${range(pair.ratio, 2)} over ${rounds} rounds)  target ≤ ${target}×  ${ok ? "met" : "NOT MET"}`,
+  );
   return ok;
 }
 
@@ -119,7 +121,10 @@ function report(title: string, pair: Pair, coreLabel: string, peerLabel: string,
 const e = instance();
 const packageBytes = encoder.encode(JSON.stringify(inputs.packageRequest));
 const configBytes = encoder.encode(JSON.stringify(inputs.configRequest));
-for (const [name, bytes] of [["package.json", packageBytes], ["config", configBytes]] as const) {
+for (const [name, bytes] of [
+  ["package.json", packageBytes],
+  ["config", configBytes],
+] as const) {
   if (!rawCall(e, bytes).startsWith('{"ok":true')) throw new Error(`the bench ${name} does not validate`);
 }
 
@@ -134,7 +139,10 @@ function memoryGrowth(): number {
 
 // --- 4: one resolve of a realistic config through the JS binding, against JSON.parse + zod + defu ---
 
-const glob = z.string().min(1).regex(/^[^*/\\]*\*?$/);
+const glob = z
+  .string()
+  .min(1)
+  .regex(/^[^*/\\]*\*?$/);
 const globs = z.array(glob);
 const configSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -144,15 +152,25 @@ const configSchema = z.strictObject({
   modules: z.strictObject({ include: globs.optional(), exclude: globs.optional(), only: globs.optional() }).optional(),
   presets: z.array(z.string().min(1)).optional(),
   presetsSearchPath: z.array(z.string().min(1)).optional(),
-  hooks: z.strictObject({ initScriptsDir: z.string().min(1).optional(), postScriptsDir: z.string().min(1).optional(), onFailure: z.enum(["continue", "fail"]).optional() }).optional(),
+  hooks: z
+    .strictObject({
+      initScriptsDir: z.string().min(1).optional(),
+      postScriptsDir: z.string().min(1).optional(),
+      onFailure: z.enum(["continue", "fail"]).optional(),
+    })
+    .optional(),
   cache: z.strictObject({ file: z.string().min(1).optional(), enabled: z.boolean().optional() }).optional(),
   log: z.strictObject({ format: z.enum(["text", "json"]).optional() }).optional(),
 });
 const standard = { modules: { exclude: ["test-*", "dev-*"] }, hooks: { onFailure: "fail" } };
 const defaults = {
-  schema: 1, theme: "auto", modules: { include: [], exclude: [], only: [] }, presetsSearchPath: [],
+  schema: 1,
+  theme: "auto",
+  modules: { include: [], exclude: [], only: [] },
+  presetsSearchPath: [],
   hooks: { initScriptsDir: "./init-scripts", postScriptsDir: "./post-scripts", onFailure: "continue" },
-  cache: { file: ".dropkit-cache.json", enabled: true }, log: { format: "text" },
+  cache: { file: ".dropkit-cache.json", enabled: true },
+  log: { format: "text" },
 };
 
 /** The JS stack: validation with zod (strict objects, like the core), the environment parsed, the layers merged with defu, the modules chosen. */
@@ -163,12 +181,24 @@ function resolveWithJs(): unknown {
   const fromEnv: Record<string, any> = {};
   for (const [name, value] of Object.entries(realisticEnv)) {
     if (name === "DROPKIT_CACHE_FILE") fromEnv.cache = { file: value };
-    if (name === "DROPKIT_MODULES_EXCLUDE") fromEnv.modules = { exclude: value.split(",").map((s) => s.trim()).filter(Boolean) };
+    if (name === "DROPKIT_MODULES_EXCLUDE")
+      fromEnv.modules = {
+        exclude: value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
   }
   const envParsed = configSchema.safeParse(fromEnv);
   if (!envParsed.success) throw new Error("invalid env");
   const fromFlags = { theme: realisticFlags.theme, modules: { exclude: realisticFlags.exclude } };
-  const merged = defu(fromFlags, envParsed.data, { ...config, modules: { ...config.modules, exclude: [...(config.modules?.exclude ?? []), ...(config.exclude ?? [])] } }, standard, defaults);
+  const merged = defu(
+    fromFlags,
+    envParsed.data,
+    { ...config, modules: { ...config.modules, exclude: [...(config.modules?.exclude ?? []), ...(config.exclude ?? [])] } },
+    standard,
+    defaults,
+  );
   const names = realisticArchives.filter((a) => !a.endsWith("-theme.zip")).map((a) => a.slice(0, -4));
   const excluded = new Set(merged.modules.exclude as string[]);
   return names.filter((n) => ![...excluded].some((g) => (g.endsWith("*") ? n.startsWith(g.slice(0, -1)) : n === g)));
@@ -190,16 +220,30 @@ function jsonOnly(): unknown {
 
 console.log(`dropkit core bench: ${wasmFile} (${wasm.length} bytes), ${rounds} rounds of ${ms} ms, Node ${process.version}`);
 const met: boolean[] = [];
-met.push(report(
-  `1. validate a ${inputs.packageText.length.toLocaleString("en")}-byte package.json (3,000 dependencies and scripts, a dropkit key)`,
-  compare(() => rawCall(e, packageBytes), () => JSON.parse(inputs.packageText)),
-  "core: dk_call through the raw ABI", "JSON.parse of the text", 1.5,
-));
-met.push(report(
-  `2. validate a ${inputs.configText.length.toLocaleString("en")}-byte config (60,000 module globs)`,
-  compare(() => rawCall(e, configBytes), () => JSON.parse(inputs.configText)),
-  "core: dk_call through the raw ABI", "JSON.parse of the text", 4,
-));
+met.push(
+  report(
+    `1. validate a ${inputs.packageText.length.toLocaleString("en")}-byte package.json (3,000 dependencies and scripts, a dropkit key)`,
+    compare(
+      () => rawCall(e, packageBytes),
+      () => JSON.parse(inputs.packageText),
+    ),
+    "core: dk_call through the raw ABI",
+    "JSON.parse of the text",
+    1.5,
+  ),
+);
+met.push(
+  report(
+    `2. validate a ${inputs.configText.length.toLocaleString("en")}-byte config (60,000 module globs)`,
+    compare(
+      () => rawCall(e, configBytes),
+      () => JSON.parse(inputs.configText),
+    ),
+    "core: dk_call through the raw ABI",
+    "JSON.parse of the text",
+    4,
+  ),
+);
 const growth: number[] = [];
 for (let r = 0; r < Math.min(rounds, 5); r++) growth.push(memoryGrowth() / inputs.configText.length);
 const memoryOk = median(growth) <= 8;
@@ -207,15 +251,24 @@ met.push(memoryOk);
 console.log("3. module memory grown by that one validate, on a fresh instance (request buffer included)");
 console.log(`  ${median(growth).toFixed(2)}× the input  (${range(growth, 2)})  target ≤ 8×  ${memoryOk ? "met" : "NOT MET"}`);
 const resolvePair = compare(resolveWithCore, resolveWithJs);
-met.push(report(
-  `4. one resolve of a realistic config (${inputs.realisticText.length} bytes, 3 variables, 2 flags, 1 preset, ${realisticArchives.length} archives)`,
-  resolvePair, "core through the JS binding, JSON in and out", "JSON.parse + zod safeParse + defu", 2,
-));
+met.push(
+  report(
+    `4. one resolve of a realistic config (${inputs.realisticText.length} bytes, 3 variables, 2 flags, 1 preset, ${realisticArchives.length} archives)`,
+    resolvePair,
+    "core through the JS binding, JSON in and out",
+    "JSON.parse + zod safeParse + defu",
+    2,
+  ),
+);
 // What limits measure 4: the binding's JSON alone (no core), against the same JS stack.
 const floor = compare(jsonOnly, resolveWithJs);
-console.log(`  of which the binding's JSON alone (a ${responseBytes.length}-byte answer), no core: ${median(floor.core).toFixed(1)} µs, ${median(floor.ratio).toFixed(2)}× the JS stack (${range(floor.ratio, 2)})`);
+console.log(
+  `  of which the binding's JSON alone (a ${responseBytes.length}-byte answer), no core: ${median(floor.core).toFixed(1)} µs, ${median(floor.ratio).toFixed(2)}× the JS stack (${range(floor.ratio, 2)})`,
+);
 // And the core as a host in another runtime meets it: the request's bytes made once, the answer as text, not parsed.
 const resolveBytes = encoder.encode(JSON.stringify(inputs.resolveRequest));
 const raw = compare(() => rawCall(e, resolveBytes), resolveWithJs);
-console.log(`  the same resolve through the raw ABI (answer decoded, not parsed): ${median(raw.core).toFixed(1)} µs, ${median(raw.ratio).toFixed(2)}× the JS stack (${range(raw.ratio, 2)})`);
+console.log(
+  `  the same resolve through the raw ABI (answer decoded, not parsed): ${median(raw.core).toFixed(1)} µs, ${median(raw.ratio).toFixed(2)}× the JS stack (${range(raw.ratio, 2)})`,
+);
 console.log(met.every(Boolean) ? "every target met" : `${met.filter((m) => !m).length} target(s) not met`);

@@ -21,8 +21,9 @@ const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 7);
 const warmRuns = Number(process.env.BENCH_RUNS ?? 25);
 
 /** The big drop: a theme and eleven modules, 100 to 240 MB each (2,040 MB in all), stored entries of random bytes. */
-const bigArchives = ["ocean-theme", "blog", "shop", "search", "gallery", "forum", "wiki", "mail", "maps", "chat", "docs", "media"]
-  .map((name, i) => ({ name: `${name}.zip`, megabytes: 100 + ((i * 37) % 12) * 13 }));
+const bigArchives = ["ocean-theme", "blog", "shop", "search", "gallery", "forum", "wiki", "mail", "maps", "chat", "docs", "media"].map(
+  (name, i) => ({ name: `${name}.zip`, megabytes: 100 + ((i * 37) % 12) * 13 }),
+);
 const manyCount = 10_000;
 /** The deflated drop: a theme and five modules made by Info-ZIP `zip -6` from text-like files, 40 MB of text each. */
 const deflatedArchives = ["ocean-theme", "blog", "shop", "search", "wiki", "docs"].map((name) => `${name}.zip`);
@@ -34,7 +35,9 @@ makeDeflatedDrop();
 
 // The peer: one core hashing the same files in one process, one stream after another, as a script would.
 const peer = path.join(dataDir, "peer.cjs");
-fs.writeFileSync(peer, `const { createHash } = require("node:crypto");
+fs.writeFileSync(
+  peer,
+  `const { createHash } = require("node:crypto");
 const { createReadStream } = require("node:fs");
 (async () => {
   for (const file of process.argv.slice(2)) {
@@ -43,11 +46,14 @@ const { createReadStream } = require("node:fs");
     hash.digest("hex");
   }
 })();
-`);
+`,
+);
 // The same core with dropkit's own way of reading (1 MiB synchronous reads, as each worker thread does): how much of
 // the speed-up is the reading rather than the cores.
 const peerReads = path.join(dataDir, "peer-reads.cjs");
-fs.writeFileSync(peerReads, `const { createHash } = require("node:crypto");
+fs.writeFileSync(
+  peerReads,
+  `const { createHash } = require("node:crypto");
 const { closeSync, openSync, readSync } = require("node:fs");
 const buffer = Buffer.allocUnsafe(1024 * 1024);
 for (const file of process.argv.slice(2)) {
@@ -57,19 +63,31 @@ for (const file of process.argv.slice(2)) {
   closeSync(fd);
   hash.digest("hex");
 }
-`);
+`,
+);
 // One core doing what create does to each archive, with create's own code (src/digest.ts, bundled as the CLI bundles
 // it): the SHA-256, then the zip check with every entry's data verified (CRC-32, deflated entries inflated).
 const peerDigestModule = path.join(dataDir, "peer-digest-module.cjs");
-buildSync({ entryPoints: [path.join(root, "src/digest.ts")], outfile: peerDigestModule, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
+buildSync({
+  entryPoints: [path.join(root, "src/digest.ts")],
+  outfile: peerDigestModule,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  logLevel: "warning",
+});
 const peerVerify = path.join(dataDir, "peer-verify.cjs");
-fs.writeFileSync(peerVerify, `const { digestArchive } = require(${JSON.stringify(peerDigestModule)});
+fs.writeFileSync(
+  peerVerify,
+  `const { digestArchive } = require(${JSON.stringify(peerDigestModule)});
 const buffer = Buffer.allocUnsafe(1024 * 1024);
 for (const file of process.argv.slice(2)) {
   const digest = digestArchive({ file, hash: true, check: true }, buffer);
   if (!digest.ok || !digest.zip.ok || digest.zip.verified !== digest.zip.entries) throw new Error(file + ": " + JSON.stringify(digest));
 }
-`);
+`,
+);
 const bigFiles = bigArchives.map((a) => path.join(bigDrop, a.name));
 const deflatedFiles = deflatedArchives.map((name) => path.join(deflatedDrop, name));
 const measured = benchEnvironment();
@@ -94,34 +112,52 @@ for (const dir of [bigDrop, manyDrop, deflatedDrop]) {
 }
 spawnSync(process.execPath, [peer, ...bigFiles], { stdio: "inherit" });
 
-const cold = measure([
-  { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...bigFiles], cwd: bigDrop },
-  { name: "node: one core, one stream after another", args: [peer, ...bigFiles], cwd: bigDrop },
-  { name: "node: one core, 1 MiB reads", args: [peerReads, ...bigFiles], cwd: bigDrop },
-  { name: "dropkit create, no cache", args: [bin, "create"], cwd: bigDrop, before: removeCache(bigDrop) },
-], coldRuns);
-const coldDeflated = measure([
-  { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...deflatedFiles], cwd: deflatedDrop },
-  { name: "dropkit create, no cache", args: [bin, "create"], cwd: deflatedDrop, before: removeCache(deflatedDrop) },
-], coldRuns);
+const cold = measure(
+  [
+    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...bigFiles], cwd: bigDrop },
+    { name: "node: one core, one stream after another", args: [peer, ...bigFiles], cwd: bigDrop },
+    { name: "node: one core, 1 MiB reads", args: [peerReads, ...bigFiles], cwd: bigDrop },
+    { name: "dropkit create, no cache", args: [bin, "create"], cwd: bigDrop, before: removeCache(bigDrop) },
+  ],
+  coldRuns,
+);
+const coldDeflated = measure(
+  [
+    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...deflatedFiles], cwd: deflatedDrop },
+    { name: "dropkit create, no cache", args: [bin, "create"], cwd: deflatedDrop, before: removeCache(deflatedDrop) },
+  ],
+  coldRuns,
+);
 // The last cold run left a full cache behind.
-const warm = measure([
-  { name: "node -e ''", args: ["-e", ""], cwd: bigDrop },
-  { name: "dropkit create, cached (12 archives)", args: [bin, "create"], cwd: bigDrop },
-  { name: "dropkit create, cached (10,000 archives)", args: [bin, "create"], cwd: manyDrop },
-], warmRuns);
+const warm = measure(
+  [
+    { name: "node -e ''", args: ["-e", ""], cwd: bigDrop },
+    { name: "dropkit create, cached (12 archives)", args: [bin, "create"], cwd: bigDrop },
+    { name: "dropkit create, cached (10,000 archives)", args: [bin, "create"], cwd: manyDrop },
+  ],
+  warmRuns,
+);
 
-const load = os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(", ");
 console.log(`${os.availableParallelism()} cores; load average at the end ${load} (1, 5, 15 min)`);
 console.log(describeEnvironment(measured));
-console.log(`cold: ${(bigArchives.reduce((s, a) => s + a.megabytes, 0) / 1000).toFixed(2)} GB in ${bigArchives.length} archives, ${coldRuns} interleaved runs each (files in the page cache)`);
+console.log(
+  `cold: ${(bigArchives.reduce((s, a) => s + a.megabytes, 0) / 1000).toFixed(2)} GB in ${bigArchives.length} archives, ${coldRuns} interleaved runs each (files in the page cache)`,
+);
 report(cold, 0, "speed-up", (base, m) => base / m);
 const deflatedBytes = deflatedFiles.reduce((s, f) => s + fs.statSync(f).size, 0);
-console.log(`cold, deflated: ${(deflatedBytes / 1e6).toFixed(0)} MB of zip -6 archives (${((deflatedArchives.length * deflatedTextBytes) / 1e6).toFixed(0)} MB of text) in ${deflatedArchives.length} archives, ${coldRuns} interleaved runs each`);
+console.log(
+  `cold, deflated: ${(deflatedBytes / 1e6).toFixed(0)} MB of zip -6 archives (${((deflatedArchives.length * deflatedTextBytes) / 1e6).toFixed(0)} MB of text) in ${deflatedArchives.length} archives, ${coldRuns} interleaved runs each`,
+);
 report(coldDeflated, 0, "speed-up", (base, m) => base / m);
 console.log(`cached re-runs, ${warmRuns} interleaved runs each`);
 report(warm, 0, "ratio", (base, m) => m / base);
-console.log(`targets: cold speed-up (against one core hashing and verifying) at least 1.6 on 2 cores, stored and deflated; cached (12) at most 1.5x node -e ''; cached (10,000) at most 500 ms`);
+console.log(
+  `targets: cold speed-up (against one core hashing and verifying) at least 1.6 on 2 cores, stored and deflated; cached (12) at most 1.5x node -e ''; cached (10,000) at most 500 ms`,
+);
 
 // --- helpers ---
 
@@ -140,12 +176,19 @@ function measure(cases: Case[], runs: number): Array<{ name: string; times: numb
   return cases.map((c, j) => ({ name: c.name, times: times[j]! }));
 }
 
-function report(results: Array<{ name: string; times: number[] }>, baseIndex: number, label: string, ratio: (base: number, m: number) => number): void {
+function report(
+  results: Array<{ name: string; times: number[] }>,
+  baseIndex: number,
+  label: string,
+  ratio: (base: number, m: number) => number,
+): void {
   const base = median(results[baseIndex]!.times);
   for (const r of results) {
     const m = median(r.times);
     const range = `${Math.min(...r.times).toFixed(0)}-${Math.max(...r.times).toFixed(0)}`;
-    console.log(`  ${r.name.padEnd(44)} median ${m.toFixed(0).padStart(6)} ms  (range ${range.padStart(11)} ms)  ${label} ${ratio(base, m).toFixed(2)}`);
+    console.log(
+      `  ${r.name.padEnd(44)} median ${m.toFixed(0).padStart(6)} ms  (range ${range.padStart(11)} ms)  ${label} ${ratio(base, m).toFixed(2)}`,
+    );
   }
 }
 
@@ -179,7 +222,8 @@ function makeBigDrop(): void {
         files.push(path.basename(file));
       }
       const r = spawnSync("zip", ["-q", "-0", path.join(bigDrop, archive.name), ...files], { cwd: staging, encoding: "utf8" });
-      if (r.status !== 0) throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
+      if (r.status !== 0)
+        throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
       // An hour old, so that the cache trusts them (see the racy window in src/cache.ts).
       const old = new Date(Date.now() - 3_600_000);
       fs.utimesSync(path.join(bigDrop, archive.name), old, old);
@@ -195,7 +239,11 @@ function makeManyDrop(): void {
   if (fs.existsSync(path.join(manyDrop, "ocean-theme.zip"))) return;
   fs.rmSync(manyDrop, { recursive: true, force: true });
   fs.mkdirSync(path.join(manyDrop, ".git"), { recursive: true });
-  const r = spawnSync("python3", ["-c", `
+  const r = spawnSync(
+    "python3",
+    [
+      "-c",
+      `
 import os, sys, time, zipfile
 os.chdir(sys.argv[1])
 old = time.time() - 3600
@@ -205,7 +253,11 @@ for name in names:
         z.writestr("index.html", "<p>%s</p>\\n" % name)
         z.writestr("module.json", '{"name": "%s"}\\n' % name)
     os.utime(name, (old, old))
-`, manyDrop], { encoding: "utf8" });
+`,
+      manyDrop,
+    ],
+    { encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(`python3 failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}`);
   process.stderr.write(`made ${manyCount} small archives\n`);
 }
@@ -216,19 +268,35 @@ function makeDeflatedDrop(): void {
   fs.rmSync(deflatedDrop, { recursive: true, force: true });
   fs.mkdirSync(path.join(deflatedDrop, ".git"), { recursive: true });
   const staging = fs.mkdtempSync(path.join(dataDir, "staging-"));
-  const words = ["theme", "module", "render", "cache", "request", "user", "page", "error", "ok", "index", "style", "asset", "query", "session"];
+  const words = [
+    "theme",
+    "module",
+    "render",
+    "cache",
+    "request",
+    "user",
+    "page",
+    "error",
+    "ok",
+    "index",
+    "style",
+    "asset",
+    "query",
+    "session",
+  ];
   try {
     for (const [i, name] of deflatedArchives.entries()) {
       const lines: string[] = [];
       let bytes = 0;
       for (let n = 0; bytes < deflatedTextBytes; n++) {
-        const line = `2026-11-${String(1 + (n % 28)).padStart(2, "0")} ${n * 7919 % 86400} ${words[(n * 31 + i) % words.length]} ${words[(n * 17) % words.length]} id=${(n * 2654435761) % 1000003} took ${n % 997} ms\n`;
+        const line = `2026-11-${String(1 + (n % 28)).padStart(2, "0")} ${(n * 7919) % 86400} ${words[(n * 31 + i) % words.length]} ${words[(n * 17) % words.length]} id=${(n * 2654435761) % 1000003} took ${n % 997} ms\n`;
         lines.push(line);
         bytes += line.length;
       }
       fs.writeFileSync(path.join(staging, "log.txt"), lines.join(""));
       const r = spawnSync("zip", ["-q", "-6", path.join(deflatedDrop, name), "log.txt"], { cwd: staging, encoding: "utf8" });
-      if (r.status !== 0) throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
+      if (r.status !== 0)
+        throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
       const old = new Date(Date.now() - 3_600_000);
       fs.utimesSync(path.join(deflatedDrop, name), old, old);
       process.stderr.write(`made ${name} (deflated)\n`);

@@ -6,10 +6,21 @@
  * parsed by every process) added about 28 ms to both sides on the machine of docs/performance.md, which made
  * dropkit's 15 ms look like 1.3 times Node's start-up when it is 1.9 times.
  */
-const startupVariables = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "NODE_COMPILE_CACHE", "NODE_V8_COVERAGE", "NODE_DEBUG", "NODE_DEBUG_NATIVE"];
+const startupVariables = [
+  "NODE_OPTIONS",
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_COMPILE_CACHE",
+  "NODE_V8_COVERAGE",
+  "NODE_DEBUG",
+  "NODE_DEBUG_NATIVE",
+];
 
 /** The measured processes' environment, and the start-up variables it left out (or, with `BENCH_KEEP_ENV=1`, kept). */
-export function benchEnvironment(source: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; startup: string[]; kept: boolean } {
+export function benchEnvironment(source: NodeJS.ProcessEnv = process.env): {
+  env: Record<string, string>;
+  startup: string[];
+  kept: boolean;
+} {
   const kept = source.BENCH_KEEP_ENV === "1";
   const env: Record<string, string> = {};
   const startup: string[] = [];

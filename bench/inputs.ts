@@ -16,9 +16,24 @@ export const realisticConfig = {
   log: { format: "text" },
 };
 
-export const realisticEnv: Record<string, string> = { DROPKIT_CACHE_FILE: ".cache/dropkit.json", DROPKIT_MODULES_EXCLUDE: "tmp-*, scratch-*", PATH: "/usr/bin" };
+export const realisticEnv: Record<string, string> = {
+  DROPKIT_CACHE_FILE: ".cache/dropkit.json",
+  DROPKIT_MODULES_EXCLUDE: "tmp-*, scratch-*",
+  PATH: "/usr/bin",
+};
 export const realisticFlags = { theme: "forest", exclude: ["shop-beta"] };
-export const realisticArchives = ["blog.zip", "forest-theme.zip", "ocean-theme.zip", "shop-core.zip", "shop-beta.zip", "test-keep.zip", "test-x.zip", "old-a.zip", "wip-b.zip", "gallery.zip"];
+export const realisticArchives = [
+  "blog.zip",
+  "forest-theme.zip",
+  "ocean-theme.zip",
+  "shop-core.zip",
+  "shop-beta.zip",
+  "test-keep.zip",
+  "test-x.zip",
+  "old-a.zip",
+  "wip-b.zip",
+  "gallery.zip",
+];
 
 /**
  * A `package.json` of about 256 KB: 1,500 dependencies and 1,500 scripts (3,000 entries), formatted as npm
@@ -32,15 +47,21 @@ export function packageJsonText(): string {
     dependencies[`@workspace-${i % 37}/package-number-${i}`] = `^${1 + (i % 9)}.${i % 23}.${i % 11}`;
     scripts[`build:target-${i}`] = `node ./scripts/build.mjs --target=module-${i} --out dist/${i} --mode=release && echo "built ${i}"`;
   }
-  return JSON.stringify({
-    name: "drop-of-the-spring",
-    version: "4.2.0",
-    private: true,
-    type: "module",
-    scripts,
-    dependencies,
-    dropkit: { theme: "ocean", presets: ["standard"], modules: { exclude: ["legacy-*", "wip-*"] }, hooks: { onFailure: "fail" } },
-  }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      {
+        name: "drop-of-the-spring",
+        version: "4.2.0",
+        private: true,
+        type: "module",
+        scripts,
+        dependencies,
+        dropkit: { theme: "ocean", presets: ["standard"], modules: { exclude: ["legacy-*", "wip-*"] }, hooks: { onFailure: "fail" } },
+      },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
 /** A config of 1.25 MB: 60,000 module globs in `modules.include`, `modules.exclude` and `modules.only`. */
@@ -50,12 +71,18 @@ export function hugeConfigText(): string {
       const i = from + k;
       return i % 4 === 0 ? `shop-mod-${i}-*` : `module-n-${i}`;
     });
-  return JSON.stringify({
-    schema: 1,
-    theme: "ocean",
-    modules: { include: names(0, 30_000), exclude: names(30_000, 20_000), only: names(50_000, 10_000) },
-    hooks: { onFailure: "fail" },
-  }, null, 1) + "\n";
+  return (
+    JSON.stringify(
+      {
+        schema: 1,
+        theme: "ocean",
+        modules: { include: names(0, 30_000), exclude: names(30_000, 20_000), only: names(50_000, 10_000) },
+        hooks: { onFailure: "fail" },
+      },
+      null,
+      1,
+    ) + "\n"
+  );
 }
 
 /**
@@ -64,9 +91,15 @@ export function hugeConfigText(): string {
  */
 export function selectionRequest(cwd: string) {
   const names = Array.from({ length: 10_000 }, (_, i) => `mod-${String(i).padStart(5, "0")}`);
-  const config = { theme: "ocean", modules: { only: [...names.filter((_, i) => i % 2 === 0), "extra-*"], exclude: names.filter((_, i) => i % 7 === 0) } };
+  const config = {
+    theme: "ocean",
+    modules: { only: [...names.filter((_, i) => i % 2 === 0), "extra-*"], exclude: names.filter((_, i) => i % 7 === 0) },
+  };
   return {
-    op: "resolve", cwd, flags: {}, env: { DROPKIT_PRESETS: "" },
+    op: "resolve",
+    cwd,
+    flags: {},
+    env: { DROPKIT_PRESETS: "" },
     config: { source: cwd + "/dropkit.config.json", format: "json", text: JSON.stringify(config) },
     archives: [...names.map((n) => n + ".zip"), "ocean-theme.zip"],
   };
@@ -80,8 +113,12 @@ export function benchInputs() {
   return {
     realisticText: configText,
     resolveRequest: {
-      op: "resolve", cwd, flags: realisticFlags, env: realisticEnv,
-      config: { source: cwd + "/dropkit.config.json", format: "json", text: configText }, archives: realisticArchives,
+      op: "resolve",
+      cwd,
+      flags: realisticFlags,
+      env: realisticEnv,
+      config: { source: cwd + "/dropkit.config.json", format: "json", text: configText },
+      archives: realisticArchives,
     },
     packageText,
     packageRequest: { op: "validate", text: packageText, format: "package.json", source: cwd + "/package.json" },

@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import { benchInputs } from "./inputs.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const modules = process.argv.slice(2).length > 0 ? process.argv.slice(2).map((f) => path.resolve(f)) : [path.join(root, "dist/dropkit.wasm")];
+const modules =
+  process.argv.slice(2).length > 0 ? process.argv.slice(2).map((f) => path.resolve(f)) : [path.join(root, "dist/dropkit.wasm")];
 const work = mkdtempSync(path.join(os.tmpdir(), "dropkit-instructions-"));
 const inputs = benchInputs();
 const requests: Record<string, unknown> = {
@@ -52,5 +53,6 @@ for (const [i, wasm] of modules.entries()) {
   const binary = path.join(build, "dropkit-embed");
   const base = instructions(binary, trivial);
   console.log(wasm);
-  for (const { name, file } of files) console.log(`  ${name.padEnd(36)} ${(instructions(binary, file) - base).toLocaleString("en").padStart(13)}`);
+  for (const { name, file } of files)
+    console.log(`  ${name.padEnd(36)} ${(instructions(binary, file) - base).toLocaleString("en").padStart(13)}`);
 }

@@ -20,7 +20,9 @@ const blankUrl = pathToFileURL(blankFile).href;
 /** The page's marks (ms since navigation start), once the frame that paints the first result has run. */
 async function marks(page: Page, last: string): Promise<Record<string, number>> {
   await page.waitForFunction((name) => performance.getEntriesByName(name).length > 0, last);
-  return page.evaluate(() => Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name.replace("dropkit:", ""), m.startTime])));
+  return page.evaluate(() =>
+    Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name.replace("dropkit:", ""), m.startTime])),
+  );
 }
 
 async function measure(browser: Browser, url: string, last: string, warm: boolean): Promise<Array<Record<string, number>>> {
@@ -91,7 +93,9 @@ async function keystrokes(page: Page, count: number): Promise<number[]> {
 
 const browser = await launchChromium();
 try {
-  console.log(`playground: ${pageUrl} (${(fs.statSync(playgroundFile).size / 1024).toFixed(1)} KB), ${runs} loads each, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `playground: ${pageUrl} (${(fs.statSync(playgroundFile).size / 1024).toFixed(1)} KB), ${runs} loads each, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   for (const warm of [false, true]) {
     const label = warm ? "warm (reload in one tab)" : "cold (new tab each time)";
     const blank = await measure(browser, blankUrl, "dropkit:script-start", warm);
@@ -120,7 +124,9 @@ try {
       if (label.includes("package.json") && i === sizes - 1) typed = await keystrokes(run.page, 21);
       await run.page.close();
     }
-    console.log(`  ${label.padEnd(20)} (${(text.length / 1024).toFixed(0)} KB): paste to answer ${stats(answers)}; longest task ${stats(longest)}`);
+    console.log(
+      `  ${label.padEnd(20)} (${(text.length / 1024).toFixed(0)} KB): paste to answer ${stats(answers)}; longest task ${stats(longest)}`,
+    );
     if (typed.length > 0) console.log(`  ${"".padEnd(20)} keystroke to result (${typed.length} keys): ${stats(typed)}`);
   }
 } finally {

@@ -17,7 +17,10 @@ export async function inflateRaw(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8A
 async function pipe(bytes: Uint8Array<ArrayBuffer>, transform: CompressionStream | DecompressionStream): Promise<Uint8Array<ArrayBuffer>> {
   const writer = transform.writable.getWriter();
   // Damaged input rejects the reads below as well; this side's rejection is the same news.
-  writer.write(bytes).then(() => writer.close()).catch(() => undefined);
+  writer
+    .write(bytes)
+    .then(() => writer.close())
+    .catch(() => undefined);
   const reader = transform.readable.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;

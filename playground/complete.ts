@@ -1,6 +1,12 @@
 // Completion in the editor: keys and values at every depth from schema.json, preset names, and the simulated folder's themes and modules.
 
-import { type Completion, type CompletionContext, type CompletionResult, type CompletionSource, pickedCompletion } from "@codemirror/autocomplete";
+import {
+  type Completion,
+  type CompletionContext,
+  type CompletionResult,
+  type CompletionSource,
+  pickedCompletion,
+} from "@codemirror/autocomplete";
 import type { EditorView } from "@codemirror/view";
 import { dotted, placeAt, type PathPart } from "./jsonpath.ts";
 import { schemaAt, valuesOf } from "./schema.ts";
@@ -27,7 +33,8 @@ export function configCompletions(facts: () => CompletionFacts): CompletionSourc
     // In a package.json only the `dropkit` key is dropkit's; the rest is the package's own business.
     let path: PathPart[] = place.path;
     if (known.packageJson) {
-      if (path.length === 0 && place.role === "key") return place.siblings.includes("dropkit") ? null : result(context, [keyOption("dropkit", "dropkit's config", 0)]);
+      if (path.length === 0 && place.role === "key")
+        return place.siblings.includes("dropkit") ? null : result(context, [keyOption("dropkit", "dropkit's config", 0)]);
       if (path[0] !== "dropkit") return null;
       path = path.slice(1);
     }
@@ -55,7 +62,12 @@ function replaceToken(text: string, key = false): Completion["apply"] {
     while (end < doc.length && /[\w$.*/-]/.test(doc.sliceString(end, end + 1))) end++;
     if (start < from && doc.sliceString(end, end + 1) === '"') end++;
     const insert = key && !/^\s*:/.test(doc.sliceString(end, end + 40)) ? `${text}: ` : text;
-    view.dispatch({ changes: { from: start, to: end, insert }, selection: { anchor: start + insert.length }, annotations: pickedCompletion.of(completion), userEvent: "input.complete" });
+    view.dispatch({
+      changes: { from: start, to: end, insert },
+      selection: { anchor: start + insert.length },
+      annotations: pickedCompletion.of(completion),
+      userEvent: "input.complete",
+    });
   };
 }
 
@@ -68,7 +80,13 @@ function keyOptions(path: PathPart[], siblings: string[]): Completion[] {
 
 /** A key, quoted, with its colon unless one is there. Listed in the schema's order. */
 function keyOption(key: string, description: string | undefined, index: number): Completion {
-  return { label: key, apply: replaceToken(JSON.stringify(key), true), type: "property", boost: -index, ...(description ? { info: description } : {}) };
+  return {
+    label: key,
+    apply: replaceToken(JSON.stringify(key), true),
+    type: "property",
+    boost: -index,
+    ...(description ? { info: description } : {}),
+  };
 }
 
 function valueOptions(path: PathPart[], facts: CompletionFacts): Completion[] {
@@ -87,7 +105,15 @@ function valueOptions(path: PathPart[], facts: CompletionFacts): Completion[] {
     seen.add(label);
     const info = describeValue(key, label, facts);
     // The schema's values first, in its order, then the folder's.
-    return [{ label, apply: replaceToken(JSON.stringify(value)), type: typeof value === "string" ? "enum" : "constant", boost: -seen.size, ...(info ? { info } : {}) }];
+    return [
+      {
+        label,
+        apply: replaceToken(JSON.stringify(value)),
+        type: typeof value === "string" ? "enum" : "constant",
+        boost: -seen.size,
+        ...(info ? { info } : {}),
+      },
+    ];
   });
 }
 

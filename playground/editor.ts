@@ -1,7 +1,15 @@
 // The config editor: CodeMirror 6 with JSON, line numbers, bracket matching and closing, folding, Tab indentation, completion, hover and the core's problems marked.
 
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
-import { deleteCharBackward, history, historyKeymap, indentLess, indentMore, indentWithTab, insertNewlineAndIndent } from "@codemirror/commands";
+import {
+  deleteCharBackward,
+  history,
+  historyKeymap,
+  indentLess,
+  indentMore,
+  indentWithTab,
+  insertNewlineAndIndent,
+} from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { EditorState } from "@codemirror/state";
@@ -21,7 +29,13 @@ export interface EditorOptions {
 
 /** Colours come from the page's CSS variables, so that light and dark mode are one theme. */
 const theme = EditorView.theme({
-  "&": { color: "var(--fg)", backgroundColor: "var(--code-bg)", border: "1px solid var(--border)", borderRadius: "6px", fontSize: "13.5px" },
+  "&": {
+    color: "var(--fg)",
+    backgroundColor: "var(--code-bg)",
+    border: "1px solid var(--border)",
+    borderRadius: "6px",
+    fontSize: "13.5px",
+  },
   "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "1px" },
   ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.5", minHeight: "16em", maxHeight: "32em" },
   ".cm-content": { caretColor: "var(--fg)" },
@@ -30,7 +44,13 @@ const theme = EditorView.theme({
   ".cm-activeLineGutter": { backgroundColor: "transparent" },
   "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "var(--selection)" },
   ".cm-matchingBracket": { backgroundColor: "var(--bracket)", outline: "1px solid var(--muted)" },
-  ".cm-tooltip": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", borderRadius: "6px", maxWidth: "32em" },
+  ".cm-tooltip": {
+    backgroundColor: "var(--panel)",
+    color: "var(--fg)",
+    border: "1px solid var(--border)",
+    borderRadius: "6px",
+    maxWidth: "32em",
+  },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--on-accent)" },
   ".cm-completionInfo": { backgroundColor: "var(--panel)", color: "var(--fg)", border: "1px solid var(--border)", padding: "6px 8px" },
   ".hover": { padding: "6px 10px", maxWidth: "30em" },
@@ -38,7 +58,15 @@ const theme = EditorView.theme({
   ".cm-problem": { textDecoration: "underline wavy var(--bad)", textDecorationSkipInk: "none", backgroundColor: "var(--bad-bg)" },
   ".cm-tooltip-problem": { padding: "4px 10px 8px", borderLeft: "4px solid var(--bad)" },
   ".cm-tooltip-problem p": { margin: "4px 0" },
-  ".cm-tooltip-problem button": { backgroundColor: "var(--accent)", color: "var(--on-accent)", border: "none", borderRadius: "4px", padding: "3px 10px", font: "inherit", cursor: "pointer" },
+  ".cm-tooltip-problem button": {
+    backgroundColor: "var(--accent)",
+    color: "var(--on-accent)",
+    border: "none",
+    borderRadius: "4px",
+    padding: "3px 10px",
+    font: "inherit",
+    cursor: "pointer",
+  },
 });
 
 const highlight = HighlightStyle.define([
@@ -75,7 +103,17 @@ export function createEditor(options: EditorOptions): EditorView {
         problemMarks(),
         // Enter and Backspace as CodeMirror does them (indentation), history and indentation keys; caret motion, selection and
         // word deletion are the browser's own, which saves the page the 2.5 KB of CodeMirror's standard keymap.
-        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...foldKeymap, ...historyKeymap, { key: "Enter", run: insertNewlineAndIndent }, { key: "Backspace", run: deleteCharBackward }, { key: "Mod-[", run: indentLess }, { key: "Mod-]", run: indentMore }, indentWithTab]),
+        keymap.of([
+          ...closeBracketsKeymap,
+          ...completionKeymap,
+          ...foldKeymap,
+          ...historyKeymap,
+          { key: "Enter", run: insertNewlineAndIndent },
+          { key: "Backspace", run: deleteCharBackward },
+          { key: "Mod-[", run: indentLess },
+          { key: "Mod-]", run: indentMore },
+          indentWithTab,
+        ]),
         // An id in the page cannot name an element in the shadow root, so the name is the content's own label.
         EditorView.contentAttributes.of({ "aria-label": options.label, spellcheck: "false", autocapitalize: "off" }),
         EditorView.updateListener.of((update) => {

@@ -89,5 +89,16 @@ export const examples: Example[] = [
 
 /** The whole state an example sets: what it gives, and the defaults for every other input. */
 export function exampleState(example: Example): State {
-  return { config: "", format: "auto", env: "", theme: "", exclude: "", preset: "", logFormat: "", archives: defaultArchives, presetFiles: [], ...example.state };
+  return {
+    config: "",
+    format: "auto",
+    env: "",
+    theme: "",
+    exclude: "",
+    preset: "",
+    logFormat: "",
+    archives: defaultArchives,
+    presetFiles: [],
+    ...example.state,
+  };
 }

@@ -27,7 +27,10 @@ export function renderExplain(view: ExplainView, answer: Answer, key: string | u
     return;
   }
   parts.push(paragraph("result", `${key} = ${valueText(row.value)}`));
-  if (row.invalid) parts.push(paragraph("summary bad", `A layer's value for ${key} has a problem (see Problems); this is what the other layers resolve to.`));
+  if (row.invalid)
+    parts.push(
+      paragraph("summary bad", `A layer's value for ${key} has a problem (see Problems); this is what the other layers resolve to.`),
+    );
   parts.push(
     table(
       `Every layer that set ${key}, the winner first`,
@@ -38,7 +41,11 @@ export function renderExplain(view: ExplainView, answer: Answer, key: string | u
   );
   if (row.entries) {
     const limit = Math.min(row.entries.length, shown(key));
-    const entries = table(`Each entry of ${key} and the layer it came from`, ["Entry", "Layer", "Source"], row.entries.slice(0, limit).map((e) => [e.value, e.layer, e.source]));
+    const entries = table(
+      `Each entry of ${key} and the layer it came from`,
+      ["Entry", "Layer", "Source"],
+      row.entries.slice(0, limit).map((e) => [e.value, e.layer, e.source]),
+    );
     if (limit < row.entries.length) entries.querySelector("tbody")!.append(moreRow(key, row.entries.length - limit, 3));
     parts.push(entries);
     if (row.entries.length === 0) parts.push(paragraph("summary", "No layer added an entry."));
@@ -51,7 +58,12 @@ function valueText(value: unknown): string {
   return Array.isArray(value) && value.length > entriesShown ? `${value.length.toLocaleString("en")} entries` : formatValue(value);
 }
 
-function table(caption: string, header: string[], rows: string[][], decorate?: (tr: HTMLTableRowElement, index: number) => void): HTMLElement {
+function table(
+  caption: string,
+  header: string[],
+  rows: string[][],
+  decorate?: (tr: HTMLTableRowElement, index: number) => void,
+): HTMLElement {
   const wrap = document.createElement("div");
   wrap.className = "table-wrap";
   // A table wider than a phone scrolls: the keyboard must reach it too, so its box takes the focus, named by its caption.

@@ -16,7 +16,10 @@ export interface Fix {
 
 /** The core's suggestion in a message: `Did you mean "theme"?`, `(did you mean "fail"?)`, `Did you mean DROPKIT_THEME?`. */
 export function suggestionOf(message: string): string | undefined {
-  return /[Dd]id you mean (?:"((?:[^"\\]|\\.)*)"|(DROPKIT_[A-Z0-9_]+))\?/.exec(message)?.slice(1).find((s) => s !== undefined);
+  return /[Dd]id you mean (?:"((?:[^"\\]|\\.)*)"|(DROPKIT_[A-Z0-9_]+))\?/
+    .exec(message)
+    ?.slice(1)
+    .find((s) => s !== undefined);
 }
 
 /** The value a message says was wrong: `found "jsn"`, `Unknown preset "standrd"`, `Theme "ocaen" not found`. */
@@ -29,7 +32,11 @@ function foundIn(message: string): string | undefined {
  * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's); `setVariables`,
  * the variables the environment sets.
  */
-export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined, setVariables: ReadonlySet<string> = new Set()): Fix | undefined {
+export function fixFor(
+  problem: CoreDiagnostic | CoreWarning,
+  textOf: (file: string) => string | undefined,
+  setVariables: ReadonlySet<string> = new Set(),
+): Fix | undefined {
   const suggestion = suggestionOf(problem.message);
   if (suggestion === undefined) return undefined;
   const label = `Use "${suggestion}"`;
@@ -42,7 +49,8 @@ export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
   if (source.startsWith("DROPKIT_")) {
     // An unknown variable's warning suggests a name; an invalid value's error, a value.
     // A rename to a variable that is already set would override what the user set there: no fix then.
-    if (suggestion.startsWith("DROPKIT_") && !("name" in problem)) return setVariables.has(suggestion) ? undefined : { label, edit: { target: "env", name: source, rename: suggestion } };
+    if (suggestion.startsWith("DROPKIT_") && !("name" in problem))
+      return setVariables.has(suggestion) ? undefined : { label, edit: { target: "env", name: source, rename: suggestion } };
     const found = foundIn(problem.message);
     return found === undefined ? undefined : { label, edit: { target: "env", name: source, found, value: suggestion } };
   }
@@ -55,7 +63,10 @@ export function fixFor(problem: CoreDiagnostic | CoreWarning, textOf: (file: str
  * after parsing (an unknown preset, a missing theme), the JSON string that starts at `file:line:column`.
  * Empty for a problem at one point.
  */
-export function locate(problem: CoreDiagnostic | CoreWarning, textOf: (file: string) => string | undefined): { file: string; from: number; to: number; expect: string } | undefined {
+export function locate(
+  problem: CoreDiagnostic | CoreWarning,
+  textOf: (file: string) => string | undefined,
+): { file: string; from: number; to: number; expect: string } | undefined {
   const diagnostic = problem as Partial<CoreDiagnostic>;
   const match = /^(.*):(\d+):(\d+)$/.exec(problem.source);
   const file = diagnostic.file ?? match?.[1];
@@ -107,7 +118,9 @@ export function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }
       const [, lead, , eq, value] = match;
       if (edit.rename) return `${lead}${edit.rename}${eq}${value}`;
       // Lists are comma-separated: only the wrong item changes, with its blanks and quotes.
-      const items = value!.split(",").map((item) => item.replace(new RegExp(`^(\\s*["']?)${escapeRegExp(edit.found!)}(["']?\\s*)$`), `$1${edit.value}$2`));
+      const items = value!
+        .split(",")
+        .map((item) => item.replace(new RegExp(`^(\\s*["']?)${escapeRegExp(edit.found!)}(["']?\\s*)$`), `$1${edit.value}$2`));
       return `${lead}${edit.name}${eq}${items.join(",")}`;
     })
     .join("\n");

@@ -50,7 +50,11 @@ export function keyAt(state: EditorState, pos: number): { path: PathPart[]; from
 }
 
 function keyPlace(state: EditorState, object: SyntaxNode, token?: SyntaxNode): Place {
-  const siblings = object.getChildren("Property").map((p) => p.getChild("PropertyName")).filter((n): n is SyntaxNode => n !== null && n !== token).map((n) => nameOf(state, n));
+  const siblings = object
+    .getChildren("Property")
+    .map((p) => p.getChild("PropertyName"))
+    .filter((n): n is SyntaxNode => n !== null && n !== token)
+    .map((n) => nameOf(state, n));
   return { role: "key", path: pathOf(state, object), siblings, ...(token ? { token: { from: token.from, to: token.to } } : {}) };
 }
 

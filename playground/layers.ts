@@ -10,7 +10,10 @@ export function parseFlags(state: State): NonNullable<ResolveRequest["flags"]> {
   const flags: NonNullable<ResolveRequest["flags"]> = {};
   // An empty field is a flag not given; `--theme=` with an empty value would be a usage error nobody meant.
   if (state.theme.trim() !== "") flags.theme = state.theme.trim();
-  const exclude = state.exclude.split(",").map((s) => s.trim()).filter(Boolean);
+  const exclude = state.exclude
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (exclude.length > 0) flags.exclude = exclude;
   const preset = state.preset.split(",").filter(Boolean);
   if (preset.length > 0) flags.preset = preset;
@@ -44,7 +47,14 @@ export function parseEnv(text: string): { vars: Record<string, string>; notes: s
 
 /** The distinct non-blank lines of a text. */
 export function lines(text: string): string[] {
-  return [...new Set(text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/\r\n|\r|\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A path in the simulated folder made absolute: `presets/a.json`, `./presets/a.json` and `/drop/presets/a.json` are one file. */

@@ -12,7 +12,16 @@ import { type ProblemMark, showProblems } from "./marks.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
-import { entriesMore, entriesShown, renderProblems, renderSelection, renderTable, renderTableText, renderWarnings, type ListedProblem } from "./render.ts";
+import {
+  entriesMore,
+  entriesShown,
+  renderProblems,
+  renderSelection,
+  renderTable,
+  renderTableText,
+  renderWarnings,
+  type ListedProblem,
+} from "./render.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
 import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
@@ -143,8 +152,14 @@ function wireEvents(): void {
     else setStatus(`Not formatted: ${formatted.error}`, "bad");
     editor.focus();
   });
-  byId("export-ts").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts", answer.errors.length));
-  byId("export-package").addEventListener("click", () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json", answer.errors.length));
+  byId("export-ts").addEventListener(
+    "click",
+    () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts", answer.errors.length),
+  );
+  byId("export-package").addEventListener(
+    "click",
+    () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json", answer.errors.length),
+  );
   byId("copy-link").addEventListener("click", async () => {
     // The state as it is now, typing included that the address does not hold yet.
     const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
@@ -193,7 +208,10 @@ function resolveAndRender(): void {
   const archives = names.filter((n) => n.toLowerCase().endsWith(".zip") && !n.includes("/"));
   const presetFiles = state.presetFiles.filter((f) => f.path !== "").map((f) => ({ path: inFolder(f.path), text: f.text }));
   showNotes(ui.envNotes, env.notes);
-  showNotes(ui.archivesNotes, names.filter((n) => !archives.includes(n)).map((n) => `${n}: not a .zip in the folder, so only preset detection sees it.`));
+  showNotes(
+    ui.archivesNotes,
+    names.filter((n) => !archives.includes(n)).map((n) => `${n}: not a .zip in the folder, so only preset detection sees it.`),
+  );
   try {
     answer = resolveInputs(core, {
       cwd,
@@ -236,7 +254,10 @@ function render(source: string, state: State): void {
   listed.sort((a, b) => (a.at?.from ?? Infinity) - (b.at?.from ?? Infinity));
   warningFixes = answer.warnings.map((w) => fixFor(w, textOf, setVariables));
   renderProblems(ui.problems, ui.problemsSummary, listed);
-  showProblems(editor, listed.filter((p) => p.at).map((p) => mark(p)));
+  showProblems(
+    editor,
+    listed.filter((p) => p.at).map((p) => mark(p)),
+  );
   const unparsed = answer.errors.some((e) => e.name === "ConfigSyntaxError" && e.file === source);
   stale = unparsed && resolved.rows.length > 0;
   if (!stale) resolved = answer;
@@ -293,12 +314,18 @@ function showMore(key: string): void {
   renderResolved();
   const scope = inExplain ? ui.explain.body : ui.table;
   const selector = `button[data-more="${CSS.escape(key)}"]`;
-  (scope.querySelector<HTMLButtonElement>(selector) ?? ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`))?.focus();
+  (
+    scope.querySelector<HTMLButtonElement>(selector) ?? ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`)
+  )?.focus();
 }
 
-
 function mark({ problem, at, fix }: ListedProblem): ProblemMark {
-  return { from: at!.from, to: at!.to, message: `${problem.name}: ${problem.message}`, ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}) };
+  return {
+    from: at!.from,
+    to: at!.to,
+    message: `${problem.name}: ${problem.message}`,
+    ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}),
+  };
 }
 
 /** Applies a fix to the input it is about, unless that input changed since the answer (then the answer is renewed). */
@@ -314,7 +341,10 @@ function applyFix(fix: Fix | undefined): void {
       file.text = current.slice(0, edit.from) + edit.insert + current.slice(edit.to);
       renderPresetFiles(ui.presetFiles, files);
     } else {
-      editor.dispatch({ changes: { from: edit.from, to: edit.to, insert: edit.insert }, selection: { anchor: edit.from + edit.insert.length } });
+      editor.dispatch({
+        changes: { from: edit.from, to: edit.to, insert: edit.insert },
+        selection: { anchor: edit.from + edit.insert.length },
+      });
       editor.focus();
     }
   } else if (edit.target === "env") {

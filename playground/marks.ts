@@ -32,7 +32,10 @@ function decorate(problems: ProblemMark[], length: number): DecorationSet {
     if (to <= from) [from, to] = from < length ? [from, from + 1] : [Math.max(0, from - 1), from];
     return Decoration.mark({ class: "cm-problem", problem }).range(from, Math.max(to, from));
   });
-  return Decoration.set(ranges.filter((r) => r.from < r.to), true);
+  return Decoration.set(
+    ranges.filter((r) => r.from < r.to),
+    true,
+  );
 }
 
 /** The tooltip of the marks under the pointer: each message, and a button for each fix. */

@@ -84,7 +84,11 @@ export function renderSelection(box: HTMLElement, answer: Answer): void {
   const chosen = plan.theme.file ?? plan.theme.path;
   const themeLine = document.createElement("p");
   themeLine.className = "theme-line";
-  themeLine.append(span("label", "Theme"), span("value", chosen ?? "(none)"), span("origin", `theme = ${String(theme.value)} from ${theme.layer}, ${theme.source}`));
+  themeLine.append(
+    span("label", "Theme"),
+    span("value", chosen ?? "(none)"),
+    span("origin", `theme = ${String(theme.value)} from ${theme.layer}, ${theme.source}`),
+  );
   box.append(themeLine);
   const reason = plan.theme.reason + (plan.theme.alternatives.length > 0 ? `; alternatives: ${plan.theme.alternatives.join(", ")}` : "");
   if (reason !== "") box.append(paragraph("hint", `Why: ${reason}.`));
@@ -134,7 +138,8 @@ export function renderTable(table: HTMLTableElement, rows: Row[], selected: stri
       keyCell.append(open);
       if (row.invalid && key === row.key) keyCell.append(span("invalid-mark", "invalid"));
       // A long list's own row names its size; its entries follow, each with its origin.
-      const shownValue = key === row.key && row.entries && row.entries.length > entriesShown ? `${row.entries.length.toLocaleString("en")} entries` : value!;
+      const shownValue =
+        key === row.key && row.entries && row.entries.length > entriesShown ? `${row.entries.length.toLocaleString("en")} entries` : value!;
       tr.append(keyCell, cell(shownValue, "value"), cell(layer!, `layer layer-${layer}`), cell(source!, "source"));
       body.append(tr);
     }
@@ -150,7 +155,9 @@ export function moreRow(key: string, hidden: number, columns: number): HTMLTable
   const td = document.createElement("td");
   td.colSpan = columns;
   const count = hidden.toLocaleString("en");
-  td.append(button(hidden > entriesMore ? `Show ${entriesMore} more of ${count} hidden entries` : `Show the other ${count}`, "more", { more: key }));
+  td.append(
+    button(hidden > entriesMore ? `Show ${entriesMore} more of ${count} hidden entries` : `Show the other ${count}`, "more", { more: key }),
+  );
   tr.append(td);
   return tr;
 }

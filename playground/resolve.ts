@@ -1,6 +1,15 @@
 // The page's one reader of the core's `resolve` answer: runs the staged request on the simulated folder and turns the answer into rows.
 
-import type { CoreDiagnostic, CoreWarning, LeafOrigin, Plan, PresetChoice, ResolveDone, ResolveRequest, ResolvedConfig } from "../src/core.ts";
+import type {
+  CoreDiagnostic,
+  CoreWarning,
+  LeafOrigin,
+  Plan,
+  PresetChoice,
+  ResolveDone,
+  ResolveRequest,
+  ResolvedConfig,
+} from "../src/core.ts";
 import type { PageCore } from "./wasm.ts";
 
 /** A preset file in the simulated folder: an absolute path and its JSON text. */
@@ -63,7 +72,8 @@ export function resolveInputs(core: PageCore, inputs: Inputs): Answer {
   for (let round = 0; round < 3; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return readAnswer(response);
-    if (response.stage !== "presets" || request.presetFiles) throw new Error(`the core asked for stage "${response.stage}" after it was answered`);
+    if (response.stage !== "presets" || request.presetFiles)
+      throw new Error(`the core asked for stage "${response.stage}" after it was answered`);
     Object.assign(request, findPresets(response.needs, simulated));
   }
   throw new Error("the core did not finish resolving after every stage was answered");
@@ -73,16 +83,27 @@ export function resolveInputs(core: PageCore, inputs: Inputs): Answer {
  * The preset files the core asked for, as the CLI finds them on disk (src/presets.ts): listed paths, listed
  * names as `<name>.json` in the search path directories in order, or in auto mode every `.json` file there.
  */
-function findPresets(needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] }, files: SimulatedFile[]): Pick<ResolveRequest, "presetFiles" | "presetNames"> {
+function findPresets(
+  needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] },
+  files: SimulatedFile[],
+): Pick<ResolveRequest, "presetFiles" | "presetNames"> {
   const byName = new Map<string, SimulatedFile>();
   for (const dir of needs.searchPath) {
-    const inDir = files.filter((f) => f.path.startsWith(dir.replace(/\/$/, "") + "/") && !f.path.slice(dir.length + 1).includes("/") && f.path.endsWith(".json"));
+    const inDir = files.filter(
+      (f) => f.path.startsWith(dir.replace(/\/$/, "") + "/") && !f.path.slice(dir.length + 1).includes("/") && f.path.endsWith(".json"),
+    );
     for (const file of inDir.sort((a, b) => (a.path < b.path ? -1 : 1))) {
       const name = baseName(file.path);
       if (!byName.has(name)) byName.set(name, file);
     }
   }
-  const source = (file: SimulatedFile, name: string, ref?: string) => ({ source: file.path, format: "json" as const, text: file.text, name, ...(ref !== undefined ? { ref } : {}) });
+  const source = (file: SimulatedFile, name: string, ref?: string) => ({
+    source: file.path,
+    format: "json" as const,
+    text: file.text,
+    name,
+    ...(ref !== undefined ? { ref } : {}),
+  });
   const presetFiles =
     needs.mode === "auto"
       ? [...byName].map(([name, file]) => source(file, name))
@@ -102,7 +123,12 @@ function readAnswer(done: ResolveDone): Answer {
   const rows = done.config && done.origins ? decisionRows(done.config, done.origins, new Set(done.invalid ?? [])) : [];
   const union = new Set(rows.filter((r) => r.entries).map((r) => r.key));
   const explain = done.explain
-    ? Object.fromEntries(Object.entries(done.explain).map(([key, chain]) => [key, chain.map((step, i): Step => ({ ...step, status: union.has(key) ? "merged" : i === 0 ? "wins" : "overridden" }))]))
+    ? Object.fromEntries(
+        Object.entries(done.explain).map(([key, chain]) => [
+          key,
+          chain.map((step, i): Step => ({ ...step, status: union.has(key) ? "merged" : i === 0 ? "wins" : "overridden" })),
+        ]),
+      )
     : undefined;
   return {
     ok: done.ok,
@@ -124,9 +150,14 @@ function readAnswer(done: ResolveDone): Answer {
 export function decisionRows(config: ResolvedConfig, origins: Record<string, LeafOrigin>, invalid: Set<string>): Row[] {
   const rows: Row[] = [];
   for (const [key, origin] of Object.entries(origins)) {
-    const value = key.split(".").reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), config);
+    const value = key
+      .split(".")
+      .reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), config);
     if (value === undefined) continue;
-    const entries = origin.entries && Array.isArray(value) ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source })) : undefined;
+    const entries =
+      origin.entries && Array.isArray(value)
+        ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source }))
+        : undefined;
     rows.push({ key, value, layer: origin.layer, source: origin.source, invalid: invalid.has(key), ...(entries ? { entries } : {}) });
   }
   return rows;

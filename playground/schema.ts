@@ -23,7 +23,10 @@ const root = schema as unknown as SchemaNode & { definitions?: Record<string, Sc
 function deref(node: SchemaNode): SchemaNode {
   let out = node;
   for (let depth = 0; out.$ref && depth < 8; depth++) {
-    const target = out.$ref.replace(/^#\//, "").split("/").reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], root) as SchemaNode | undefined;
+    const target = out.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], root) as SchemaNode | undefined;
     if (!target) break;
     const { $ref: _, ...own } = out;
     out = { ...target, ...own };
@@ -36,7 +39,14 @@ export function schemaAt(path: Array<string | number>): SchemaNode | undefined {
   let node: SchemaNode | undefined = deref(root);
   for (const part of path) {
     if (!node) return undefined;
-    node = typeof part === "number" ? (node.items ? deref(node.items) : undefined) : node.properties?.[part] ? deref(node.properties[part]) : undefined;
+    node =
+      typeof part === "number"
+        ? node.items
+          ? deref(node.items)
+          : undefined
+        : node.properties?.[part]
+          ? deref(node.properties[part])
+          : undefined;
   }
   return node;
 }

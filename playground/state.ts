@@ -21,7 +21,14 @@ export interface State {
   presetFiles: PresetFileState[];
 }
 
-export const defaultArchives = ["ocean-theme.zip", "forest-theme.zip", "blog.zip", "shop.zip", "legacy-forum.zip", "test-fixtures.zip"].join("\n");
+export const defaultArchives = [
+  "ocean-theme.zip",
+  "forest-theme.zip",
+  "blog.zip",
+  "shop.zip",
+  "legacy-forum.zip",
+  "test-fixtures.zip",
+].join("\n");
 
 export const defaults: State = {
   config: `{
@@ -61,7 +68,9 @@ export async function decodeFragment(hash: string): Promise<State> {
     const parsed = JSON.parse(await inflate(body.slice(compressedPrefix.length))) as Partial<Record<keyof State, unknown>>;
     for (const key of textKeys) if (typeof parsed[key] === "string") state[key] = parsed[key];
     if (Array.isArray(parsed.presetFiles)) {
-      state.presetFiles = parsed.presetFiles.filter((f): f is PresetFileState => typeof f?.path === "string" && typeof f?.text === "string").map(({ path, text }) => ({ path, text }));
+      state.presetFiles = parsed.presetFiles
+        .filter((f): f is PresetFileState => typeof f?.path === "string" && typeof f?.text === "string")
+        .map(({ path, text }) => ({ path, text }));
     }
     return state;
   }

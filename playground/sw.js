@@ -4,12 +4,22 @@
 const kept = "dropkit-playground-__DROPKIT_PAGE_HASH__";
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(kept).then((cache) => cache.add("./index.html")).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(kept)
+      .then((cache) => cache.add("./index.html"))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener("activate", (event) => {
   const old = (names) => Promise.all(names.filter((name) => name !== kept).map((name) => caches.delete(name)));
-  event.waitUntil(caches.keys().then(old).then(() => self.clients.claim()));
+  event.waitUntil(
+    caches
+      .keys()
+      .then(old)
+      .then(() => self.clients.claim()),
+  );
 });
 
 self.addEventListener("fetch", (event) => {

@@ -9,7 +9,11 @@ export function formatConfig(core: PageCore, text: string): string | { error: st
   const parsed = core.parseJson(text);
   if (!parsed.ok) {
     const first = parsed.errors[0];
-    return { error: first ? `${first.message} (line ${first.line}, column ${first.column}). The text is kept as it is.` : "the text does not parse." };
+    return {
+      error: first
+        ? `${first.message} (line ${first.line}, column ${first.column}). The text is kept as it is.`
+        : "the text does not parse.",
+    };
   }
   return JSON.stringify(parsed.value, null, 2) + "\n";
 }
@@ -18,7 +22,13 @@ export function formatConfig(core: PageCore, text: string): string | { error: st
  * Shows the config as a `dropkit.config.ts` or a `package.json` below the buttons and copies it. The text
  * must parse; schema problems are exported as written (the CLI will report them), and the note says how many.
  */
-export async function exportConfig(core: PageCore, text: string, packageJson: boolean, form: "ts" | "package.json", problems: number): Promise<void> {
+export async function exportConfig(
+  core: PageCore,
+  text: string,
+  packageJson: boolean,
+  form: "ts" | "package.json",
+  problems: number,
+): Promise<void> {
   const note = document.getElementById("export-note")!;
   const out = document.getElementById("export-text")!;
   const parsed = core.parseJson(text);
@@ -27,11 +37,14 @@ export async function exportConfig(core: PageCore, text: string, packageJson: bo
   const config = packageJson && isObject(value) ? value.dropkit : value;
   if (!isObject(config)) {
     out.hidden = true;
-    note.textContent = !parsed.ok ? "Nothing exported: the config does not parse (see Problems)." : "Nothing exported: there is no config object to export.";
+    note.textContent = !parsed.ok
+      ? "Nothing exported: the config does not parse (see Problems)."
+      : "Nothing exported: there is no config object to export.";
     return;
   }
   const name = form === "ts" ? "dropkit.config.ts" : "package.json";
-  out.textContent = form === "ts" ? toConfigTs(config) : toPackageJson(config, packageJson ? (value as Record<string, unknown>) : undefined);
+  out.textContent =
+    form === "ts" ? toConfigTs(config) : toPackageJson(config, packageJson ? (value as Record<string, unknown>) : undefined);
   out.hidden = false;
   out.setAttribute("aria-label", name);
   const copied = await copyText(out.textContent);

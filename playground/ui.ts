@@ -26,7 +26,11 @@ export const ui = {
   tableEmpty: byId<HTMLParagraphElement>("resolved-empty"),
   tableDetails: byId<HTMLDetailsElement>("resolved-details"),
   tableText: byId<HTMLPreElement>("resolved-text"),
-  explain: { section: byId<HTMLElement>("explain"), heading: byId<HTMLElement>("explain-heading"), body: byId<HTMLElement>("explain-body") },
+  explain: {
+    section: byId<HTMLElement>("explain"),
+    heading: byId<HTMLElement>("explain-heading"),
+    body: byId<HTMLElement>("explain-body"),
+  },
   warningsBlock: byId<HTMLDivElement>("warnings-block"),
   warnings: byId<HTMLUListElement>("warnings"),
   shareNote: byId<HTMLSpanElement>("share-note"),

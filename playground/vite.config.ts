@@ -78,7 +78,10 @@ function singleFile(): Plugin {
         .replace("</body>", () => `<script>${script}</script>\n  </body>`);
       html.source = text;
       // The offline worker, named after the page it keeps (a new page is a new worker, and replaces the old copy).
-      const worker = readFileSync(new URL("./sw.js", import.meta.url), "utf8").replace("__DROPKIT_PAGE_HASH__", createHash("sha256").update(text).digest("hex").slice(0, 16));
+      const worker = readFileSync(new URL("./sw.js", import.meta.url), "utf8").replace(
+        "__DROPKIT_PAGE_HASH__",
+        createHash("sha256").update(text).digest("hex").slice(0, 16),
+      );
       this.emitFile({ type: "asset", fileName: "sw.js", source: worker });
     },
   };

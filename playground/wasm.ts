@@ -26,6 +26,7 @@ export async function openPageCore(deflatedBase64: string): Promise<PageCore> {
 function expect<T>(abi: AbiCore, request: object): T {
   const response = abi.call<T & { errors?: CoreDiagnostic[] }>(request);
   // A request the core cannot read is the page's bug, never the user's.
-  if (abi.lastStatus !== 0) throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + abi.lastStatus}`);
+  if (abi.lastStatus !== 0)
+    throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + abi.lastStatus}`);
   return response;
 }

@@ -24,14 +24,22 @@ const clipanionPatches = {
   "lib/platform/node.js": [
     // node:tty only when the colour depth is asked for.
     { from: "var tty = require('tty');", to: "", count: 1 },
-    { from: "var tty__default = /*#__PURE__*/_interopDefaultLegacy(tty);", to: "var tty__default = { get default() { return require('tty'); } };", count: 1 },
+    {
+      from: "var tty__default = /*#__PURE__*/_interopDefaultLegacy(tty);",
+      to: "var tty__default = { get default() { return require('tty'); } };",
+      count: 1,
+    },
   ],
   "lib/advanced/Cli.js": [
     { from: "    stdin: process.stdin,", to: "    get stdin() { return process.stdin; },", count: 1 },
     // dropkit passes its own stdout and stderr (src/stdio.ts): Node's streams are made only when a run needs them.
     { from: "    stdout: process.stdout,", to: "    get stdout() { return process.stdout; },", count: 1 },
     { from: "    stderr: process.stderr,", to: "    get stderr() { return process.stderr; },", count: 1 },
-    { from: "    colorDepth: platform.getDefaultColorDepth(),", to: "    get colorDepth() { return platform.getDefaultColorDepth(); },", count: 1 },
+    {
+      from: "    colorDepth: platform.getDefaultColorDepth(),",
+      to: "    get colorDepth() { return platform.getDefaultColorDepth(); },",
+      count: 1,
+    },
     // Object spread would call the getters; copying the property descriptors keeps them lazy.
     {
       from: /\{\s*\.\.\.Cli\.defaultContext,\s*\.\.\.userContext,\s*\}/g,
@@ -52,7 +60,8 @@ const lazyClipanion = {
       let text = await readFile(args.path, "utf8");
       for (const { from, to, count } of patches) {
         const found = typeof from === "string" ? text.split(from).length - 1 : (text.match(from) ?? []).length;
-        if (found !== count) throw new Error(`clipanion ${file}: expected ${count} of ${from}, found ${found}; update scripts/build-cli.mjs`);
+        if (found !== count)
+          throw new Error(`clipanion ${file}: expected ${count} of ${from}, found ${found}; update scripts/build-cli.mjs`);
         text = text.replaceAll(from, to);
       }
       return { contents: text, loader: "js" };
@@ -78,7 +87,7 @@ const result = await build({
     // The version, so that start-up does not read and parse package.json; src/cli.ts reads it when run unbundled.
     __DROPKIT_VERSION__: JSON.stringify(version),
   },
-  banner: { js: "const __dropkitUrl = require(\"node:url\").pathToFileURL(__filename).href;" },
+  banner: { js: 'const __dropkitUrl = require("node:url").pathToFileURL(__filename).href;' },
   plugins: [lazyClipanion],
   legalComments: "none",
   minifyWhitespace: true,
@@ -298,24 +307,38 @@ function checkCodeCaches(bin) {
     const drops = { json: path.join(repo, "json"), ts: path.join(repo, "ts") };
     for (const dir of Object.values(drops)) mkdirSync(path.join(dir, ".git"), { recursive: true });
     writeFileSync(path.join(drops.json, "dropkit.config.json"), JSON.stringify({ theme: "ocean", exclude: ["legacy-*"] }));
-    writeFileSync(path.join(drops.ts, "dropkit.config.ts"), "const theme: string = \"ocean\";\nexport default { theme };\n");
+    writeFileSync(path.join(drops.ts, "dropkit.config.ts"), 'const theme: string = "ocean";\nexport default { theme };\n');
     const cacheHome = path.join(repo, "cache");
     mkdirSync(cacheHome, { mode: 0o700 });
     /** Runs \`dropkit config\` in \`drop\` with \`onExit\` (a function of the bin's exports, as text) called at exit. */
-    const run = (drop, onExit) => spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(bin)}, "config"];
+    const run = (drop, onExit) =>
+      spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `process.argv = [process.argv[0], ${JSON.stringify(bin)}, "config"];
 const bin = require(${JSON.stringify(bin)});
-process.on("exit", () => (${onExit})(bin));`], {
-      cwd: drop,
-      // A plain run: no DROPKIT_* settings, and no NODE_OPTIONS, whose V8 flags would make V8 reject the cache in other runs.
-      env: { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: repo, XDG_CACHE_HOME: cacheHome },
-      encoding: "utf8",
-    });
+process.on("exit", () => (${onExit})(bin));`,
+        ],
+        {
+          cwd: drop,
+          // A plain run: no DROPKIT_* settings, and no NODE_OPTIONS, whose V8 flags would make V8 reject the cache in other runs.
+          env: { ...withoutDropkitSettings(process.env), GIT_CEILING_DIRECTORIES: repo, XDG_CACHE_HOME: cacheHome },
+          encoding: "utf8",
+        },
+      );
     const runs = [run(drops.json, "() => {}"), run(drops.ts, "() => {}")];
     const failed = runs.find((r) => r.status !== 0);
-    if (failed) console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while checking the code caches: ${failed.stderr.trim()}`);
-    const check = run(drops.ts, "(bin) => console.log(`rejected: ${bin.bundle.script.cachedDataRejected} ${bin.jiti.script.cachedDataRejected}`)");
+    if (failed)
+      console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while checking the code caches: ${failed.stderr.trim()}`);
+    const check = run(
+      drops.ts,
+      "(bin) => console.log(`rejected: ${bin.bundle.script.cachedDataRejected} ${bin.jiti.script.cachedDataRejected}`)",
+    );
     if (!/^rejected: false false$/m.test(check.stdout)) {
-      console.warn(`build-cli: V8 did not accept the code caches a first run saved, so start-up compiles the bundle and jiti every time: ${check.stdout}${check.stderr}`);
+      console.warn(
+        `build-cli: V8 did not accept the code caches a first run saved, so start-up compiles the bundle and jiti every time: ${check.stdout}${check.stderr}`,
+      );
     }
   } finally {
     rmSync(repo, { recursive: true, force: true });

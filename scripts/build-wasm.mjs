@@ -41,12 +41,14 @@ export class NoInline {
       if (decorators.some((d) => d.name?.text === "noinline")) names.push(name);
     }
     // The transform reads asc's internals: when they change, it must fail the build rather than mark nothing.
-    if (names.length === LIBRARY_NOINLINE.length) throw new Error("NoInline found no @noinline function in the program: asc's program API changed; update scripts/build-wasm.mjs");
+    if (names.length === LIBRARY_NOINLINE.length)
+      throw new Error("NoInline found no @noinline function in the program: asc's program API changed; update scripts/build-wasm.mjs");
     const functions = [];
     for (let i = 0; i < module.getNumFunctions(); i++) functions.push(this.binaryen.getFunctionInfo(module.getFunctionByIndex(i)).name);
     for (const name of names) {
       const pattern = new RegExp("^" + name.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*") + "$");
-      if (!functions.some((f) => pattern.test(f))) throw new Error(`NoInline: no function of the module is named ${name}; update LIBRARY_NOINLINE or the decorator`);
+      if (!functions.some((f) => pattern.test(f)))
+        throw new Error(`NoInline: no function of the module is named ${name}; update LIBRARY_NOINLINE or the decorator`);
     }
     // The no-inline pass marks the functions whose names match its argument; the mark lasts through asc's passes.
     for (const name of names) {

@@ -28,7 +28,9 @@ do {
   if (run.status !== 0) {
     process.stdout.write(run.stdout);
     process.stderr.write(run.stderr);
-    console.error(`\nround ${round} FAILED in ${seconds} s. Replay: FUZZ_SEED=${seed} FUZZ_RUNS=${scale} node --import tsx --test test/core/fuzz.test.ts`);
+    console.error(
+      `\nround ${round} FAILED in ${seconds} s. Replay: FUZZ_SEED=${seed} FUZZ_RUNS=${scale} node --import tsx --test test/core/fuzz.test.ts`,
+    );
     process.exit(1);
   }
   console.log(`round ${round}: seed ${seed}, ${count?.[1] ?? "?"} cases, ${seconds} s, ok`);

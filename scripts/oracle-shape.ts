@@ -15,8 +15,19 @@
 
 /** The 13 leaves, in the order of the answer. */
 const leaves = [
-  "schema", "theme", "modules.include", "modules.exclude", "modules.only", "presets", "presetsSearchPath",
-  "hooks.initScriptsDir", "hooks.postScriptsDir", "hooks.onFailure", "cache.file", "cache.enabled", "log.format",
+  "schema",
+  "theme",
+  "modules.include",
+  "modules.exclude",
+  "modules.only",
+  "presets",
+  "presetsSearchPath",
+  "hooks.initScriptsDir",
+  "hooks.postScriptsDir",
+  "hooks.onFailure",
+  "cache.file",
+  "cache.enabled",
+  "log.format",
 ];
 const unionLists = new Set(["modules.include", "modules.exclude", "modules.only"]);
 
@@ -78,7 +89,8 @@ export function expectedAnswer(request: string, status: number, reference: strin
     if (!allowed) return `an error the reference did not report, of a kind change 4 does not allow: ${JSON.stringify(e)}`;
   }
   if (got.config === undefined || got.origins === undefined) return "the candidate's answer with problems has no config or origins";
-  if (JSON.stringify(got.invalid) !== JSON.stringify(invalidKeys(got.errors))) return `invalid is not the leaves the problems are about: ${JSON.stringify(got.invalid)}`;
+  if (JSON.stringify(got.invalid) !== JSON.stringify(invalidKeys(got.errors)))
+    return `invalid is not the leaves the problems are about: ${JSON.stringify(got.invalid)}`;
   if ((got.explain !== undefined) !== (req.explain === true)) return "explain is there without being asked for, or missing when asked for";
   const trimmed: Record<string, any> = {};
   for (const [key, value] of Object.entries(got)) {
@@ -90,9 +102,7 @@ export function expectedAnswer(request: string, status: number, reference: strin
 
 /** The leaves that problems are about (docs/abi.md): a problem's path is the leaf, one of its items, its group, or the `exclude` shorthand. */
 export function invalidKeys(errors: Problem[]): string[] {
-  return leaves.filter((key) =>
-    errors.some((e) => e.name !== "ConfigSyntaxError" && isAbout(e.path, key)),
-  );
+  return leaves.filter((key) => errors.some((e) => e.name !== "ConfigSyntaxError" && isAbout(e.path, key)));
 }
 
 function isAbout(path: string, key: string): boolean {

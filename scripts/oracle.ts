@@ -61,7 +61,10 @@ export function corpus(): Case[] {
   // JSONTestSuite: raw bytes as a request, then (when the file is UTF-8) its text parsed, validated and resolved.
   const suite = path.join(root, "../shared/conformance/JSONTestSuite/test_parsing/");
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  for (const file of fs.readdirSync(suite).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of fs
+    .readdirSync(suite)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const bytes = fs.readFileSync(path.join(suite, file));
     addBytes("jsontestsuite-raw", bytes);
     let text: string;
@@ -73,42 +76,80 @@ export function corpus(): Case[] {
     add("jsontestsuite-parse", { op: "parse", text });
     add("jsontestsuite-validate", { op: "validate", text, source: "/d/dropkit.config.json" });
     add("jsontestsuite-package", { op: "validate", text: `{"name":"x","dropkit":${text}}`, format: "package.json" });
-    add("jsontestsuite-resolve", { op: "resolve", cwd: "/d", config: { source: "/d/dropkit.config.json", format: "json", text }, presetFiles: [], files: [] });
+    add("jsontestsuite-resolve", {
+      op: "resolve",
+      cwd: "/d",
+      config: { source: "/d/dropkit.config.json", format: "json", text },
+      presetFiles: [],
+      files: [],
+    });
   }
 
   // The fuzz generators, sampled with fixed seeds.
   for (const text of sample(F.jsonText, 3000, 1401)) add("fuzz-json", { op: "parse", text });
   const tokens = fc.oneof(
     fc.string({ unit: "binary", maxLength: 30 }),
-    fc.string({ unit: fc.constantFrom(..."{}[]:,\"\\ 0123456789-+.eEtrufalsn\n\tu"), maxLength: 30 }),
+    fc.string({ unit: fc.constantFrom(...'{}[]:,"\\ 0123456789-+.eEtrufalsn\n\tu'), maxLength: 30 }),
   );
   for (const text of sample(tokens, 1500, 1402)) add("fuzz-text", { op: "parse", text });
-  const pairs = fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", "\u00e9", "a\u0000"), fc.integer()), { minLength: 2, maxLength: 8 });
-  for (const p of sample(pairs, 300, 1403)) add("fuzz-duplicates", { op: "parse", text: "{" + p.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ") + "}" });
+  const pairs = fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", "\u00e9", "a\u0000"), fc.integer()), {
+    minLength: 2,
+    maxLength: 8,
+  });
+  for (const p of sample(pairs, 300, 1403))
+    add("fuzz-duplicates", { op: "parse", text: "{" + p.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ") + "}" });
   for (const m of sample(F.mutatedConfig, 3000, 1404)) {
     add("fuzz-mutated", { op: "parse", text: m.text });
     add("fuzz-mutated", { op: "validate", text: m.text, format: m.format, kind: m.kind, source: "/d/dropkit.config.json" });
   }
-  for (const [text, kind] of sample(fc.tuple(F.configText, fc.constantFrom("config", "preset")), 2500, 1405)) add("fuzz-config", { op: "validate", text, kind });
+  for (const [text, kind] of sample(fc.tuple(F.configText, fc.constantFrom("config", "preset")), 2500, 1405))
+    add("fuzz-config", { op: "validate", text, kind });
   const resolves = sample(F.resolveRequest, 3000, 1406);
   resolves.forEach((r, i) => {
     add("fuzz-resolve", { op: "resolve", ...r });
     // Every third one again with explain, and with every stage answered, so that most reach "done".
     if (i % 3 === 0) add("fuzz-resolve-explain", { op: "resolve", ...r, explain: true });
-    if (i % 2 === 0) add("fuzz-resolve-done", { op: "resolve", presetFiles: [], files: [], ...r, ...(r.files === undefined ? { files: ["a.zip"] } : {}) });
+    if (i % 2 === 0)
+      add("fuzz-resolve-done", { op: "resolve", presetFiles: [], files: [], ...r, ...(r.files === undefined ? { files: ["a.zip"] } : {}) });
   });
   // Most generated resolves fail early (random values are mostly wrong): these are mostly valid, so that
   // full answers (config, origins, presets, plan, explain) are covered as widely.
   for (const r of sample(validResolve, 3000, 1410)) add("valid-resolve", r);
   for (const bytes of sample(F.requestBytes, 2000, 1407)) addBytes("fuzz-bytes", bytes);
-  const field = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }));
-  const fields = fc.record({
-    op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), field),
-    text: field, format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), field), kind: fc.oneof(fc.constantFrom("config", "preset"), field),
-    source: field, cwd: fc.oneof(fc.constantFrom("/d", "d", ""), field), flags: field, env: field, config: field, presetFiles: field, files: field, archives: field, detected: field, explain: field,
-  }, { requiredKeys: ["op"] });
+  const field = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.string({ maxLength: 5 }),
+    fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+  );
+  const fields = fc.record(
+    {
+      op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), field),
+      text: field,
+      format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), field),
+      kind: fc.oneof(fc.constantFrom("config", "preset"), field),
+      source: field,
+      cwd: fc.oneof(fc.constantFrom("/d", "d", ""), field),
+      flags: field,
+      env: field,
+      config: field,
+      presetFiles: field,
+      files: field,
+      archives: field,
+      detected: field,
+      explain: field,
+    },
+    { requiredKeys: ["op"] },
+  );
   for (const r of sample(fields, 1500, 1408)) add("fuzz-fields", r);
-  const shapes = fc.record({ depth: fc.integer({ min: 1, max: 3000 }), objects: fc.boolean(), closed: fc.boolean(), inner: fc.constantFrom("", "1", '"x"', "[]", "{}") });
+  const shapes = fc.record({
+    depth: fc.integer({ min: 1, max: 3000 }),
+    objects: fc.boolean(),
+    closed: fc.boolean(),
+    inner: fc.constantFrom("", "1", '"x"', "[]", "{}"),
+  });
   for (const { depth, objects, closed, inner } of sample(shapes, 150, 1409)) {
     const open = objects ? '{"a":' : "[";
     const body = objects && inner === "" ? "0" : inner;
@@ -137,13 +178,28 @@ export function corpus(): Case[] {
   const big = JSON.stringify({ modules: { include: globs }, exclude: globs.slice(0, 5000) });
   add("huge-config", { op: "validate", text: big, kind: "config" });
   add("huge-config", { op: "validate", text: big, kind: "preset" });
-  add("huge-config", { op: "resolve", cwd: "/d", env: { DROPKIT_MODULES_ONLY: globs.join(",") }, config: { source: "/d/c.json", format: "json", text: big }, presetFiles: [], files: [], archives: ["m0.zip", "m1-x.zip"] });
+  add("huge-config", {
+    op: "resolve",
+    cwd: "/d",
+    env: { DROPKIT_MODULES_ONLY: globs.join(",") },
+    config: { source: "/d/c.json", format: "json", text: big },
+    presetFiles: [],
+    files: [],
+    archives: ["m0.zip", "m1-x.zip"],
+  });
   const limits = Array.from({ length: 60_000 }, (_, i) => (i % 3 === 0 ? `module-${i}-*` : `module-${i}`));
-  add("huge-config", { op: "validate", text: JSON.stringify({ schema: 1, modules: { include: limits, exclude: limits.slice(0, 1000) } }, null, 1) });
+  add("huge-config", {
+    op: "validate",
+    text: JSON.stringify({ schema: 1, modules: { include: limits, exclude: limits.slice(0, 1000) } }, null, 1),
+  });
   const plain = Array.from({ length: 60_000 }, (_, i) => `module-${i}`);
   add("huge-config", {
-    op: "resolve", cwd: "/d", flags: { exclude: ["module-1"] }, env: { DROPKIT_PRESETS: "standard", DROPKIT_MODULES_EXCLUDE: "module-2,extra" },
-    config: { source: "/d/dropkit.config.json", format: "json", text: JSON.stringify({ modules: { exclude: plain } }) }, archives: ["module-0.zip", "module-1.zip", "other.zip"],
+    op: "resolve",
+    cwd: "/d",
+    flags: { exclude: ["module-1"] },
+    env: { DROPKIT_PRESETS: "standard", DROPKIT_MODULES_EXCLUDE: "module-2,extra" },
+    config: { source: "/d/dropkit.config.json", format: "json", text: JSON.stringify({ modules: { exclude: plain } }) },
+    archives: ["module-0.zip", "module-1.zip", "other.zip"],
   });
   const bad = Array.from({ length: 70_000 }, (_, i) => `m${i}`).concat("bad*glob");
   add("huge-config", { op: "validate", text: JSON.stringify({ modules: { only: bad } }) });
@@ -152,53 +208,149 @@ export function corpus(): Case[] {
   add("bench", { ...bench.resolveRequest, explain: true });
   add("bench", bench.packageRequest);
   add("bench", bench.configRequest);
-  add("bench", { op: "resolve", cwd: "/d", config: { source: "/d/package.json", format: "package.json", text: bench.packageText }, presetFiles: [], files: [] });
-  add("bench", { op: "resolve", cwd: "/d", config: { source: "/d/dropkit.config.json", format: "json", text: bench.configText }, presetFiles: [], files: [], archives: ["blog.zip", "m1.zip"] });
+  add("bench", {
+    op: "resolve",
+    cwd: "/d",
+    config: { source: "/d/package.json", format: "package.json", text: bench.packageText },
+    presetFiles: [],
+    files: [],
+  });
+  add("bench", {
+    op: "resolve",
+    cwd: "/d",
+    config: { source: "/d/dropkit.config.json", format: "json", text: bench.configText },
+    presetFiles: [],
+    files: [],
+    archives: ["blog.zip", "m1.zip"],
+  });
   return cases;
 }
 
-const goodGlob = fc.constantFrom("blog", "shop-*", "*", "test-*", "old-*", "\u00e9t\u00e9", "module-1", "a b", "x\"y");
+const goodGlob = fc.constantFrom("blog", "shop-*", "*", "test-*", "old-*", "\u00e9t\u00e9", "module-1", "a b", 'x"y');
 const goodPath = fc.constantFrom("./a", "/abs/dir", "rel dir/\u00fc", "../up", "C:\\win\\dir", "./x/../y/./z", "~/home");
-const validResolve = fc.record({
-  op: fc.constant("resolve"),
-  cwd: fc.constantFrom("/d", "/home/me/my drop", "/\u00fcnic\u00f6de/\ud83d\ude00", "C:\\drops\\one", "/d/"),
-  flags: fc.record({
-    theme: fc.constantFrom("auto", "none", "ocean", "./t/sea.zip", "/abs/t.ZIP", "forest"),
-    exclude: fc.array(goodGlob, { maxLength: 3 }),
-    preset: fc.array(fc.constantFrom("standard", "none", "mine", "./p.json", "nope"), { maxLength: 2 }),
-    logFormat: fc.constantFrom("text", "json"),
-  }, { requiredKeys: [] }),
-  env: fc.dictionary(
-    fc.constantFrom("DROPKIT_THEME", "DROPKIT_PRESETS", "DROPKIT_PRESETS_SEARCH_PATH", "DROPKIT_MODULES_INCLUDE", "DROPKIT_MODULES_EXCLUDE",
-      "DROPKIT_MODULES_ONLY", "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "DROPKIT_HOOKS_POST_SCRIPTS_DIR", "DROPKIT_HOOKS_ON_FAILURE",
-      "DROPKIT_CACHE_FILE", "DROPKIT_CACHE_ENABLED", "DROPKIT_LOG_FORMAT", "DROPKIT_CONFIG", "DROPKIT_THEM", "HOME"),
-    fc.constantFrom("", "ocean", "standard", "standard, none", "shop-*,blog", "./dir", "fail", "continue", "yes", "0", "json", "text", " a , b ,,"),
-    { maxKeys: 4, noNullPrototype: true },
-  ),
-  config: fc.oneof(
-    fc.constant(undefined),
-    fc.constantFrom(...F.validConfigs).map((text) => ({ source: "/d/dropkit.config.json", format: "json", text })),
-    fc.constantFrom(...F.validPackages).map((text) => ({ source: "/d/package.json", format: "package.json", text })),
-    fc.record({ theme: fc.constantFrom("ocean", "auto"), modules: fc.record({ include: fc.array(goodGlob), exclude: fc.array(goodGlob) }, { requiredKeys: [] }), hooks: fc.record({ initScriptsDir: goodPath, onFailure: fc.constantFrom("fail", "continue") }, { requiredKeys: [] }), presetsSearchPath: fc.array(goodPath, { maxLength: 2 }), cache: fc.record({ file: goodPath, enabled: fc.boolean() }, { requiredKeys: [] }) }, { requiredKeys: [] })
-      .chain((value) => fc.constantFrom(
-        { source: "/d/dropkit.config.ts", format: "value", value },
-        { source: "relative.json", format: "json", text: JSON.stringify(value, null, 2) },
-        { source: "/d/sub/dropkit.config.json", format: "json", text: JSON.stringify(value) },
-      )),
-  ),
-  presetFiles: fc.oneof(fc.constant(undefined), fc.array(fc.record({
-    ref: fc.constantFrom("mine", "./p.json", "other"),
-    name: fc.constantFrom("mine", "p", "other"),
-    source: fc.constantFrom("/d/presets/mine.json", "/d/p.json", "/d/presets/other.json"),
-    format: fc.constant("json"),
-    text: fc.constantFrom(...F.validPresets, '{"theme": "sea", "modules": {"only": ["shop-*"]}, "detect": ["*.md"]}', '{"cache": {"enabled": false}}'),
-  }), { maxLength: 3 })),
-  presetNames: fc.array(fc.constantFrom("mine", "other", "p"), { maxLength: 2 }),
-  files: fc.oneof(fc.constant(undefined), fc.array(fc.constantFrom("a.zip", "x/y.json", "README.md", "deep/b.json", "c.md"), { maxLength: 4 })),
-  detected: fc.oneof(fc.constant(undefined), fc.dictionary(fc.constantFrom("standard", "/d/presets/mine.json", "/d/p.json"), fc.constantFrom("*.zip", null), { maxKeys: 3, noNullPrototype: true })),
-  archives: fc.oneof(fc.constant(undefined), fc.array(fc.constantFrom("blog.zip", "shop-a.zip", "test-x.zip", "old-y.zip", "ocean-theme.zip", "forest-theme.ZIP", "sea.zip", "caf\u00e9 au lait.zip", "a b.zip", "notes.txt", "module-1.zip"), { maxLength: 7 })),
-  explain: fc.boolean(),
-}, { requiredKeys: ["op", "cwd"] });
+const validResolve = fc.record(
+  {
+    op: fc.constant("resolve"),
+    cwd: fc.constantFrom("/d", "/home/me/my drop", "/\u00fcnic\u00f6de/\ud83d\ude00", "C:\\drops\\one", "/d/"),
+    flags: fc.record(
+      {
+        theme: fc.constantFrom("auto", "none", "ocean", "./t/sea.zip", "/abs/t.ZIP", "forest"),
+        exclude: fc.array(goodGlob, { maxLength: 3 }),
+        preset: fc.array(fc.constantFrom("standard", "none", "mine", "./p.json", "nope"), { maxLength: 2 }),
+        logFormat: fc.constantFrom("text", "json"),
+      },
+      { requiredKeys: [] },
+    ),
+    env: fc.dictionary(
+      fc.constantFrom(
+        "DROPKIT_THEME",
+        "DROPKIT_PRESETS",
+        "DROPKIT_PRESETS_SEARCH_PATH",
+        "DROPKIT_MODULES_INCLUDE",
+        "DROPKIT_MODULES_EXCLUDE",
+        "DROPKIT_MODULES_ONLY",
+        "DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
+        "DROPKIT_HOOKS_POST_SCRIPTS_DIR",
+        "DROPKIT_HOOKS_ON_FAILURE",
+        "DROPKIT_CACHE_FILE",
+        "DROPKIT_CACHE_ENABLED",
+        "DROPKIT_LOG_FORMAT",
+        "DROPKIT_CONFIG",
+        "DROPKIT_THEM",
+        "HOME",
+      ),
+      fc.constantFrom(
+        "",
+        "ocean",
+        "standard",
+        "standard, none",
+        "shop-*,blog",
+        "./dir",
+        "fail",
+        "continue",
+        "yes",
+        "0",
+        "json",
+        "text",
+        " a , b ,,",
+      ),
+      { maxKeys: 4, noNullPrototype: true },
+    ),
+    config: fc.oneof(
+      fc.constant(undefined),
+      fc.constantFrom(...F.validConfigs).map((text) => ({ source: "/d/dropkit.config.json", format: "json", text })),
+      fc.constantFrom(...F.validPackages).map((text) => ({ source: "/d/package.json", format: "package.json", text })),
+      fc
+        .record(
+          {
+            theme: fc.constantFrom("ocean", "auto"),
+            modules: fc.record({ include: fc.array(goodGlob), exclude: fc.array(goodGlob) }, { requiredKeys: [] }),
+            hooks: fc.record({ initScriptsDir: goodPath, onFailure: fc.constantFrom("fail", "continue") }, { requiredKeys: [] }),
+            presetsSearchPath: fc.array(goodPath, { maxLength: 2 }),
+            cache: fc.record({ file: goodPath, enabled: fc.boolean() }, { requiredKeys: [] }),
+          },
+          { requiredKeys: [] },
+        )
+        .chain((value) =>
+          fc.constantFrom(
+            { source: "/d/dropkit.config.ts", format: "value", value },
+            { source: "relative.json", format: "json", text: JSON.stringify(value, null, 2) },
+            { source: "/d/sub/dropkit.config.json", format: "json", text: JSON.stringify(value) },
+          ),
+        ),
+    ),
+    presetFiles: fc.oneof(
+      fc.constant(undefined),
+      fc.array(
+        fc.record({
+          ref: fc.constantFrom("mine", "./p.json", "other"),
+          name: fc.constantFrom("mine", "p", "other"),
+          source: fc.constantFrom("/d/presets/mine.json", "/d/p.json", "/d/presets/other.json"),
+          format: fc.constant("json"),
+          text: fc.constantFrom(
+            ...F.validPresets,
+            '{"theme": "sea", "modules": {"only": ["shop-*"]}, "detect": ["*.md"]}',
+            '{"cache": {"enabled": false}}',
+          ),
+        }),
+        { maxLength: 3 },
+      ),
+    ),
+    presetNames: fc.array(fc.constantFrom("mine", "other", "p"), { maxLength: 2 }),
+    files: fc.oneof(
+      fc.constant(undefined),
+      fc.array(fc.constantFrom("a.zip", "x/y.json", "README.md", "deep/b.json", "c.md"), { maxLength: 4 }),
+    ),
+    detected: fc.oneof(
+      fc.constant(undefined),
+      fc.dictionary(fc.constantFrom("standard", "/d/presets/mine.json", "/d/p.json"), fc.constantFrom("*.zip", null), {
+        maxKeys: 3,
+        noNullPrototype: true,
+      }),
+    ),
+    archives: fc.oneof(
+      fc.constant(undefined),
+      fc.array(
+        fc.constantFrom(
+          "blog.zip",
+          "shop-a.zip",
+          "test-x.zip",
+          "old-y.zip",
+          "ocean-theme.zip",
+          "forest-theme.ZIP",
+          "sea.zip",
+          "caf\u00e9 au lait.zip",
+          "a b.zip",
+          "notes.txt",
+          "module-1.zip",
+        ),
+        { maxLength: 7 },
+      ),
+    ),
+    explain: fc.boolean(),
+  },
+  { requiredKeys: ["op", "cwd"] },
+);
 
 /** A plain host on one instance of `wasm`: the request's bytes in, the status and the response text out. */
 function host(wasm: Uint8Array<ArrayBuffer>): (bytes: Uint8Array) => { status: number; text: string } {
@@ -231,7 +383,11 @@ function record(name: string, wasmFile: string): void {
 
 /** Compares a build with one record; the `reference` record's answers go through the intended shape change first. */
 function check(name: string, wasmFile: string): number {
-  const saved = gunzipSync(fs.readFileSync(path.join(records, `${name}.ndjson.gz`))).toString("utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Recorded);
+  const saved = gunzipSync(fs.readFileSync(path.join(records, `${name}.ndjson.gz`)))
+    .toString("utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Recorded);
   const cases = corpus();
   if (cases.length !== saved.length) throw new Error(`the corpus has ${cases.length} requests, the record ${saved.length}: record again`);
   const call = host(fs.readFileSync(wasmFile));
@@ -273,7 +429,11 @@ if (command === "record" && args.length === 2) {
   record(args[0]!, args[1]!);
 } else if (command === "check" && args.length <= 1) {
   const wasmFile = args[0] ?? path.join(root, "dist/dropkit.wasm");
-  const names = fs.readdirSync(records).filter((f) => f.endsWith(".ndjson.gz")).map((f) => f.slice(0, -".ndjson.gz".length)).sort();
+  const names = fs
+    .readdirSync(records)
+    .filter((f) => f.endsWith(".ndjson.gz"))
+    .map((f) => f.slice(0, -".ndjson.gz".length))
+    .sort();
   if (names.length === 0) throw new Error(`no record in ${records}: record one first`);
   process.exitCode = Math.max(...names.map((n) => check(n, wasmFile)));
 } else {

@@ -10,7 +10,8 @@ import { launchChromium, playgroundFile } from "./lib/chromium.ts";
 // explain view of the key the variable overrides, and the completion list: docs/playground.png in light mode,
 // docs/playground-dark.png in dark mode.
 const state = new URLSearchParams({
-  config: '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ["legacy-*"]\n  },\n  "hooks": { "onFailure": "Fail" }\n}\n',
+  config:
+    '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ["legacy-*"]\n  },\n  "hooks": { "onFailure": "Fail" }\n}\n',
   env: "DROPKIT_THEME=forest\nDROPKIT_CACHE_ENABLED=no",
   exclude: "shop",
 });
@@ -78,7 +79,8 @@ function toPalettePng(png: Buffer): Buffer {
       const b = y > 0 ? pixels[(y - 1) * rowLength + x]! : 0;
       const c = x >= bpp && y > 0 ? pixels[(y - 1) * rowLength + x - bpp]! : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
       const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
       pixels[y * rowLength + x] = (raw[y * (rowLength + 1) + 1 + x]! + predictor) & 255;
     }
@@ -112,7 +114,13 @@ function toPalettePng(png: Buffer): Buffer {
   palette.forEach((p, i) => plte.set([p >> 16, (p >> 8) & 255, p & 255], i * 3));
   const ihdr = Buffer.from(header);
   ihdr[9] = 3; // palette colour type
-  return Buffer.concat([png.subarray(0, 8), chunk("IHDR", ihdr), chunk("PLTE", plte), chunk("IDAT", zlib.deflateSync(indexed, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    png.subarray(0, 8),
+    chunk("IHDR", ihdr),
+    chunk("PLTE", plte),
+    chunk("IDAT", zlib.deflateSync(indexed, { level: 9 })),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {

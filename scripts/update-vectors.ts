@@ -8,7 +8,10 @@ import { openAbi } from "./lib/abi.js";
 const dir = fileURLToPath(new URL("../test/vectors/", import.meta.url));
 const abi = openAbi();
 let changed = 0;
-for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
   const full = path.join(dir, file);
   const vector = JSON.parse(fs.readFileSync(full, "utf8")) as { name: string; request: unknown; status?: number; response: unknown };
   const { status, text } = abi.call(JSON.stringify(vector.request));

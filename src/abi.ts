@@ -155,9 +155,10 @@ export async function openCoreAsync(source: WasmBytes | WasmModule | FetchRespon
   if (isResponse(resolved)) {
     if (!resolved.ok) throw new Error(`cannot load the core: ${resolved.status} ${resolved.statusText} for ${resolved.url}`);
     // compileStreaming needs the application/wasm type; a server (or file: fetch) without it still gives the bytes.
-    const compiled = resolved.headers.get("content-type")?.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function"
-      ? await WebAssembly.compileStreaming(resolved)
-      : await WebAssembly.compile(await resolved.arrayBuffer());
+    const compiled =
+      resolved.headers.get("content-type")?.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function"
+        ? await WebAssembly.compileStreaming(resolved)
+        : await WebAssembly.compile(await resolved.arrayBuffer());
     return new Host(compiled);
   }
   return new Host(await WebAssembly.compile(resolved));

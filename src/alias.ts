@@ -28,7 +28,9 @@ let aliases: Record<string, string> | undefined;
 function runningAliases(): Record<string, string> {
   if (aliases) return aliases;
   const root = fileURLToPath(new URL("../", import.meta.url));
-  const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { exports: Record<string, string | { default: string }> };
+  const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    exports: Record<string, string | { default: string }>;
+  };
   aliases = {};
   for (const [subpath, target] of Object.entries(exports)) {
     const file = typeof target === "string" ? target : target.default;

@@ -24,7 +24,11 @@ import type { ZipVerdict } from "./zip.js";
  * @returns File names relative to `cwd`, e.g. `["blog.zip", "ocean-theme.zip"]`.
  * @throws DropkitError `IOError` (74) when the directory cannot be listed.
  */
-export async function scanArchives(cwd: string, warn: (message: string, source: string) => void = () => {}, listing?: FolderListing): Promise<string[]> {
+export async function scanArchives(
+  cwd: string,
+  warn: (message: string, source: string) => void = () => {},
+  listing?: FolderListing,
+): Promise<string[]> {
   let entries: ListedEntry[];
   try {
     entries = listing?.covers(cwd) ? listing.read() : readdirSync(cwd, { withFileTypes: true });
@@ -57,7 +61,11 @@ export async function scanArchives(cwd: string, warn: (message: string, source: 
  * @param names - Archive names or paths.
  * @throws DropkitError `IOError` (74) when an archive cannot be read.
  */
-export async function checkArchives(cwd: string, names: string[], options: Pick<DigestOptions, "signal"> = {}): Promise<Map<string, ZipVerdict>> {
+export async function checkArchives(
+  cwd: string,
+  names: string[],
+  options: Pick<DigestOptions, "signal"> = {},
+): Promise<Map<string, ZipVerdict>> {
   const jobs = names.map((name) => {
     const file = path.resolve(cwd, name);
     const size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
@@ -71,7 +79,11 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
       verdicts.set(names[i]!, { ok: false, problem: notRegularProblem(digest.what) });
       continue;
     }
-    if (!digest.ok) fail("IOError", `Cannot read the archive ${jobs[i]!.file} (${digest.code}); check that it is readable.`, { file: jobs[i]!.file, source: jobs[i]!.file });
+    if (!digest.ok)
+      fail("IOError", `Cannot read the archive ${jobs[i]!.file} (${digest.code}); check that it is readable.`, {
+        file: jobs[i]!.file,
+        source: jobs[i]!.file,
+      });
     verdicts.set(names[i]!, digest.zip!);
   }
   return verdicts;
@@ -86,7 +98,12 @@ export async function checkArchives(cwd: string, names: string[], options: Pick<
  * @param archives - Every archive of the drop, as `scanArchives` returns them.
  * @param verdictOf - The verdict on an archive of the drop by name, or on a theme outside it by its path.
  */
-export function judgeArchives(cwd: string, plan: Plan, archives: string[], verdictOf: (name: string) => ZipVerdict | undefined): { errors: Diagnostic[]; warnings: Array<{ message: string; source: string }> } {
+export function judgeArchives(
+  cwd: string,
+  plan: Plan,
+  archives: string[],
+  verdictOf: (name: string) => ZipVerdict | undefined,
+): { errors: Diagnostic[]; warnings: Array<{ message: string; source: string }> } {
   const errors: Diagnostic[] = [];
   const warnings: Array<{ message: string; source: string }> = [];
   const used = new Map<string, string>();
@@ -98,15 +115,30 @@ export function judgeArchives(cwd: string, plan: Plan, archives: string[], verdi
     const file = path.resolve(cwd, name);
     if (verdict.ok) {
       // Accepted, as unzip -t accepts it, but said: dropkit vouches only for the data it could read.
-      if (verdict.note !== undefined) warnings.push({ message: `The archive ${file} has entries whose data cannot be verified: ${verdict.note}. It is accepted; their data was not checked.`, source: file });
+      if (verdict.note !== undefined)
+        warnings.push({
+          message: `The archive ${file} has entries whose data cannot be verified: ${verdict.note}. It is accepted; their data was not checked.`,
+          source: file,
+        });
       return;
     }
     if (role === undefined) {
-      warnings.push({ message: `The archive ${file} is unreadable (${verdict.problem}); the plan leaves it out, so the run goes on.`, source: file });
+      warnings.push({
+        message: `The archive ${file} is unreadable (${verdict.problem}); the plan leaves it out, so the run goes on.`,
+        source: file,
+      });
       return;
     }
-    const fix = role === "theme" ? "choose another theme (--theme, or theme in the config)" : `leave it out with --exclude=${quoteGlob(name.replace(/\.zip$/i, ""))}`;
-    errors.push({ name: "ArchiveInvalid", message: `The ${role} archive ${file} is unreadable: ${verdict.problem}. Replace it with a complete archive (download or build it again), or ${fix}.`, file, source: file });
+    const fix =
+      role === "theme"
+        ? "choose another theme (--theme, or theme in the config)"
+        : `leave it out with --exclude=${quoteGlob(name.replace(/\.zip$/i, ""))}`;
+    errors.push({
+      name: "ArchiveInvalid",
+      message: `The ${role} archive ${file} is unreadable: ${verdict.problem}. Replace it with a complete archive (download or build it again), or ${fix}.`,
+      file,
+      source: file,
+    });
   };
   for (const name of archives) judge(name, used.get(name));
   if (plan.theme.file === null && plan.theme.path !== null) judge(plan.theme.path, "theme");
@@ -120,7 +152,13 @@ function notRegular(file: string, name: string): string {
   try {
     const stats = statSync(file);
     if (stats.isFile()) return "";
-    const kind = stats.isFIFO() ? "a FIFO" : stats.isCharacterDevice() || stats.isBlockDevice() ? "a device" : stats.isSocket() ? "a socket" : "a directory";
+    const kind = stats.isFIFO()
+      ? "a FIFO"
+      : stats.isCharacterDevice() || stats.isBlockDevice()
+        ? "a device"
+        : stats.isSocket()
+          ? "a socket"
+          : "a directory";
     return `it is ${kind}, not a regular file, so it is not an archive`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);

@@ -8,7 +8,21 @@ import { notRegularProblem } from "./found.js";
 import { fail } from "./errors.js";
 import type { ZipVerdict } from "./zip.js";
 
-export { cacheFileLimits, cacheKind, cacheText, cacheVersion, commitCache, foreignCacheMessage, loadCache, saveCache, stageCache, type Cache, type CacheData, type CacheFound, type Fingerprint } from "./cachefile.js";
+export {
+  cacheFileLimits,
+  cacheKind,
+  cacheText,
+  cacheVersion,
+  commitCache,
+  foreignCacheMessage,
+  loadCache,
+  saveCache,
+  stageCache,
+  type Cache,
+  type CacheData,
+  type CacheFound,
+  type Fingerprint,
+} from "./cachefile.js";
 
 /** The result of fingerprinting a set of archives. */
 export interface FingerprintResult extends CacheData {
@@ -47,7 +61,12 @@ const racyWindowMs = 2000;
  * @param cache - The cache from `loadCache` (pass an empty one to hash everything).
  * @throws DropkitError `IOError` (74) when an archive cannot be read.
  */
-export async function fingerprintArchives(cwd: string, names: string[], cache: Pick<Cache, "entries" | "checkedAtMs">, options: FingerprintOptions = {}): Promise<FingerprintResult> {
+export async function fingerprintArchives(
+  cwd: string,
+  names: string[],
+  cache: Pick<Cache, "entries" | "checkedAtMs">,
+  options: FingerprintOptions = {},
+): Promise<FingerprintResult> {
   const checkedAtMs = Date.now();
   // A prototype-free object takes any archive name as a key (`__proto__` too) and stays a plain hash table.
   const fingerprints = Object.create(null) as Record<string, Fingerprint>;
@@ -70,8 +89,14 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   const refused = Object.create(null) as Record<string, ZipVerdict>;
   if (jobs.length > 0) {
     const { digestArchives } = await import("./digest-pool.js");
-    options.progress?.start(jobs.length, jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0));
-    const digests = await digestArchives(jobs, { signal: options.signal, onProgress: options.progress && ((done, bytes) => options.progress!.update(done, bytes)) });
+    options.progress?.start(
+      jobs.length,
+      jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0), 0),
+    );
+    const digests = await digestArchives(jobs, {
+      signal: options.signal,
+      onProgress: options.progress && ((done, bytes) => options.progress!.update(done, bytes)),
+    });
     for (const [i, job] of jobs.entries()) {
       const digest = digests[i]!;
       if (!digest.ok && digest.what !== undefined) {
@@ -82,7 +107,9 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
       if (!digest.ok) failToRead(job.file, digest.code);
       if (job.hash) hashedNames.add(job.name);
       // A reused entry keeps any further fields it carries (see cacheText); only its verdict is new.
-      fingerprints[job.name] = job.hash ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip } : { ...fingerprints[job.name]!, zip: digest.zip };
+      fingerprints[job.name] = job.hash
+        ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip }
+        : { ...fingerprints[job.name]!, zip: digest.zip };
     }
   }
   // In the order given (jobs are made in that order), whatever order the reading finished in.
@@ -91,7 +118,15 @@ export async function fingerprintArchives(cwd: string, names: string[], cache: P
   // Nothing read and the same archives as a cache that was read: its checkedAtMs still covers every entry (none was racy).
   // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt).
   const changed = jobs.length > 0 || cache.checkedAtMs === 0 || Object.keys(cache.entries).length !== names.length;
-  return { fingerprints, checkedAtMs, hashed, reused: reused.filter((name) => !(name in refused)), checked: jobs.map((j) => j.name), refused, changed };
+  return {
+    fingerprints,
+    checkedAtMs,
+    hashed,
+    reused: reused.filter((name) => !(name in refused)),
+    checked: jobs.map((j) => j.name),
+    refused,
+    changed,
+  };
 }
 
 /** Whether a cached `zip` field is a verdict this version reads; anything else means the archive is checked again. */
@@ -100,7 +135,9 @@ export function isZipVerdict(value: unknown): value is ZipVerdict {
   const v = value as Record<string, unknown>;
   // A sound verdict without `verified` was made before entry data was checked (a cache of an older dropkit): the
   // archive is checked again, once, without hashing it again; the cache layout stays the same.
-  return v.ok === true ? Number.isInteger(v.entries) && Number.isInteger(v.verified) && (v.note === undefined || typeof v.note === "string") : v.ok === false && typeof v.problem === "string";
+  return v.ok === true
+    ? Number.isInteger(v.entries) && Number.isInteger(v.verified) && (v.note === undefined || typeof v.note === "string")
+    : v.ok === false && typeof v.problem === "string";
 }
 
 // --- helpers ---

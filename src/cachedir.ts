@@ -28,7 +28,11 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
  * @default env process.env
  * @default name "jiti"
  */
-export function privateCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, name: "jiti" | "ts" | "v8" = "jiti"): CacheDir {
+export function privateCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  name: "jiti" | "ts" | "v8" = "jiti",
+): CacheDir {
   const base = cacheBase(env, platform);
   if (!base) return { dir: null, why: "no home directory" };
   const posix = platform !== "win32" && typeof process.getuid === "function";
@@ -123,7 +127,8 @@ function unsafeMode(stats: Stats, uid: number, rootMayOwn: boolean): string {
     const who = [stats.mode & 0o020 ? "its group" : "", stats.mode & 0o002 ? "others" : ""].filter(Boolean).join(" and ");
     return `is writable by ${who} (mode ${(stats.mode & 0o7777).toString(8)})`;
   }
-  if ((stats.mode & 0o700) !== 0o700) return `is not readable, writable and searchable by its owner (mode ${(stats.mode & 0o7777).toString(8)})`;
+  if ((stats.mode & 0o700) !== 0o700)
+    return `is not readable, writable and searchable by its owner (mode ${(stats.mode & 0o7777).toString(8)})`;
   return "";
 }
 

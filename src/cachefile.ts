@@ -110,7 +110,8 @@ export function loadCache(file: string): Cache {
     // Only a regular file is ever moved aside (/proc/self/mem is not one to rename), and only at dropkit's own name:
     // a file the user named that cannot be read cannot be shown to be a cache.
     if (!stats.isFile()) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code})`, stats } };
-    if (!ownName) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code}), so it cannot be shown to be a dropkit cache`, stats } };
+    if (!ownName)
+      return { ...empty, found: { kind: "foreign", what: `cannot be read (${code}), so it cannot be shown to be a dropkit cache`, stats } };
     return {
       ...empty,
       found: { kind: "unreadable", reason: code, stats },
@@ -128,22 +129,34 @@ export function loadCache(file: string): Cache {
     };
   }
   const text = found.bytes.toString("utf8");
-  const corrupt = (reason: string): Cache => ({ ...empty, found: { kind: "corrupt", reason, stats: found.stats }, warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.` });
+  const corrupt = (reason: string): Cache => ({
+    ...empty,
+    found: { kind: "corrupt", reason, stats: found.stats },
+    warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.`,
+  });
   if (text.trim() === "" && found.complete) return corrupt("it is empty");
   const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
   if (!parsed.ok) {
     if (beginsLikeCache(text)) return corrupt(parsed.reason);
-    return ownName ? corrupt(parsed.reason) : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, false), stats: found.stats } };
+    return ownName
+      ? corrupt(parsed.reason)
+      : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, false), stats: found.stats } };
   }
   const data = parsed.value;
   const ours = isRecord(data) && (data.kind === cacheKind || (data.version === 1 && "checkedAtMs" in data && "archives" in data));
   if (!ours) {
     if (beginsLikeCache(text)) return corrupt("it is not an object of the cache layout");
-    return ownName ? corrupt("it holds JSON that is not a dropkit cache") : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
+    return ownName
+      ? corrupt("it holds JSON that is not a dropkit cache")
+      : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
   }
   const version = data.kind === cacheKind ? data.version : 1;
   if (version !== 1 && version !== cacheVersion) {
-    return { ...empty, found: { kind: "other-version", version, stats: found.stats }, warning: `The cache ${file} has layout version ${JSON.stringify(version)}, written by another dropkit; it is rebuilt.` };
+    return {
+      ...empty,
+      found: { kind: "other-version", version, stats: found.stats },
+      warning: `The cache ${file} has layout version ${JSON.stringify(version)}, written by another dropkit; it is rebuilt.`,
+    };
   }
   const read = readEntries(data);
   if (typeof read === "string") return corrupt(read);
@@ -176,7 +189,8 @@ export function cacheText(data: CacheData): string {
  */
 export async function saveCache(file: string, data: CacheData, now = new Date()): Promise<string[]> {
   const loaded = loadCache(file);
-  if (loaded.found.kind === "foreign") fail("IOError", foreignCacheMessage(file, loaded.found.what), { path: "cache.file", file, source: file });
+  if (loaded.found.kind === "foreign")
+    fail("IOError", foreignCacheMessage(file, loaded.found.what), { path: "cache.file", file, source: file });
   const staged = await stageCache(file, data);
   try {
     const committed = await commitCache(staged, loaded, now);
@@ -196,7 +210,11 @@ export async function stageCache(file: string, data: CacheData): Promise<StagedF
   try {
     return await stageFile(file, cacheText(data));
   } catch (error) {
-    fail("IOError", `Cannot write the cache ${file} (${errorReason(error)}). Check that its directory exists and is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`, { path: "cache.file", file, source: file });
+    fail(
+      "IOError",
+      `Cannot write the cache ${file} (${errorReason(error)}). Check that its directory exists and is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      { path: "cache.file", file, source: file },
+    );
   }
 }
 
@@ -208,11 +226,16 @@ export async function stageCache(file: string, data: CacheData): Promise<StagedF
  * @returns Where the old file was moved, or `null`, and warnings.
  * @throws DropkitError `IOError` (74); the staged file is then left for the caller to discard.
  */
-export async function commitCache(staged: StagedFile, loaded: Cache, now: Date): Promise<{ movedAside: string | null; warnings: string[] }> {
+export async function commitCache(
+  staged: StagedFile,
+  loaded: Cache,
+  now: Date,
+): Promise<{ movedAside: string | null; warnings: string[] }> {
   const file = staged.target;
   let found = loaded.found;
   const stats = lstatQuietly(file);
-  const unchanged = stats === undefined ? found.kind === "missing" : "stats" in found && found.stats !== undefined && sameFile(stats, found.stats);
+  const unchanged =
+    stats === undefined ? found.kind === "missing" : "stats" in found && found.stats !== undefined && sameFile(stats, found.stats);
   if (!unchanged) found = loadCache(file).found;
   if (found.kind === "foreign") fail("IOError", foreignCacheMessage(file, found.what), { path: "cache.file", file, source: file });
   let movedAside: string | null = null;
@@ -220,7 +243,11 @@ export async function commitCache(staged: StagedFile, loaded: Cache, now: Date):
     if (found.kind === "corrupt" || found.kind === "unreadable") movedAside = moveAside(file, now);
     await staged.commit();
   } catch (error) {
-    fail("IOError", `Cannot ${movedAside === null && (found.kind === "corrupt" || found.kind === "unreadable") ? "move the unusable cache aside" : "write the cache"} ${file} (${errorReason(error)}). Check that its directory is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`, { path: "cache.file", file, source: file });
+    fail(
+      "IOError",
+      `Cannot ${movedAside === null && (found.kind === "corrupt" || found.kind === "unreadable") ? "move the unusable cache aside" : "write the cache"} ${file} (${errorReason(error)}). Check that its directory is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      { path: "cache.file", file, source: file },
+    );
   }
   const warning = syncDirectory(path.dirname(file), file);
   return { movedAside, warnings: warning ? [warning] : [] };
@@ -307,8 +334,14 @@ function readEntries(data: Record<string, unknown>): Pick<Cache, "entries" | "ch
 }
 
 function isFingerprint(value: unknown): value is Fingerprint {
-  return isRecord(value)
-    && typeof value.size === "number" && Number.isInteger(value.size) && value.size >= 0
-    && typeof value.mtimeMs === "number" && Number.isFinite(value.mtimeMs)
-    && typeof value.sha256 === "string" && /^[0-9a-f]{64}$/.test(value.sha256);
+  return (
+    isRecord(value) &&
+    typeof value.size === "number" &&
+    Number.isInteger(value.size) &&
+    value.size >= 0 &&
+    typeof value.mtimeMs === "number" &&
+    Number.isFinite(value.mtimeMs) &&
+    typeof value.sha256 === "string" &&
+    /^[0-9a-f]{64}$/.test(value.sha256)
+  );
 }

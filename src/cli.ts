@@ -48,7 +48,13 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
   // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
   const context = { env: process.env, stdout: stdout as unknown as Writable, stderr: stderr as unknown as Writable };
   if (argv.length > limits.arguments) {
-    return reportUsageError(argv, stderr, usageProblem(`Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`));
+    return reportUsageError(
+      argv,
+      stderr,
+      usageProblem(
+        `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`,
+      ),
+    );
   }
   try {
     // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
@@ -69,7 +75,15 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
     if (argv.length === 0) {
       // No command is not a request for help: a usage error, on stderr like any other.
       const names = commandUsages(cli).map((c) => c.name);
-      return reportUsageError(argv, stderr, usageProblem(`No command given: dropkit ${names.slice(0, -1).join(", ")} or ${names.at(-1)}. Run dropkit --help for details.`, "", "dropkit <command> [flags]"));
+      return reportUsageError(
+        argv,
+        stderr,
+        usageProblem(
+          `No command given: dropkit ${names.slice(0, -1).join(", ")} or ${names.at(-1)}. Run dropkit --help for details.`,
+          "",
+          "dropkit <command> [flags]",
+        ),
+      );
     }
     let command;
     try {
@@ -100,7 +114,11 @@ async function withOutputFailure(code: number, stderr: StandardStream): Promise<
   const argv = process.argv.slice(2);
   const { reportFailure } = await import("./failure.js");
   const { DropkitError } = await import("./errors.js");
-  const error = new DropkitError({ name: "IOError", message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`, source: "stdout" });
+  const error = new DropkitError({
+    name: "IOError",
+    message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`,
+    source: "stdout",
+  });
   const exitCode = reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   await flushed([stderr]);
   return exitCode;
@@ -109,7 +127,12 @@ async function withOutputFailure(code: number, stderr: StandardStream): Promise<
 /** A clipanion CLI with these commands registered. */
 function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStream): DropkitCli {
   // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
-  const cli = new DropkitCli({ binaryName: "dropkit", binaryLabel: "dropkit", binaryVersion: readVersion(), enableColors: colorOn(stdout) });
+  const cli = new DropkitCli({
+    binaryName: "dropkit",
+    binaryLabel: "dropkit",
+    binaryVersion: readVersion(),
+    enableColors: colorOn(stdout),
+  });
   for (const command of registered) cli.register(command);
   return cli;
 }

@@ -41,16 +41,24 @@ function bashScript(commands: CommandSpec[]): string {
     for (const f of c.flags) {
       if (!f.value) continue;
       const action =
-        f.value === "files" ? 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))'
-        : f.value === "themes" ? 'COMPREPLY=($(compgen -W "$(__dropkit_themes)" -- "$cur"))'
-        : f.value === "modules" ? 'COMPREPLY=($(compgen -W "$(__dropkit_modules)" -- "$cur"))'
-        : `COMPREPLY=($(compgen -W "${shellWords(f.value)}" -- "$cur"))`;
+        f.value === "files"
+          ? 'compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur"))'
+          : f.value === "themes"
+            ? 'COMPREPLY=($(compgen -W "$(__dropkit_themes)" -- "$cur"))'
+            : f.value === "modules"
+              ? 'COMPREPLY=($(compgen -W "$(__dropkit_modules)" -- "$cur"))'
+              : `COMPREPLY=($(compgen -W "${shellWords(f.value)}" -- "$cur"))`;
       for (const name of f.names) valueCases.set(`${c.name} ${name}`, action);
     }
   }
   const cases = [...valueCases].map(([key, action]) => `    "${key}") ${action}; return ;;`).join("\n");
-  const flags = commands.map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${shellWords(c.flags.flatMap((f) => f.names))}" -- "$cur")); return ;;`).join("\n");
-  const args = commands.filter((c) => c.argument).map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${shellWords(c.argument!)}" -- "$cur")); return ;;`).join("\n");
+  const flags = commands
+    .map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${shellWords(c.flags.flatMap((f) => f.names))}" -- "$cur")); return ;;`)
+    .join("\n");
+  const args = commands
+    .filter((c) => c.argument)
+    .map((c) => `    ${c.name}) COMPREPLY=($(compgen -W "${shellWords(c.argument!)}" -- "$cur")); return ;;`)
+    .join("\n");
   return `# bash completion for dropkit: source this file, or save it as ~/.local/share/bash-completion/completions/dropkit
 __dropkit_themes() { local f; echo auto none; for f in *-theme.zip; do [ -e "$f" ] && echo "\${f%-theme.zip}"; done; }
 __dropkit_modules() { local f; for f in *.zip; do case "$f" in *-theme.zip) ;; *) [ -e "$f" ] && echo "\${f%.zip}" ;; esac; done; }
@@ -87,7 +95,15 @@ complete -F _dropkit dropkit
 /** A zsh `_arguments` spec for one flag. */
 function zshFlag(f: FlagSpec): string[] {
   const description = f.description.replace(/[[\]:'\\]/g, " ");
-  const action = !f.value ? "" : f.value === "files" ? ":path:_files" : f.value === "themes" ? ":theme:__dropkit_themes" : f.value === "modules" ? ":module:__dropkit_modules" : `:value:(${shellWords(f.value)})`;
+  const action = !f.value
+    ? ""
+    : f.value === "files"
+      ? ":path:_files"
+      : f.value === "themes"
+        ? ":theme:__dropkit_themes"
+        : f.value === "modules"
+          ? ":module:__dropkit_modules"
+          : `:value:(${shellWords(f.value)})`;
   const exclusive = f.names.length > 1 ? `(${f.names.join(" ")})` : "";
   const repeat = f.description.includes("repeatable") ? "*" : "";
   return f.names.map((name) => `'${repeat || exclusive}${name}${f.value && name.startsWith("--") ? "=" : ""}[${description}]${action}'`);
@@ -95,11 +111,13 @@ function zshFlag(f: FlagSpec): string[] {
 
 function zshScript(commands: CommandSpec[]): string {
   const list = commands.map((c) => `'${c.name}:${c.description.replace(/[:'\\]/g, " ")}'`).join(" ");
-  const cases = commands.map((c) => {
-    const specs = c.flags.flatMap(zshFlag);
-    if (c.argument) specs.push(`'1:argument:(${shellWords(c.argument)})'`);
-    return `    ${c.name}) _arguments -s ${specs.join(" \\\n      ")} ;;`;
-  }).join("\n");
+  const cases = commands
+    .map((c) => {
+      const specs = c.flags.flatMap(zshFlag);
+      if (c.argument) specs.push(`'1:argument:(${shellWords(c.argument)})'`);
+      return `    ${c.name}) _arguments -s ${specs.join(" \\\n      ")} ;;`;
+    })
+    .join("\n");
   return `#compdef dropkit
 # zsh completion for dropkit: source this file after compinit, or save it as _dropkit in a directory of $fpath
 __dropkit_themes() { local -a zips; zips=(*-theme.zip(N)); compadd -- auto none \${zips%-theme.zip}; }
@@ -130,13 +148,22 @@ function fishScript(commands: CommandSpec[]): string {
     "function __dropkit_modules; for f in *.zip; string match -q -- '*-theme.zip' $f; or string replace -r -- '\\.zip$' '' $f; end; end",
     "complete -c dropkit -f",
   ];
-  for (const c of commands) lines.push(`complete -c dropkit -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d '${fishText(c.description)}'`);
+  for (const c of commands)
+    lines.push(`complete -c dropkit -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d '${fishText(c.description)}'`);
   for (const c of commands) {
     const when = `-n "__fish_seen_subcommand_from ${c.name}"`;
     for (const f of c.flags) {
       const long = f.names.filter((n) => n.startsWith("--")).map((n) => `-l ${n.slice(2)}`);
       const short = f.names.filter((n) => /^-[^-]$/.test(n)).map((n) => `-s ${n.slice(1)}`);
-      const value = !f.value ? "" : f.value === "files" ? " -r -F" : f.value === "themes" ? " -x -a '(__dropkit_themes)'" : f.value === "modules" ? " -x -a '(__dropkit_modules)'" : ` -x -a '${shellWords(f.value)}'`;
+      const value = !f.value
+        ? ""
+        : f.value === "files"
+          ? " -r -F"
+          : f.value === "themes"
+            ? " -x -a '(__dropkit_themes)'"
+            : f.value === "modules"
+              ? " -x -a '(__dropkit_modules)'"
+              : ` -x -a '${shellWords(f.value)}'`;
       lines.push(`complete -c dropkit ${when} ${[...long, ...short].join(" ")}${value} -d '${fishText(f.description)}'`);
     }
     if (c.argument) lines.push(`complete -c dropkit ${when} -a '${shellWords(c.argument)}'`);

@@ -1,7 +1,16 @@
 // The config pipeline: discovery, loading the file, and the core's staged resolve, answering its presets (src/presets.ts) and detect (src/detect.ts) stages.
 
 import path from "node:path";
-import { CoreTrap, type Core, type CoreWarning, type ResolveDone, type ResolveNeedsDetect, type ResolveNeedsPresets, type ResolveRequest, type SourceInput } from "./core.js";
+import {
+  CoreTrap,
+  type Core,
+  type CoreWarning,
+  type ResolveDone,
+  type ResolveNeedsDetect,
+  type ResolveNeedsPresets,
+  type ResolveRequest,
+  type SourceInput,
+} from "./core.js";
 import { loadCore } from "./core-node.js";
 import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "./detect.js";
 import { locateConfig, type Discovery } from "./discovery.js";
@@ -98,7 +107,12 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing);
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
   const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
-  if (hint) done.errors = done.errors.map((e) => (e.name === "ConfigSyntaxError" && e.file === discovery.file ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` } : e));
+  if (hint)
+    done.errors = done.errors.map((e) =>
+      e.name === "ConfigSyntaxError" && e.file === discovery.file
+        ? { ...e, message: `${e.message}${/[.!?]$/.test(e.message) ? "" : "."}${hint}` }
+        : e,
+    );
   return { ...done, warnings: [...hostWarnings, ...done.warnings], discovery, request };
 }
 
@@ -122,8 +136,19 @@ export async function planDrop(loaded: LoadConfigResult, archives: string[], cor
  *   (for a `plan`).
  * @throws DropkitError for a preset file that cannot be loaded (as `loadConfig`).
  */
-export async function resolveSource(options: { cwd: string; source: SourceInput | null; env?: Env; flags?: ConfigFlags; archives?: string[]; core?: Core }): Promise<ResolveDone> {
-  const request: ResolveRequest = { cwd: path.resolve(options.cwd), flags: coreFlags(options.flags ?? {}), env: dropkitVariables(options.env ?? {}) };
+export async function resolveSource(options: {
+  cwd: string;
+  source: SourceInput | null;
+  env?: Env;
+  flags?: ConfigFlags;
+  archives?: string[];
+  core?: Core;
+}): Promise<ResolveDone> {
+  const request: ResolveRequest = {
+    cwd: path.resolve(options.cwd),
+    flags: coreFlags(options.flags ?? {}),
+    env: dropkitVariables(options.env ?? {}),
+  };
   if (options.source) request.config = options.source;
   if (options.archives) request.archives = options.archives;
   return resolveStaged(options.core ?? loadCore(), request, { policy: trustPolicy(options.env ?? {}), fence: null }, []);
@@ -132,7 +157,14 @@ export async function resolveSource(options: { cwd: string; source: SourceInput 
 // --- helpers ---
 
 /** Calls the core until it is done, answering its `presets` and `detect` stages. */
-async function resolveStaged(core: Core, request: ResolveRequest, trust: TrustScope, hostWarnings: CoreWarning[], budget: ReadBudget = { used: 0 }, listing?: FolderListing): Promise<ResolveDone> {
+async function resolveStaged(
+  core: Core,
+  request: ResolveRequest,
+  trust: TrustScope,
+  hostWarnings: CoreWarning[],
+  budget: ReadBudget = { used: 0 },
+  listing?: FolderListing,
+): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);

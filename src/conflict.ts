@@ -34,7 +34,11 @@ export async function secondNameOf(file: string, previous: Exclude<ReadStateResu
     kept = await keepSecondName(file, previous);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") refuseConflict(file, "it was removed");
-    fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
+    fail(
+      "IOError",
+      `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`,
+      { file, source: file },
+    );
   }
   if (!kept.unchanged) {
     unlinkQuietly(kept.name);
@@ -49,5 +53,9 @@ export async function secondNameOf(file: string, previous: Exclude<ReadStateResu
  * @throws DropkitError `StateConflict` (75) naming the file and what changed.
  */
 export function refuseConflict(file: string, what: string): never {
-  fail("StateConflict", `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`, { file, source: file });
+  fail(
+    "StateConflict",
+    `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`,
+    { file, source: file },
+  );
 }

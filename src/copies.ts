@@ -35,8 +35,17 @@ export interface KeptCopies {
  */
 export async function keepCopies(file: string, previous: ReadStateResult, secondName: string, at: string): Promise<KeptCopies> {
   if (previous.kind === "corrupt") {
-    const aside = await keepCorruptCopy(file, { stats: previous.stats, bytes: previous.bytes, complete: previous.complete, path: secondName }, at);
-    return { legacyCopy: null, movedAside: aside, made: [aside], warnings: [`The state file ${file} is unusable (${previous.reason}); it was moved to ${aside} and a new one is written.`] };
+    const aside = await keepCorruptCopy(
+      file,
+      { stats: previous.stats, bytes: previous.bytes, complete: previous.complete, path: secondName },
+      at,
+    );
+    return {
+      legacyCopy: null,
+      movedAside: aside,
+      made: [aside],
+      warnings: [`The state file ${file} is unusable (${previous.reason}); it was moved to ${aside} and a new one is written.`],
+    };
   }
   if (previous.kind !== "legacy") return { legacyCopy: null, movedAside: null, made: [], warnings: [] };
   const kept = await keepLegacyCopy(file, { stats: previous.stats, bytes: previous.bytes, complete: true, path: secondName }, at);
@@ -66,13 +75,21 @@ export function removeRedundantCopies(file: string, previous: ReadStateResult | 
  * @param source - The legacy file as read.
  * @param at - The run's ISO time, for the timestamp.
  */
-export async function keepLegacyCopy(file: string, source: CopySource, at: string): Promise<{ file: string; made: boolean; warning?: string }> {
+export async function keepLegacyCopy(
+  file: string,
+  source: CopySource,
+  at: string,
+): Promise<{ file: string; made: boolean; warning?: string }> {
   const first = file + legacySuffix;
   if (await copyTo(first, source)) return { file: first, made: true };
   const same = findIdentical(file, source.bytes);
   if (same) return { file: same, made: false };
   const other = await keepCopy(file, `${first}-${stamp(at)}`, source);
-  return { file: other, made: true, warning: `${first} already holds another legacy state file and is never overwritten; this legacy file is kept as ${other}.` };
+  return {
+    file: other,
+    made: true,
+    warning: `${first} already holds another legacy state file and is never overwritten; this legacy file is kept as ${other}.`,
+  };
 }
 
 /** Keeps an unusable state file as `<file>.corrupt-<timestamp>`, like `keepLegacyCopy`; returns the name. */
@@ -93,7 +110,10 @@ export function stamp(at: string): string {
  *
  * @throws The underlying file-system error (ENOENT: the state file is gone).
  */
-export async function keepSecondName(file: string, previous: Exclude<ReadStateResult, { kind: "missing" }>): Promise<{ name: string; unchanged: boolean }> {
+export async function keepSecondName(
+  file: string,
+  previous: Exclude<ReadStateResult, { kind: "missing" }>,
+): Promise<{ name: string; unchanged: boolean }> {
   const name = tempName(file);
   if (previous.kind === "link") {
     try {
@@ -122,11 +142,19 @@ export async function keepSecondName(file: string, previous: Exclude<ReadStateRe
  * @param at - The run's ISO time, for the timestamp.
  * @returns `restored`, `removed` or `null` (left as it is), and a warning.
  */
-export function putBack(file: string, committed: Stats, secondName: string | null, at: string): { action: "restored" | "removed" | null; warning?: string } {
+export function putBack(
+  file: string,
+  committed: Stats,
+  secondName: string | null,
+  at: string,
+): { action: "restored" | "removed" | null; warning?: string } {
   const now = lstatSync(file, { throwIfNoEntry: false });
   if (!now || now.dev !== committed.dev || now.ino !== committed.ino) {
     const kept = secondName ? keepBeside(secondName, `${file}.previous-${stamp(at)}`) : null;
-    return { action: null, warning: `The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.` };
+    return {
+      action: null,
+      warning: `The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.`,
+    };
   }
   if (secondName) renameSync(secondName, file);
   else unlinkSync(file);
@@ -171,7 +199,9 @@ function findIdentical(file: string, bytes: Buffer): string | undefined {
   const prefix = path.basename(file) + legacySuffix;
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n === prefix || n.startsWith(`${prefix}-`)).sort();
+    names = readdirSync(dir)
+      .filter((n) => n === prefix || n.startsWith(`${prefix}-`))
+      .sort();
   } catch {
     return undefined;
   }

@@ -193,7 +193,10 @@ export class Core {
   }
 
   /** Validates one config (or preset) text: all problems at once, with positions. */
-  validateConfig(text: string, options: { format?: "json" | "package.json"; source?: string; kind?: "config" | "preset" } = {}): ValidateResponse {
+  validateConfig(
+    text: string,
+    options: { format?: "json" | "package.json"; source?: string; kind?: "config" | "preset" } = {},
+  ): ValidateResponse {
     return this.expect<ValidateResponse>({ op: "validate", text, ...options });
   }
 

@@ -13,7 +13,10 @@ const detectIgnore = ["**/node_modules/**", "**/.git/**"];
  * Answers auto-detect for globs that reach below the top level: for each candidate preset, the first of
  * its globs that matches a file in `cwd` (tinyglobby, loaded only now), or `null`.
  */
-export async function detectPresets(cwd: string, candidates: ResolveNeedsDetect["needs"]["detect"]): Promise<Record<string, string | null>> {
+export async function detectPresets(
+  cwd: string,
+  candidates: ResolveNeedsDetect["needs"]["detect"],
+): Promise<Record<string, string | null>> {
   const { glob } = await import("tinyglobby");
   const matches = new Map<string, boolean>();
   const detected: Record<string, string | null> = {};

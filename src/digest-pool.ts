@@ -103,7 +103,9 @@ async function digestInWorkers(jobs: SizedJob[], threads: number, options: Diges
           for (const [i, digest] of message.results) digests[order[i]!] = digest;
           if (message.done && --running === 0) settle();
         });
-        worker.on("error", (error) => settle(new Error(`An archive reading thread failed: ${error instanceof Error ? error.message : String(error)}`)));
+        worker.on("error", (error) =>
+          settle(new Error(`An archive reading thread failed: ${error instanceof Error ? error.message : String(error)}`)),
+        );
         worker.on("exit", (code) => {
           if (code !== 0) settle(new Error(`An archive reading thread stopped with code ${code}.`));
         });

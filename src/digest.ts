@@ -49,11 +49,14 @@ export function digestArchive(job: DigestJob, buffer: Buffer = Buffer.allocUnsaf
   } catch (error) {
     // A socket cannot be opened at all (ENXIO): say what it is, as for a FIFO.
     const stats = errorCode(error) === "ENXIO" ? statSync(job.file, { throwIfNoEntry: false }) : undefined;
-    return stats && !stats.isFile() && !stats.isDirectory() ? { ok: false, code: "ENOTREG", what: describeNonFile(stats) } : { ok: false, code: errorCode(error) };
+    return stats && !stats.isFile() && !stats.isDirectory()
+      ? { ok: false, code: "ENOTREG", what: describeNonFile(stats) }
+      : { ok: false, code: errorCode(error) };
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) return stats.isDirectory() ? { ok: false, code: "EISDIR" } : { ok: false, code: "ENOTREG", what: describeNonFile(stats) };
+    if (!stats.isFile())
+      return stats.isDirectory() ? { ok: false, code: "EISDIR" } : { ok: false, code: "ENOTREG", what: describeNonFile(stats) };
     const digest: Digest = { ok: true, size: stats.size, mtimeMs: stats.mtimeMs };
     if (job.hash) {
       const hash = createHash("sha256");

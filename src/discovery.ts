@@ -7,7 +7,15 @@ import { isFile } from "./fsutil.js";
 import { limits, readBounded } from "./limits.js";
 import type { FolderListing } from "./listing.js";
 import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
-import { distrustOfDirectory, distrustOfPath, requireTrusted, trustPolicy, untrusted, untrustedCandidateWarning, type TrustPolicy } from "./trust.js";
+import {
+  distrustOfDirectory,
+  distrustOfPath,
+  requireTrusted,
+  trustPolicy,
+  untrusted,
+  untrustedCandidateWarning,
+  type TrustPolicy,
+} from "./trust.js";
 import type { Env } from "./types.js";
 
 /** The form of a config file, which decides how it is loaded. */
@@ -63,18 +71,28 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  */
 export async function locateConfig(cwd: string, env: Env, flagPath?: string, listing?: FolderListing): Promise<Discovery> {
   // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
-  if (cwd.includes("\0")) fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
+  if (cwd.includes("\0"))
+    fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
   const policy = trustPolicy(env);
   if (flagPath !== undefined) {
     if (flagPath === "") {
       fail("UsageError", "--config needs a path, e.g. --config=./dropkit.config.json", { source: "--config" });
     }
-    if (flagPath.includes("\0")) fail("UsageError", `--config must not contain a NUL character (\\u0000), which no file name can hold: found ${JSON.stringify(flagPath)}.`, { source: "--config" });
+    if (flagPath.includes("\0"))
+      fail(
+        "UsageError",
+        `--config must not contain a NUL character (\\u0000), which no file name can hold: found ${JSON.stringify(flagPath)}.`,
+        { source: "--config" },
+      );
     return explicitConfig(cwd, flagPath, "flag", policy);
   }
   const fromEnv = env.DROPKIT_CONFIG;
   if (fromEnv?.includes("\0")) {
-    fail("SchemaValidationError", `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`, { source: "DROPKIT_CONFIG" });
+    fail(
+      "SchemaValidationError",
+      `Invalid value in DROPKIT_CONFIG: a path must not contain a NUL character (\\u0000), which no file name can hold, found ${JSON.stringify(fromEnv)}.`,
+      { source: "DROPKIT_CONFIG" },
+    );
   }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env", policy);
   const found = await findConfig(cwd, env, listing, policy);
@@ -122,7 +140,14 @@ export async function findConfig(cwd: string, env: Env, listing?: FolderListing,
     searched.push({ dir });
     const names = listing?.covers(dir) ? listing.names() : listNames(dir);
     const found = configFormsIn(dir, names);
-    if (names) nearMisses.push(...nearMissesAround(dir, names, found.map((f) => f.file)));
+    if (names)
+      nearMisses.push(
+        ...nearMissesAround(
+          dir,
+          names,
+          found.map((f) => f.file),
+        ),
+      );
     if (found.length > 0) {
       const [winner, ...others] = found;
       return {
@@ -165,20 +190,40 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
   const unset = via === "flag" ? "drop --config" : "unset DROPKIT_CONFIG";
   const stats = statOrNull(file);
   if (!stats) {
-    fail("ConfigNotFound", `Config file not found: ${file} (from ${origin}). Check the path, or ${unset} to let dropkit discover the config.`, { source, file });
+    fail(
+      "ConfigNotFound",
+      `Config file not found: ${file} (from ${origin}). Check the path, or ${unset} to let dropkit discover the config.`,
+      { source, file },
+    );
   }
   if (!stats.isFile()) {
     const example = path.join(file, "dropkit.config.json");
-    fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, { source, file });
+    fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, {
+      source,
+      file,
+    });
   }
   const format = detectFormat(file);
   // Named on purpose, a package.json without the key would otherwise be an empty config, used without a word.
   if (format === "package.json" && dropkitKeyIn(file) === false) {
-    fail("ConfigNotFound", `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`, { source, file });
+    fail(
+      "ConfigNotFound",
+      `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`,
+      { source, file },
+    );
   }
   // Naming a file does not make another user's code safe to run: it is checked with the directory that holds it.
   requireTrusted(file, "config", { policy, fence: null });
-  return { file, format, via, searched: [], stop: { dir: path.dirname(file), reason: "found" }, shadowed: [], nearMisses: [], untrusted: [] };
+  return {
+    file,
+    format,
+    via,
+    searched: [],
+    stop: { dir: path.dirname(file), reason: "found" },
+    shadowed: [],
+    nearMisses: [],
+    untrusted: [],
+  };
 }
 
 function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
@@ -228,7 +273,8 @@ function configFormsIn(dir: string, names: string[] | null = null): Array<{ file
     if (isFile(file) || isDanglingLink(file)) found.push({ file, format: detectFormat(file) });
   }
   const pkg = path.join(dir, "package.json");
-  if ((!names || hasName(names, "package.json")) && isFile(pkg) && dropkitKeyIn(pkg) === true) found.push({ file: pkg, format: "package.json" });
+  if ((!names || hasName(names, "package.json")) && isFile(pkg) && dropkitKeyIn(pkg) === true)
+    found.push({ file: pkg, format: "package.json" });
   return found;
 }
 

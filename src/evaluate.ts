@@ -96,7 +96,10 @@ function getJiti(alias?: Record<string, string>): Jiti {
 async function importModule(file: string): Promise<unknown> {
   const alias = dropkitAliases(file);
   if (file.endsWith(".ts")) {
-    const native = nativeTypeScript() === null ? { why: "this runtime has no type stripping (Node 22.18 or later has)" } : await importNative(file, alias);
+    const native =
+      nativeTypeScript() === null
+        ? { why: "this runtime has no type stripping (Node 22.18 or later has)" }
+        : await importNative(file, alias);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
   }
@@ -113,13 +116,27 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     throw loadError(file, role, "could not be evaluated", plainError(error));
   }
   if (typeof mod !== "object" || mod === null || !Object.hasOwn(mod, "default")) {
-    const named = typeof mod === "object" && mod !== null ? Object.keys(mod).filter((k) => k !== "__esModule").sort() : [];
+    const named =
+      typeof mod === "object" && mod !== null
+        ? Object.keys(mod)
+            .filter((k) => k !== "__esModule")
+            .sort()
+        : [];
     const found = named.length > 0 ? ` (it has named exports: ${named.join(", ")})` : "";
-    fail("ConfigLoadError", `The ${role} ${file} has no default export${found}. Export the ${role} object: \`export default { ... }\` or \`module.exports = { ... }\`.`, { file, source: file });
+    fail(
+      "ConfigLoadError",
+      `The ${role} ${file} has no default export${found}. Export the ${role} object: \`export default { ... }\` or \`module.exports = { ... }\`.`,
+      { file, source: file },
+    );
   }
   let exported = (mod as { default: unknown }).default;
   // TypeScript compiled to CommonJS puts the default export under `exports.default` next to `__esModule`.
-  if (typeof exported === "object" && exported !== null && (exported as { __esModule?: unknown }).__esModule === true && Object.hasOwn(exported, "default")) {
+  if (
+    typeof exported === "object" &&
+    exported !== null &&
+    (exported as { __esModule?: unknown }).__esModule === true &&
+    Object.hasOwn(exported, "default")
+  ) {
     exported = (exported as { default: unknown }).default;
   }
   let what = "default export";
@@ -133,7 +150,11 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
     }
   }
   if (!isPlainObject(exported)) {
-    fail("ConfigLoadError", `The ${what} of ${file} is ${describeValue(exported)}, not an object. A ${role} file must export an object, or a function returning one.`, { file, source: file });
+    fail(
+      "ConfigLoadError",
+      `The ${what} of ${file} is ${describeValue(exported)}, not an object. A ${role} file must export an object, or a function returning one.`,
+      { file, source: file },
+    );
   }
   return exported;
 }
@@ -175,7 +196,10 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
       reject(error);
     };
     const idle = (): void => never("when nothing was left for it to wait on (no timer, no I/O, no other work)");
-    const timer = setTimeout(() => never(`after ${limitMs / 1000} s, while a timer, a server or other work kept the process alive`), limitMs);
+    const timer = setTimeout(
+      () => never(`after ${limitMs / 1000} s, while a timer, a server or other work kept the process alive`),
+      limitMs,
+    );
     timer.unref();
     process.on("beforeExit", idle);
     pending.then(
@@ -210,7 +234,9 @@ function commonJsAsDefault(mod: unknown): unknown {
 const withoutExit = sharedPatch(() => {
   const exit = process.exit;
   const refuse = ((code?: number | string | null) => {
-    const error = new Error(`it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`);
+    const error = new Error(
+      `it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`,
+    );
     // The stack starts at the call in the config, which is where the error is placed.
     Error.captureStackTrace(error, refuse);
     throw error;

@@ -20,11 +20,13 @@ export function reportFailure(error: unknown, log: DecisionLog, env: NodeJS.Proc
   }
   const what = error instanceof CoreTrap ? "the wasm core failed" : "dropkit failed unexpectedly";
   const detail = error instanceof Error ? error.message : String(error);
-  log.errors([{
-    name: "InternalError",
-    exitCode: exitCodes.InternalError,
-    message: `${what}: ${detail}. This is a bug in dropkit: please report it with the command you ran, your dropkit version and this message (run again with DROPKIT_DEBUG=1 for the stack trace).`,
-  }]);
+  log.errors([
+    {
+      name: "InternalError",
+      exitCode: exitCodes.InternalError,
+      message: `${what}: ${detail}. This is a bug in dropkit: please report it with the command you ran, your dropkit version and this message (run again with DROPKIT_DEBUG=1 for the stack trace).`,
+    },
+  ]);
   if (env.DROPKIT_DEBUG === "1" && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`);
     if (error.cause instanceof Error && error.cause.stack) process.stderr.write(`caused by: ${error.cause.stack}\n`);

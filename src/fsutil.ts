@@ -83,8 +83,15 @@ export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
     // PWD may have been inherited from a parent that started dropkit elsewhere: named only when it is gone too.
     const pwd = env.PWD && code === "ENOENT" && !existsQuietly(env.PWD) ? env.PWD : undefined;
     const known = pwd ? ` (${pwd}, as the shell last knew it)` : "";
-    const why = code === "ENOENT" ? "no longer exists: it was removed after this process entered it (by another job or terminal)" : `cannot be looked up (${code})`;
-    fail("IOError", `The working directory${known} ${why}, so dropkit has no folder to work in. Change to an existing folder (cd into the drop again, or recreate it) and run again.`, pwd ? { file: pwd, source: pwd } : {});
+    const why =
+      code === "ENOENT"
+        ? "no longer exists: it was removed after this process entered it (by another job or terminal)"
+        : `cannot be looked up (${code})`;
+    fail(
+      "IOError",
+      `The working directory${known} ${why}, so dropkit has no folder to work in. Change to an existing folder (cd into the drop again, or recreate it) and run again.`,
+      pwd ? { file: pwd, source: pwd } : {},
+    );
   }
 }
 

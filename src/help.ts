@@ -33,7 +33,7 @@ export const helpVariables: Array<[string, string]> = [
   ["DROPKIT_CONFIG", "like --config"],
   ["DROPKIT_HOOK_TIMEOUT", "seconds a hook may run before it is stopped (default 60)"],
   ["DROPKIT_DEBUG", "1 adds the stack trace to an internal error"],
-  ["DROPKIT_SAFE_DIRECTORIES", "directories (\":\"-separated, * for all) whose configs, presets and hooks are used whoever owns them"],
+  ["DROPKIT_SAFE_DIRECTORIES", 'directories (":"-separated, * for all) whose configs, presets and hooks are used whoever owns them'],
   ["GIT_CEILING_DIRECTORIES", "directories the config search never enters (as git)"],
   ["NO_COLOR", "no colour, even on a terminal (nor with TERM=dumb)"],
   ["FORCE_COLOR", "colour even off a terminal (0 or false: none); NO_COLOR wins"],
@@ -64,12 +64,18 @@ export function withPlaceholders(text: string): string {
  * footer under the general help, and a pointer to it under each command's.
  */
 export class DropkitCli extends Cli {
-  protected override getUsageByIndex(n: number, opts?: { detailed?: boolean; inlineOptions?: boolean }): { usage: string; options: Array<{ definition: string; description: string; required: boolean }> } {
+  protected override getUsageByIndex(
+    n: number,
+    opts?: { detailed?: boolean; inlineOptions?: boolean },
+  ): { usage: string; options: Array<{ definition: string; description: string; required: boolean }> } {
     const { usage, options } = super.getUsageByIndex(n, opts);
     return { usage: withPlaceholders(usage), options: options.map((o) => ({ ...o, definition: withPlaceholders(o.definition) })) };
   }
 
-  override usage(command: Parameters<InstanceType<typeof Cli>["usage"]>[0] = null, opts: Parameters<InstanceType<typeof Cli>["usage"]>[1] = {}): string {
+  override usage(
+    command: Parameters<InstanceType<typeof Cli>["usage"]>[0] = null,
+    opts: Parameters<InstanceType<typeof Cli>["usage"]>[1] = {},
+  ): string {
     const text = super.usage(command, opts);
     // The general help asked for (dropkit help, --help); not the usage printed with a usage error.
     if (command === null) return opts.detailed ? text + helpFooter() : text;

@@ -129,21 +129,46 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   const abs = path.resolve(opts.cwd, dir);
   const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
   const listed = listHooks(abs);
-  if (listed) requireTrustedHooks(abs, runnable(listed.entries), opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
+  if (listed)
+    requireTrustedHooks(
+      abs,
+      runnable(listed.entries),
+      opts.phase,
+      opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) },
+    );
   if (listed === null) {
     outcome.exists = false;
-    opts.log({ event: "hook", phase: opts.phase, file: abs, status: "no-directory", exitCode: null, durationMs: 0, message: `no ${opts.phase} hooks: ${abs} does not exist` });
+    opts.log({
+      event: "hook",
+      phase: opts.phase,
+      file: abs,
+      status: "no-directory",
+      exitCode: null,
+      durationMs: 0,
+      message: `no ${opts.phase} hooks: ${abs} does not exist`,
+    });
     return outcome;
   }
   for (const file of listed.misnamed) {
-    outcome.warnings.push({ message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`, source: file });
+    outcome.warnings.push({
+      message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`,
+      source: file,
+    });
   }
   // In name order, each at its turn: an entry that is not run is logged after the hooks ahead of it, and not at all
   // when the run stops before it.
   for (const { file, notRun } of listed.entries) {
     if (notRun !== undefined) {
       outcome.skipped.push(file);
-      opts.log({ event: "hook", phase: opts.phase, file, status: "skipped", exitCode: null, durationMs: 0, message: `not run: ${file} ${notRun}` });
+      opts.log({
+        event: "hook",
+        phase: opts.phase,
+        file,
+        status: "skipped",
+        exitCode: null,
+        durationMs: 0,
+        message: `not run: ${file} ${notRun}`,
+      });
       continue;
     }
     opts.signal?.throwIfAborted();
@@ -153,9 +178,16 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     opts.signal?.throwIfAborted();
     if (record.status === "ok") continue;
     if (opts.onFailure === "fail") {
-      fail("HookFailed", `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`, { file, source: file });
+      fail(
+        "HookFailed",
+        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`,
+        { file, source: file },
+      );
     }
-    outcome.warnings.push({ message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`, source: file });
+    outcome.warnings.push({
+      message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`,
+      source: file,
+    });
   }
   return outcome;
 }
@@ -170,7 +202,10 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
  * @throws DropkitError `UntrustedFile` (77).
  */
 export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: string }, cwd: string, trust: TrustScope): void {
-  for (const [phase, dir] of [["init", dirs.initScriptsDir], ["post", dirs.postScriptsDir]] as const) {
+  for (const [phase, dir] of [
+    ["init", dirs.initScriptsDir],
+    ["post", dirs.postScriptsDir],
+  ] as const) {
     const abs = path.resolve(cwd, dir);
     let listed: ReturnType<typeof listHooks> = null;
     try {
@@ -196,8 +231,11 @@ function listHooks(dir: string): { entries: Array<{ file: string; notRun?: strin
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    const reason = code === "ENOTDIR" ? "it is a file, not a directory" : code ?? String(error);
-    fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, { file: dir, source: dir });
+    const reason = code === "ENOTDIR" ? "it is a file, not a directory" : (code ?? String(error));
+    fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, {
+      file: dir,
+      source: dir,
+    });
   }
   const entries: Array<{ file: string; notRun?: string }> = [];
   const misnamed: string[] = [];
@@ -209,7 +247,8 @@ function listHooks(dir: string): { entries: Array<{ file: string; notRun?: strin
     const stats = statSync(file, { throwIfNoEntry: false });
     if (!stats && name.includes("\uFFFD")) misnamed.push(file);
     else if (!stats) entries.push({ file, notRun: "is a symbolic link to nothing (fix or remove the link)" });
-    else if (stats.isDirectory()) entries.push({ file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" });
+    else if (stats.isDirectory())
+      entries.push({ file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" });
     else if (!stats.isFile()) entries.push({ file, notRun: "is not a regular file" });
     else entries.push(isExecutable(file) ? { file } : { file, notRun: "is not executable (chmod +x to run it)" });
   }
@@ -240,15 +279,24 @@ function isExecutable(file: string): boolean {
 async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   const started = performance.now();
   const base = { event: "hook" as const, phase: opts.phase, file };
-  const done = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): HookRecord =>
-    ({ ...base, ...record, durationMs: Math.round(performance.now() - started) });
+  const done = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): HookRecord => ({
+    ...base,
+    ...record,
+    durationMs: Math.round(performance.now() - started),
+  });
   const capture = opts.output !== undefined;
   // detached: the hook leads a new process group (and session), so that everything it starts can be stopped
   // together, and a Ctrl-C at the terminal reaches dropkit alone, which then stops the group itself.
   // Without capture, stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
   // Loaded here, when there is a hook to run: node:child_process (with node:net) is a fair share of a run's start-up.
   const { spawn } = await import("node:child_process");
-  const child = spawn(file, [], { cwd: opts.cwd, env: opts.env, detached: true, shell: false, stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2] });
+  const child = spawn(file, [], {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    shell: false,
+    stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2],
+  });
   const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
   const pid = child.pid;
   if (pid !== undefined) opts.onGroup?.(pid);
@@ -270,10 +318,12 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
   try {
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException }>((resolve) => {
-      child.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
-      child.once("exit", (code, signal) => resolve({ code, signal }));
-    });
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException }>(
+      (resolve) => {
+        child.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
+        child.once("exit", (code, signal) => resolve({ code, signal }));
+      },
+    );
     clearTimeout(timer);
     // The hook has exited: what it left running in its group (`sleep &`) is stopped too, so that nothing holds
     // our stderr or the capture pipes, and nothing outlives the run.
@@ -284,15 +334,26 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
     process.off("exit", killNow);
     interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
     await Promise.all(streams.map((s) => s.drain()));
-    if ("error" in ended) return done({ status: "spawn-error", exitCode: null, message: `could not be started (${ended.error.code ?? ended.error.message})` });
+    if ("error" in ended)
+      return done({ status: "spawn-error", exitCode: null, message: `could not be started (${ended.error.code ?? ended.error.message})` });
     const { code, signal } = ended;
     const how = signal ? { signal } : {};
     if (stopping === "interrupt") {
       const received = interruptionOf(opts.signal)?.signal ?? "a signal";
-      return done({ status: "interrupted", exitCode: code, ...how, message: `was stopped with every process it started, because dropkit received ${received}` });
+      return done({
+        status: "interrupted",
+        exitCode: code,
+        ...how,
+        message: `was stopped with every process it started, because dropkit received ${received}`,
+      });
     }
     if (stopping === "timeout") {
-      return done({ status: "timed-out", exitCode: code, ...how, message: `timed out after ${formatSeconds(opts.timeoutMs)} and was killed (raise DROPKIT_HOOK_TIMEOUT if it needs longer)` });
+      return done({
+        status: "timed-out",
+        exitCode: code,
+        ...how,
+        message: `timed out after ${formatSeconds(opts.timeoutMs)} and was killed (raise DROPKIT_HOOK_TIMEOUT if it needs longer)`,
+      });
     }
     if (signal) return done({ status: "failed", exitCode: null, signal, message: `was killed by ${signal}` });
     if (code !== 0) return done({ status: "failed", exitCode: code, message: `failed with exit code ${code}` });
@@ -311,7 +372,16 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
  * our end is closed. Either way the last line is flushed, even without a newline.
  */
 function readLines(stream: Readable, name: "stdout" | "stderr", file: string, opts: HookOptions): { drain(): Promise<void> } {
-  const splitter = new LineSplitter((line) => opts.output!({ event: "hook-output", phase: opts.phase, file, stream: name, text: line.text, ...(line.continues ? { continues: true } : {}) }));
+  const splitter = new LineSplitter((line) =>
+    opts.output!({
+      event: "hook-output",
+      phase: opts.phase,
+      file,
+      stream: name,
+      text: line.text,
+      ...(line.continues ? { continues: true } : {}),
+    }),
+  );
   stream.on("data", (chunk: Buffer) => splitter.push(chunk));
   const closed = new Promise<void>((resolve) => {
     stream.once("close", resolve);

@@ -3,7 +3,21 @@
 import type { CheckedConfig, ConfigSource, DefinedConfig } from "./types.js";
 import type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 
-export type { CheckedConfig, ConfigInput, ConfigSource, DefinedConfig, DropkitConfig, DropkitCache, DropkitHooks, DropkitLog, DropkitModules, Env, ModuleGlob, OpenObject, StrictConfig } from "./types.js";
+export type {
+  CheckedConfig,
+  ConfigInput,
+  ConfigSource,
+  DefinedConfig,
+  DropkitConfig,
+  DropkitCache,
+  DropkitHooks,
+  DropkitLog,
+  DropkitModules,
+  Env,
+  ModuleGlob,
+  OpenObject,
+  StrictConfig,
+} from "./types.js";
 export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 export type { ConfigFlags } from "./config.js";
 export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core.js";

@@ -76,7 +76,8 @@ export function surveyFolder(cwd: string, archives: string[], core: Core): Surve
   }
   const localPresets = listLocalPresets(cwd);
   const local = new Set(localPresets.map((p) => p.name));
-  const bundledPresets = core.listPresets()
+  const bundledPresets = core
+    .listPresets()
     // A local preset of the same name wins the lookup, so only the local one is offered.
     .filter((p) => p.name !== "none" && !local.has(p.name))
     .map((p) => ({ name: p.name, summary: describePreset(p.preset) }));
@@ -117,7 +118,8 @@ export function presetKeys(presets: InitAnswers["presets"], survey: Survey): Pic
  */
 export async function baselineFor(cwd: string, presets: InitAnswers["presets"], survey: Survey): Promise<ResolvedConfig> {
   const keys = presetKeys(presets, survey);
-  const source = Object.keys(keys).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value: { schema: 1, ...keys } } : null;
+  const source =
+    Object.keys(keys).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value: { schema: 1, ...keys } } : null;
   const done = await resolveSource({ cwd, source });
   throwIfFailed(done, path.join(cwd, initFileName));
   return done.config!;
@@ -150,7 +152,12 @@ export function buildConfig(answers: InitAnswers, survey: Survey, baseline: Reso
  *
  * @throws DropkitError with every problem, in the order config and create report them.
  */
-export async function checkAnswers(cwd: string, answers: Pick<InitAnswers, "theme" | "presets" | "exclude">, survey: Survey, archives: string[]): Promise<Plan> {
+export async function checkAnswers(
+  cwd: string,
+  answers: Pick<InitAnswers, "theme" | "presets" | "exclude">,
+  survey: Survey,
+  archives: string[],
+): Promise<Plan> {
   // Local presets are found through the search path the file will hold, and no presets is an empty list in it (an empty
   // --preset list means none given): values init makes, never problems of their own.
   const { presetsSearchPath } = presetKeys(answers.presets, survey);
@@ -177,7 +184,11 @@ export function themeProblem(core: Core, cwd: string, archives: string[], theme:
  * is the one being replaced), so no code frame may quote it.
  */
 export function unwrittenProblems(errors: CoreDiagnostic[], file: string): CoreDiagnostic[] {
-  return errors.map((e) => (e.file === file || e.source === file ? { name: e.name, exitCode: e.exitCode, path: e.path, source: `${file} (not written)`, message: e.message } : e));
+  return errors.map((e) =>
+    e.file === file || e.source === file
+      ? { name: e.name, exitCode: e.exitCode, path: e.path, source: `${file} (not written)`, message: e.message }
+      : e,
+  );
 }
 
 /** The file's text: two-space JSON with lists of strings kept on one line, and a final newline. */

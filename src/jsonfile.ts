@@ -41,7 +41,8 @@ export function nestingExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next unit
+      if (c === 0x5c)
+        i++; // a backslash escapes the next unit
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -3,7 +3,15 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config.js";
-import { CoreTrap, type CoreDiagnostic, type CoreWarning, type LeafOrigin, type Origin, type PresetChoice, type ResolvedConfig } from "./core.js";
+import {
+  CoreTrap,
+  type CoreDiagnostic,
+  type CoreWarning,
+  type LeafOrigin,
+  type Origin,
+  type PresetChoice,
+  type ResolvedConfig,
+} from "./core.js";
 import { loadCore } from "./core-node.js";
 import { deriveListEntries } from "./decisions.js";
 import type { Discovery } from "./discovery.js";
@@ -114,7 +122,12 @@ async function requireFolder(cwd: string): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     reason = code === "ENOENT" || code === "ENOTDIR" ? "it does not exist" : `it cannot be read: ${code ?? String(error)}`;
   }
-  throw new DropkitError({ name: "IOError", message: `The working directory ${cwd} (the cwd option) cannot be used: ${reason}. Pass an existing folder.`, file: cwd, source: cwd });
+  throw new DropkitError({
+    name: "IOError",
+    message: `The working directory ${cwd} (the cwd option) cannot be used: ${reason}. Pass an existing folder.`,
+    file: cwd,
+    source: cwd,
+  });
 }
 
 /** A core problem as a diagnostic; `RequestError` (the host's request was wrong) is dropkit's bug. */
@@ -130,5 +143,8 @@ function fromCore(d: CoreDiagnostic): Diagnostic {
 /** A failure of the core is dropkit's bug: an `InternalError` (70) carrying the trap as `cause`. Anything else passes. */
 function asDropkitError(error: unknown): unknown {
   if (!(error instanceof CoreTrap)) return error;
-  return new DropkitError({ name: "InternalError", message: `the wasm core failed: ${error.message}. This is a bug in dropkit: please report it.` }, { cause: error });
+  return new DropkitError(
+    { name: "InternalError", message: `the wasm core failed: ${error.message}. This is a bug in dropkit: please report it.` },
+    { cause: error },
+  );
 }

@@ -15,9 +15,7 @@ export type { FileRole } from "./evaluate.js";
  * A loaded config or preset: the raw UTF-8 text of a JSON form (the core parses it, to report
  * positions), or the plain data a `.ts`/`.js` file exported.
  */
-export type LoadedConfig =
-  | { format: "json" | "package.json"; text: string }
-  | { format: "value"; value: { [key: string]: JsonValue } };
+export type LoadedConfig = { format: "json" | "package.json"; text: string } | { format: "value"; value: { [key: string]: JsonValue } };
 
 /**
  * Loads a config file. JSON and `package.json` forms are returned as text, unparsed. `.ts` and `.js`
@@ -34,7 +32,12 @@ export type LoadedConfig =
  *   file or its exported data is over `limits.fileBytes` (or the budget over `limits.totalBytes`),
  *   `SchemaValidationError` (65, one diagnostic per value) when the export holds values JSON cannot carry.
  */
-export async function loadConfigFile(file: string, format: ConfigFormat, role: FileRole = "config", budget?: ReadBudget): Promise<LoadedConfig> {
+export async function loadConfigFile(
+  file: string,
+  format: ConfigFormat,
+  role: FileRole = "config",
+  budget?: ReadBudget,
+): Promise<LoadedConfig> {
   if (format === "json" || format === "package.json") return { format, text: readText(file, role, budget) };
   requireFile(file, role);
   // Loaded only now: a JSON config never evaluates the module loaders, the stripper's hooks or the stack mapping.
@@ -69,8 +72,12 @@ function readText(file: string, role: FileRole, budget: ReadBudget | undefined):
   try {
     read = readBounded(file, limits.fileBytes);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOTFILE") fail("ConfigNotFound", `The ${role} file ${file} is not a file. Check the path.`, { file, source: file });
-    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check that it exists and is readable.`, { file, source: file });
+    if ((error as NodeJS.ErrnoException).code === "ENOTFILE")
+      fail("ConfigNotFound", `The ${role} file ${file} is not a file. Check the path.`, { file, source: file });
+    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check that it exists and is readable.`, {
+      file,
+      source: file,
+    });
   }
   if (read.over) tooLarge(file, role, read.size);
   const bytes = read.bytes;
@@ -91,7 +98,10 @@ function requireFile(file: string, role: FileRole): void {
   try {
     stats = statSync(file, { throwIfNoEntry: false });
   } catch (error) {
-    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check the path and its permissions.`, { file, source: file });
+    fail("ConfigNotFound", `Cannot read the ${role} ${file} (${unreadable(file, error)}). Check the path and its permissions.`, {
+      file,
+      source: file,
+    });
   }
   if (!stats?.isFile()) {
     const why = stats ? "is not a file" : isSymbolicLink(file) ? `is a broken symbolic link (to ${linkTarget(file)})` : "does not exist";
@@ -105,7 +115,11 @@ function requireFile(file: string, role: FileRole): void {
 function tooLarge(file: string, role: FileRole, size: number): never {
   const what = size > limits.fileBytes + 1 ? `is ${sizeText(size)}` : `has more than ${sizeText(limits.fileBytes)}`;
   const hint = path.basename(file) === "package.json" ? ", or move the dropkit key to a dropkit.config.json" : "";
-  fail("ConfigLoadError", `The ${role} ${file} ${what}, over the limit of ${sizeText(limits.fileBytes)} for a ${role} file. A dropkit ${role} is a few KB: check that this is the right file${hint}.`, { file, source: file });
+  fail(
+    "ConfigLoadError",
+    `The ${role} ${file} ${what}, over the limit of ${sizeText(limits.fileBytes)} for a ${role} file. A dropkit ${role} is a few KB: check that this is the right file${hint}.`,
+    { file, source: file },
+  );
 }
 
 /** Why a file cannot be read: the error code, and for a symbolic link what is wrong with it. */

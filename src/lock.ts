@@ -1,6 +1,20 @@
 // The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL, a dead run's lock taken over as git does with gc.pid (once the hook it started has ended too).
 
-import { closeSync, constants, fchmodSync, fstatSync, futimesSync, lstatSync, openSync, readlinkSync, readFileSync, statSync, type Stats, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  futimesSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  readFileSync,
+  statSync,
+  type Stats,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -105,7 +119,8 @@ export async function acquireLock(file: string, options: AcquireLockOptions = {}
     let blocked: Guard | null = null;
     if (stale !== null) {
       const took = takeOver(file, seen.stats, stale);
-      if (took === "taken") options.onStale?.(`Removed the stale lock ${file}${seen.holder ? ` of ${describeHolder(seen.holder)}` : ""}: ${stale}.`);
+      if (took === "taken")
+        options.onStale?.(`Removed the stale lock ${file}${seen.holder ? ` of ${describeHolder(seen.holder)}` : ""}: ${stale}.`);
       if (took === "taken" || took === "changed") continue;
       blocked = took;
     }
@@ -129,7 +144,11 @@ function tryCreate(file: string, me: LockHolder): number | null {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return null;
     const state = file.slice(0, -lockSuffix.length);
-    fail("IOError", `Cannot write the state file ${state} (${errorReason(error)}): its lock ${file} cannot be created. Nothing was changed; check that the directory is writable.`, { file: state, source: state });
+    fail(
+      "IOError",
+      `Cannot write the state file ${state} (${errorReason(error)}): its lock ${file} cannot be created. Nothing was changed; check that the directory is writable.`,
+      { file: state, source: state },
+    );
   }
   try {
     // Readable by every user who may run create here, whatever the umask: a waiter needs the holder.
@@ -139,7 +158,11 @@ function tryCreate(file: string, me: LockHolder): number | null {
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(file);
-    fail("IOError", `Cannot write the lock ${file} (${errorReason(error)}). Nothing was changed; check the free space and the directory's permissions.`, { file, source: file });
+    fail(
+      "IOError",
+      `Cannot write the lock ${file} (${errorReason(error)}). Nothing was changed; check the free space and the directory's permissions.`,
+      { file, source: file },
+    );
   }
 }
 
@@ -201,11 +224,17 @@ function readLock(file: string): { stats: Stats; holder: LockHolder | null; unre
     const stats = lstatSync(file, { throwIfNoEntry: false });
     if (!stats) return null;
     if ((error as NodeJS.ErrnoException).code === "EACCES") return { stats, holder: null, unreadable: true };
-    fail("IOError", `Cannot read the lock ${file} (${errorReason(error)}). Nothing was changed; check the file and its directory.`, { file, source: file });
+    fail("IOError", `Cannot read the lock ${file} (${errorReason(error)}). Nothing was changed; check the file and its directory.`, {
+      file,
+      source: file,
+    });
   }
   if (found.kind === "missing") return null;
   if (found.kind === "other") {
-    fail("IOError", `${file} is ${found.what}, not dropkit's lock file. Remove it; dropkit creates the lock there for each create run.`, { file, source: file });
+    fail("IOError", `${file} is ${found.what}, not dropkit's lock file. Remove it; dropkit creates the lock there for each create run.`, {
+      file,
+      source: file,
+    });
   }
   if (found.kind === "link") return { stats: found.stats, holder: null, unreadable: false };
   return { stats: found.stats, holder: parseHolder(found.bytes.toString("utf8")), unreadable: false };
@@ -222,14 +251,17 @@ function staleReason(seen: { stats: Stats; holder: LockHolder | null; unreadable
   if (holder.hostname === me.hostname) {
     const bootMs = Date.now() - os.uptime() * 1000;
     // Another boot id: this machine restarted since (if the lock is older than the restart), or it is another machine of the same name.
-    if (holder.bootId && me.bootId && holder.bootId !== me.bootId && seen.stats.mtimeMs < bootMs) return "this machine has restarted since it was taken";
+    if (holder.bootId && me.bootId && holder.bootId !== me.bootId && seen.stats.mtimeMs < bootMs)
+      return "this machine has restarted since it was taken";
     if (sameProcessSpace(holder, me) && !processAlive(holder.pid)) {
       // Its hook still runs (dropkit was SIGKILLed): the run is not over, whatever the lock's age.
       if (holder.hookGroup !== undefined && sessionRunning(holder.hookGroup)) return null;
       return `process ${holder.pid} is no longer running`;
     }
   }
-  return age > lockStaleMs ? `it has not been refreshed for ${formatAge(age)} (a running create refreshes it every ${lockRefreshMs / 1000} s)` : null;
+  return age > lockStaleMs
+    ? `it has not been refreshed for ${formatAge(age)} (a running create refreshes it every ${lockRefreshMs / 1000} s)`
+    : null;
 }
 
 /** A takeover guard in the way: its path and how long ago it last changed. */
@@ -277,7 +309,11 @@ function guardInTheWay(file: string, guard: string, reason: string): "changed" |
   if (!stats) return "changed";
   const cannot = `Cannot take over the stale lock ${file} (${reason})`;
   if (!stats.isFile() && !stats.isSymbolicLink()) {
-    fail("IOError", `${cannot}: its takeover guard ${guard} is ${describeNonFile(stats)}, not a file dropkit made. Nothing was changed; remove it (rm -r '${guard}') and run again.`, { file: guard, source: guard });
+    fail(
+      "IOError",
+      `${cannot}: its takeover guard ${guard} is ${describeNonFile(stats)}, not a file dropkit made. Nothing was changed; remove it (rm -r '${guard}') and run again.`,
+      { file: guard, source: guard },
+    );
   }
   const ageMs = Date.now() - stats.mtimeMs;
   if (ageMs <= guardStaleMs) return { file: guard, ageMs };
@@ -285,7 +321,11 @@ function guardInTheWay(file: string, guard: string, reason: string): "changed" |
     unlinkSync(guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "changed";
-    fail("IOError", `${cannot}: its takeover guard ${guard}, left over ${formatAge(ageMs)} ago, cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(guard, stats, `rm '${guard}' '${file}'`)}`, { file: guard, source: guard });
+    fail(
+      "IOError",
+      `${cannot}: its takeover guard ${guard}, left over ${formatAge(ageMs)} ago, cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(guard, stats, `rm '${guard}' '${file}'`)}`,
+      { file: guard, source: guard },
+    );
   }
   return "changed";
 }
@@ -293,7 +333,11 @@ function guardInTheWay(file: string, guard: string, reason: string): "changed" |
 /** A stale lock that this user cannot remove: an IOError naming it, as when the lock cannot be created. */
 function cannotRemove(file: string, reason: string, error: unknown, stats?: Stats): never {
   const state = file.slice(0, -lockSuffix.length);
-  fail("IOError", `Cannot write the state file ${state}: its lock ${file} is stale (${reason}) but cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(file, stats ?? lstatSync(file, { throwIfNoEntry: false }), `rm '${file}'`)}`, { file, source: file });
+  fail(
+    "IOError",
+    `Cannot write the state file ${state}: its lock ${file} is stale (${reason}) but cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(file, stats ?? lstatSync(file, { throwIfNoEntry: false }), `rm '${file}'`)}`,
+    { file, source: file },
+  );
 }
 
 /** How a file this user cannot remove gets removed: by its owner in a sticky folder, else by making the folder writable. */
@@ -311,22 +355,41 @@ function howToRemove(file: string, stats: Stats | undefined, command: string): s
   return `check that the directory ${dir} is writable (and not on a read-only file system), or remove the file where it is writable (${command}), then run again.`;
 }
 
-function refuse(file: string, holder: LockHolder | null, me: LockHolder, waitMs: number, blocked: { guard: Guard; stale: string } | null): never {
+function refuse(
+  file: string,
+  holder: LockHolder | null,
+  me: LockHolder,
+  waitMs: number,
+  blocked: { guard: Guard; stale: string } | null,
+): never {
   const dir = path.dirname(file);
   if (blocked) {
     const { guard, stale } = blocked;
-    fail("StateConflict", `Cannot take the lock ${file} in ${waitMs / 1000} s: it is stale (${stale}), but its takeover guard ${guard.file} changed ${formatAge(guard.ageMs)} ago: another dropkit create is taking the lock over, or something keeps that file fresh. Run dropkit create again in a moment. If no dropkit create is running in ${dir}, remove both (rm '${guard.file}' '${file}') and run again.`, { file: guard.file, source: guard.file });
+    fail(
+      "StateConflict",
+      `Cannot take the lock ${file} in ${waitMs / 1000} s: it is stale (${stale}), but its takeover guard ${guard.file} changed ${formatAge(guard.ageMs)} ago: another dropkit create is taking the lock over, or something keeps that file fresh. Run dropkit create again in a moment. If no dropkit create is running in ${dir}, remove both (rm '${guard.file}' '${file}') and run again.`,
+      { file: guard.file, source: guard.file },
+    );
   }
   const same = holder !== null && holder.hostname === me.hostname && sameProcessSpace(holder, me);
   if (same && holder.hookGroup !== undefined && !processAlive(holder.pid)) {
     const group = holder.hookGroup;
-    fail("StateConflict", `A dropkit create in ${dir} is not over: the lock ${file} was taken by ${describeHolder(holder)}, which is gone, but the hook it started still runs (process group ${group}) and may still change the folder (waited ${waitMs / 1000} s). Run dropkit create again once that hook has finished, or stop it (kill -TERM -- -${group}); the lock is then taken over.`, { file, source: file });
+    fail(
+      "StateConflict",
+      `A dropkit create in ${dir} is not over: the lock ${file} was taken by ${describeHolder(holder)}, which is gone, but the hook it started still runs (process group ${group}) and may still change the folder (waited ${waitMs / 1000} s). Run dropkit create again once that hook has finished, or stop it (kill -TERM -- -${group}); the lock is then taken over.`,
+      { file, source: file },
+    );
   }
   const who = holder ? describeHolder(holder) : "a process that cannot be identified (the lock names none, or cannot be read)";
-  const remote = holder && !same
-    ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it has gone ${lockStaleMs / 60_000} minutes without a refresh.`
-    : "";
-  fail("StateConflict", `Another dropkit create is running in ${dir}: the lock ${file} is held by ${who} (waited ${waitMs / 1000} s).${remote} Run dropkit create again once it has finished. If no dropkit create is running there, the lock is left over: remove it (rm '${file}') and run again.`, { file, source: file });
+  const remote =
+    holder && !same
+      ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it has gone ${lockStaleMs / 60_000} minutes without a refresh.`
+      : "";
+  fail(
+    "StateConflict",
+    `Another dropkit create is running in ${dir}: the lock ${file} is held by ${who} (waited ${waitMs / 1000} s).${remote} Run dropkit create again once it has finished. If no dropkit create is running there, the lock is left over: remove it (rm '${file}') and run again.`,
+    { file, source: file },
+  );
 }
 
 function describeHolder(h: LockHolder): string {
@@ -374,7 +437,9 @@ function formatAge(ms: number): string {
 /** A user's name for messages, from the password file (`uid 1001` when it has none). */
 function ownerName(uid: number): string {
   try {
-    const entry = readFileSync("/etc/passwd", "utf8").split("\n").find((line) => line.split(":")[2] === String(uid));
+    const entry = readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((line) => line.split(":")[2] === String(uid));
     if (entry) return `user ${entry.split(":")[0]} (uid ${uid})`;
   } catch {
     // No password file (a minimal container): the number alone.

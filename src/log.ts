@@ -63,7 +63,14 @@ export class DecisionLog {
   /** Writes one `error` record per problem, in the order given (all problems at once). */
   errors(problems: Problem[]): void {
     for (const p of problems) {
-      const record: LogRecord = { event: "error", name: p.name, exitCode: p.exitCode, path: p.path ?? "", source: p.source ?? "", message: p.message };
+      const record: LogRecord = {
+        event: "error",
+        name: p.name,
+        exitCode: p.exitCode,
+        path: p.path ?? "",
+        source: p.source ?? "",
+        message: p.message,
+      };
       if (p.file !== undefined) record.file = p.file;
       if (p.line !== undefined) record.line = p.line;
       if (p.column !== undefined) record.column = p.column;

@@ -46,7 +46,8 @@ export function describeRecord(r: LogRecord, paint: Paint): string {
     case "hook-output":
       return `${String(r.phase)} ${String(r.file)} ${String(r.stream)}: ${String(r.text)}`;
     case "hook": {
-      const time = r.status === "ok" || r.status === "failed" || r.status === "timed-out" ? paint(` (${String(r.durationMs)} ms)`, "dim") : "";
+      const time =
+        r.status === "ok" || r.status === "failed" || r.status === "timed-out" ? paint(` (${String(r.durationMs)} ms)`, "dim") : "";
       const message = r.message ? `: ${String(r.message)}` : "";
       return `${String(r.phase)} ${String(r.file)} ${String(r.status)}${message}${time}`;
     }

@@ -38,7 +38,8 @@ export function nearMissesIn(dir: string, names: string[], found: string[] = [])
     const lower = name.toLowerCase();
     // A form in other letter case is the found file itself on a case-insensitive file system (no exact name listed).
     if (exactNames.has(lower)) {
-      if (!foundNames.has(lower) || names.includes(lower)) misses.push({ file: path.join(dir, name), target: path.join(dir, lower), readable: true });
+      if (!foundNames.has(lower) || names.includes(lower))
+        misses.push({ file: path.join(dir, name), target: path.join(dir, lower), readable: true });
       continue;
     }
     const ext = configExtension(lower);

@@ -12,8 +12,16 @@ interface ModuleHooks {
   registerHooks?(hooks: { resolve?: ResolveHook; load?: LoadHook }): unknown;
   stripTypeScriptTypes?(code: string, options?: { mode?: "strip" }): string;
 }
-type ResolveHook = (specifier: string, context: { parentURL?: string }, next: (specifier: string, context: object) => { url: string }) => { url: string; shortCircuit?: boolean };
-type LoadHook = (url: string, context: object, next: (url: string, context: object) => { format?: string; source?: unknown }) => { format?: string; source?: unknown; shortCircuit?: boolean };
+type ResolveHook = (
+  specifier: string,
+  context: { parentURL?: string },
+  next: (specifier: string, context: object) => { url: string },
+) => { url: string; shortCircuit?: boolean };
+type LoadHook = (
+  url: string,
+  context: object,
+  next: (url: string, context: object) => { format?: string; source?: unknown },
+) => { format?: string; source?: unknown; shortCircuit?: boolean };
 
 const nodeHooks = nodeModule as unknown as ModuleHooks;
 
@@ -44,13 +52,17 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
  * does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an import
  * of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
  */
-export async function importNative(file: string, alias: Record<string, string> | undefined): Promise<{ module: unknown } | { why: string }> {
+export async function importNative(
+  file: string,
+  alias: Record<string, string> | undefined,
+): Promise<{ module: unknown } | { why: string }> {
   const source = readFileSync(file, "utf8");
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
   const own = nativeTypeScript() === "import";
   // Bun and Deno have no hook that could make `dropkit` the running one: a config that needs that alias goes to jiti.
-  if (own && alias !== undefined && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source)) return { why: "it imports dropkit, which only jiti can alias on this runtime" };
+  if (own && alias !== undefined && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source))
+    return { why: "it imports dropkit, which only jiti can alias on this runtime" };
   if (!own) installHooks();
   const load = String(++loads);
   loadAliases.set(load, alias);
@@ -102,7 +114,10 @@ function linkFailure(error: unknown): boolean {
   if (name === "AggregateError" && Array.isArray(errors) && errors.length > 0 && errors.every((e) => linkFailure(e))) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
-  if (code !== undefined) return /^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX|UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING)$/.test(code);
+  if (code !== undefined)
+    return /^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX|UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING)$/.test(
+      code,
+    );
   return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
 }
 
@@ -204,7 +219,8 @@ function cachedStrip(cacheFile: string, source: string): string | undefined {
   }
   const newline = entry.indexOf("\n");
   const start = newline + 1;
-  if (newline < 1 || entry.slice(0, newline) !== String(source.length) || entry.slice(start, start + source.length) !== source) return undefined;
+  if (newline < 1 || entry.slice(0, newline) !== String(source.length) || entry.slice(start, start + source.length) !== source)
+    return undefined;
   return entry.slice(start + source.length);
 }
 

@@ -31,7 +31,10 @@ export class LineSplitter {
    * @param emit - Receives each line or piece, in order.
    * @param maxLength - The longest piece. @default maxLineLength
    */
-  constructor(private readonly emit: (line: OutputLine) => void, private readonly maxLength = maxLineLength) {}
+  constructor(
+    private readonly emit: (line: OutputLine) => void,
+    private readonly maxLength = maxLineLength,
+  ) {}
 
   /** Takes the next bytes; a UTF-8 sequence split between two chunks is joined. */
   push(chunk: Buffer): void {

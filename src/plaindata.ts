@@ -119,7 +119,11 @@ function convert(value: unknown, at: string, walk: Walk): JsonValue {
   }
   const plain = isPlainObject(object);
   if ((plain || Array.isArray(object)) && ancestors.length >= limits.depth) {
-    return reject(walk, at, `is nested deeper than ${limits.depth} levels, the most a dropkit config may have (as in JSON text); a config is never that deep: check what builds it`);
+    return reject(
+      walk,
+      at,
+      `is nested deeper than ${limits.depth} levels, the most a dropkit config may have (as in JSON text); a config is never that deep: check what builds it`,
+    );
   }
   if (Array.isArray(object)) {
     ancestors.push({ object, path: at });
@@ -138,7 +142,11 @@ function convert(value: unknown, at: string, walk: Walk): JsonValue {
     return out;
   }
   if (!plain) {
-    return reject(walk, at, `is ${describeValue(object)}; a config holds plain data only (strings, numbers, booleans, null, arrays, objects)`);
+    return reject(
+      walk,
+      at,
+      `is ${describeValue(object)}; a config holds plain data only (strings, numbers, booleans, null, arrays, objects)`,
+    );
   }
   ancestors.push({ object, path: at });
   const out: { [key: string]: JsonValue } = {};
@@ -168,14 +176,26 @@ function read(walk: Walk, object: object, key: string | number, at: string): unk
   try {
     return (object as Record<string | number, unknown>)[key];
   } catch (error) {
-    note(walk, { name: "ConfigLoadError", path: at, file: walk.file, source: walk.file, message: `${at}: reading it threw: ${plainError(error).message}` });
+    note(walk, {
+      name: "ConfigLoadError",
+      path: at,
+      file: walk.file,
+      source: walk.file,
+      message: `${at}: reading it threw: ${plainError(error).message}`,
+    });
     return null;
   }
 }
 
 function reject(walk: Walk, at: string, what: string): null {
   const subject = at === "" ? "The exported value" : at;
-  note(walk, { name: "SchemaValidationError", message: `${subject} ${what}.`, file: walk.file, source: walk.file, ...(at === "" ? {} : { path: at }) });
+  note(walk, {
+    name: "SchemaValidationError",
+    message: `${subject} ${what}.`,
+    file: walk.file,
+    source: walk.file,
+    ...(at === "" ? {} : { path: at }),
+  });
   return null;
 }
 
@@ -187,8 +207,15 @@ function note(walk: Walk, problem: Diagnostic): void {
 
 /** Refuses exported data over `limits.fileBytes` as JSON text: its exact size, or none when the walk stopped early. */
 function tooMuchData(file: string, bytes?: number): never {
-  const size = bytes === undefined ? `over ${sizeText(limits.fileBytes)} as JSON (the walk stopped there)` : `${sizeText(bytes)} as JSON, over the limit of ${sizeText(limits.fileBytes)}`;
-  fail("ConfigLoadError", `The data exported by ${file} is ${size}, the most one file may hold. A dropkit config is a few KB: check what the file exports.`, { file, source: file });
+  const size =
+    bytes === undefined
+      ? `over ${sizeText(limits.fileBytes)} as JSON (the walk stopped there)`
+      : `${sizeText(bytes)} as JSON, over the limit of ${sizeText(limits.fileBytes)}`;
+  fail(
+    "ConfigLoadError",
+    `The data exported by ${file} is ${size}, the most one file may hold. A dropkit config is a few KB: check what the file exports.`,
+    { file, source: file },
+  );
 }
 
 function isObject(value: unknown): value is object {

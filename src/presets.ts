@@ -22,7 +22,12 @@ const presetExtensions = [".ts", ".js", ".json"] as const;
  * is refused (`UntrustedFile`, 77), with every other preset file's problems. Without a `trust` scope, the process
  * environment's policy applies and each file is checked with the directory that holds it.
  */
-export async function loadPresets(needs: ResolveNeedsPresets["needs"], warnings: CoreWarning[], budget: ReadBudget, trust: TrustScope = { policy: trustPolicy(process.env), fence: null }): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
+export async function loadPresets(
+  needs: ResolveNeedsPresets["needs"],
+  warnings: CoreWarning[],
+  budget: ReadBudget,
+  trust: TrustScope = { policy: trustPolicy(process.env), fence: null },
+): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
   const available = listSearchPath(needs.searchPath, warnings);
   const wanted: Array<{ file: string; name: string; ref?: string }> = [];
   if (needs.mode === "auto") {
@@ -68,7 +73,8 @@ function listSearchPath(dirs: string[], warnings: CoreWarning[]): Map<string, st
       names = readdirSync(dir);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${code ?? String(error)})`;
+      const why =
+        code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : `cannot be read (${code ?? String(error)})`;
       warnings.push({ message: `The presets search path directory ${dir} ${why}; no presets are looked up there.`, source: dir });
       continue;
     }
@@ -81,7 +87,10 @@ function listSearchPath(dirs: string[], warnings: CoreWarning[]): Map<string, st
       const name = presetName(entry);
       const first = found.get(name);
       if (first) {
-        warnings.push({ message: `The preset file ${file} is ignored: ${first} has the same name and comes first in the search path.`, source: file });
+        warnings.push({
+          message: `The preset file ${file} is ignored: ${first} has the same name and comes first in the search path.`,
+          source: file,
+        });
         continue;
       }
       found.set(name, file);

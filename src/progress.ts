@@ -109,7 +109,13 @@ export class ProgressLine {
     const rate = now > since ? ((bytes - from) / (now - since)) * 1000 : 0;
     const left = rate > 0 ? `about ${formatDuration((totalBytes - bytes) / rate)} left` : "";
     const label = color ? "\u001b[36mreading archives\u001b[0m" : "reading archives";
-    const parts = [label, `${done}/${total}`, `${formatBytes(bytes)} of ${formatBytes(totalBytes)}`, rate > 0 ? `${formatBytes(rate)}/s` : "", left];
+    const parts = [
+      label,
+      `${done}/${total}`,
+      `${formatBytes(bytes)} of ${formatBytes(totalBytes)}`,
+      rate > 0 ? `${formatBytes(rate)}/s` : "",
+      left,
+    ];
     return parts.filter((p) => p !== "").join("  ");
   }
 

@@ -54,9 +54,15 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
     ...survey.themes.map((t) => ({ value: t.name, label: t.name, hint: t.file })),
     { value: "none", label: "none", hint: "no theme" },
   ];
-  if (!themeOptions.some((o) => o.value === defaults.theme)) themeOptions.push({ value: defaults.theme, label: defaults.theme, hint: "from --theme" });
+  if (!themeOptions.some((o) => o.value === defaults.theme))
+    themeOptions.push({ value: defaults.theme, label: defaults.theme, hint: "from --theme" });
   themeOptions.push({ value: otherTheme, label: "other…", hint: "type a theme name or a path to a .zip" });
-  let theme: string | symbol = await p.select({ ...io, message: hinted("Theme", "which theme archive create uses"), options: visible(themeOptions), initialValue: defaults.theme });
+  let theme: string | symbol = await p.select({
+    ...io,
+    message: hinted("Theme", "which theme archive create uses"),
+    options: visible(themeOptions),
+    initialValue: defaults.theme,
+  });
   if (cancelled(theme)) return null;
   if (theme === otherTheme) {
     theme = await p.text({
@@ -88,14 +94,31 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   // In the order shown (bundled, then local, as auto-detect applies them), not the order they were picked in.
   const named = inOptionOrder(presetOptions, pickedPresets).filter((v) => v !== autoPresets);
   const presets: InitAnswers["presets"] = pickedPresets.includes(autoPresets) && named.length === 0 ? "auto" : named;
-  if (pickedPresets.includes(autoPresets) && named.length > 0) p.log.info(`auto-detect left out: ${escapeControls(named.join(", "))} replace${named.length === 1 ? "s" : ""} it.`, io);
+  if (pickedPresets.includes(autoPresets) && named.length > 0)
+    p.log.info(`auto-detect left out: ${escapeControls(named.join(", "))} replace${named.length === 1 ? "s" : ""} it.`, io);
   const baseline = await options.baseline(presets);
 
   // 3. and 4. modules
   const fromPresets = baseline.modules.exclude.length > 0 ? `; presets already exclude ${baseline.modules.exclude.join(", ")}` : "";
-  const exclude = await askModules(p, io, survey, core, "exclude", hinted("Modules to exclude", `nothing picked = keep every module${fromPresets}`), defaults.exclude);
+  const exclude = await askModules(
+    p,
+    io,
+    survey,
+    core,
+    "exclude",
+    hinted("Modules to exclude", `nothing picked = keep every module${fromPresets}`),
+    defaults.exclude,
+  );
   if (cancelled(exclude)) return null;
-  const only = await askModules(p, io, survey, core, "only", hinted("Only these modules", "nothing picked = every module is considered"), defaults.only);
+  const only = await askModules(
+    p,
+    io,
+    survey,
+    core,
+    "only",
+    hinted("Only these modules", "nothing picked = every module is considered"),
+    defaults.only,
+  );
   if (cancelled(only)) return null;
 
   // 5. hooks.onFailure
@@ -111,7 +134,11 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   if (cancelled(onFailure)) return null;
 
   // 6. cache.enabled
-  const cacheEnabled = await p.confirm({ ...io, message: hinted("Cache archive fingerprints?", "re-runs hash only changed archives"), initialValue: baseline.cache.enabled });
+  const cacheEnabled = await p.confirm({
+    ...io,
+    message: hinted("Cache archive fingerprints?", "re-runs hash only changed archives"),
+    initialValue: baseline.cache.enabled,
+  });
   if (cancelled(cacheEnabled)) return null;
 
   // 7. log.format
@@ -139,7 +166,15 @@ type IO = { input: NodeJS.ReadStream; output: NodeJS.WriteStream; signal?: Abort
  * A module-list question: a searchable multi-select over the folder's modules and their prefix globs,
  * or, in a folder with no modules yet, a line of comma-separated globs checked by the core.
  */
-async function askModules(p: Clack, io: IO, survey: Survey, core: Core, key: "exclude" | "only", message: string, initial: string[]): Promise<string[] | symbol> {
+async function askModules(
+  p: Clack,
+  io: IO,
+  survey: Survey,
+  core: Core,
+  key: "exclude" | "only",
+  message: string,
+  initial: string[],
+): Promise<string[] | symbol> {
   if (survey.modules.length === 0) {
     const typed = await p.text({
       ...io,
@@ -189,5 +224,8 @@ function problemWith(core: Core, partial: object): string | undefined {
 }
 
 function splitList(value: string): string[] {
-  return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }

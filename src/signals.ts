@@ -48,8 +48,10 @@ export class Interrupted extends Error {
    * @param exiting - The run did not unwind in time after a second signal: the process exits now.
    */
   describe(exiting = false): string {
-    if (exiting) return `${this.message}, then by another signal: dropkit exited at once, before it finished putting things back (the running hook's processes were killed).`;
-    if (this.hurry.aborted) return `${this.message}, then by a second signal: the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing. Run the command again to finish.`;
+    if (exiting)
+      return `${this.message}, then by another signal: dropkit exited at once, before it finished putting things back (the running hook's processes were killed).`;
+    if (this.hurry.aborted)
+      return `${this.message}, then by a second signal: the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing. Run the command again to finish.`;
     return `${this.message}: the run stopped before finishing, and no process it started is left running. Run the command again to finish.`;
   }
 }

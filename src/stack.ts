@@ -171,7 +171,8 @@ function parseFrame(text: string): Frame | undefined {
  */
 function originalPosition(frame: Frame): FilePosition {
   // Bun transpiles a .ts file it imports natively (src/native.ts) and maps its positions by line: the column is noise.
-  if (process.versions.bun !== undefined && /\.[mc]?ts$/.test(frame.file) && !compiled.has(frame.file)) return { file: frame.file, line: frame.line };
+  if (process.versions.bun !== undefined && /\.[mc]?ts$/.test(frame.file) && !compiled.has(frame.file))
+    return { file: frame.file, line: frame.line };
   const code = compiled.get(frame.file);
   if (code === undefined) return { ...frame };
   const lineOnly = { file: frame.file, line: frame.line };
@@ -185,7 +186,8 @@ function originalPosition(frame: Frame): FilePosition {
   if (column < 0) return lineOnly;
   const entry = map.findEntry(frame.line - 1, column) as Partial<{ generatedLine: number; originalLine: number; originalColumn: number }>;
   // An entry from an earlier line means babel's own code here (a helper it added): nothing of the user's to point at.
-  if (entry.generatedLine !== frame.line - 1 || typeof entry.originalLine !== "number" || typeof entry.originalColumn !== "number") return lineOnly;
+  if (entry.generatedLine !== frame.line - 1 || typeof entry.originalLine !== "number" || typeof entry.originalColumn !== "number")
+    return lineOnly;
   const source = (map.payload as { sourcesContent?: Array<string | null> }).sourcesContent?.[0] ?? undefined;
   return { file: frame.file, line: entry.originalLine + 1, column: calleeStart(source, entry.originalLine, entry.originalColumn) + 1 };
 }
@@ -205,7 +207,9 @@ function calleeStart(source: string | undefined, line: number, column: number): 
 
 /** The inline source map jiti's `sourceMaps` option puts at the end of compiled code. */
 function inlineSourceMap(code: string): SourceMap | undefined {
-  const m = /\/\/# sourceMappingURL=data:application\/json;(?:charset=[^;,]*;)?base64,([A-Za-z0-9+/=]+)/.exec(code.slice(code.lastIndexOf("//# sourceMappingURL=")));
+  const m = /\/\/# sourceMappingURL=data:application\/json;(?:charset=[^;,]*;)?base64,([A-Za-z0-9+/=]+)/.exec(
+    code.slice(code.lastIndexOf("//# sourceMappingURL=")),
+  );
   if (!m) return undefined;
   try {
     return new SourceMap(JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8")));

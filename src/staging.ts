@@ -1,7 +1,21 @@
 // Writing files safely: staged under a temporary name next to the target, flushed, then renamed or linked into place, keeping the replaced file's mode and owner.
 // Synchronous calls throughout: a run has nothing else to do meanwhile, and neither node:fs/promises nor libuv's thread pool is loaded for them.
 
-import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, type Stats, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  type Stats,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { isRoot, noHardLinks, syncDirectory, unlinkQuietly } from "./fsutil.js";
 import { tempName } from "./tempfile.js";

@@ -56,7 +56,11 @@ export function readState(file: string): ReadStateResult {
   if (found.kind === "missing") return found;
   if (found.kind === "link") return { kind: "link", target: found.target, stats: found.stats };
   if (found.kind === "other") {
-    fail("IOError", `Cannot read the state file ${file}: it is ${found.what}, not a file. Move it away; dropkit writes a new state file there.`, { file, source: file });
+    fail(
+      "IOError",
+      `Cannot read the state file ${file}: it is ${found.what}, not a file. Move it away; dropkit writes a new state file there.`,
+      { file, source: file },
+    );
   }
   const { bytes, stats, complete } = found;
   const parsed = parseJsonWithin(bytes.toString("utf8"), complete, stats.size, stateFileLimits);
@@ -90,7 +94,11 @@ export function stateText(state: StateV1): string {
  * @param lifted - Whether the state comes from a legacy file, whose copy keeps what is left out.
  * @throws DropkitError `IOError` (74) when the plan alone is over the size limit: nothing could read it back.
  */
-export function fitState(file: string, state: StateV1, lifted: boolean): { state: StateV1; text: string; leftOut: string[]; warning?: string } {
+export function fitState(
+  file: string,
+  state: StateV1,
+  lifted: boolean,
+): { state: StateV1; text: string; leftOut: string[]; warning?: string } {
   const extra: Record<string, unknown> = {};
   const tooDeep: string[] = [];
   for (const [key, value] of Object.entries(state.extra)) {
@@ -104,7 +112,9 @@ export function fitState(file: string, state: StateV1, lifted: boolean): { state
   if (Buffer.byteLength(text) > stateFileLimits.bytes) {
     text = compactText(fitted);
     // Largest first: as few entries as possible are left out.
-    const bySize = Object.keys(extra).map((key) => ({ key, bytes: Buffer.byteLength(JSON.stringify(extra[key]) ?? "") })).sort((a, b) => b.bytes - a.bytes);
+    const bySize = Object.keys(extra)
+      .map((key) => ({ key, bytes: Buffer.byteLength(JSON.stringify(extra[key]) ?? "") }))
+      .sort((a, b) => b.bytes - a.bytes);
     while (Buffer.byteLength(text) > stateFileLimits.bytes && bySize.length > 0) {
       const { key } = bySize.shift()!;
       delete extra[key];
@@ -113,7 +123,11 @@ export function fitState(file: string, state: StateV1, lifted: boolean): { state
       text = compactText(fitted);
     }
     if (Buffer.byteLength(text) > stateFileLimits.bytes) {
-      fail("IOError", `Cannot write the state file ${file}: this run's plan alone is ${formatBytes(Buffer.byteLength(text))}, over the ${formatBytes(stateFileLimits.bytes)} dropkit reads back. Nothing was changed; use fewer or shorter-named archives in one drop.`, { file, source: file });
+      fail(
+        "IOError",
+        `Cannot write the state file ${file}: this run's plan alone is ${formatBytes(Buffer.byteLength(text))}, over the ${formatBytes(stateFileLimits.bytes)} dropkit reads back. Nothing was changed; use fewer or shorter-named archives in one drop.`,
+        { file, source: file },
+      );
     }
   }
   const left = [
@@ -123,7 +137,12 @@ export function fitState(file: string, state: StateV1, lifted: boolean): { state
   const leftOut = [...tooDeep, ...tooLarge];
   if (left.length === 0) return { state: fitted, text, leftOut };
   const kept = lifted ? ", and kept only in the copy of the legacy file (named in the state record)" : "";
-  return { state: fitted, text, leftOut, warning: `The state file ${file} would hold values that its next read would refuse; they are left out of it${kept}: ${left.join(", ")}.` };
+  return {
+    state: fitted,
+    text,
+    leftOut,
+    warning: `The state file ${file} would hold values that its next read would refuse; they are left out of it${kept}: ${left.join(", ")}.`,
+  };
 }
 
 /** The state's text without indentation: the same data, a final newline. */
@@ -139,7 +158,13 @@ function compactText(state: StateV1): string {
  * @param at - The run's ISO time.
  * @returns The state, and a warning naming what the previous file had that dropkit does not use (kept under `extra`).
  */
-export function nextState(file: string, previous: ReadStateResult, plan: StatePlan, toolVersion: string, at: string): { state: StateV1; warning?: string } {
+export function nextState(
+  file: string,
+  previous: ReadStateResult,
+  plan: StatePlan,
+  toolVersion: string,
+  at: string,
+): { state: StateV1; warning?: string } {
   const state: StateV1 = { schema: 1, toolVersion, createdAt: at, updatedAt: at, plan, extra: {} };
   if (previous.kind !== "v1" && previous.kind !== "legacy") return { state };
   if (previous.state.createdAt) state.createdAt = previous.state.createdAt;

@@ -99,7 +99,12 @@ export function readV1(data: Record<string, unknown>): ReadState {
     aside.keep("plan", data.plan, expected("an object", data.plan));
   }
   const from = data.migratedFrom;
-  if (isRecord(from) && isIsoTime(from.at) && (from.version === undefined || typeof from.version === "string") && Object.keys(from).every((k) => k === "at" || k === "version")) {
+  if (
+    isRecord(from) &&
+    isIsoTime(from.at) &&
+    (from.version === undefined || typeof from.version === "string") &&
+    Object.keys(from).every((k) => k === "at" || k === "version")
+  ) {
     state.migratedFrom = from.version === undefined ? { at: from.at } : { version: from.version, at: from.at };
   } else if ("migratedFrom" in data) {
     aside.keep("migratedFrom", from, "expected an object with an ISO time `at` and an optional string `version`");
@@ -158,7 +163,12 @@ export function orderState(s: StateV1): StateV1 {
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
     plan: { theme: s.plan.theme, modules: s.plan.modules, excluded: s.plan.excluded, presets: s.plan.presets },
-    ...(s.migratedFrom ? { migratedFrom: s.migratedFrom.version === undefined ? { at: s.migratedFrom.at } : { version: s.migratedFrom.version, at: s.migratedFrom.at } } : {}),
+    ...(s.migratedFrom
+      ? {
+          migratedFrom:
+            s.migratedFrom.version === undefined ? { at: s.migratedFrom.at } : { version: s.migratedFrom.version, at: s.migratedFrom.at },
+        }
+      : {}),
     extra: s.extra,
   };
 }

@@ -54,7 +54,10 @@ export class DirectWriter implements StandardStream {
    * @param fd - The file descriptor.
    * @param fallback - Node's stream for the same fd, made only when the fd would block.
    */
-  constructor(private readonly fd: number, private readonly fallback: () => NodeJS.WriteStream) {}
+  constructor(
+    private readonly fd: number,
+    private readonly fallback: () => NodeJS.WriteStream,
+  ) {}
 
   write(text: string, done?: (error?: Error | null) => void): boolean {
     if (this.stream) return this.stream.write(text, done);
@@ -97,14 +100,19 @@ export function writeFailure(fd: 1 | 2): string | undefined {
  * stream that fails or closes counts as flushed: there is nothing more to wait for.
  */
 export function flushed(streams: StandardStream[]): Promise<void> {
-  return Promise.all(streams.map((stream) => new Promise<void>((resolve) => {
-    const node = stream as Partial<NodeJS.WriteStream>;
-    if (node.destroyed || node.writableEnded) return resolve();
-    node.once?.("close", () => resolve());
-    node.once?.("error", () => resolve());
-    // Write callbacks run in order: this one runs once everything written before it is out.
-    stream.write("", () => resolve());
-  }))).then(() => undefined);
+  return Promise.all(
+    streams.map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          const node = stream as Partial<NodeJS.WriteStream>;
+          if (node.destroyed || node.writableEnded) return resolve();
+          node.once?.("close", () => resolve());
+          node.once?.("error", () => resolve());
+          // Write callbacks run in order: this one runs once everything written before it is out.
+          stream.write("", () => resolve());
+        }),
+    ),
+  ).then(() => undefined);
 }
 
 // --- helpers ---

@@ -35,7 +35,12 @@ export const maxColumnWidth = 60;
 export function alignColumns(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.min(maxColumnWidth, Math.max(widths[i] ?? 0, cell.length))));
-  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 /**

@@ -14,7 +14,11 @@ import type { FolderListing } from "./listing.js";
  */
 export function tempName(target: string): string {
   tempCounter = (tempCounter + 1) & 0xff;
-  const digits = tempCounter.toString(16).padStart(2, "0") + Math.floor(Math.random() * 2 ** 40).toString(16).padStart(10, "0");
+  const digits =
+    tempCounter.toString(16).padStart(2, "0") +
+    Math.floor(Math.random() * 2 ** 40)
+      .toString(16)
+      .padStart(10, "0");
   return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${digits}.tmp`);
 }
 

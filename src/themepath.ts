@@ -25,9 +25,19 @@ export function requireThemePath(plan: Plan, origin: Origin | undefined): void {
     why = `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
   }
   const where = /^(.*):(\d+):(\d+)$/.exec(origin?.source ?? "");
-  const setBy = !origin ? "" : where ? ` (the theme set at ${origin.source})` : origin.layer === "preset" ? ` (the theme of preset ${origin.source})` : ` (the theme set by ${origin.source})`;
+  const setBy = !origin
+    ? ""
+    : where
+      ? ` (the theme set at ${origin.source})`
+      : origin.layer === "preset"
+        ? ` (the theme of preset ${origin.source})`
+        : ` (the theme set by ${origin.source})`;
   const frame = where ? { file: where[1], line: Number(where[2]), column: Number(where[3]) } : {};
-  fail("ThemeNotFound", `Theme archive ${file} ${why}${setBy}.${nearby(file)} Check the theme path, or use a theme name or "auto".`, { path: "theme", source: origin?.source ?? file, ...frame });
+  fail("ThemeNotFound", `Theme archive ${file} ${why}${setBy}.${nearby(file)} Check the theme path, or use a theme name or "auto".`, {
+    path: "theme",
+    source: origin?.source ?? file,
+    ...frame,
+  });
 }
 
 // --- helpers ---
@@ -37,7 +47,9 @@ function nearby(file: string): string {
   const dir = path.dirname(file);
   let zips: string[];
   try {
-    zips = readdirSync(dir).filter((name) => name.toLowerCase().endsWith(".zip")).sort();
+    zips = readdirSync(dir)
+      .filter((name) => name.toLowerCase().endsWith(".zip"))
+      .sort();
   } catch {
     return "";
   }

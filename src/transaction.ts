@@ -90,7 +90,12 @@ export async function beginTransaction(stateFile: string, options: TransactionOp
  *
  * @throws DropkitError `IOError` (74), `StateConflict` (75); the state file is then unchanged.
  */
-export async function writeState(file: string, plan: StatePlan, toolVersion: string, options: TransactionOptions = {}): Promise<CommitResult> {
+export async function writeState(
+  file: string,
+  plan: StatePlan,
+  toolVersion: string,
+  options: TransactionOptions = {},
+): Promise<CommitResult> {
   const transaction = await beginTransaction(file, options);
   try {
     await transaction.stageState(plan, toolVersion);
@@ -117,7 +122,12 @@ export class StateTransaction {
   private committed: Stats | null = null;
   private ended = false;
 
-  constructor(readonly stateFile: string, private readonly lock: Lock, private readonly now: Date, private readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    readonly stateFile: string,
+    private readonly lock: Lock,
+    private readonly now: Date,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /**
    * Reads the state file and stages the new one: written and flushed under a temporary name. A v1 file
@@ -135,15 +145,28 @@ export class StateTransaction {
     // An entry left out is not "kept under extra": only the warning that left it out names it.
     const setAside = previous.kind === "v1" || previous.kind === "legacy" ? previous.setAside : [];
     const left = new Set(leftOut);
-    this.warn(left.size === 0 ? next.warning : setAsideWarning(file, setAside.filter((s) => !left.has(s.key))));
+    this.warn(
+      left.size === 0
+        ? next.warning
+        : setAsideWarning(
+            file,
+            setAside.filter((s) => !left.has(s.key)),
+          ),
+    );
     this.warn(warning);
     if (previous.kind === "link") {
-      this.warnings.push(`The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`);
+      this.warnings.push(
+        `The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`,
+      );
     }
     try {
       this.staged = await stageFile(file, text);
     } catch (error) {
-      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`, { file, source: file });
+      fail(
+        "IOError",
+        `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`,
+        { file, source: file },
+      );
     }
     this.previous = previous;
     this.state = state;
@@ -178,7 +201,11 @@ export class StateTransaction {
         copies = await keepCopies(file, previous, this.backup, at);
       } catch (error) {
         const step = previous.kind === "legacy" ? "keep a copy of the legacy state file" : "move the unusable state file aside";
-        fail("IOError", `Cannot ${step} ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`, { file, source: file });
+        fail(
+          "IOError",
+          `Cannot ${step} ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`,
+          { file, source: file },
+        );
       }
       this.made.push(...copies.made);
       this.warnings.push(...copies.warnings);
@@ -291,7 +318,11 @@ export class StateTransaction {
       }
     } catch (error) {
       if (error instanceof DropkitError) throw error;
-      fail("IOError", `Cannot write the state file ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`, { file, source: file });
+      fail(
+        "IOError",
+        `Cannot write the state file ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`,
+        { file, source: file },
+      );
     }
     this.committed = lstatSync(file);
   }

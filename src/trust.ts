@@ -66,7 +66,11 @@ export function trustPolicy(env: Env, platform: string = process.platform): Trus
     }
     if (entry.includes("\0") || !path.isAbsolute(entry)) {
       const what = entry.includes("\0") ? "holds a NUL character (\\u0000)" : "is not an absolute path";
-      fail("SchemaValidationError", `Invalid value in ${safeDirectoriesVariable}: the entry ${JSON.stringify(entry)} ${what}. List absolute directories separated by "${path.delimiter}", or * for every directory.`, { source: safeDirectoriesVariable });
+      fail(
+        "SchemaValidationError",
+        `Invalid value in ${safeDirectoriesVariable}: the entry ${JSON.stringify(entry)} ${what}. List absolute directories separated by "${path.delimiter}", or * for every directory.`,
+        { source: safeDirectoriesVariable },
+      );
     }
     const dir = path.resolve(entry);
     policy.allowed.push(dir);
@@ -124,9 +128,12 @@ export function distrustOfPath(item: string, scope: TrustScope): Distrust | null
 export function untrusted(item: string, role: TrustRole, distrust: Distrust, policy: TrustPolicy): DropkitError {
   const where = distrust.path === item ? "it is" : `it is in ${distrust.path}, which is`;
   const allow = distrust.directory && distrust.path === item ? item : path.dirname(item);
-  const fix = distrust.path !== item
-    ? "or move it to a directory that only you or root can write"
-    : distrust.kind === "owner" ? `or have it owned by ${policy.uid === 0 ? "root" : "you or root"}` : `or take the write permission away from others (chmod go-w ${quote(item)})`;
+  const fix =
+    distrust.path !== item
+      ? "or move it to a directory that only you or root can write"
+      : distrust.kind === "owner"
+        ? `or have it owned by ${policy.uid === 0 ? "root" : "you or root"}`
+        : `or take the write permission away from others (chmod go-w ${quote(item)})`;
   const message = `The ${role} ${item} is not used: ${where} ${describe(distrust)}. dropkit runs code only from files owned by ${owners(policy)} and writable by no one else (as git's safe.directory), so that another user cannot make it run theirs. If you trust it, allow its directory with ${safeDirectoriesVariable}=${quote(allow)}, ${fix}.`;
   return new DropkitError({ name: "UntrustedFile", message, file: item, source: item });
 }
@@ -163,7 +170,8 @@ function describe(distrust: Distrust): string {
   const owner = userText(distrust.uid);
   if (distrust.kind === "owner") return `owned by ${owner}`;
   const who = [mode & 0o020 ? "its group" : "", mode & 0o002 ? "others" : ""].filter(Boolean).join(" and ");
-  const sticky = distrust.directory && mode & 0o1000 ? " (the sticky bit stops others from replacing files there, not from adding them)" : "";
+  const sticky =
+    distrust.directory && mode & 0o1000 ? " (the sticky bit stops others from replacing files there, not from adding them)" : "";
   return `writable by ${who} (mode ${mode.toString(8)}), owned by ${owner}${sticky}`;
 }
 

@@ -148,11 +148,19 @@ type CheckedResult<R> = R extends Promise<infer A> ? Promise<ExactConfig<A, Drop
 type ExactConfig<T, Shape, Path extends string> = T extends readonly unknown[]
   ? T
   : T extends object
-    ? { [K in keyof T]: K extends keyof Shape ? ExactConfig<T[K], NonNullable<Shape[K]>, `${Path}${K & string}.`> : { [_ in `unknown config key '${Path}${K & string}'`]: never } }
+    ? {
+        [K in keyof T]: K extends keyof Shape
+          ? ExactConfig<T[K], NonNullable<Shape[K]>, `${Path}${K & string}.`>
+          : { [_ in `unknown config key '${Path}${K & string}'`]: never };
+      }
     : T;
 
 /** What `defineConfig` returns: the config, or the function, typed as dropkit reads them. */
-export type DefinedConfig<T> = T extends (...args: never[]) => infer R ? (R extends Promise<unknown> ? () => Promise<DropkitConfig> : () => DropkitConfig) : DropkitConfig;
+export type DefinedConfig<T> = T extends (...args: never[]) => infer R
+  ? R extends Promise<unknown>
+    ? () => Promise<DropkitConfig>
+    : () => DropkitConfig
+  : DropkitConfig;
 
 /**
  * `T` with every key that `Shape` does not have, at any depth, typed `never`.

@@ -36,13 +36,20 @@ export function parseProblem(error: Error, argv: string[], commands: CommandUsag
   const command = commands.find((c) => c.name === first);
   if (!command) {
     if (!first.startsWith("-")) {
-      const guess = closest(first, commands.map((c) => c.name));
+      const guess = closest(
+        first,
+        commands.map((c) => c.name),
+      );
       const hint = guess ? ` Did you mean "dropkit ${guess}"?` : "";
       const usage = guess ? commands.find((c) => c.name === guess)!.usage : undefined;
       return usageProblem(`Unknown command "${first}".${hint} Run dropkit --help for the commands.`, first, usage);
     }
     const flag = flagName(first);
-    return usageProblem(`No command given before ${flag}: flags follow a command, as in dropkit <command> ${first}. Run dropkit --help for the commands.`, flag, "dropkit <command> [flags]");
+    return usageProblem(
+      `No command given before ${flag}: flags follow a command, as in dropkit <command> ${first}. Run dropkit --help for the commands.`,
+      flag,
+      "dropkit <command> [flags]",
+    );
   }
   const usage = command.usage;
   // A validator's verdict (a bad --log-format value, an unknown shell) is already said well.
@@ -53,16 +60,21 @@ export function parseProblem(error: Error, argv: string[], commands: CommandUsag
     return usageProblem(withPlaceholders(error.message).replace(`for ${at}:`, `for ${source}:`), source, usage);
   }
   const reasons = new Set(((error as { candidates?: Array<{ reason: string | null }> }).candidates ?? []).map((c) => c.reason));
-  const reason = reasons.size === 1 ? [...reasons][0] ?? "" : "";
+  const reason = reasons.size === 1 ? ([...reasons][0] ?? "") : "";
   const unknown = /^(?:Invalid|Unsupported) option name \("(.*)"\)\.$/s.exec(reason);
   if (unknown) return unknownFlag(unknown[1]!, command);
   const missing = /^Not enough arguments to option (\S+)\.$/.exec(reason);
   if (missing) return missingValue(missing[1]!, argv, command);
   const extra = /^Extraneous positional argument \("(.*)"\)\.$/s.exec(reason);
   if (extra) return usageProblem(`Unexpected argument "${extra[1]}": ${takes(command)}.`, extra[1], usage);
-  if (reason === "Not enough positional arguments.") return usageProblem(`dropkit ${command.name} is missing an argument: ${usage}.`, command.name, usage);
+  if (reason === "Not enough positional arguments.")
+    return usageProblem(`dropkit ${command.name} is missing an argument: ${usage}.`, command.name, usage);
   // Arguments the parser could not place in any one way (dropkit help a b).
-  return usageProblem(`These arguments do not fit dropkit ${command.name}: ${argv.slice(1).join(" ")}. ${takes(command)}.`, command.name, usage);
+  return usageProblem(
+    `These arguments do not fit dropkit ${command.name}: ${argv.slice(1).join(" ")}. ${takes(command)}.`,
+    command.name,
+    usage,
+  );
 }
 
 // --- helpers ---
@@ -79,23 +91,37 @@ function unknownFlag(arg: string, command: CommandUsage): Problem {
   // A flag the command has, given a value it does not take (--json=1, -y=no).
   if (known && !known.value) return usageProblem(`${name} takes no value, found "${arg}".`, name, command.usage);
   const names = command.flags.flatMap((f) => f.names).filter((n) => n.startsWith("--"));
-  const guess = closest(name.replace(/^-+/, ""), names.map((n) => n.slice(2)));
+  const guess = closest(
+    name.replace(/^-+/, ""),
+    names.map((n) => n.slice(2)),
+  );
   const hint = guess ? ` Did you mean --${guess}?` : "";
-  return usageProblem(`Unknown flag ${name} for dropkit ${command.name}.${hint} Run dropkit ${command.name} --help for its flags.`, name, command.usage);
+  return usageProblem(
+    `Unknown flag ${name} for dropkit ${command.name}.${hint} Run dropkit ${command.name} --help for its flags.`,
+    name,
+    command.usage,
+  );
 }
 
 function missingValue(flag: string, argv: string[], command: CommandUsage): Problem {
   const next = argv[argv.lastIndexOf(flag) + 1];
   const placeholder = /\[\S+ (<[^>\]]+>)\]/.exec(command.usage.slice(command.usage.indexOf(`[${flag} `)))?.[1] ?? "<value>";
   // A value that starts with a dash reads as the next flag: only the = form passes it as the value.
-  const fix = next !== undefined && next.startsWith("-") && next !== "--"
-    ? `; "${next}" after it is read as a flag. For a value that starts with a dash, write ${flag}=${next}.`
-    : `: ${flag}=${placeholder}.`;
+  const fix =
+    next !== undefined && next.startsWith("-") && next !== "--"
+      ? `; "${next}" after it is read as a flag. For a value that starts with a dash, write ${flag}=${next}.`
+      : `: ${flag}=${placeholder}.`;
   return usageProblem(`${flag} needs a value${fix}`, flag, command.usage);
 }
 
 /** What the command takes, in words. */
 function takes(command: CommandUsage): string {
-  const positional = command.usage.replace(/\[--?[^\]]*\]/g, "").trim().split(/\s+/).slice(2);
-  return positional.length === 0 ? `dropkit ${command.name} takes no arguments, only flags` : `dropkit ${command.name} takes ${positional.join(" ")}`;
+  const positional = command.usage
+    .replace(/\[--?[^\]]*\]/g, "")
+    .trim()
+    .split(/\s+/)
+    .slice(2);
+  return positional.length === 0
+    ? `dropkit ${command.name} takes no arguments, only flags`
+    : `dropkit ${command.name} takes ${positional.join(" ")}`;
 }

@@ -122,7 +122,10 @@ function readArchive(source: ZipSource): ZipVerdict {
   let recordsStart = endPosition;
   let zip64 = false;
   if (endPosition >= locator64Length) {
-    const locator = endAt >= locator64Length ? view(tail, endAt - locator64Length) : view(readExactly(source, endPosition - locator64Length, locator64Length, "the zip64 locator"));
+    const locator =
+      endAt >= locator64Length
+        ? view(tail, endAt - locator64Length)
+        : view(readExactly(source, endPosition - locator64Length, locator64Length, "the zip64 locator"));
     if (locator.getUint32(0, true) === sig.locator64) {
       zip64 = true;
       const disks = locator.getUint32(16, true);
@@ -160,7 +163,11 @@ function readEnd64(source: ZipSource, locator: DataView, locatorPosition: number
     const end64 = view(readExactly(source, end64Position, end64Length, "the zip64 end record"));
     if (end64.getUint32(0, true) === sig.end64) return { end64, end64Position };
   }
-  problem(stated + end64Length > source.size ? "truncated: the zip64 end-of-central-directory record lies past the end of the file" : `corrupt: no zip64 end-of-central-directory record where its locator points (offset ${stated})`);
+  problem(
+    stated + end64Length > source.size
+      ? "truncated: the zip64 end-of-central-directory record lies past the end of the file"
+      : `corrupt: no zip64 end-of-central-directory record where its locator points (offset ${stated})`,
+  );
 }
 
 /** The position of the end record in `tail` (the file's last bytes): the last signature whose comment fits, or -1. */
@@ -178,7 +185,11 @@ class Directory {
   private readonly window: Window;
   private readonly decoder = new TextDecoder();
 
-  constructor(source: ZipSource, readonly start: number, readonly size: number) {
+  constructor(
+    source: ZipSource,
+    readonly start: number,
+    readonly size: number,
+  ) {
     this.window = new Window(source, directoryWindowBytes, "a central directory record");
   }
 
@@ -191,7 +202,8 @@ class Directory {
     const { window } = this;
     let p = window.at(this.start + at, centralHeaderLength);
     let v = window.view;
-    if (v.getUint32(p, true) !== sig.central) problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
+    if (v.getUint32(p, true) !== sig.central)
+      problem(`corrupt: central directory entry ${n} has no entry signature (at byte ${at} of the directory)`);
     const nameLength = v.getUint16(p + 28, true);
     const extraLength = v.getUint16(p + 30, true);
     const commentLength = v.getUint16(p + 32, true);
@@ -211,9 +223,23 @@ class Directory {
     if (compressedSize === 0xffffffff || offset === 0xffffffff || uncompressedSize === 0xffffffff || diskStart === 0xffff) {
       name ||= this.decoder.decode(nameBytes);
       const extra = window.bytes.subarray(nameAt + nameLength, nameAt + nameLength + extraLength);
-      ({ compressedSize, offset, uncompressedSize } = readZip64Extra(extra, name, { uncompressed: uncompressedSize, compressedSize, offset, diskStart }));
+      ({ compressedSize, offset, uncompressedSize } = readZip64Extra(extra, name, {
+        uncompressed: uncompressedSize,
+        compressedSize,
+        offset,
+        diskStart,
+      }));
     }
-    return { name, offset, compressedSize, uncompressedSize, flags: v.getUint16(p + 8, true), method: v.getUint16(p + 10, true), crc: v.getUint32(p + 16, true), next: at + length };
+    return {
+      name,
+      offset,
+      compressedSize,
+      uncompressedSize,
+      flags: v.getUint16(p + 8, true),
+      method: v.getUint16(p + 10, true),
+      crc: v.getUint32(p + 16, true),
+      next: at + length,
+    };
   }
 }
 
@@ -254,7 +280,10 @@ function* inDataOrder(directory: Directory, scan: DirectoryScan): Generator<Entr
     }
     return;
   }
-  if (scan.count > maxUnorderedEntries) problem(`unsupported: a central directory of ${scan.count} entries not in the order of their data (dropkit reads at most ${maxUnorderedEntries} such entries)`);
+  if (scan.count > maxUnorderedEntries)
+    problem(
+      `unsupported: a central directory of ${scan.count} entries not in the order of their data (dropkit reads at most ${maxUnorderedEntries} such entries)`,
+    );
   const offsets = new Float64Array(scan.count);
   const positions = new Float64Array(scan.count);
   for (let at = 0, i = 0; i < scan.count; i++) {
@@ -268,9 +297,13 @@ function* inDataOrder(directory: Directory, scan: DirectoryScan): Generator<Entr
 }
 
 /** The zip64 extended information field: the 64-bit values of the fields whose 32-bit value is all ones, in order. */
-function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number }): { compressedSize: number; offset: number; uncompressedSize: number } {
+function readZip64Extra(
+  extra: Uint8Array,
+  name: string,
+  fields: { uncompressed: number; compressedSize: number; offset: number; diskStart: number },
+): { compressedSize: number; offset: number; uncompressedSize: number } {
   const v = view(extra);
-  for (let at = 0; at + 4 <= extra.length;) {
+  for (let at = 0; at + 4 <= extra.length; ) {
     const id = v.getUint16(at, true);
     const length = v.getUint16(at + 2, true);
     if (id === 0x0001) {
@@ -289,7 +322,8 @@ function readZip64Extra(extra: Uint8Array, name: string, fields: { uncompressed:
     }
     at += 4 + length;
   }
-  if (fields.compressedSize === 0xffffffff || fields.offset === 0xffffffff) problem(`corrupt: entry "${name}" has no zip64 field for its 64-bit sizes`);
+  if (fields.compressedSize === 0xffffffff || fields.offset === 0xffffffff)
+    problem(`corrupt: entry "${name}" has no zip64 field for its 64-bit sizes`);
   return { ...fields, uncompressedSize: fields.uncompressed };
 }
 
@@ -314,12 +348,14 @@ function checkEntryData(source: ZipSource, directory: Directory, scan: Directory
 function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
   const at = entry.offset + shift;
   const limit = next ? next.offset + shift : centralStart;
-  if (at + localHeaderLength > centralStart) problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
+  if (at + localHeaderLength > centralStart)
+    problem(`corrupt: the local header of "${entry.name}" lies past the start of the central directory`);
   const p = window.at(at, localHeaderLength);
   const header = window.view;
   if (header.getUint32(p, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
   const dataStart = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true);
-  if (dataStart + entry.compressedSize > limit) problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+  if (dataStart + entry.compressedSize > limit)
+    problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
   data.verify(entry, dataStart);
 }
 
@@ -328,13 +364,15 @@ function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number
  * forward slashes, no drive letter), or "" when it is safe. Checked on the bytes: every rule is about ASCII.
  */
 function unsafeName(name: Uint8Array): string {
-  if (name[0] === 0x2f) return "is an absolute path (it starts with \"/\")";
-  if (name.length >= 2 && name[1] === 0x3a && ((name[0]! | 0x20) >= 0x61 && (name[0]! | 0x20) <= 0x7a)) return "starts with a drive letter (an absolute path on Windows)";
-  if (name.includes(0x5c)) return "holds a backslash, which unpacks outside the intended path on Windows (zip names use \"/\")";
-  for (let start = 0; start <= name.length;) {
+  if (name[0] === 0x2f) return 'is an absolute path (it starts with "/")';
+  if (name.length >= 2 && name[1] === 0x3a && (name[0]! | 0x20) >= 0x61 && (name[0]! | 0x20) <= 0x7a)
+    return "starts with a drive letter (an absolute path on Windows)";
+  if (name.includes(0x5c)) return 'holds a backslash, which unpacks outside the intended path on Windows (zip names use "/")';
+  for (let start = 0; start <= name.length; ) {
     let end = name.indexOf(0x2f, start);
     if (end < 0) end = name.length;
-    if (end - start === 2 && name[start] === 0x2e && name[start + 1] === 0x2e) return "has a \"..\" segment, which leaves the folder it is unpacked into";
+    if (end - start === 2 && name[start] === 0x2e && name[start + 1] === 0x2e)
+      return 'has a ".." segment, which leaves the folder it is unpacked into';
     start = end + 1;
   }
   return "";
@@ -355,12 +393,27 @@ class Unverified {
 
   /** e.g. `2 entries encrypted (no password to decrypt them): "a.txt", "b.txt"`. */
   describe(): string {
-    return [...this.reasons].map(([reason, { count, names }]) => `${count} entr${count === 1 ? "y" : "ies"} ${reason}: ${names.join(", ")}${count > names.length ? " and more" : ""}`).join("; ");
+    return [...this.reasons]
+      .map(
+        ([reason, { count, names }]) =>
+          `${count} entr${count === 1 ? "y" : "ies"} ${reason}: ${names.join(", ")}${count > names.length ? " and more" : ""}`,
+      )
+      .join("; ");
   }
 }
 
 /** Names of the compression methods dropkit cannot decode, for the note. */
-const methodNames: Record<number, string> = { 1: "shrunk", 6: "imploded", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "zstd", 95: "xz", 98: "PPMd", 99: "AES-encrypted" };
+const methodNames: Record<number, string> = {
+  1: "shrunk",
+  6: "imploded",
+  9: "deflate64",
+  12: "bzip2",
+  14: "LZMA",
+  93: "zstd",
+  95: "xz",
+  98: "PPMd",
+  99: "AES-encrypted",
+};
 
 /** Verifies entry data as `unzip -t` does: a stored entry's length and CRC-32, a deflated one inflated to its length and CRC-32. */
 class EntryData {
@@ -371,21 +424,27 @@ class EntryData {
 
   verify(entry: Entry, dataStart: number): void {
     const what = JSON.stringify(entry.name);
-    if (entry.flags & 1 || entry.method === 99) return this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
+    if (entry.flags & 1 || entry.method === 99)
+      return this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
     if (entry.method !== 0 && entry.method !== 8) {
-      return this.unverified.add(`compressed with method ${entry.method}${methodNames[entry.method] ? ` (${methodNames[entry.method]})` : ""}, which dropkit cannot decode`, entry.name);
+      return this.unverified.add(
+        `compressed with method ${entry.method}${methodNames[entry.method] ? ` (${methodNames[entry.method]})` : ""}, which dropkit cannot decode`,
+        entry.name,
+      );
     }
-    if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize) problem(`corrupt: the stored entry ${what} has ${entry.compressedSize} bytes of data but a size of ${entry.uncompressedSize}`);
+    if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize)
+      problem(`corrupt: the stored entry ${what} has ${entry.compressedSize} bytes of data but a size of ${entry.uncompressedSize}`);
     let crc = 0;
     let length = 0;
     const take = (bytes: Uint8Array): void => {
       length += bytes.length;
-      if (length > entry.uncompressedSize) problem(`corrupt: the data of ${what} inflates to more than its stated size of ${entry.uncompressedSize} bytes`);
+      if (length > entry.uncompressedSize)
+        problem(`corrupt: the data of ${what} inflates to more than its stated size of ${entry.uncompressedSize} bytes`);
       crc = crc32(bytes, crc);
     };
     // A deflated entry of no bytes at all (some writers make one for an empty file) has nothing to inflate.
     const inflater = entry.method === 8 && entry.compressedSize > 0 ? new Inflater(what, take) : undefined;
-    for (let done = 0; done < entry.compressedSize;) {
+    for (let done = 0; done < entry.compressedSize; ) {
       const n = this.source.read(this.buffer.subarray(0, Math.min(this.buffer.length, entry.compressedSize - done)), dataStart + done);
       if (n === 0) problem(`truncated: the file ends inside the data of ${what}`);
       const piece = this.buffer.subarray(0, n);
@@ -394,8 +453,12 @@ class EntryData {
       done += n;
     }
     inflater?.finish();
-    if (length !== entry.uncompressedSize) problem(`corrupt: the data of ${what} ${entry.method === 8 ? "inflates" : "comes"} to ${length} bytes, not its stated size of ${entry.uncompressedSize}`);
-    if (crc !== entry.crc) problem(`corrupt: the data of ${what} does not match its CRC-32 (${hex(crc)}, the directory says ${hex(entry.crc)})`);
+    if (length !== entry.uncompressedSize)
+      problem(
+        `corrupt: the data of ${what} ${entry.method === 8 ? "inflates" : "comes"} to ${length} bytes, not its stated size of ${entry.uncompressedSize}`,
+      );
+    if (crc !== entry.crc)
+      problem(`corrupt: the data of ${what} does not match its CRC-32 (${hex(crc)}, the directory says ${hex(entry.crc)})`);
   }
 }
 
@@ -409,13 +472,17 @@ class Inflater {
   private readonly stream = new InflateRaw({});
   private failure: Error | undefined;
 
-  constructor(private readonly what: string, take: (bytes: Uint8Array) => void) {
+  constructor(
+    private readonly what: string,
+    take: (bytes: Uint8Array) => void,
+  ) {
     this.stream.on("data", take);
     this.stream.on("error", (error: unknown) => (this.failure ??= error instanceof Error ? error : new Error(String(error))));
   }
 
   push(input: Uint8Array): void {
-    for (let at = 0; at < input.length && !this.failure; at += inflatePieceBytes) this.stream.write(Buffer.from(input.buffer, input.byteOffset + at, Math.min(inflatePieceBytes, input.length - at)));
+    for (let at = 0; at < input.length && !this.failure; at += inflatePieceBytes)
+      this.stream.write(Buffer.from(input.buffer, input.byteOffset + at, Math.min(inflatePieceBytes, input.length - at)));
     this.check();
   }
 
@@ -430,7 +497,10 @@ class Inflater {
 }
 
 /** CRC-32 (the zip one): zlib's where the runtime has it (Node 20.15 and later), else by table. */
-const crc32: (bytes: Uint8Array, crc: number) => number = typeof (zlib as { crc32?: unknown }).crc32 === "function" ? (zlib as unknown as { crc32(b: Uint8Array, c: number): number }).crc32 : tableCrc32;
+const crc32: (bytes: Uint8Array, crc: number) => number =
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (zlib as unknown as { crc32(b: Uint8Array, c: number): number }).crc32
+    : tableCrc32;
 
 let crcTable: Uint32Array | undefined;
 
@@ -458,7 +528,11 @@ class Window {
   private length = 0;
 
   /** `what` names the records read, for a file that ends inside one ("a local header"). */
-  constructor(private readonly source: ZipSource, size: number, private readonly what: string) {
+  constructor(
+    private readonly source: ZipSource,
+    size: number,
+    private readonly what: string,
+  ) {
     this.bytes = new Uint8Array(size);
     this.view = new DataView(this.bytes.buffer);
   }

@@ -18,14 +18,23 @@ export const playgroundFile = path.join(playgroundDir, "index.html");
  */
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`Chromium is missing at ${chromiumPath}: install Debian's package (apt-get install chromium; .ci/run does) or set DROPKIT_CHROMIUM. The playground tests need it and do not skip.`);
+    throw new Error(
+      `Chromium is missing at ${chromiumPath}: install Debian's package (apt-get install chromium; .ci/run does) or set DROPKIT_CHROMIUM. The playground tests need it and do not skip.`,
+    );
   }
   if (!fs.existsSync(playgroundFile)) {
     throw new Error(`${playgroundFile} is missing: run \`npm run build\` (or \`npm run playground:build\`) first.`);
   }
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
 }
 
@@ -38,7 +47,9 @@ export function longList(n: number): string {
 
 /** A package.json of 1.3 MB: 30,000 dependencies and a small `dropkit` key. */
 export function bigPackageJson(): string {
-  const dependencies = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`@scope-${i}/package-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]));
+  const dependencies = Object.fromEntries(
+    Array.from({ length: 30_000 }, (_, i) => [`@scope-${i}/package-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]),
+  );
   return JSON.stringify({ name: "big", version: "1.0.0", dropkit: { theme: "ocean" }, dependencies }, null, 2);
 }
 

@@ -219,7 +219,13 @@ export function openRaw(): { allocFree(ops: Array<[number, boolean]>): void; mem
       const out = new TextDecoder().decode(memory().subarray(e.dk_out_ptr(), e.dk_out_ptr() + e.dk_out_len()));
       assert.equal(out, '{"ok":true,"value":[1,2,3],"errors":[]}');
       // A call never touches a buffer the host still holds.
-      for (const [p, len] of kept) assert.ok(memory().subarray(p, p + len).every((b) => b === 0xa5), `the buffer at ${p} changed during a call`);
+      for (const [p, len] of kept)
+        assert.ok(
+          memory()
+            .subarray(p, p + len)
+            .every((b) => b === 0xa5),
+          `the buffer at ${p} changed during a call`,
+        );
       for (const [p] of kept.reverse()) e.dk_free(p);
     },
     memoryBytes() {
@@ -280,7 +286,11 @@ export function differential(hosts: FuzzHosts, text: string): boolean {
     assert.ok(response.errors.length <= 101, `${response.errors.length} problems listed`);
     return false;
   }
-  assert.equal(response.ok, true, `JSON.parse accepts ${JSON.stringify(text.slice(0, 200))} but the core says ${JSON.stringify(response.errors)}`);
+  assert.equal(
+    response.ok,
+    true,
+    `JSON.parse accepts ${JSON.stringify(text.slice(0, 200))} but the core says ${JSON.stringify(response.errors)}`,
+  );
   assertSameJson(response.value, expected);
   return true;
 }
@@ -385,7 +395,17 @@ export function formatJson(value: unknown, seed: number): string {
     if (typeof v === "number") return formatNumber(v, rnd);
     if (typeof v === "string") return formatString(v, rnd);
     if (v instanceof RawNumber) return v.text;
-    if (Array.isArray(v)) return "[" + ws() + v.map((x) => write(x)).map((x) => ws() + x + ws()).join(",") + ws() + "]";
+    if (Array.isArray(v))
+      return (
+        "[" +
+        ws() +
+        v
+          .map((x) => write(x))
+          .map((x) => ws() + x + ws())
+          .join(",") +
+        ws() +
+        "]"
+      );
     const entries = Object.keys(v as object).map((k) => ws() + formatString(k, rnd) + ws() + ":" + ws() + write((v as any)[k]) + ws());
     return "{" + ws() + entries.join(",") + ws() + "}";
   };
@@ -447,7 +467,22 @@ export const numberText = fc.stringMatching(/^-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,2
 /** Strings of any code points, lone surrogates included. */
 const anyString = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.constantFrom("", "__proto__", "constructor", "prototype", "theme", "modules", "\u0000", "\ud800", "\udfff", "\u2028\u2029", "😀") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      "__proto__",
+      "constructor",
+      "prototype",
+      "theme",
+      "modules",
+      "\u0000",
+      "\ud800",
+      "\udfff",
+      "\u2028\u2029",
+      "😀",
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 8 }) },
 );
 
@@ -475,12 +510,22 @@ export const jsonText = fc.tuple(jsonValue, fc.integer()).map(([v, seed]) => for
 export const validConfigs: string[] = [
   "{}",
   '{"schema": 1}',
-  JSON.stringify({
-    $schema: "./node_modules/dropkit/schema.json", schema: 1, theme: "ocean", exclude: ["legacy-*"],
-    modules: { include: ["test-keep"], exclude: ["old-*"], only: [] }, presets: ["standard"], presetsSearchPath: ["./presets"],
-    hooks: { initScriptsDir: "./init", postScriptsDir: "./post", onFailure: "fail" },
-    cache: { file: ".cache.json", enabled: false }, log: { format: "json" },
-  }, null, 2),
+  JSON.stringify(
+    {
+      $schema: "./node_modules/dropkit/schema.json",
+      schema: 1,
+      theme: "ocean",
+      exclude: ["legacy-*"],
+      modules: { include: ["test-keep"], exclude: ["old-*"], only: [] },
+      presets: ["standard"],
+      presetsSearchPath: ["./presets"],
+      hooks: { initScriptsDir: "./init", postScriptsDir: "./post", onFailure: "fail" },
+      cache: { file: ".cache.json", enabled: false },
+      log: { format: "json" },
+    },
+    null,
+    2,
+  ),
   '{\n\t"theme": "./themes/sea-theme.zip",\n\t"modules": {"only": ["shop-*", "blog"]}\n}',
   '{"theme":"none","presets":[],"log":{"format":"text"},"cache":{"enabled":true}}',
   '\uFEFF{"theme": "auto", "modules": {"exclude": ["*"]}}',
@@ -503,9 +548,52 @@ export const validPackages: string[] = [
 
 /** Fragments worth splicing into a config: every token kind, keys of the schema, and hostile keys. */
 const fragments = [
-  "{", "}", "[", "]", ":", ",", '"', "\\", "\\u", "\\ud800", "null", "true", "false", "-", "0", "1e", ".5", "1.0", "-0", "1e999",
-  '"theme"', '"modules"', '"include"', '"__proto__"', '"constructor"', '"prototype"', '"schema"', '"presets"', '"hooks"',
-  '"*"', '"a*b"', '"x/y"', '""', " ", "\n", "\r", "\t", "\u0000", "\u00e9", "\ud83d\ude00", "\ufeff", "//", "/*", "'", "NaN", "Infinity",
+  "{",
+  "}",
+  "[",
+  "]",
+  ":",
+  ",",
+  '"',
+  "\\",
+  "\\u",
+  "\\ud800",
+  "null",
+  "true",
+  "false",
+  "-",
+  "0",
+  "1e",
+  ".5",
+  "1.0",
+  "-0",
+  "1e999",
+  '"theme"',
+  '"modules"',
+  '"include"',
+  '"__proto__"',
+  '"constructor"',
+  '"prototype"',
+  '"schema"',
+  '"presets"',
+  '"hooks"',
+  '"*"',
+  '"a*b"',
+  '"x/y"',
+  '""',
+  " ",
+  "\n",
+  "\r",
+  "\t",
+  "\u0000",
+  "\u00e9",
+  "\ud83d\ude00",
+  "\ufeff",
+  "//",
+  "/*",
+  "'",
+  "NaN",
+  "Infinity",
 ];
 
 /** A mutation of a text: delete, insert, replace, duplicate a span, or splice in a fragment. */
@@ -552,20 +640,33 @@ export function mutate(text: string, ms: Mutation[]): string {
 }
 
 /** A mutated valid config, preset or package.json, with the format and kind to validate it as. */
-export const mutatedConfig = fc.record({
-  seed: fc.oneof(
-    fc.constantFrom(...validConfigs).map((text) => ({ text, format: "json" as const, kind: "config" as const })),
-    fc.constantFrom(...validPresets).map((text) => ({ text, format: "json" as const, kind: "preset" as const })),
-    fc.constantFrom(...validPackages).map((text) => ({ text, format: "package.json" as const, kind: "config" as const })),
-  ),
-  mutations: fc.array(mutation, { minLength: 1, maxLength: 4 }),
-}).map(({ seed, mutations }) => ({ ...seed, text: mutate(seed.text, mutations) }));
+export const mutatedConfig = fc
+  .record({
+    seed: fc.oneof(
+      fc.constantFrom(...validConfigs).map((text) => ({ text, format: "json" as const, kind: "config" as const })),
+      fc.constantFrom(...validPresets).map((text) => ({ text, format: "json" as const, kind: "preset" as const })),
+      fc.constantFrom(...validPackages).map((text) => ({ text, format: "package.json" as const, kind: "config" as const })),
+    ),
+    mutations: fc.array(mutation, { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ seed, mutations }) => ({ ...seed, text: mutate(seed.text, mutations) }));
 
 // --- config-shaped values: every key of the schema with values of every type ---
 
 const globs = fc.constantFrom("blog", "shop-*", "*", "", "a*b", "x/y", "*a", "test-*", "\u00e9t\u00e9", "a\\b", " ", "**");
-const anyLeaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -3, max: 3 }), fc.constantFrom(1.0, 0.5, -0), globs, fc.string({ maxLength: 6 }));
-const list = fc.oneof({ weight: 4, arbitrary: fc.array(globs, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(anyLeaf, { maxLength: 3 }) }, { weight: 1, arbitrary: anyLeaf });
+const anyLeaf = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom(1.0, 0.5, -0),
+  globs,
+  fc.string({ maxLength: 6 }),
+);
+const list = fc.oneof(
+  { weight: 4, arbitrary: fc.array(globs, { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.array(anyLeaf, { maxLength: 3 }) },
+  { weight: 1, arbitrary: anyLeaf },
+);
 const pathValue = fc.oneof(fc.constantFrom("./a", "/abs/dir", "", "rel dir/\u00fc", "../up"), anyLeaf);
 
 /** An object with keys from the schema (and near misses, and hostile keys), each with a plausible or wrong value. */
@@ -578,7 +679,13 @@ export const configValue: fc.Arbitrary<Record<string, unknown>> = fc.record(
     exclude: list,
     presets: fc.oneof(fc.array(fc.constantFrom("standard", "none", "nope", "", "./p.json", "/x/y.ts"), { maxLength: 3 }), anyLeaf),
     presetsSearchPath: fc.oneof(fc.array(pathValue, { maxLength: 3 }), anyLeaf),
-    hooks: fc.oneof(fc.record({ initScriptsDir: pathValue, postScriptsDir: pathValue, onFailure: fc.oneof(fc.constantFrom("continue", "fail", "FAIL"), anyLeaf) }, { requiredKeys: [] }), anyLeaf),
+    hooks: fc.oneof(
+      fc.record(
+        { initScriptsDir: pathValue, postScriptsDir: pathValue, onFailure: fc.oneof(fc.constantFrom("continue", "fail", "FAIL"), anyLeaf) },
+        { requiredKeys: [] },
+      ),
+      anyLeaf,
+    ),
     cache: fc.oneof(fc.record({ file: pathValue, enabled: fc.oneof(fc.boolean(), anyLeaf) }, { requiredKeys: [] }), anyLeaf),
     log: fc.oneof(fc.record({ format: fc.oneof(fc.constantFrom("text", "json", "yaml"), anyLeaf) }, { requiredKeys: [] }), anyLeaf),
     detect: fc.oneof(fc.array(fc.constantFrom("*.zip", "**/x", "", "[a-", "{a,b}"), { maxLength: 3 }), anyLeaf),
@@ -588,10 +695,16 @@ export const configValue: fc.Arbitrary<Record<string, unknown>> = fc.record(
 );
 
 /** Keys that must stay data: each one, when picked, is written first in the config text. */
-export const hostileEntries = ['"__proto__": {"polluted": true}', '"constructor": {"prototype": {"polluted": true}}', '"prototype": {"polluted": true}'];
+export const hostileEntries = [
+  '"__proto__": {"polluted": true}',
+  '"constructor": {"prototype": {"polluted": true}}',
+  '"prototype": {"polluted": true}',
+];
 
 /** A config-shaped value as JSON text, sometimes with `__proto__`, `constructor` or `prototype` keys. */
-export const configText = fc.tuple(configValue, fc.subarray(hostileEntries), fc.boolean()).map(([value, hostile, nested]) => withEntries(value, hostile, nested));
+export const configText = fc
+  .tuple(configValue, fc.subarray(hostileEntries), fc.boolean())
+  .map(([value, hostile, nested]) => withEntries(value, hostile, nested));
 
 /** `value` as JSON text with raw `entries` added at its top level, or inside its `modules` object when `nested` and it has one. */
 export function withEntries(value: Record<string, unknown>, entries: string[], nested: boolean): string {
@@ -607,11 +720,27 @@ export function withEntries(value: Record<string, unknown>, entries: string[], n
 /** `DROPKIT_*` variables with good, bad and odd values. */
 export const envValue = fc.dictionary(
   fc.constantFrom(
-    "DROPKIT_THEME", "DROPKIT_PRESETS", "DROPKIT_PRESETS_SEARCH_PATH", "DROPKIT_MODULES_INCLUDE", "DROPKIT_MODULES_EXCLUDE",
-    "DROPKIT_MODULES_ONLY", "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "DROPKIT_HOOKS_POST_SCRIPTS_DIR", "DROPKIT_HOOKS_ON_FAILURE",
-    "DROPKIT_CACHE_FILE", "DROPKIT_CACHE_ENABLED", "DROPKIT_LOG_FORMAT", "DROPKIT_CONFIG", "DROPKIT_HOOK_TIMEOUT", "DROPKIT_THEM", "DROPKIT_",
+    "DROPKIT_THEME",
+    "DROPKIT_PRESETS",
+    "DROPKIT_PRESETS_SEARCH_PATH",
+    "DROPKIT_MODULES_INCLUDE",
+    "DROPKIT_MODULES_EXCLUDE",
+    "DROPKIT_MODULES_ONLY",
+    "DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
+    "DROPKIT_HOOKS_POST_SCRIPTS_DIR",
+    "DROPKIT_HOOKS_ON_FAILURE",
+    "DROPKIT_CACHE_FILE",
+    "DROPKIT_CACHE_ENABLED",
+    "DROPKIT_LOG_FORMAT",
+    "DROPKIT_CONFIG",
+    "DROPKIT_HOOK_TIMEOUT",
+    "DROPKIT_THEM",
+    "DROPKIT_",
   ),
-  fc.oneof(fc.constantFrom("", " ", "yes", "NO", "2", "json", "fail", "a,,b, ", "standard,nope", "x/y", "*", "a*b", ","), fc.string({ unit: "binary", maxLength: 8 })),
+  fc.oneof(
+    fc.constantFrom("", " ", "yes", "NO", "2", "json", "fail", "a,,b, ", "standard,nope", "x/y", "*", "a*b", ","),
+    fc.string({ unit: "binary", maxLength: 8 }),
+  ),
   { maxKeys: 5, noNullPrototype: true },
 );
 
@@ -628,34 +757,46 @@ export const flagsValue = fc.record(
 );
 
 /** A full resolve request: flags, environment, a config in either text form or as a value, files and archives. */
-export const resolveRequest = fc.record({
-  cwd: fc.constantFrom("/d", "/home/me/my drop", "/\u00fcnic\u00f6de/\ud83d\ude00"),
-  flags: flagsValue,
-  env: envValue,
-  config: fc.oneof(
-    fc.constant(undefined),
-    configText.map((text) => ({ source: "/d/dropkit.config.json", format: "json", text })),
-    configText.map((text) => ({ source: "/d/package.json", format: "package.json", text: `{"name": "x", "dropkit": ${text}}` })),
-    configText.map((text) => ({ source: "/d/dropkit.config.ts", format: "value", value: JSON.parse(text) })),
-    mutatedConfig.map((m) => ({ source: "/d/dropkit.config.json", format: m.format, text: m.text })),
-  ),
-  presetFiles: fc.oneof(
-    fc.constant(undefined),
-    fc.array(
-      fc.record({
-        ref: fc.constantFrom("mine", "/d/p.json", "other"),
-        name: fc.constantFrom("mine", "p", "other"),
-        source: fc.constantFrom("/d/presets/mine.json", "/d/p.json"),
-        format: fc.constant("json"),
-        text: fc.oneof(fc.constantFrom(...validPresets), configText),
-      }),
-      { maxLength: 2 },
+export const resolveRequest = fc.record(
+  {
+    cwd: fc.constantFrom("/d", "/home/me/my drop", "/\u00fcnic\u00f6de/\ud83d\ude00"),
+    flags: flagsValue,
+    env: envValue,
+    config: fc.oneof(
+      fc.constant(undefined),
+      configText.map((text) => ({ source: "/d/dropkit.config.json", format: "json", text })),
+      configText.map((text) => ({ source: "/d/package.json", format: "package.json", text: `{"name": "x", "dropkit": ${text}}` })),
+      configText.map((text) => ({ source: "/d/dropkit.config.ts", format: "value", value: JSON.parse(text) })),
+      mutatedConfig.map((m) => ({ source: "/d/dropkit.config.json", format: m.format, text: m.text })),
     ),
-  ),
-  presetNames: fc.array(fc.constantFrom("mine", "other", "standardd"), { maxLength: 2 }),
-  files: fc.oneof(fc.constant(undefined), fc.array(fc.constantFrom("a.zip", "x/y.json", "README.md", ".hidden.zip", "\u00e9.zip"), { maxLength: 4 })),
-  archives: fc.oneof(fc.constant(undefined), fc.array(fc.constantFrom("blog.zip", "shop-a.zip", "test-x.zip", "ocean-theme.zip", "forest-theme.ZIP", "caf\u00e9 au lait.zip", "a b.zip"), { maxLength: 5 })),
-}, { requiredKeys: ["cwd"] });
+    presetFiles: fc.oneof(
+      fc.constant(undefined),
+      fc.array(
+        fc.record({
+          ref: fc.constantFrom("mine", "/d/p.json", "other"),
+          name: fc.constantFrom("mine", "p", "other"),
+          source: fc.constantFrom("/d/presets/mine.json", "/d/p.json"),
+          format: fc.constant("json"),
+          text: fc.oneof(fc.constantFrom(...validPresets), configText),
+        }),
+        { maxLength: 2 },
+      ),
+    ),
+    presetNames: fc.array(fc.constantFrom("mine", "other", "standardd"), { maxLength: 2 }),
+    files: fc.oneof(
+      fc.constant(undefined),
+      fc.array(fc.constantFrom("a.zip", "x/y.json", "README.md", ".hidden.zip", "\u00e9.zip"), { maxLength: 4 }),
+    ),
+    archives: fc.oneof(
+      fc.constant(undefined),
+      fc.array(
+        fc.constantFrom("blog.zip", "shop-a.zip", "test-x.zip", "ocean-theme.zip", "forest-theme.ZIP", "caf\u00e9 au lait.zip", "a b.zip"),
+        { maxLength: 5 },
+      ),
+    ),
+  },
+  { requiredKeys: ["cwd"] },
+);
 
 /** Byte strings: random, UTF-8 of random text, and valid requests with one byte flipped or cut. */
 export const requestBytes = fc.oneof(

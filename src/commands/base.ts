@@ -55,7 +55,11 @@ export abstract class DropkitCommand extends Command {
       this.context.stdout.write(`${this.cli.binaryVersion ?? "unknown"}\n`);
       return 0;
     }
-    const log = new DecisionLog(earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env), this.context.stderr, this.context.env);
+    const log = new DecisionLog(
+      earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env),
+      this.context.stderr,
+      this.context.env,
+    );
     const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
     try {
       const code = await this.run(log, trap.signal);
@@ -97,7 +101,11 @@ export abstract class DropkitCommand extends Command {
  * and, when asked, one decision per leaf. Switches the log to the format the config asks for (unless `keepFormat`). Returns
  * 0, or the exit code of the first problem after logging every problem.
  */
-export function reportResolution(log: DecisionLog, loaded: LoadConfigResult, options: { decisions: boolean; keepFormat?: boolean }): number {
+export function reportResolution(
+  log: DecisionLog,
+  loaded: LoadConfigResult,
+  options: { decisions: boolean; keepFormat?: boolean },
+): number {
   if (loaded.logFormat && !options.keepFormat) log.format = loaded.logFormat;
   const d = loaded.discovery;
   log.write({ event: "config", file: d.file, via: d.via, format: d.format, searched: d.searched.map((s) => s.dir), stop: d.stop });
@@ -129,5 +137,15 @@ function reportInterrupted(log: DecisionLog, reason: Interrupted, exiting: boole
 }
 
 function toProblem(d: CoreDiagnostic): Problem {
-  return { name: d.name, exitCode: d.exitCode, message: d.message, path: d.path, source: d.source, file: d.file, line: d.line, column: d.column, length: d.length };
+  return {
+    name: d.name,
+    exitCode: d.exitCode,
+    message: d.message,
+    path: d.path,
+    source: d.source,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    length: d.length,
+  };
 }

@@ -37,11 +37,21 @@ export class CompletionCommand extends Command {
 // --- helpers ---
 
 /** The commands as clipanion defines them, each flag's value completion chosen by its placeholder. */
-function commandSpecs(definitions: Array<{ path: string; description?: string; options: Array<{ definition: string; description?: string }> }>, core: { listPresets(): Array<{ name: string }>; resolveLayers(request: object): { stage: string; origins?: Record<string, unknown> } }): CommandSpec[] {
+function commandSpecs(
+  definitions: Array<{ path: string; description?: string; options: Array<{ definition: string; description?: string }> }>,
+  core: { listPresets(): Array<{ name: string }>; resolveLayers(request: object): { stage: string; origins?: Record<string, unknown> } },
+): CommandSpec[] {
   const presets = core.listPresets().map((p) => p.name);
   const resolved = core.resolveLayers({ cwd: "/", presetFiles: [], files: [] });
   const keys = Object.keys(resolved.origins ?? {});
-  const values: Record<string, FlagSpec["value"]> = { "<path>": "files", "<theme>": "themes", "<glob>": "modules", "<name>": presets, "<text|json>": ["text", "json"], "<key>": keys };
+  const values: Record<string, FlagSpec["value"]> = {
+    "<path>": "files",
+    "<theme>": "themes",
+    "<glob>": "modules",
+    "<name>": presets,
+    "<text|json>": ["text", "json"],
+    "<key>": keys,
+  };
   const specs: CommandSpec[] = [];
   for (const d of definitions) {
     const name = d.path.split(" ").slice(1).join(" ");

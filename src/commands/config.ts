@@ -43,11 +43,19 @@ export class ConfigCommand extends DropkitCommand {
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const { loadConfig } = await import("../config.js");
-    const loaded = await loadConfig({ cwd: this.cwd(), env: this.context.env, flags: this.configFlags(), explain: this.explain !== undefined });
+    const loaded = await loadConfig({
+      cwd: this.cwd(),
+      env: this.context.env,
+      flags: this.configFlags(),
+      explain: this.explain !== undefined,
+    });
     // Interrupted while a .ts config loaded: print nothing.
     signal.throwIfAborted();
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
-    const code = reportResolution(log, loaded, { decisions: false, keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined });
+    const code = reportResolution(log, loaded, {
+      decisions: false,
+      keepFormat: this.logFormat === undefined && this.impliedLogFormat() !== undefined,
+    });
     if (code !== 0) return code;
     // The hooks create would run get create's verdict here too, so that `config` as a CI check says what create will.
     const [{ checkHooksTrust }, { trustScope }] = await Promise.all([import("../hooks.js"), import("../trust.js")]);
@@ -78,13 +86,22 @@ function renderTable(loaded: LoadConfigResult): string {
 }
 
 /** What `--explain` prints for `key`, or the usage error for an unknown key. */
-function explainKey(loaded: LoadConfigResult, key: string, json: boolean): string | { name: string; exitCode: number; message: string; source: string } {
+function explainKey(
+  loaded: LoadConfigResult,
+  key: string,
+  json: boolean,
+): string | { name: string; exitCode: number; message: string; source: string } {
   const keys = Object.keys(loaded.explain ?? {});
   const layers = loaded.explain?.[key];
   if (!layers) {
     const guess = closest(key, keys);
     const hint = guess ? ` Did you mean "${guess}"?` : "";
-    return { name: "UsageError", exitCode: 64, source: "--explain", message: `Unknown key "${key}" for --explain.${hint} Keys: ${keys.join(", ")}.` };
+    return {
+      name: "UsageError",
+      exitCode: 64,
+      source: "--explain",
+      message: `Unknown key "${key}" for --explain.${hint} Keys: ${keys.join(", ")}.`,
+    };
   }
   // Union lists take entries from every layer; every other key has one winner and overridden layers.
   const union = loaded.origins?.[key]?.entries !== undefined;

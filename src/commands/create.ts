@@ -33,7 +33,15 @@ export class CreateCommand extends DropkitCommand {
   });
 
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
-    const [{ loadConfig, planDrop }, { runHooks, defaultHookTimeoutMs, checkHooksTrust }, { scanArchives, judgeArchives }, { beginTransaction }, { stateFileName }, { cacheVersion }, { trustScope }] = await Promise.all([
+    const [
+      { loadConfig, planDrop },
+      { runHooks, defaultHookTimeoutMs, checkHooksTrust },
+      { scanArchives, judgeArchives },
+      { beginTransaction },
+      { stateFileName },
+      { cacheVersion },
+      { trustScope },
+    ] = await Promise.all([
       import("../config.js"),
       import("../hooks.js"),
       import("../archives.js"),
@@ -58,7 +66,16 @@ export class CreateCommand extends DropkitCommand {
     // Hooks another user could have written stop the run here, both phases, before the lock or any write.
     const trust = trustScope(env, loaded.discovery);
     checkHooksTrust(config.hooks, cwd, trust);
-    const hookOptions = { cwd, env, timeoutMs, onFailure: config.hooks.onFailure, log: (record: HookRecord) => log.write({ ...record }), output, signal, trust };
+    const hookOptions = {
+      cwd,
+      env,
+      timeoutMs,
+      onFailure: config.hooks.onFailure,
+      log: (record: HookRecord) => log.write({ ...record }),
+      output,
+      signal,
+      trust,
+    };
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const origin = loaded.origins?.["cache.file"];
     const cache = await loadCacheFor(log, config, origin && origin.layer !== "default" ? origin.source : undefined);
@@ -107,22 +124,40 @@ export class CreateCommand extends DropkitCommand {
       // Both files are staged (written and flushed) before either replaces anything, so a state or cache
       // that cannot be written stops the run with exit 74 and nothing changed. A cache whose entries did not
       // change is left as it is (unless it must be rebuilt or lifted to the current layout).
-      await transaction.stageState({ theme: plan.theme.name, modules: plan.modules, excluded: plan.excluded, presets: config.presets }, this.cli.binaryVersion ?? "0.0.0");
+      await transaction.stageState(
+        { theme: plan.theme.name, modules: plan.modules, excluded: plan.excluded, presets: config.presets },
+        this.cli.binaryVersion ?? "0.0.0",
+      );
       const fingerprinted = read.fingerprinted;
-      const rewrite = fingerprinted !== undefined && cache !== null && (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
+      const rewrite =
+        fingerprinted !== undefined &&
+        cache !== null &&
+        (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
       if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
       // A signal that came while the plan was made or the state staged stops the run before anything is replaced.
       signal.throwIfAborted();
       const written = await transaction.commit();
       for (const warning of written.warnings) log.warn(warning, stateFile);
       log.write({
-        event: "state", action: written.action, file: stateFile, read: written.read, lifted: written.lifted,
-        legacyCopy: written.legacyCopy, movedAside: written.movedAside, plan: written.state.plan,
+        event: "state",
+        action: written.action,
+        file: stateFile,
+        read: written.read,
+        lifted: written.lifted,
+        legacyCopy: written.legacyCopy,
+        movedAside: written.movedAside,
+        plan: written.state.plan,
       });
       if (fingerprinted) {
         log.write({
-          event: "state", action: "cache", file: config.cache.file, hashed: fingerprinted.hashed, reused: fingerprinted.reused,
-          checked: fingerprinted.checked, written: rewrite, movedAside: written.cacheMovedAside ?? null,
+          event: "state",
+          action: "cache",
+          file: config.cache.file,
+          hashed: fingerprinted.hashed,
+          reused: fingerprinted.reused,
+          checked: fingerprinted.checked,
+          written: rewrite,
+          movedAside: written.cacheMovedAside ?? null,
         });
       }
 
@@ -189,9 +224,21 @@ async function loadCacheFor(log: DecisionLog, config: ResolvedConfig, origin: st
  * zip); without it, only checks them. A theme outside the drop is checked too. Long work shows the progress line,
  * erased before this returns or throws.
  */
-async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJS.ProcessEnv, cwd: string, archives: string[], plan: Plan, cache: Cache | null, signal: AbortSignal): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
+async function readArchives(
+  log: DecisionLog,
+  stderr: ProgressTarget,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  archives: string[],
+  plan: Plan,
+  cache: Cache | null,
+  signal: AbortSignal,
+): Promise<{ verdictOf: (name: string) => ZipVerdict | undefined; fingerprinted?: FingerprintResult }> {
   const [{ shouldColor }, { checkArchives }] = await Promise.all([import("../log.js"), import("../archives.js")]);
-  const outside = plan.theme.file === null && plan.theme.path !== null ? await checkArchives(cwd, [plan.theme.path], { signal }) : new Map<string, ZipVerdict>();
+  const outside =
+    plan.theme.file === null && plan.theme.path !== null
+      ? await checkArchives(cwd, [plan.theme.path], { signal })
+      : new Map<string, ZipVerdict>();
   if (cache === null) {
     const verdicts = await checkArchives(cwd, archives, { signal });
     return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
@@ -205,7 +252,11 @@ async function readArchives(log: DecisionLog, stderr: ProgressTarget, env: NodeJ
   }
   try {
     const result = await fingerprintArchives(cwd, archives, cache, { progress, signal });
-    return { verdictOf: (name) => (Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : result.refused[name] ?? outside.get(name)), fingerprinted: result };
+    return {
+      verdictOf: (name) =>
+        Object.hasOwn(result.fingerprints, name) ? result.fingerprints[name]!.zip : (result.refused[name] ?? outside.get(name)),
+      fingerprinted: result,
+    };
   } finally {
     progress?.stop();
   }

@@ -37,7 +37,9 @@ export class HelpCommand extends Command {
       const guess = closest(this.command, known);
       const message = `Unknown command "${this.command}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.`;
       // A record like every usage error, in the format DROPKIT_LOG_FORMAT asks for.
-      new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env).errors([usageProblem(message, this.command)]);
+      new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env).errors([
+        usageProblem(message, this.command),
+      ]);
       return usageExitCode;
     }
     return this.cli.run([this.command, "--help"]);

@@ -48,12 +48,19 @@ export class InitCommand extends DropkitCommand {
       import("../themepath.js"),
     ]);
     if (this.configPath !== undefined) {
-      fail("UsageError", `init always writes ${init.initFileName} in the working directory; --config does not apply. Run it in the folder the config is for.`, { source: "--config" });
+      fail(
+        "UsageError",
+        `init always writes ${init.initFileName} in the working directory; --config does not apply. Run it in the folder the config is for.`,
+        { source: "--config" },
+      );
     }
     const { stdin, stderr, env } = this.context;
     // Checked first and at once: a CI job without --yes must fail fast, not hang on a question.
     if (!this.yes && !(isTTY(stdin) && isTTY(stderr))) {
-      fail("UsageError", "init asks questions and needs a terminal, but stdin or stderr is not one. Run dropkit init --yes to take every default (for CI), or run it in a terminal.");
+      fail(
+        "UsageError",
+        "init asks questions and needs a terminal, but stdin or stderr is not one. Run dropkit init --yes to take every default (for CI), or run it in a terminal.",
+      );
     }
     const cwd = this.cwd();
     const file = path.join(cwd, init.initFileName);
@@ -67,11 +74,18 @@ export class InitCommand extends DropkitCommand {
       only: [],
     };
     // The flags meet the checks config and create give them, at the flag, before any question or file text.
-    requireThemePath(await init.checkAnswers(cwd, defaults, survey, archives), this.theme === undefined ? undefined : { layer: "cli", source: "--theme" });
+    requireThemePath(
+      await init.checkAnswers(cwd, defaults, survey, archives),
+      this.theme === undefined ? undefined : { layer: "cli", source: "--theme" },
+    );
     const existing = await init.existingConfigs(cwd, env);
     if (existing.length > 0 && !this.force) {
       const what = existing.map((f) => (path.basename(f) === "package.json" ? `${f} (dropkit key)` : f)).join(" and ");
-      fail("ConfigExists", `This folder already has a config: ${what}. Nothing was written. Run dropkit init --force to write ${init.initFileName} anyway.`, { source: existing[0] });
+      fail(
+        "ConfigExists",
+        `This folder already has a config: ${what}. Nothing was written. Run dropkit init --force to write ${init.initFileName} anyway.`,
+        { source: existing[0] },
+      );
     }
 
     const baseline = (presets: typeof defaults.presets | string[]) => init.baselineFor(cwd, presets, survey);
@@ -102,7 +116,10 @@ export class InitCommand extends DropkitCommand {
     try {
       flushWarning = await writeFileAtomic(file, text);
     } catch (error) {
-      fail("IOError", `Cannot write ${file}: ${(error as Error).message}. Nothing was written; check the folder's permissions.`, { source: file, file });
+      fail("IOError", `Cannot write ${file}: ${(error as Error).message}. Nothing was written; check the folder's permissions.`, {
+        source: file,
+        file,
+      });
     }
     log.write({ event: "state", action: existing.includes(file) ? "overwritten" : "written", file });
     if (flushWarning) log.warn(flushWarning, file);
@@ -110,7 +127,8 @@ export class InitCommand extends DropkitCommand {
     for (const w of resolved.warnings) log.warn(w.message, w.source);
     log.decisions(deriveDecisions(resolved));
     // The hint is for people; the JSON log keeps to the events of SPEC section 7.
-    if (log.format === "text") stderr.write(`${log.paint("next".padEnd(10), "dim")}run dropkit create (dropkit config shows where every value comes from)\n`);
+    if (log.format === "text")
+      stderr.write(`${log.paint("next".padEnd(10), "dim")}run dropkit create (dropkit config shows where every value comes from)\n`);
     return 0;
   }
 }

@@ -26,8 +26,10 @@ describe("loadConfig", () => {
     const root = fixture();
     assert.equal((await entry.loadConfig({ cwd: root, env: fenced(root, { DROPKIT_HOOK_TIMEOUT: "2.5" }) })).hookTimeoutMs, 2500);
     assert.equal((await entry.loadConfig({ cwd: root, env: fenced(root) })).hookTimeoutMs, undefined);
-    await assert.rejects(entry.loadConfig({ cwd: root, env: fenced(root, { DROPKIT_HOOK_TIMEOUT: "1e3" }) }), (e: DropkitError) =>
-      e.name === "SchemaValidationError" && e.exitCode === 65 && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT");
+    await assert.rejects(
+      entry.loadConfig({ cwd: root, env: fenced(root, { DROPKIT_HOOK_TIMEOUT: "1e3" }) }),
+      (e: DropkitError) => e.name === "SchemaValidationError" && e.exitCode === 65 && e.diagnostics[0]!.source === "DROPKIT_HOOK_TIMEOUT",
+    );
   });
 
   test("defineConfig returns its argument unchanged", () => {
@@ -37,10 +39,17 @@ describe("loadConfig", () => {
 
   test("the package entry's loadConfig rejects a cwd that is not an existing folder with an IOError (74) naming it", async () => {
     const root = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
-    for (const [cwd, reason] of [[path.join(root, "missing"), "it does not exist"], [path.join(root, "dropkit.config.json"), "it is not a folder"], [path.join(root, "dropkit.config.json", "below"), "it does not exist"]] as const) {
+    for (const [cwd, reason] of [
+      [path.join(root, "missing"), "it does not exist"],
+      [path.join(root, "dropkit.config.json"), "it is not a folder"],
+      [path.join(root, "dropkit.config.json", "below"), "it does not exist"],
+    ] as const) {
       await assert.rejects(entry.loadConfig({ cwd, env: fenced(root) }), (error: unknown) => {
         assert.ok(entry.isDropkitError(error));
-        assert.deepEqual([error.name, error.exitCode, error.code, error.file, error.source, error.line], ["IOError", 74, "ERR_DROPKIT_IO_ERROR", cwd, cwd, undefined]);
+        assert.deepEqual(
+          [error.name, error.exitCode, error.code, error.file, error.source, error.line],
+          ["IOError", 74, "ERR_DROPKIT_IO_ERROR", cwd, cwd, undefined],
+        );
         assert.equal(error.message, `The working directory ${cwd} (the cwd option) cannot be used: ${reason}. Pass an existing folder.`);
         return true;
       });
@@ -52,7 +61,10 @@ describe("loadConfig", () => {
     await assert.rejects(entry.loadConfig({ cwd: root, env: fenced(root) }), (error: unknown) => {
       assert.ok(entry.isDropkitError(error));
       const first = error.diagnostics[0]!;
-      assert.deepEqual([error.code, error.file, error.line, error.column], ["ERR_DROPKIT_SCHEMA_VALIDATION_ERROR", path.join(root, "dropkit.config.json"), 2, 12]);
+      assert.deepEqual(
+        [error.code, error.file, error.line, error.column],
+        ["ERR_DROPKIT_SCHEMA_VALIDATION_ERROR", path.join(root, "dropkit.config.json"), 2, 12],
+      );
       assert.deepEqual([first.file, first.line, first.column], [error.file, error.line, error.column]);
       assert.equal(error.diagnostics.length, 2);
       return true;
@@ -93,7 +105,10 @@ describe("loadConfig", () => {
     });
     await assert.rejects(loadConfig({ cwd: root, env: fenced(root) }), (error: unknown) => {
       assert.ok(error instanceof DropkitError);
-      assert.deepEqual(error.diagnostics.map((d) => d.name), ["ConfigLoadError", "ConfigLoadError"]);
+      assert.deepEqual(
+        error.diagnostics.map((d) => d.name),
+        ["ConfigLoadError", "ConfigLoadError"],
+      );
       return true;
     });
   });
@@ -123,7 +138,10 @@ describe("loadConfig", () => {
 
 describe("planDrop", () => {
   test("plans with the config that was resolved, without looking presets up again", async () => {
-    const root = fixture({ "dropkit.config.json": '{"presetsSearchPath":["./p"]}', "p/mine.json": '{"detect":["*.zip"],"modules":{"exclude":["old"]}}' });
+    const root = fixture({
+      "dropkit.config.json": '{"presetsSearchPath":["./p"]}',
+      "p/mine.json": '{"detect":["*.zip"],"modules":{"exclude":["old"]}}',
+    });
     fs.writeFileSync(path.join(root, "old.zip"), "");
     const loaded = await loadConfig({ cwd: root, env: fenced(root) });
     fs.rmSync(path.join(root, "p"), { recursive: true });

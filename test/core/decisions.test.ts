@@ -6,17 +6,30 @@ import { deriveDecisions, deriveListEntries, valueAt } from "../../src/decisions
 import { resolveOk } from "../helpers/core.js";
 
 const answer = resolveOk({
-  cwd: "/d", presetFiles: [], files: ["a.zip"], flags: { theme: "ocean", exclude: ["old-*"] }, env: { DROPKIT_CACHE_ENABLED: "no" },
+  cwd: "/d",
+  presetFiles: [],
+  files: ["a.zip"],
+  flags: { theme: "ocean", exclude: ["old-*"] },
+  env: { DROPKIT_CACHE_ENABLED: "no" },
 });
 
 describe("deriveDecisions", () => {
   test("one record per leaf, in the order of origins, each a value of config with its origin", () => {
     const decisions = deriveDecisions(answer);
-    assert.deepEqual(decisions.map((d) => d.key), Object.keys(answer.origins!));
+    assert.deepEqual(
+      decisions.map((d) => d.key),
+      Object.keys(answer.origins!),
+    );
     assert.equal(decisions.length, 13);
     assert.deepEqual(decisions[1], { key: "theme", value: "ocean", layer: "cli", source: "--theme" });
-    assert.deepEqual(decisions.find((d) => d.key === "modules.exclude"), { key: "modules.exclude", value: ["test-*", "dev-*", "old-*"], layer: "cli", source: "--exclude" });
-    assert.deepEqual(decisions.find((d) => d.key === "cache.enabled"), { key: "cache.enabled", value: false, layer: "env", source: "DROPKIT_CACHE_ENABLED" });
+    assert.deepEqual(
+      decisions.find((d) => d.key === "modules.exclude"),
+      { key: "modules.exclude", value: ["test-*", "dev-*", "old-*"], layer: "cli", source: "--exclude" },
+    );
+    assert.deepEqual(
+      decisions.find((d) => d.key === "cache.enabled"),
+      { key: "cache.enabled", value: false, layer: "env", source: "DROPKIT_CACHE_ENABLED" },
+    );
   });
 
   test("the records carry only the four fields of a decision (the list entries' origins stay out)", () => {

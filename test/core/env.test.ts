@@ -55,10 +55,13 @@ describe("lists", () => {
   test("an invalid item is a SchemaValidationError naming the variable, with the item's index", () => {
     const r = withEnv({ DROPKIT_MODULES_EXCLUDE: "ok, a/b,, c*d" });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]), [
-      ["SchemaValidationError", 65, "modules.exclude[1]", "DROPKIT_MODULES_EXCLUDE"],
-      ["SchemaValidationError", 65, "modules.exclude[2]", "DROPKIT_MODULES_EXCLUDE"],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]),
+      [
+        ["SchemaValidationError", 65, "modules.exclude[1]", "DROPKIT_MODULES_EXCLUDE"],
+        ["SchemaValidationError", 65, "modules.exclude[2]", "DROPKIT_MODULES_EXCLUDE"],
+      ],
+    );
     assert.match(r.errors[0].message, /^Invalid value in DROPKIT_MODULES_EXCLUDE: .*not a path, found "a\/b"\.$/);
     assert.ok(!("line" in r.errors[0]));
   });
@@ -69,7 +72,11 @@ describe("booleans", () => {
   const falsy = ["false", "0", "no", "False", "NO"];
   for (const value of truthy) {
     test(`${JSON.stringify(value)} is true`, () => {
-      const r = resolveOk({ cwd, env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_ENABLED: value }, config: { source: "/c.json", format: "json", text: '{"cache": {"enabled": false}}' } });
+      const r = resolveOk({
+        cwd,
+        env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_ENABLED: value },
+        config: { source: "/c.json", format: "json", text: '{"cache": {"enabled": false}}' },
+      });
       assert.equal(r.config!.cache.enabled, true);
       assert.deepEqual(origin(r, "cache.enabled"), { layer: "env", source: "DROPKIT_CACHE_ENABLED" });
     });
@@ -106,7 +113,14 @@ describe("scalars", () => {
     assert.equal(r.config!.cache.file, "/work/cache.json");
     assert.equal(r.config!.log.format, "json");
     assert.equal(r.logFormat, "json");
-    for (const [key, variable] of [["theme", "DROPKIT_THEME"], ["hooks.initScriptsDir", "DROPKIT_HOOKS_INIT_SCRIPTS_DIR"], ["hooks.postScriptsDir", "DROPKIT_HOOKS_POST_SCRIPTS_DIR"], ["hooks.onFailure", "DROPKIT_HOOKS_ON_FAILURE"], ["cache.file", "DROPKIT_CACHE_FILE"], ["log.format", "DROPKIT_LOG_FORMAT"]]) {
+    for (const [key, variable] of [
+      ["theme", "DROPKIT_THEME"],
+      ["hooks.initScriptsDir", "DROPKIT_HOOKS_INIT_SCRIPTS_DIR"],
+      ["hooks.postScriptsDir", "DROPKIT_HOOKS_POST_SCRIPTS_DIR"],
+      ["hooks.onFailure", "DROPKIT_HOOKS_ON_FAILURE"],
+      ["cache.file", "DROPKIT_CACHE_FILE"],
+      ["log.format", "DROPKIT_LOG_FORMAT"],
+    ]) {
       assert.deepEqual(origin(r, key), { layer: "env", source: variable }, key);
     }
   });
@@ -131,12 +145,18 @@ describe("scalars", () => {
   test("invalid values are SchemaValidationErrors naming the variable, all reported together", () => {
     const r = withEnv({ DROPKIT_THEME: "a/b", DROPKIT_HOOKS_ON_FAILURE: "stop", DROPKIT_LOG_FORMAT: "jsn" });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]), [
-      ["SchemaValidationError", 65, "theme", "DROPKIT_THEME"],
-      ["SchemaValidationError", 65, "hooks.onFailure", "DROPKIT_HOOKS_ON_FAILURE"],
-      ["SchemaValidationError", 65, "log.format", "DROPKIT_LOG_FORMAT"],
-    ]);
-    assert.equal(r.errors[2].message, 'Invalid value in DROPKIT_LOG_FORMAT: expected one of "text", "json" (did you mean "json"?), found "jsn".');
+    assert.deepEqual(
+      r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]),
+      [
+        ["SchemaValidationError", 65, "theme", "DROPKIT_THEME"],
+        ["SchemaValidationError", 65, "hooks.onFailure", "DROPKIT_HOOKS_ON_FAILURE"],
+        ["SchemaValidationError", 65, "log.format", "DROPKIT_LOG_FORMAT"],
+      ],
+    );
+    assert.equal(
+      r.errors[2].message,
+      'Invalid value in DROPKIT_LOG_FORMAT: expected one of "text", "json" (did you mean "json"?), found "jsn".',
+    );
     assert.match(r.errors[1].message, /^Invalid value in DROPKIT_HOOKS_ON_FAILURE: expected one of "continue", "fail"/);
   });
 });
@@ -147,7 +167,10 @@ describe("unknown variables", () => {
     assert.equal(r.ok, true);
     const w = only(r.warnings);
     assert.equal(w.source, "DROPKIT_THEMES");
-    assert.match(w.message, /^Unknown environment variable DROPKIT_THEMES is ignored\. Did you mean DROPKIT_THEME\? dropkit reads: DROPKIT_THEME, /);
+    assert.match(
+      w.message,
+      /^Unknown environment variable DROPKIT_THEMES is ignored\. Did you mean DROPKIT_THEME\? dropkit reads: DROPKIT_THEME, /,
+    );
     assert.equal(r.config!.theme, "auto");
   });
 
@@ -171,7 +194,12 @@ describe("unknown variables", () => {
   });
 
   test("DROPKIT_CONFIG, DROPKIT_HOOK_TIMEOUT, DROPKIT_DEBUG and DROPKIT_SAFE_DIRECTORIES are the host's: no warning", () => {
-    const r = withEnv({ DROPKIT_CONFIG: "/x/dropkit.config.json", DROPKIT_HOOK_TIMEOUT: "30", DROPKIT_DEBUG: "1", DROPKIT_SAFE_DIRECTORIES: "/srv/drops" });
+    const r = withEnv({
+      DROPKIT_CONFIG: "/x/dropkit.config.json",
+      DROPKIT_HOOK_TIMEOUT: "30",
+      DROPKIT_DEBUG: "1",
+      DROPKIT_SAFE_DIRECTORIES: "/srv/drops",
+    });
     assert.deepEqual(r.warnings, []);
     assert.equal(r.ok, true);
   });
@@ -186,7 +214,21 @@ describe("unknown variables", () => {
     assert.equal(withEnv({ DROPKIT_HOOK_TIMEOUT: "2147483.647" }).hookTimeoutMs, 2 ** 31 - 1);
   });
 
-  for (const bad of ["0", "-1", "abc", "1e3", "10s", "Infinity", "0.0001", "1.", ".5", "3000000", "2147483.648", "99999999", "99999999999999999999999"]) {
+  for (const bad of [
+    "0",
+    "-1",
+    "abc",
+    "1e3",
+    "10s",
+    "Infinity",
+    "0.0001",
+    "1.",
+    ".5",
+    "3000000",
+    "2147483.648",
+    "99999999",
+    "99999999999999999999999",
+  ]) {
     test(`DROPKIT_HOOK_TIMEOUT=${JSON.stringify(bad)} is a SchemaValidationError naming the variable`, () => {
       const r = withEnv({ DROPKIT_HOOK_TIMEOUT: bad });
       assert.equal(r.ok, false);

@@ -40,7 +40,7 @@ describe("JSON: the core parses exactly what JSON.parse parses", () => {
   test("arbitrary text: the core rejects exactly what JSON.parse rejects", () => {
     const text = fc.oneof(
       fc.string({ unit: "binary", maxLength: 30 }),
-      fc.string({ unit: fc.constantFrom(..."{}[]:,\"\\ 0123456789-+.eEtrufalsn\n\tu"), maxLength: 30 }),
+      fc.string({ unit: fc.constantFrom(...'{}[]:,"\\ 0123456789-+.eEtrufalsn\n\tu'), maxLength: 30 }),
     );
     check("arbitrary text", text, 2000, (t) => {
       F.differential(hosts, t);
@@ -48,7 +48,10 @@ describe("JSON: the core parses exactly what JSON.parse parses", () => {
   });
 
   test("duplicate keys are errors, each naming where the first one is, and parsing goes on", () => {
-    const entries = fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", "\u00e9", "a\u0000"), fc.integer()), { minLength: 2, maxLength: 8 });
+    const entries = fc.array(fc.tuple(fc.constantFrom("a", "b", "__proto__", "\u00e9", "a\u0000"), fc.integer()), {
+      minLength: 2,
+      maxLength: 8,
+    });
     check("duplicates", entries, 500, (pairs) => {
       const text = "{" + pairs.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(", ") + "}";
       const seen = new Map<string, number>();
@@ -70,7 +73,10 @@ describe("configs: mutated, config-shaped and hostile", () => {
     check("mutated", F.mutatedConfig, 4000, (m) => {
       const parsed = F.differential(hosts, m.text);
       const source = m.format === "package.json" ? "/d/package.json" : "/d/dropkit.config.json";
-      const { status, response } = F.callChecked(hosts, F.request({ op: "validate", text: m.text, format: m.format, kind: m.kind, source }, m.text, source));
+      const { status, response } = F.callChecked(
+        hosts,
+        F.request({ op: "validate", text: m.text, format: m.format, kind: m.kind, source }, m.text, source),
+      );
       assert.equal(status, 0);
       // A text that does not parse is never a valid config.
       if (!parsed) assert.equal(response.ok, false);
@@ -120,12 +126,32 @@ describe("requests: arbitrary bytes", () => {
   });
 
   test("requests of the right shape with fields of any type", () => {
-    const field = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 5 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }));
-    const req = fc.record({
-      op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), field),
-      text: field, format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), field), kind: fc.oneof(fc.constantFrom("config", "preset"), field),
-      source: field, cwd: fc.oneof(fc.constantFrom("/d", "d", ""), field), flags: field, env: field, config: field, presetFiles: field, files: field, archives: field, detected: field,
-    }, { requiredKeys: ["op"] });
+    const field = fc.oneof(
+      fc.constant(null),
+      fc.boolean(),
+      fc.integer(),
+      fc.string({ maxLength: 5 }),
+      fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+    );
+    const req = fc.record(
+      {
+        op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), field),
+        text: field,
+        format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), field),
+        kind: fc.oneof(fc.constantFrom("config", "preset"), field),
+        source: field,
+        cwd: fc.oneof(fc.constantFrom("/d", "d", ""), field),
+        flags: field,
+        env: field,
+        config: field,
+        presetFiles: field,
+        files: field,
+        archives: field,
+        detected: field,
+      },
+      { requiredKeys: ["op"] },
+    );
     check("fields", req, 1500, (r) => {
       F.callChecked(hosts, F.request(r));
     });
@@ -134,7 +160,12 @@ describe("requests: arbitrary bytes", () => {
 
 describe("huge and deep inputs", () => {
   test("nesting of any depth and mix, closed or not: parsed or a ConfigSyntaxError, never a trap", () => {
-    const shape = fc.record({ depth: fc.integer({ min: 1, max: 3000 }), objects: fc.boolean(), closed: fc.boolean(), inner: fc.constantFrom("", "1", '"x"', "[]", "{}") });
+    const shape = fc.record({
+      depth: fc.integer({ min: 1, max: 3000 }),
+      objects: fc.boolean(),
+      closed: fc.boolean(),
+      inner: fc.constantFrom("", "1", '"x"', "[]", "{}"),
+    });
     check("deep", shape, 150, ({ depth, objects, closed, inner }) => {
       const open = objects ? '{"a":' : "[";
       const close = objects ? "}" : "]";
@@ -179,7 +210,22 @@ describe("huge and deep inputs", () => {
       assert.equal(F.callChecked(own, F.request({ op: "validate", text, kind }, text)).response.ok, true);
     }
     cases++;
-    const r = F.callChecked(own, F.request({ op: "resolve", cwd: "/d", env: { DROPKIT_MODULES_ONLY: globs.join(",") }, config: { source: "/d/c.json", format: "json", text }, presetFiles: [], files: [], archives: ["m0.zip", "m1-x.zip"] }, text, "/d/c.json"));
+    const r = F.callChecked(
+      own,
+      F.request(
+        {
+          op: "resolve",
+          cwd: "/d",
+          env: { DROPKIT_MODULES_ONLY: globs.join(",") },
+          config: { source: "/d/c.json", format: "json", text },
+          presetFiles: [],
+          files: [],
+          archives: ["m0.zip", "m1-x.zip"],
+        },
+        text,
+        "/d/c.json",
+      ),
+    );
     assert.equal(r.response.ok, true);
     checkMemory(own, r.raw);
   });
@@ -198,12 +244,15 @@ function checkMemory(own: F.FuzzHosts, ...texts: string[]): void {
 
 describe("memory", () => {
   test("memory stays bounded: a second pass over the same requests grows nothing", () => {
-    const requests = fc.sample(fc.oneof(
-      F.jsonText.map((text) => F.request({ op: "parse", text }, text)),
-      F.mutatedConfig.map((m) => F.request({ op: "validate", text: m.text, format: m.format, kind: m.kind }, m.text)),
-      F.resolveRequest.map((r) => F.request({ op: "resolve", ...r })),
-      F.requestBytes.map((bytes) => ({ bytes })),
-    ), { numRuns: Math.max(50, Math.round(600 * scale)), seed });
+    const requests = fc.sample(
+      fc.oneof(
+        F.jsonText.map((text) => F.request({ op: "parse", text }, text)),
+        F.mutatedConfig.map((m) => F.request({ op: "validate", text: m.text, format: m.format, kind: m.kind }, m.text)),
+        F.resolveRequest.map((r) => F.request({ op: "resolve", ...r })),
+        F.requestBytes.map((bytes) => ({ bytes })),
+      ),
+      { numRuns: Math.max(50, Math.round(600 * scale)), seed },
+    );
     const host = F.openHosts();
     for (const r of requests) F.callChecked(host, r);
     const afterFirst = host.main.memoryBytes();
@@ -245,7 +294,18 @@ describe("the checks themselves", () => {
 
   test("a wrong position, a span past the end, a missing path and a differential mismatch are caught", () => {
     const text = '{\n  "a": x}';
-    const good = { name: "ConfigSyntaxError", exitCode: 65, path: "a", source: "<input>:2:8", file: "<input>", line: 2, column: 8, offset: 9, length: 1, message: "m" };
+    const good = {
+      name: "ConfigSyntaxError",
+      exitCode: 65,
+      path: "a",
+      source: "<input>:2:8",
+      file: "<input>",
+      line: 2,
+      column: 8,
+      offset: 9,
+      length: 1,
+      message: "m",
+    };
     F.checkError(good, { bytes: new Uint8Array(), text });
     for (const bad of [{ column: 7, source: "<input>:2:7" }, { length: 5 }, { path: undefined }, { exitCode: 64 }, { offset: 99 }]) {
       assert.throws(() => F.checkError({ ...good, ...bad }, { bytes: new Uint8Array(), text }), JSON.stringify(bad));

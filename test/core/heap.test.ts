@@ -75,7 +75,10 @@ describe("dk_alloc refuses what does not fit with 0, and the instance goes on (d
     new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
     assert.equal(e.dk_call(ptr, request.length), 0);
     e.dk_free(ptr);
-    assert.equal(new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len())), '{"ok":true,"value":[1],"errors":[]}');
+    assert.equal(
+      new TextDecoder().decode(new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len())),
+      '{"ok":true,"value":[1],"errors":[]}',
+    );
   };
 
   test("a negative length (2 GiB or more as an i32, 2^32-1 included) gives 0, however often it is asked", () => {
@@ -146,7 +149,10 @@ describe("dk_alloc refuses what does not fit with 0, and the instance goes on (d
       }
       console.log(JSON.stringify(out));`;
     const root = new URL("../..", import.meta.url).pathname;
-    const r = spawnSync(process.execPath, ["--wasm-max-mem-pages=256", "--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--wasm-max-mem-pages=256", "--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+    });
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as string[];
     const refused = /^InternalError: the core has no room for a request of \d+ bytes \(dk_alloc returned 0\)$/;

@@ -117,10 +117,16 @@ describe("key paths in errors", () => {
 describe("comments", () => {
   test("a comment is named as one, with where comments can go, wherever it stands", () => {
     const line = syntaxError('{\n  // the theme\n  "theme": "ocean"\n}');
-    assert.equal(line.message, `${M.MSG_EXPECTED_KEY}a comment ('//'): JSON has none; write comments in a dropkit.config.ts, or remove them`);
+    assert.equal(
+      line.message,
+      `${M.MSG_EXPECTED_KEY}a comment ('//'): JSON has none; write comments in a dropkit.config.ts, or remove them`,
+    );
     assert.deepEqual([line.line, line.column], [2, 3]);
-    assert.match(syntaxError('{"theme": "ocean" /* x */}').message, /found a comment \('\/\*'\): JSON has none; write comments in a dropkit\.config\.ts/);
-    assert.match(syntaxError('[1, // one\n 2]').message, /found a comment \('\/\/'\)/);
+    assert.match(
+      syntaxError('{"theme": "ocean" /* x */}').message,
+      /found a comment \('\/\*'\): JSON has none; write comments in a dropkit\.config\.ts/,
+    );
+    assert.match(syntaxError("[1, // one\n 2]").message, /found a comment \('\/\/'\)/);
     // A lone slash is no comment: it is named as the character it is.
     assert.match(syntaxError('{"a": 1 /}').message, /found '\/'$/);
   });
@@ -141,7 +147,14 @@ describe("duplicate keys", () => {
   test("parsing goes on past them: every duplicate is reported, nested ones with their path", () => {
     const r = parse('{"a": 1, "b": {"x": 1, "x": 2}, "a": 3, "a": 4}');
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.path, e.column]), [["b.x", 24], ["a", 33], ["a", 41]]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.column]),
+      [
+        ["b.x", 24],
+        ["a", 33],
+        ["a", 41],
+      ],
+    );
     assert.ok(r.errors.every((e) => /line 1, column (2|16)\./.test(e.message)));
   });
 
@@ -154,7 +167,10 @@ describe("duplicate keys", () => {
     const text = "{\n" + members.join(",\n") + "\n}";
     const r = parse(text);
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => e.path), ["k3", "k30", "k0", "k0"]);
+    assert.deepEqual(
+      r.errors.map((e) => e.path),
+      ["k3", "k30", "k0", "k0"],
+    );
     const lines = text.split("\n");
     const lineOf = (member: string, nth = 0) => lines.map((l, i) => [l, i + 1] as const).filter(([l]) => l.startsWith(member))[nth][1];
     assert.equal(r.errors[0].line, lineOf('"k3": 1'));
@@ -180,7 +196,19 @@ describe("duplicate keys", () => {
 });
 
 describe("exact numbers", () => {
-  const numbers = ["1.0", "-0", "0.1e1", "10e-1", "1E+2", "12345678901234567890123", "1e400", "-1e-400", "0.30000000000000004", "123.456e-789", "9007199254740993"];
+  const numbers = [
+    "1.0",
+    "-0",
+    "0.1e1",
+    "10e-1",
+    "1E+2",
+    "12345678901234567890123",
+    "1e400",
+    "-1e-400",
+    "0.30000000000000004",
+    "123.456e-789",
+    "9007199254740993",
+  ];
 
   test("are written back with their source text", () => {
     const input = `[${numbers.join(",")}]`;
@@ -359,7 +387,10 @@ describe("syntax error messages", () => {
 // must then call it "not valid JSON" (status 1) when it is an n_ case, and must never trap.
 describe("JSONTestSuite conformance", () => {
   const dir = fileURLToPath(new URL("../../../shared/conformance/JSONTestSuite/test_parsing/", import.meta.url));
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
   // y_ files with duplicate keys: valid JSON, but a duplicate key is an error in dropkit (SPEC section 2).
   const duplicateKeyExceptions = new Set(["y_object_duplicated_key.json", "y_object_duplicated_key_and_value.json"]);
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

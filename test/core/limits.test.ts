@@ -52,7 +52,8 @@ describe("size", () => {
 });
 
 describe("problems listed per document", () => {
-  const notListed = /^(\d+) more problems in (.+) are not listed \(only the first 100 of a file are\): fix these and run again to see the rest\.$/;
+  const notListed =
+    /^(\d+) more problems in (.+) are not listed \(only the first 100 of a file are\): fix these and run again to see the rest\.$/;
 
   test("a 1 MB config of 350,000 bad values lists its first 100 problems, then how many more, in bounded memory", () => {
     const text = JSON.stringify({ exclude: Array.from({ length: 350_000 }, () => 1) });
@@ -61,7 +62,10 @@ describe("problems listed per document", () => {
     assert.equal(status, 0);
     const errors = JSON.parse(out).errors as Array<{ name: string; path: string; source: string; message: string; line?: number }>;
     assert.equal(errors.length, 101);
-    assert.deepEqual(errors.slice(0, 100).map((e) => e.path), Array.from({ length: 100 }, (_, i) => `exclude[${i}]`));
+    assert.deepEqual(
+      errors.slice(0, 100).map((e) => e.path),
+      Array.from({ length: 100 }, (_, i) => `exclude[${i}]`),
+    );
     const last = errors[100]!;
     assert.deepEqual([last.name, last.path, last.source, last.line], ["SchemaValidationError", "", "/d/dropkit.config.json", undefined]);
     assert.deepEqual(notListed.exec(last.message)?.slice(1), ["349900", "/d/dropkit.config.json"]);
@@ -84,7 +88,9 @@ describe("problems listed per document", () => {
     // A package.json: only duplicates inside the dropkit key count, listed or not.
     const many = (n: number, entry: string) => Array.from({ length: n }, () => entry).join(", ");
     assert.equal(validate(`{"scripts": {${many(300, '"a": 1')}}, "dropkit": {"theme": "t"}}`, { format: "package.json" }).ok, true);
-    const inKey = validate(`{"scripts": {${many(300, '"a": 1')}}, "dropkit": {${many(150, '"theme": "t"')}}}`, { format: "package.json" }).errors;
+    const inKey = validate(`{"scripts": {${many(300, '"a": 1')}}, "dropkit": {${many(150, '"theme": "t"')}}}`, {
+      format: "package.json",
+    }).errors;
     assert.equal(inKey.length, 101);
     assert.ok(inKey.slice(0, 100).every((e) => e.path === "theme" && /^Duplicate key "theme"/.test(e.message)));
     assert.equal(notListed.exec(inKey[100]!.message)?.[1], "49");
@@ -98,7 +104,10 @@ describe("problems listed per document", () => {
       presetNames: ["a", "b"],
     });
     const summaries = r.errors.filter((e) => notListed.test(e.message)).map((e) => [e.source, notListed.exec(e.message)![1]]);
-    assert.deepEqual(summaries, [["/d/a.json", "50"], ["/d/b.json", "50"]]);
+    assert.deepEqual(summaries, [
+      ["/d/a.json", "50"],
+      ["/d/b.json", "50"],
+    ]);
     assert.equal(r.errors.length, 202);
   });
 
@@ -112,7 +121,10 @@ describe("problems listed per document", () => {
     assert.equal(r.ok, true);
     assert.equal(r.warnings.length, 101);
     assert.match(r.warnings[99]!.message, /^Unknown environment variable DROPKIT_X99 is ignored/);
-    assert.deepEqual(r.warnings[100], { message: "249900 more unknown DROPKIT_* variables are ignored (not listed one by one).", source: "environment" });
+    assert.deepEqual(r.warnings[100], {
+      message: "249900 more unknown DROPKIT_* variables are ignored (not listed one by one).",
+      source: "environment",
+    });
     assert.ok(abi.memoryBytes() <= 256 * 1024 * 1024, `memory ${abi.memoryBytes()}`);
     assert.equal(resolveOk({ cwd: "/d", env: vars(100), files: [] }).warnings.length, 100);
   });
@@ -150,7 +162,13 @@ describe("nesting", () => {
     const source = (name: string) => ({ source: `/d/${name}.ts`, format: "value", value: { theme: value } });
     for (const request of [
       { op: "resolve", cwd: "/d", config: source("dropkit.config") },
-      { op: "resolve", cwd: "/d", presetFiles: [{ ...source("mine"), name: "mine", ref: "mine" }], presetNames: ["mine"], config: { source: "/d/c.json", format: "json", text: '{"presets":["mine"]}' } },
+      {
+        op: "resolve",
+        cwd: "/d",
+        presetFiles: [{ ...source("mine"), name: "mine", ref: "mine" }],
+        presetNames: ["mine"],
+        config: { source: "/d/c.json", format: "json", text: '{"presets":["mine"]}' },
+      },
     ]) {
       const { status, text } = abi.call(JSON.stringify(request));
       assert.equal(status, 0, text);
@@ -173,12 +191,18 @@ describe("memory", () => {
   test("one validate of a large config grows memory by at most 8 times the text (docs/embedding.md)", () => {
     // The bench's 1.25 MB config (bench/inputs.ts): 60,000 globs, echoed back in the answer.
     const text = hugeConfigText();
-    for (const request of [{ op: "validate", text }, { op: "parse", text }]) {
+    for (const request of [
+      { op: "validate", text },
+      { op: "parse", text },
+    ]) {
       const abi = openAbi();
       const before = abi.memoryBytes();
       assert.equal(abi.call(JSON.stringify(request)).status, 0);
       const grown = abi.memoryBytes() - before;
-      assert.ok(grown <= 8 * text.length, `${request.op}: memory grew by ${grown} bytes, ${(grown / text.length).toFixed(2)} times the text`);
+      assert.ok(
+        grown <= 8 * text.length,
+        `${request.op}: memory grew by ${grown} bytes, ${(grown / text.length).toFixed(2)} times the text`,
+      );
     }
   });
 
@@ -187,7 +211,14 @@ describe("memory", () => {
     const requests = [
       JSON.stringify({ op: "parse", text: '{"a": [1, 2.5, "x\\u00e9"], "b": {"c": null}}' }),
       JSON.stringify({ op: "validate", text: '{"theme": "ocean", "modules": {"exclude": ["test-*", "a*b"]}, "themes": 1}' }),
-      JSON.stringify({ op: "resolve", cwd: "/d", flags: { theme: "ocean", exclude: ["old-*"] }, env: { DROPKIT_CACHE_ENABLED: "no", DROPKIT_X: "1" }, files: ["a.zip"], archives: ["ocean-theme.zip", "blog.zip", "old-a.zip", "test-b.zip"] }),
+      JSON.stringify({
+        op: "resolve",
+        cwd: "/d",
+        flags: { theme: "ocean", exclude: ["old-*"] },
+        env: { DROPKIT_CACHE_ENABLED: "no", DROPKIT_X: "1" },
+        files: ["a.zip"],
+        archives: ["ocean-theme.zip", "blog.zip", "old-a.zip", "test-b.zip"],
+      }),
       JSON.stringify({ op: "presets" }),
       "not json",
     ];

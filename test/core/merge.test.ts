@@ -34,25 +34,88 @@ function valueAt(r: ResolveDone, key: string): unknown {
 }
 
 describe("scalars: the highest layer that sets the value wins", () => {
-  interface Case { key: string; flag?: [string, unknown, unknown]; env: [string, string, unknown]; config: unknown; preset: unknown; resolvedConfig?: unknown; resolvedPreset?: unknown; fallback: unknown }
-  const nest = (key: string, value: unknown) => key.split(".").reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
+  interface Case {
+    key: string;
+    flag?: [string, unknown, unknown];
+    env: [string, string, unknown];
+    config: unknown;
+    preset: unknown;
+    resolvedConfig?: unknown;
+    resolvedPreset?: unknown;
+    fallback: unknown;
+  }
+  const nest = (key: string, value: unknown) =>
+    key.split(".").reduceRight<unknown>((v, k) => ({ [k]: v }), value) as Record<string, unknown>;
   const cases: Case[] = [
-    { key: "theme", flag: ["theme", "fromflag", "fromflag"], env: ["DROPKIT_THEME", "fromenv", "fromenv"], config: "fromconfig", preset: "frompreset", fallback: "auto" },
-    { key: "hooks.initScriptsDir", env: ["DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "e", "/d/e"], config: "c", resolvedConfig: "/d/cfg/c", preset: "p", resolvedPreset: "/d/p", fallback: "/d/init-scripts" },
-    { key: "hooks.postScriptsDir", env: ["DROPKIT_HOOKS_POST_SCRIPTS_DIR", "e", "/d/e"], config: "./c", resolvedConfig: "/d/cfg/c", preset: "/abs/p", fallback: "/d/post-scripts" },
-    { key: "hooks.onFailure", env: ["DROPKIT_HOOKS_ON_FAILURE", "continue", "continue"], config: "fail", preset: "continue", fallback: "continue" },
-    { key: "cache.file", env: ["DROPKIT_CACHE_FILE", "e.json", "/d/e.json"], config: "../c.json", resolvedConfig: "/d/c.json", preset: "p.json", resolvedPreset: "/d/p.json", fallback: "/d/.dropkit-cache.json" },
+    {
+      key: "theme",
+      flag: ["theme", "fromflag", "fromflag"],
+      env: ["DROPKIT_THEME", "fromenv", "fromenv"],
+      config: "fromconfig",
+      preset: "frompreset",
+      fallback: "auto",
+    },
+    {
+      key: "hooks.initScriptsDir",
+      env: ["DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "e", "/d/e"],
+      config: "c",
+      resolvedConfig: "/d/cfg/c",
+      preset: "p",
+      resolvedPreset: "/d/p",
+      fallback: "/d/init-scripts",
+    },
+    {
+      key: "hooks.postScriptsDir",
+      env: ["DROPKIT_HOOKS_POST_SCRIPTS_DIR", "e", "/d/e"],
+      config: "./c",
+      resolvedConfig: "/d/cfg/c",
+      preset: "/abs/p",
+      fallback: "/d/post-scripts",
+    },
+    {
+      key: "hooks.onFailure",
+      env: ["DROPKIT_HOOKS_ON_FAILURE", "continue", "continue"],
+      config: "fail",
+      preset: "continue",
+      fallback: "continue",
+    },
+    {
+      key: "cache.file",
+      env: ["DROPKIT_CACHE_FILE", "e.json", "/d/e.json"],
+      config: "../c.json",
+      resolvedConfig: "/d/c.json",
+      preset: "p.json",
+      resolvedPreset: "/d/p.json",
+      fallback: "/d/.dropkit-cache.json",
+    },
     { key: "cache.enabled", env: ["DROPKIT_CACHE_ENABLED", "yes", true], config: false, preset: true, fallback: true },
-    { key: "log.format", flag: ["logFormat", "json", "json"], env: ["DROPKIT_LOG_FORMAT", "text", "text"], config: "json", preset: "text", fallback: "text" },
+    {
+      key: "log.format",
+      flag: ["logFormat", "json", "json"],
+      env: ["DROPKIT_LOG_FORMAT", "text", "text"],
+      config: "json",
+      preset: "text",
+      fallback: "text",
+    },
   ];
   for (const c of cases) {
     test(c.key, () => {
       const text = JSON.stringify(nest(c.key, c.config), null, 2);
       const column = positionOf(text, JSON.stringify(c.config));
-      const all: Layers = { flags: c.flag ? { [c.flag[0]]: c.flag[1] } : undefined, env: { [c.env[0]]: c.env[1] }, config: nest(c.key, c.config), preset: nest(c.key, c.preset) };
+      const all: Layers = {
+        flags: c.flag ? { [c.flag[0]]: c.flag[1] } : undefined,
+        env: { [c.env[0]]: c.env[1] },
+        config: nest(c.key, c.config),
+        preset: nest(c.key, c.preset),
+      };
       const expected: Array<[string, string, unknown]> = [];
       if (c.flag) expected.push(["cli", c.flag[0] === "logFormat" ? "--log-format" : "--theme", c.flag[2]]);
-      expected.push(["env", c.env[0], c.env[2]], ["config", `${CONFIG}:${column.line}:${column.column}`, c.resolvedConfig ?? c.config], ["preset", "/d/p.json", c.resolvedPreset ?? c.preset], ["default", "default", c.fallback]);
+      expected.push(
+        ["env", c.env[0], c.env[2]],
+        ["config", `${CONFIG}:${column.line}:${column.column}`, c.resolvedConfig ?? c.config],
+        ["preset", "/d/p.json", c.resolvedPreset ?? c.preset],
+        ["default", "default", c.fallback],
+      );
       const steps: Layers[] = [all, { ...all, flags: undefined }, { ...all, flags: undefined, env: undefined }, { preset: all.preset }, {}];
       if (!c.flag) steps.shift();
       steps.forEach((layers, i) => {
@@ -61,7 +124,11 @@ describe("scalars: the highest layer that sets the value wins", () => {
         assert.deepEqual(r.origins![c.key], { layer, source }, `step ${i}`);
         assert.deepEqual(valueAt(r, c.key), value, `step ${i}`);
         // The explain chain: every layer that set it, winner first, down to the default.
-        assert.deepEqual(r.explain![c.key].map((l) => [l.layer, l.source, l.value]), expected.slice(i), `explain at step ${i}`);
+        assert.deepEqual(
+          r.explain![c.key].map((l) => [l.layer, l.source, l.value]),
+          expected.slice(i),
+          `explain at step ${i}`,
+        );
         const decision = deriveDecisions(r).find((d) => d.key === c.key)!;
         assert.deepEqual(decision, { key: c.key, value, layer, source });
       });
@@ -76,9 +143,26 @@ describe("scalars: the highest layer that sets the value wins", () => {
   });
 
   test("decision records (derived) and origins cover the 13 leaves in order", () => {
-    const keys = ["schema", "theme", "modules.include", "modules.exclude", "modules.only", "presets", "presetsSearchPath", "hooks.initScriptsDir", "hooks.postScriptsDir", "hooks.onFailure", "cache.file", "cache.enabled", "log.format"];
+    const keys = [
+      "schema",
+      "theme",
+      "modules.include",
+      "modules.exclude",
+      "modules.only",
+      "presets",
+      "presetsSearchPath",
+      "hooks.initScriptsDir",
+      "hooks.postScriptsDir",
+      "hooks.onFailure",
+      "cache.file",
+      "cache.enabled",
+      "log.format",
+    ];
     const r = layered({});
-    assert.deepEqual(deriveDecisions(r).map((d) => d.key), keys);
+    assert.deepEqual(
+      deriveDecisions(r).map((d) => d.key),
+      keys,
+    );
     assert.deepEqual(Object.keys(r.origins!), keys);
     assert.deepEqual(Object.keys(r.explain!), keys);
   });
@@ -95,23 +179,47 @@ describe("union lists", () => {
     const text = JSON.stringify({ modules: { exclude: ["c", "shared"], include: ["i-config"] } }, null, 2);
     const c = positionOf(text, '"c"');
     assert.deepEqual(r.config!.modules, { include: ["i-config"], exclude: ["p", "shared", "c", "e", "f"], only: ["o-preset", "o-env"] });
-    assert.deepEqual(deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]), [
-      ["p", "preset", "/d/p.json"],
-      ["shared", "preset", "/d/p.json"],
-      ["c", "config", `${CONFIG}:${c.line}:${c.column}`],
-      ["e", "env", "DROPKIT_MODULES_EXCLUDE"],
-      ["f", "cli", "--exclude"],
-    ]);
+    assert.deepEqual(
+      deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]),
+      [
+        ["p", "preset", "/d/p.json"],
+        ["shared", "preset", "/d/p.json"],
+        ["c", "config", `${CONFIG}:${c.line}:${c.column}`],
+        ["e", "env", "DROPKIT_MODULES_EXCLUDE"],
+        ["f", "cli", "--exclude"],
+      ],
+    );
     // The origin of a union list is the highest layer that contributed; `entries` has each item's, in the list's order.
     assert.deepEqual(r.origins!["modules.exclude"], {
-      layer: "cli", source: "--exclude",
-      entries: [["preset", "/d/p.json"], ["preset", "/d/p.json"], ["config", `${CONFIG}:${c.line}:${c.column}`], ["env", "DROPKIT_MODULES_EXCLUDE"], ["cli", "--exclude"]].map(([layer, source]) => ({ layer, source })),
+      layer: "cli",
+      source: "--exclude",
+      entries: [
+        ["preset", "/d/p.json"],
+        ["preset", "/d/p.json"],
+        ["config", `${CONFIG}:${c.line}:${c.column}`],
+        ["env", "DROPKIT_MODULES_EXCLUDE"],
+        ["cli", "--exclude"],
+      ].map(([layer, source]) => ({ layer, source })),
     });
-    assert.deepEqual(r.origins!["modules.only"], { layer: "env", source: "DROPKIT_MODULES_ONLY", entries: [{ layer: "preset", source: "/d/p.json" }, { layer: "env", source: "DROPKIT_MODULES_ONLY" }] });
+    assert.deepEqual(r.origins!["modules.only"], {
+      layer: "env",
+      source: "DROPKIT_MODULES_ONLY",
+      entries: [
+        { layer: "preset", source: "/d/p.json" },
+        { layer: "env", source: "DROPKIT_MODULES_ONLY" },
+      ],
+    });
     assert.equal(r.origins!["modules.include"].layer, "config");
-    assert.deepEqual(r.explain!["modules.exclude"].map((l) => [l.layer, l.value]), [
-      ["cli", ["f", "shared"]], ["env", ["e", "shared"]], ["config", ["c", "shared"]], ["preset", ["p", "shared"]], ["default", []],
-    ]);
+    assert.deepEqual(
+      r.explain!["modules.exclude"].map((l) => [l.layer, l.value]),
+      [
+        ["cli", ["f", "shared"]],
+        ["env", ["e", "shared"]],
+        ["config", ["c", "shared"]],
+        ["preset", ["p", "shared"]],
+        ["default", []],
+      ],
+    );
   });
 
   test("a list set empty by a higher layer does not hide lower entries", () => {
@@ -126,18 +234,35 @@ describe("presets and presetsSearchPath are replaced by the highest layer", () =
     const base = { cwd, files: [] as string[], config: { source: CONFIG, format: "json" as const, text: '{"presets": ["standard"]}' } };
     const fromConfig = resolveOk(base);
     assert.deepEqual([fromConfig.config!.presets, fromConfig.origins!.presets.layer], [["standard"], "config"]);
-    assert.deepEqual(fromConfig.presets!.applied.map((p) => p.name), ["standard"]);
+    assert.deepEqual(
+      fromConfig.presets!.applied.map((p) => p.name),
+      ["standard"],
+    );
     const fromEnv = resolveOk({ ...base, env: { DROPKIT_PRESETS: "none" } });
     assert.deepEqual([fromEnv.config!.presets, fromEnv.origins!.presets], [["none"], { layer: "env", source: "DROPKIT_PRESETS" }]);
-    assert.deepEqual(fromEnv.presets!.applied.map((p) => p.name), ["none"]);
+    assert.deepEqual(
+      fromEnv.presets!.applied.map((p) => p.name),
+      ["none"],
+    );
     assert.deepEqual(fromEnv.config!.modules.exclude, []);
     const fromFlag = resolveOk({ ...base, env: { DROPKIT_PRESETS: "none" }, flags: { preset: ["standard"] }, explain: true });
     assert.deepEqual([fromFlag.config!.presets, fromFlag.origins!.presets], [["standard"], { layer: "cli", source: "--preset" }]);
-    assert.deepEqual(fromFlag.explain!.presets.map((l) => [l.layer, l.value]), [["cli", ["standard"]], ["env", ["none"]], ["config", ["standard"]]]);
+    assert.deepEqual(
+      fromFlag.explain!.presets.map((l) => [l.layer, l.value]),
+      [
+        ["cli", ["standard"]],
+        ["env", ["none"]],
+        ["config", ["standard"]],
+      ],
+    );
   });
 
   test("presetsSearchPath from the environment replaces the config's entirely", () => {
-    const r = resolve({ cwd, env: { DROPKIT_PRESETS_SEARCH_PATH: "a" }, config: { source: CONFIG, format: "json", text: '{"presetsSearchPath": ["b", "c"]}' } });
+    const r = resolve({
+      cwd,
+      env: { DROPKIT_PRESETS_SEARCH_PATH: "a" },
+      config: { source: CONFIG, format: "json", text: '{"presetsSearchPath": ["b", "c"]}' },
+    });
     assert.equal(r.stage, "presets");
     assert.deepEqual(r.stage === "presets" && r.needs.searchPath, ["/d/a"]);
   });
@@ -150,7 +275,13 @@ describe("presets and presetsSearchPath are replaced by the highest layer", () =
 
 describe("several presets", () => {
   const files: PresetFileInput[] = [
-    { ref: "a", name: "a", source: "/d/presets/a.json", format: "json", text: '{"theme": "from-a", "hooks": {"onFailure": "fail"}, "modules": {"exclude": ["x"]}}' },
+    {
+      ref: "a",
+      name: "a",
+      source: "/d/presets/a.json",
+      format: "json",
+      text: '{"theme": "from-a", "hooks": {"onFailure": "fail"}, "modules": {"exclude": ["x"]}}',
+    },
     { ref: "b", name: "b", source: "/d/presets/b.json", format: "json", text: '{"theme": "from-b", "modules": {"exclude": ["y", "x"]}}' },
   ];
 
@@ -158,11 +289,24 @@ describe("several presets", () => {
     const r = resolveOk({ cwd, flags: { preset: ["a", "b"] }, presetFiles: files, explain: true });
     assert.equal(r.config!.theme, "from-b");
     assert.deepEqual(r.origins!.theme, { layer: "preset", source: "/d/presets/b.json:1:11" });
-    assert.deepEqual(r.explain!.theme.map((l) => [l.source, l.value]), [["/d/presets/b.json:1:11", "from-b"], ["/d/presets/a.json:1:11", "from-a"], ["default", "auto"]]);
+    assert.deepEqual(
+      r.explain!.theme.map((l) => [l.source, l.value]),
+      [
+        ["/d/presets/b.json:1:11", "from-b"],
+        ["/d/presets/a.json:1:11", "from-a"],
+        ["default", "auto"],
+      ],
+    );
     assert.equal(r.config!.hooks.onFailure, "fail");
     // Union: earlier preset's entries first.
     assert.deepEqual(r.config!.modules.exclude, ["x", "y"]);
-    assert.deepEqual(r.presets!.applied.map((p) => [p.name, p.reason]), [["a", "listed in presets (--preset)"], ["b", "listed in presets (--preset)"]]);
+    assert.deepEqual(
+      r.presets!.applied.map((p) => [p.name, p.reason]),
+      [
+        ["a", "listed in presets (--preset)"],
+        ["b", "listed in presets (--preset)"],
+      ],
+    );
   });
 
   test("reversing the list reverses the winner", () => {
@@ -174,7 +318,10 @@ describe("several presets", () => {
   test("a bundled preset applies by name and its values' source is its name", () => {
     const r = resolveOk({ cwd, config: { source: CONFIG, format: "json", text: '{"presets": ["standard"]}' } });
     assert.deepEqual(r.origins!["hooks.onFailure"], { layer: "preset", source: "standard" });
-    assert.deepEqual(deriveListEntries(r)["modules.exclude"], [{ value: "test-*", layer: "preset", source: "standard" }, { value: "dev-*", layer: "preset", source: "standard" }]);
+    assert.deepEqual(deriveListEntries(r)["modules.exclude"], [
+      { value: "test-*", layer: "preset", source: "standard" },
+      { value: "dev-*", layer: "preset", source: "standard" },
+    ]);
   });
 });
 
@@ -192,7 +339,11 @@ describe("origins and relative paths", () => {
       explain: true,
       flags: { theme: "t/flag.zip" },
       env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_FILE: "env-cache.json" },
-      config: { source: "/w/conf/sub/dropkit.config.json", format: "json", text: '{"theme": "../x.zip", "hooks": {"initScriptsDir": "init"}, "presetsSearchPath": []}' },
+      config: {
+        source: "/w/conf/sub/dropkit.config.json",
+        format: "json",
+        text: '{"theme": "../x.zip", "hooks": {"initScriptsDir": "init"}, "presetsSearchPath": []}',
+      },
     });
     assert.equal(r.config!.theme, "/w/drop/t/flag.zip");
     assert.equal(r.explain!.theme[1].value, "/w/conf/x.zip");
@@ -202,7 +353,11 @@ describe("origins and relative paths", () => {
   });
 
   test("a config source that is not an absolute path resolves against cwd", () => {
-    const r = resolveOk({ cwd, env: { DROPKIT_PRESETS: "" }, config: { source: "<stdin>", format: "json", text: '{"cache": {"file": "c"}}' } });
+    const r = resolveOk({
+      cwd,
+      env: { DROPKIT_PRESETS: "" },
+      config: { source: "<stdin>", format: "json", text: '{"cache": {"file": "c"}}' },
+    });
     assert.equal(r.config!.cache.file, "/d/c");
   });
 });
@@ -216,14 +371,17 @@ describe("flags", () => {
       config: { source: CONFIG, format: "json", text: '{"theme": 1}' },
     });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]), [
-      ["UsageError", 64, "theme", "--theme"],
-      ["UsageError", 64, "log.format", "--log-format"],
-      ["UsageError", 64, "modules.exclude", "--exclude"],
-      ["UsageError", 64, "presets", "--preset"],
-      ["SchemaValidationError", 65, "cache.enabled", "DROPKIT_CACHE_ENABLED"],
-      ["SchemaValidationError", 65, "theme", `${CONFIG}:1:11`],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]),
+      [
+        ["UsageError", 64, "theme", "--theme"],
+        ["UsageError", 64, "log.format", "--log-format"],
+        ["UsageError", 64, "modules.exclude", "--exclude"],
+        ["UsageError", 64, "presets", "--preset"],
+        ["SchemaValidationError", 65, "cache.enabled", "DROPKIT_CACHE_ENABLED"],
+        ["SchemaValidationError", 65, "theme", `${CONFIG}:1:11`],
+      ],
+    );
     assert.equal(r.errors[1].message, 'Invalid value for --log-format: expected one of "text", "json", found "xml".');
   });
 
@@ -237,8 +395,19 @@ describe("the staged resolve protocol", () => {
   test("stage presets: a search path or a path entry asks for files first", () => {
     const r = resolve({ cwd, flags: { preset: ["standard", "./mine.json", "other"] }, env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" } });
     assert.deepEqual(r, {
-      ok: true, stage: "presets", logFormat: "text", warnings: [],
-      needs: { mode: "list", presets: [{ ref: "standard", kind: "name" }, { ref: "/d/mine.json", kind: "path" }, { ref: "other", kind: "name" }], searchPath: ["/d/ps"] },
+      ok: true,
+      stage: "presets",
+      logFormat: "text",
+      warnings: [],
+      needs: {
+        mode: "list",
+        presets: [
+          { ref: "standard", kind: "name" },
+          { ref: "/d/mine.json", kind: "path" },
+          { ref: "other", kind: "name" },
+        ],
+        searchPath: ["/d/ps"],
+      },
     });
   });
 
@@ -249,7 +418,9 @@ describe("the staged resolve protocol", () => {
 
   test("the second call with presetFiles applies them; refs resolve local names before bundled ones", () => {
     const r = resolveOk({
-      cwd, flags: { preset: ["standard", "./mine.json"] }, env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" },
+      cwd,
+      flags: { preset: ["standard", "./mine.json"] },
+      env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" },
       presetFiles: [
         { ref: "standard", name: "standard", source: "/d/ps/standard.json", format: "json", text: '{"theme": "local-standard"}' },
         { ref: "/d/mine.json", name: "mine", source: "/d/mine.json", format: "json", text: '{"cache": {"enabled": false}}' },
@@ -258,7 +429,10 @@ describe("the staged resolve protocol", () => {
     assert.equal(r.config!.theme, "local-standard");
     assert.deepEqual(r.config!.modules.exclude, []);
     assert.equal(r.config!.cache.enabled, false);
-    assert.deepEqual(r.presets!.applied.map((p) => p.source), ["/d/ps/standard.json", "/d/mine.json"]);
+    assert.deepEqual(
+      r.presets!.applied.map((p) => p.source),
+      ["/d/ps/standard.json", "/d/mine.json"],
+    );
   });
 
   test("stage detect: auto mode asks which detect globs match, bundled first, then local by name", () => {
@@ -276,16 +450,32 @@ describe("the staged resolve protocol", () => {
     ]);
 
     // Answers from a host that globbed: later (by name) presets win.
-    const viaDetected = resolveOk({ ...base, detected: { standard: "*.zip", "/d/ps/alpha.ts": "src/**/*.ts", "/d/ps/zeta.json": "docs/*.md" } });
-    assert.deepEqual(viaDetected.presets!.applied.map((p) => [p.name, p.glob]), [["standard", "*.zip"], ["alpha", "src/**/*.ts"], ["zeta", "docs/*.md"]]);
+    const viaDetected = resolveOk({
+      ...base,
+      detected: { standard: "*.zip", "/d/ps/alpha.ts": "src/**/*.ts", "/d/ps/zeta.json": "docs/*.md" },
+    });
+    assert.deepEqual(
+      viaDetected.presets!.applied.map((p) => [p.name, p.glob]),
+      [
+        ["standard", "*.zip"],
+        ["alpha", "src/**/*.ts"],
+        ["zeta", "docs/*.md"],
+      ],
+    );
     assert.equal(viaDetected.config!.theme, "z");
     assert.deepEqual(viaDetected.config!.presets, ["standard", "alpha", "zeta"]);
     assert.deepEqual(viaDetected.origins!.presets, { layer: "default", source: "auto-detect" });
-    assert.deepEqual(viaDetected.presets!.skipped.map((p) => p.name), ["none", "plain"]);
+    assert.deepEqual(
+      viaDetected.presets!.skipped.map((p) => p.name),
+      ["none", "plain"],
+    );
 
     // Or files, matched by the core.
     const viaFiles = resolveOk({ ...base, files: ["src/lib/x.ts", "README.md"] });
-    assert.deepEqual(viaFiles.presets!.applied.map((p) => [p.name, p.glob, p.reason]), [["alpha", "src/**/*.ts", "detected: src/**/*.ts matched a file in the working directory"]]);
+    assert.deepEqual(
+      viaFiles.presets!.applied.map((p) => [p.name, p.glob, p.reason]),
+      [["alpha", "src/**/*.ts", "detected: src/**/*.ts matched a file in the working directory"]],
+    );
     assert.equal(viaFiles.config!.theme, "a");
     const standard = viaFiles.presets!.skipped.find((p) => p.name === "standard")!;
     assert.equal(standard.reason, "not detected: no file matched *.zip");
@@ -293,7 +483,13 @@ describe("the staged resolve protocol", () => {
 
   test("with nothing to look up, auto mode asks only about the bundled presets, and null means not detected", () => {
     const staged = resolve({ cwd });
-    assert.deepEqual(staged, { ok: true, stage: "detect", logFormat: "text", needs: { detect: [{ id: "standard", name: "standard", globs: ["*.zip"] }] }, warnings: [] });
+    assert.deepEqual(staged, {
+      ok: true,
+      stage: "detect",
+      logFormat: "text",
+      needs: { detect: [{ id: "standard", name: "standard", globs: ["*.zip"] }] },
+      warnings: [],
+    });
     const r = resolveOk({ cwd, detected: { standard: null } });
     assert.deepEqual([r.presets!.applied, r.config!.presets], [[], []]);
   });
@@ -305,17 +501,40 @@ describe("the staged resolve protocol", () => {
 
 describe("detect globs matched by the core over files", () => {
   const cases: Array<[string, string, boolean]> = [
-    ["*.zip", "a.zip", true], ["*.zip", "d/a.zip", false], ["./*.zip", "./x.zip", true], ["*.md", "a.md.txt", false],
-    ["src/**/*.ts", "src/x.ts", true], ["src/**/*.ts", "src/lib/x.ts", true], ["src/**/*.ts", "src/a/b/c/x.ts", true],
-    ["src/**/x.ts", "src/ab/x.ts", true], ["src/**/x.ts", "src/ab/cx.ts", false], ["**/*.md", "a.md", true], ["**/*.md", "docs/a.md", true],
-    ["**/a/**/b", "x/a/y/z/b", true], ["**/a/**/b", "x/ab/b", false], ["src/**", "src/a/b", true],
-    ["docs/*/*.md", "docs/a/b.md", true], ["docs/*/*.md", "docs/a/c/b.md", false],
-    ["?.txt", "a.txt", true], ["?.txt", "ab.txt", false], ["[ab].txt", "b.txt", true], ["[!ab].txt", "b.txt", false], ["[a-c]?", "bz", true],
+    ["*.zip", "a.zip", true],
+    ["*.zip", "d/a.zip", false],
+    ["./*.zip", "./x.zip", true],
+    ["*.md", "a.md.txt", false],
+    ["src/**/*.ts", "src/x.ts", true],
+    ["src/**/*.ts", "src/lib/x.ts", true],
+    ["src/**/*.ts", "src/a/b/c/x.ts", true],
+    ["src/**/x.ts", "src/ab/x.ts", true],
+    ["src/**/x.ts", "src/ab/cx.ts", false],
+    ["**/*.md", "a.md", true],
+    ["**/*.md", "docs/a.md", true],
+    ["**/a/**/b", "x/a/y/z/b", true],
+    ["**/a/**/b", "x/ab/b", false],
+    ["src/**", "src/a/b", true],
+    ["docs/*/*.md", "docs/a/b.md", true],
+    ["docs/*/*.md", "docs/a/c/b.md", false],
+    ["?.txt", "a.txt", true],
+    ["?.txt", "ab.txt", false],
+    ["[ab].txt", "b.txt", true],
+    ["[!ab].txt", "b.txt", false],
+    ["[a-c]?", "bz", true],
   ];
   for (const [glob, file, expected] of cases) {
     test(`${glob} ${expected ? "matches" : "does not match"} ${file}`, () => {
-      const r = resolveOk({ cwd, env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" }, presetFiles: [{ name: "p", source: "/d/ps/p.json", format: "value", value: { detect: [glob] } }], files: ["unrelated.txt", file] });
-      assert.equal(r.presets!.applied.some((a) => a.name === "p"), expected);
+      const r = resolveOk({
+        cwd,
+        env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" },
+        presetFiles: [{ name: "p", source: "/d/ps/p.json", format: "value", value: { detect: [glob] } }],
+        files: ["unrelated.txt", file],
+      });
+      assert.equal(
+        r.presets!.applied.some((a) => a.name === "p"),
+        expected,
+      );
     });
   }
 });
@@ -351,25 +570,44 @@ describe("PresetNotFound", () => {
 describe("preset file validation", () => {
   test("a listed preset file with problems is a SchemaValidationError (exit 65) at its positions", () => {
     const r = resolveDone({
-      cwd, flags: { preset: ["./p.json"] },
+      cwd,
+      flags: { preset: ["./p.json"] },
       presetFiles: [{ ref: "/d/p.json", name: "p", source: "/d/p.json", format: "json", text: '{\n  "schema": 1,\n  "theme": 2\n}' }],
     });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]), [
-      ["SchemaValidationError", 65, "schema", "/d/p.json:2:3"],
-      ["SchemaValidationError", 65, "theme", "/d/p.json:3:12"],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.name, e.exitCode, e.path, e.source]),
+      [
+        ["SchemaValidationError", 65, "schema", "/d/p.json:2:3"],
+        ["SchemaValidationError", 65, "theme", "/d/p.json:3:12"],
+      ],
+    );
   });
 
   test("a preset file in the search path that does not parse fails auto mode (exit 65)", () => {
-    const r = resolveDone({ cwd, env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" }, presetFiles: [{ name: "bad", source: "/d/ps/bad.json", format: "json", text: '{"theme": }' }] });
+    const r = resolveDone({
+      cwd,
+      env: { DROPKIT_PRESETS_SEARCH_PATH: "ps" },
+      presetFiles: [{ name: "bad", source: "/d/ps/bad.json", format: "json", text: '{"theme": }' }],
+    });
     const e = only(r.errors);
     assert.deepEqual([e.name, e.exitCode, e.source], ["ConfigSyntaxError", 65, "/d/ps/bad.json:1:11"]);
   });
 
   test("a .ts preset value with presets in it", () => {
-    const r = resolveDone({ cwd, flags: { preset: ["./p.ts"] }, presetFiles: [{ ref: "/d/p.ts", source: "/d/p.ts", format: "value", value: { presets: ["standard"] } }] });
+    const r = resolveDone({
+      cwd,
+      flags: { preset: ["./p.ts"] },
+      presetFiles: [{ ref: "/d/p.ts", source: "/d/p.ts", format: "value", value: { presets: ["standard"] } }],
+    });
     const e = only(r.errors);
-    assert.deepEqual([e.path, e.source, e.message], ["presets", "/d/p.ts", '"presets" is not allowed in a preset: a preset holds only theme, modules, exclude, hooks, cache, log and detect.']);
+    assert.deepEqual(
+      [e.path, e.source, e.message],
+      [
+        "presets",
+        "/d/p.ts",
+        '"presets" is not allowed in a preset: a preset holds only theme, modules, exclude, hooks, cache, log and detect.',
+      ],
+    );
   });
 });

@@ -18,7 +18,10 @@ describe("an answer with problems still has what the valid values give", () => {
     const text = '{"theme": "a/b", "presets": ["standard"], "cache": {"enabled": false}}';
     const r = withConfig(text, { env: { DROPKIT_THEME: "" } });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => e.path), ["theme"]);
+    assert.deepEqual(
+      r.errors.map((e) => e.path),
+      ["theme"],
+    );
     assert.deepEqual(r.invalid, ["theme"]);
     // theme: what applies meanwhile, from the default; the valid values of the config and the preset apply.
     assert.equal(r.config!.theme, "auto");
@@ -26,12 +29,21 @@ describe("an answer with problems still has what the valid values give", () => {
     assert.equal(r.config!.cache.enabled, false);
     assert.deepEqual(r.origins!["cache.enabled"], { layer: "config", source: `${CONFIG}:1:${positionOf(text, "false").column}` });
     assert.equal(r.config!.hooks.onFailure, "fail");
-    assert.deepEqual(r.presets!.applied.map((p) => p.name), ["standard"]);
+    assert.deepEqual(
+      r.presets!.applied.map((p) => p.name),
+      ["standard"],
+    );
     assert.equal(deriveDecisions(r).length, 13);
   });
 
   test("a lower layer's value shows for an invalid higher one", () => {
-    const r = resolveDone({ cwd, presetFiles: [], files: [], flags: { logFormat: "xml" }, env: { DROPKIT_LOG_FORMAT: "json", DROPKIT_CACHE_ENABLED: "maybe" } });
+    const r = resolveDone({
+      cwd,
+      presetFiles: [],
+      files: [],
+      flags: { logFormat: "xml" },
+      env: { DROPKIT_LOG_FORMAT: "json", DROPKIT_CACHE_ENABLED: "maybe" },
+    });
     assert.deepEqual(r.invalid, ["cache.enabled", "log.format"]);
     assert.deepEqual([r.config!.log.format, r.origins!["log.format"]], ["json", { layer: "env", source: "DROPKIT_LOG_FORMAT" }]);
     assert.deepEqual([r.config!.cache.enabled, r.origins!["cache.enabled"].layer], [true, "default"]);
@@ -47,7 +59,10 @@ describe("an answer with problems still has what the valid values give", () => {
 
   test("a text that does not parse sets nothing and marks nothing", () => {
     const r = withConfig('{"theme": "ocean", "cache": {', { env: { DROPKIT_THEME: "sea" } });
-    assert.deepEqual(r.errors.map((e) => e.name), ["ConfigSyntaxError"]);
+    assert.deepEqual(
+      r.errors.map((e) => e.name),
+      ["ConfigSyntaxError"],
+    );
     assert.deepEqual(r.invalid, []);
     assert.equal(r.config!.theme, "sea");
     assert.equal(r.origins!.theme.layer, "env");
@@ -55,16 +70,26 @@ describe("an answer with problems still has what the valid values give", () => {
 
   test("every problem at once, in order: inputs, then presets, then the plan; the first one's exit code stands", () => {
     const r = resolveDone({
-      cwd, presetFiles: [], files: [], flags: { preset: ["standard", "nope"] },
-      config: { source: CONFIG, format: "json", text: '{"cache": {"enabled": "yes"}, "theme": "ocean"}' }, archives: ["blog.zip"],
+      cwd,
+      presetFiles: [],
+      files: [],
+      flags: { preset: ["standard", "nope"] },
+      config: { source: CONFIG, format: "json", text: '{"cache": {"enabled": "yes"}, "theme": "ocean"}' },
+      archives: ["blog.zip"],
     });
-    assert.deepEqual(r.errors.map((e) => [e.name, e.exitCode, e.path]), [
-      ["SchemaValidationError", 65, "cache.enabled"],
-      ["PresetNotFound", 67, "presets"],
-      ["ThemeNotFound", 66, "theme"],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.name, e.exitCode, e.path]),
+      [
+        ["SchemaValidationError", 65, "cache.enabled"],
+        ["PresetNotFound", 67, "presets"],
+        ["ThemeNotFound", 66, "theme"],
+      ],
+    );
     assert.deepEqual(r.invalid, ["theme", "presets", "cache.enabled"]);
-    assert.deepEqual(r.presets!.applied.map((p) => p.name), ["standard"]);
+    assert.deepEqual(
+      r.presets!.applied.map((p) => p.name),
+      ["standard"],
+    );
     assert.deepEqual(r.plan!.modules, ["blog"]);
   });
 
@@ -79,7 +104,10 @@ describe("an answer with problems still has what the valid values give", () => {
 
   test("the log format for problems comes from flags, environment and config, never from a preset", () => {
     const r = resolveDone({
-      cwd, files: [], flags: { preset: ["/d/p.json"] }, env: { DROPKIT_CACHE_ENABLED: "maybe" },
+      cwd,
+      files: [],
+      flags: { preset: ["/d/p.json"] },
+      env: { DROPKIT_CACHE_ENABLED: "maybe" },
       presetFiles: [{ ref: "/d/p.json", name: "p", source: "/d/p.json", format: "json", text: '{"log": {"format": "json"}}' }],
     });
     assert.deepEqual([r.ok, r.logFormat, r.config!.log.format], [false, "text", "json"]);

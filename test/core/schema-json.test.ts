@@ -112,14 +112,27 @@ test("each object lists exactly the keys the core accepts, at every depth", () =
     const config = at === "" ? { zzz: 1 } : { [at]: { zzz: 1 } };
     const [error] = core.validateConfig(JSON.stringify(config)).errors;
     const accepted = /Accepted keys: ([^.]+)\./.exec(error!.message)![1]!.split(", ").sort();
-    const properties = Object.keys(at === "" ? schema.properties : schema.properties[at].properties).filter((k) => k !== "$schema").sort();
-    assert.deepEqual(properties, accepted.filter((k) => k !== "$schema"), `keys of ${at || "the top level"}`);
+    const properties = Object.keys(at === "" ? schema.properties : schema.properties[at].properties)
+      .filter((k) => k !== "$schema")
+      .sort();
+    assert.deepEqual(
+      properties,
+      accepted.filter((k) => k !== "$schema"),
+      `keys of ${at || "the top level"}`,
+    );
   }
 });
 
 test("editors are offered the theme keywords and the bundled presets the core knows", () => {
   assert.deepEqual(schema.properties.theme.examples, ["auto", "none"]);
   const message = core.validateConfig('{"theme": 3}').errors[0]!.message;
-  for (const keyword of schema.properties.theme.examples) assert.ok(message.includes(`"${keyword}"`), `the core does not name ${keyword}: ${message}`);
-  assert.deepEqual([...schema.properties.presets.items.examples].sort(), core.listPresets().map((p) => p.name).sort());
+  for (const keyword of schema.properties.theme.examples)
+    assert.ok(message.includes(`"${keyword}"`), `the core does not name ${keyword}: ${message}`);
+  assert.deepEqual(
+    [...schema.properties.presets.items.examples].sort(),
+    core
+      .listPresets()
+      .map((p) => p.name)
+      .sort(),
+  );
 });

@@ -47,7 +47,16 @@ describe("schema", () => {
   });
 
   test("rejects anything else, naming what it found", () => {
-    for (const [text, found] of [["2", "the number 2"], ["0", "the number 0"], ["-1", "the number -1"], ["1.5", "the number 1.5"], ['"1"', 'the string "1"'], ["true", "true"], ["null", "null"], ["[1]", "an array"]]) {
+    for (const [text, found] of [
+      ["2", "the number 2"],
+      ["0", "the number 0"],
+      ["-1", "the number -1"],
+      ["1.5", "the number 1.5"],
+      ['"1"', 'the string "1"'],
+      ["true", "true"],
+      ["null", "null"],
+      ["[1]", "an array"],
+    ]) {
       assert.deepEqual(problems(`{"schema": ${text}}`), [["schema", `${M.MSG_SCHEMA_VALUE}, found ${found}.`]]);
     }
   });
@@ -59,7 +68,9 @@ describe("theme", () => {
   });
 
   test("rejects an empty string, a path without .zip and a non-string", () => {
-    assert.deepEqual(problems('{"theme": ""}'), [["theme", "Theme must not be empty: use \"auto\", \"none\", a theme name or a path ending in .zip, found an empty string."]]);
+    assert.deepEqual(problems('{"theme": ""}'), [
+      ["theme", 'Theme must not be empty: use "auto", "none", a theme name or a path ending in .zip, found an empty string.'],
+    ]);
     for (const theme of ["themes/ocean", "a\\b", "./ocean"]) {
       const [[path, message]] = problems(JSON.stringify({ theme }));
       assert.equal(path, "theme");
@@ -84,7 +95,10 @@ describe("cache.file", () => {
     // Directory settings may end in a separator: they name directories.
     accepts({ presetsSearchPath: ["./presets/"], hooks: { initScriptsDir: "./init/" } });
     const env = resolveDone({ cwd: "/drop", env: { DROPKIT_PRESETS: "", DROPKIT_CACHE_FILE: "sub/" } });
-    assert.deepEqual(env.errors.map((e) => [e.path, e.source]), [["cache.file", "DROPKIT_CACHE_FILE"]]);
+    assert.deepEqual(
+      env.errors.map((e) => [e.path, e.source]),
+      [["cache.file", "DROPKIT_CACHE_FILE"]],
+    );
   });
 });
 
@@ -95,10 +109,16 @@ describe("module globs", () => {
 
   test("a * anywhere but the end is rejected, in every list and the shorthand", () => {
     for (const key of ["include", "exclude", "only"]) {
-      assert.deepEqual(problems(JSON.stringify({ modules: { [key]: ["ok", "*-x"] } })), [[`modules.${key}[1]`, `modules.${key}[1]: ${M.MSG_GLOB_STAR}, found the string "*-x".`]]);
+      assert.deepEqual(problems(JSON.stringify({ modules: { [key]: ["ok", "*-x"] } })), [
+        [`modules.${key}[1]`, `modules.${key}[1]: ${M.MSG_GLOB_STAR}, found the string "*-x".`],
+      ]);
     }
     for (const glob of ["a*b", "**", "*a*", "a**"]) {
-      assert.deepEqual(problems(JSON.stringify({ exclude: [glob] })).map(([p]) => p), ["exclude[0]"], glob);
+      assert.deepEqual(
+        problems(JSON.stringify({ exclude: [glob] })).map(([p]) => p),
+        ["exclude[0]"],
+        glob,
+      );
     }
   });
 
@@ -112,7 +132,15 @@ describe("module globs", () => {
   test("every length and every position of a *, /, \\ or NUL is judged by the rule (the checker reads eight bytes at a time)", () => {
     // The rule, written plainly: a slash anywhere first, then a * anywhere but the last character.
     const expected = (glob: string): string =>
-      glob === "" ? M.MSG_GLOB_EMPTY : glob.includes("\u0000") ? "a module glob" + M.MSG_NUL : /[/\\]/.test(glob) ? M.MSG_GLOB_SLASH : glob.slice(0, -1).includes("*") ? M.MSG_GLOB_STAR : "";
+      glob === ""
+        ? M.MSG_GLOB_EMPTY
+        : glob.includes("\u0000")
+          ? "a module glob" + M.MSG_NUL
+          : /[/\\]/.test(glob)
+            ? M.MSG_GLOB_SLASH
+            : glob.slice(0, -1).includes("*")
+              ? M.MSG_GLOB_STAR
+              : "";
     const globs: string[] = [];
     for (let len = 1; len <= 19; len++) {
       const base = "abcdefghijklmnopqrs".slice(0, len);
@@ -155,7 +183,9 @@ describe("presets and presetsSearchPath", () => {
       ["presets[1]", "presets[1] must be a string, found null."],
       ["presetsSearchPath", 'presetsSearchPath must be an array of directory paths, found the string "dir".'],
     ]);
-    assert.deepEqual(problems('{"presetsSearchPath": [""]}'), [["presetsSearchPath[0]", `presetsSearchPath[0]: ${M.MSG_PATH_EMPTY}, found an empty string.`]]);
+    assert.deepEqual(problems('{"presetsSearchPath": [""]}'), [
+      ["presetsSearchPath[0]", `presetsSearchPath[0]: ${M.MSG_PATH_EMPTY}, found an empty string.`],
+    ]);
   });
 });
 
@@ -188,7 +218,12 @@ describe("hooks, cache, log", () => {
   });
 
   test("the config itself must be an object", () => {
-    for (const [text, found] of [["[]", "an empty array"], ['"x"', 'the string "x"'], ["null", "null"], ["1", "the number 1"]]) {
+    for (const [text, found] of [
+      ["[]", "an empty array"],
+      ['"x"', 'the string "x"'],
+      ["null", "null"],
+      ["1", "the number 1"],
+    ]) {
       assert.deepEqual(problems(text), [["", `${M.MSG_NOT_OBJECT}, found ${found}.`]]);
     }
   });
@@ -196,16 +231,24 @@ describe("hooks, cache, log", () => {
 
 describe("unknown keys", () => {
   test("at the top level: the accepted keys and a did-you-mean", () => {
-    assert.deepEqual(problems('{"themes": "x"}'), [["themes", `Unknown key "themes" at the top level. Did you mean "theme"? Accepted keys: ${TOP_KEYS}.`]]);
+    assert.deepEqual(problems('{"themes": "x"}'), [
+      ["themes", `Unknown key "themes" at the top level. Did you mean "theme"? Accepted keys: ${TOP_KEYS}.`],
+    ]);
   });
 
   test("in every group, with its own accepted keys", () => {
-    assert.deepEqual(problems('{"modules": {"exlude": []}, "hooks": {"onFailur": "fail"}, "cache": {"enable": true}, "log": {"fromat": "json"}}'), [
-      ["modules.exlude", 'Unknown key "exlude" in modules. Did you mean "exclude"? Accepted keys: include, exclude, only.'],
-      ["hooks.onFailur", 'Unknown key "onFailur" in hooks. Did you mean "onFailure"? Accepted keys: initScriptsDir, postScriptsDir, onFailure.'],
-      ["cache.enable", 'Unknown key "enable" in cache. Did you mean "enabled"? Accepted keys: file, enabled.'],
-      ["log.fromat", 'Unknown key "fromat" in log. Did you mean "format"? Accepted keys: format.'],
-    ]);
+    assert.deepEqual(
+      problems('{"modules": {"exlude": []}, "hooks": {"onFailur": "fail"}, "cache": {"enable": true}, "log": {"fromat": "json"}}'),
+      [
+        ["modules.exlude", 'Unknown key "exlude" in modules. Did you mean "exclude"? Accepted keys: include, exclude, only.'],
+        [
+          "hooks.onFailur",
+          'Unknown key "onFailur" in hooks. Did you mean "onFailure"? Accepted keys: initScriptsDir, postScriptsDir, onFailure.',
+        ],
+        ["cache.enable", 'Unknown key "enable" in cache. Did you mean "enabled"? Accepted keys: file, enabled.'],
+        ["log.fromat", 'Unknown key "fromat" in log. Did you mean "format"? Accepted keys: format.'],
+      ],
+    );
   });
 
   test("no suggestion when nothing is close", () => {
@@ -213,8 +256,12 @@ describe("unknown keys", () => {
   });
 
   test("$schema is accepted only at the top level, and must be a string", () => {
-    assert.deepEqual(problems('{"hooks": {"$schema": "x"}}'), [["hooks.$schema", 'Unknown key "$schema" in hooks. Accepted keys: initScriptsDir, postScriptsDir, onFailure.']]);
-    assert.deepEqual(problems('{"$schema": 1}'), [["$schema", "$schema must be a string (the URL or path of the JSON Schema), found the number 1."]]);
+    assert.deepEqual(problems('{"hooks": {"$schema": "x"}}'), [
+      ["hooks.$schema", 'Unknown key "$schema" in hooks. Accepted keys: initScriptsDir, postScriptsDir, onFailure.'],
+    ]);
+    assert.deepEqual(problems('{"$schema": 1}'), [
+      ["$schema", "$schema must be a string (the URL or path of the JSON Schema), found the number 1."],
+    ]);
   });
 });
 
@@ -231,20 +278,26 @@ describe("all problems at once", () => {
     ].join("\n");
     const r = validate(text, { source: "/p/dropkit.config.json" });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.path, e.line, e.column, e.source]), [
-      ["cache.enabled", 2, 24, "/p/dropkit.config.json:2:24"],
-      ["cache.fil", 2, 27, "/p/dropkit.config.json:2:27"],
-      ["theme", 3, 12, "/p/dropkit.config.json:3:12"],
-      ["modules.include[1]", 4, 32, "/p/dropkit.config.json:4:32"],
-      ["modules.bogus", 4, 40, "/p/dropkit.config.json:4:40"],
-      ["schema", 5, 13, "/p/dropkit.config.json:5:13"],
-      ["hooks.onFailure", 6, 26, "/p/dropkit.config.json:6:26"],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.line, e.column, e.source]),
+      [
+        ["cache.enabled", 2, 24, "/p/dropkit.config.json:2:24"],
+        ["cache.fil", 2, 27, "/p/dropkit.config.json:2:27"],
+        ["theme", 3, 12, "/p/dropkit.config.json:3:12"],
+        ["modules.include[1]", 4, 32, "/p/dropkit.config.json:4:32"],
+        ["modules.bogus", 4, 40, "/p/dropkit.config.json:4:40"],
+        ["schema", 5, 13, "/p/dropkit.config.json:5:13"],
+        ["hooks.onFailure", 6, 26, "/p/dropkit.config.json:6:26"],
+      ],
+    );
     assert.ok(r.errors.every((e) => e.file === "/p/dropkit.config.json" && e.name === "SchemaValidationError"));
   });
 
   test("duplicates and schema problems are reported together", () => {
-    assert.deepEqual(problems('{"theme": 1, "theme": "x", "log": {"format": "x"}}').map(([p]) => p), ["theme", "theme", "log.format"]);
+    assert.deepEqual(
+      problems('{"theme": 1, "theme": "x", "log": {"format": "x"}}').map(([p]) => p),
+      ["theme", "theme", "log.format"],
+    );
   });
 });
 
@@ -254,12 +307,15 @@ describe("the exclude shorthand", () => {
     const r = resolveOk({ cwd: "/d", flags: { exclude: ["c"] }, config: { source: "/d/dropkit.config.json", format: "json", text } });
     const at = (needle: string) => `/d/dropkit.config.json:1:${positionOf(text, needle).column}`;
     assert.deepEqual(r.config!.modules.exclude, ["a", "b", "z", "c"]);
-    assert.deepEqual(deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]), [
-      ["a", "config", at('"a"')],
-      ["b", "config", at('"b"')],
-      ["z", "config", at('"z"')],
-      ["c", "cli", "--exclude"],
-    ]);
+    assert.deepEqual(
+      deriveListEntries(r)["modules.exclude"]!.map((e) => [e.value, e.layer, e.source]),
+      [
+        ["a", "config", at('"a"')],
+        ["b", "config", at('"b"')],
+        ["z", "config", at('"z"')],
+        ["c", "cli", "--exclude"],
+      ],
+    );
   });
 });
 
@@ -268,10 +324,13 @@ describe("the package.json form", () => {
 
   test("validates the dropkit key with positions in the whole file and paths relative to the key", () => {
     const r = validate(pkg, { format: "package.json", source: "/p/package.json" });
-    assert.deepEqual(r.errors.map((e) => [e.path, e.line, e.column, e.offset, e.source]), [
-      ["theme", 4, 14, pkg.indexOf("3"), "/p/package.json:4:14"],
-      ["modules.only[0]", 5, 26, pkg.indexOf('"x/y"'), "/p/package.json:5:26"],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.line, e.column, e.offset, e.source]),
+      [
+        ["theme", 4, 14, pkg.indexOf("3"), "/p/package.json:4:14"],
+        ["modules.only[0]", 5, 26, pkg.indexOf('"x/y"'), "/p/package.json:5:26"],
+      ],
+    );
   });
 
   test("returns the key's value as the config", () => {
@@ -286,7 +345,10 @@ describe("the package.json form", () => {
 
   test("a duplicate inside the dropkit key has a path relative to it", () => {
     const r = validate('{"dropkit": {"hooks": {"onFailure": "fail", "onFailure": "continue"}}}', { format: "package.json" });
-    assert.deepEqual(r.errors.map((e) => [e.path, e.column]), [["hooks.onFailure", 45]]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.column]),
+      [["hooks.onFailure", 45]],
+    );
   });
 
   test("a package.json that is not an object, or does not parse, is a ConfigSyntaxError", () => {
@@ -308,20 +370,42 @@ describe("the package.json form", () => {
 
 describe("preset documents", () => {
   test("accept theme, modules, exclude, hooks, cache, log and detect", () => {
-    accepts({ theme: "x", modules: { exclude: ["a"] }, exclude: ["b"], hooks: { onFailure: "fail" }, cache: { enabled: false }, log: { format: "json" }, detect: ["*.zip", "src/**"] }, { kind: "preset" });
+    accepts(
+      {
+        theme: "x",
+        modules: { exclude: ["a"] },
+        exclude: ["b"],
+        hooks: { onFailure: "fail" },
+        cache: { enabled: false },
+        log: { format: "json" },
+        detect: ["*.zip", "src/**"],
+      },
+      { kind: "preset" },
+    );
   });
 
   test("reject schema, presets, presetsSearchPath and $schema with a specific message", () => {
     const r = validate('{"schema": 1, "presets": [], "presetsSearchPath": [], "$schema": "x"}', { kind: "preset" });
-    assert.deepEqual(r.errors.map((e) => [e.path, e.message]), ["schema", "presets", "presetsSearchPath", "$schema"].map((k) => [k, `"${k}" ${M.MSG_PRESET_ONLY_KEY}.`]));
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.message]),
+      ["schema", "presets", "presetsSearchPath", "$schema"].map((k) => [k, `"${k}" ${M.MSG_PRESET_ONLY_KEY}.`]),
+    );
   });
 
   test("an unknown key in a preset lists the preset's keys", () => {
-    assert.deepEqual(problems('{"detects": []}', { kind: "preset" }), [["detects", 'Unknown key "detects" at the top level. Did you mean "detect"? Accepted keys: theme, modules, exclude, hooks, cache, log, detect.']]);
+    assert.deepEqual(problems('{"detects": []}', { kind: "preset" }), [
+      [
+        "detects",
+        'Unknown key "detects" at the top level. Did you mean "detect"? Accepted keys: theme, modules, exclude, hooks, cache, log, detect.',
+      ],
+    ]);
   });
 
   test("detect must be an array of non-empty strings; a config may not hold detect", () => {
-    assert.deepEqual(problems('{"detect": ["", 1]}', { kind: "preset" }).map(([p]) => p), ["detect[0]", "detect[1]"]);
+    assert.deepEqual(
+      problems('{"detect": ["", 1]}', { kind: "preset" }).map(([p]) => p),
+      ["detect[0]", "detect[1]"],
+    );
     assert.match(problems('{"detect": "*.zip"}', { kind: "preset" })[0][1], /^detect must be an array of file globs/);
     assert.equal(problems('{"detect": ["*.zip"]}')[0][0], "detect");
   });
@@ -333,17 +417,27 @@ describe("preset documents", () => {
 
 describe("values from .ts/.js configs (format value)", () => {
   test("are validated the same, without positions, with the file as source", () => {
-    const r = resolveDone({ cwd: "/d", config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: 5, modules: { exlude: [] }, log: { format: "xml" } } } });
+    const r = resolveDone({
+      cwd: "/d",
+      config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: 5, modules: { exlude: [] }, log: { format: "xml" } } },
+    });
     assert.equal(r.ok, false);
-    assert.deepEqual(r.errors.map((e) => [e.path, e.source, "line" in e, "file" in e]), [
-      ["theme", "/d/dropkit.config.ts", false, false],
-      ["modules.exlude", "/d/dropkit.config.ts", false, false],
-      ["log.format", "/d/dropkit.config.ts", false, false],
-    ]);
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.source, "line" in e, "file" in e]),
+      [
+        ["theme", "/d/dropkit.config.ts", false, false],
+        ["modules.exlude", "/d/dropkit.config.ts", false, false],
+        ["log.format", "/d/dropkit.config.ts", false, false],
+      ],
+    );
   });
 
   test("a valid value's origins name the file, without a position", () => {
-    const r = resolveOk({ cwd: "/d", config: { source: "/d/sub/dropkit.config.js", format: "value", value: { theme: "sea", cache: { file: "c.json" } } }, files: [] });
+    const r = resolveOk({
+      cwd: "/d",
+      config: { source: "/d/sub/dropkit.config.js", format: "value", value: { theme: "sea", cache: { file: "c.json" } } },
+      files: [],
+    });
     assert.deepEqual(r.origins!.theme, { layer: "config", source: "/d/sub/dropkit.config.js" });
     assert.equal(r.config!.cache.file, "/d/sub/c.json");
   });
@@ -363,30 +457,51 @@ describe("NUL in a value that names files (SPEC section 12)", () => {
       hooks: { initScriptsDir: nul, postScriptsDir: `./${nul}` },
       cache: { file: nul },
     });
-    assert.deepEqual(problems(text).map(([path, message]) => [path, message.replace(/, found .*$/s, "")]), [
-      ["theme", `A theme${M.MSG_NUL}`],
-      ["modules.include[0]", `modules.include[0]: ${said("a module glob")}`],
-      ["modules.exclude[1]", `modules.exclude[1]: ${said("a module glob")}`],
-      ["modules.only[0]", `modules.only[0]: ${said("a module glob")}`],
-      ["exclude[0]", `exclude[0]: ${said("a module glob")}`],
-      ["presets[0]", `presets[0]: ${said("a preset name or path")}`],
-      ["presets[1]", `presets[1]: ${said("a preset name or path")}`],
-      ["presetsSearchPath[0]", `presetsSearchPath[0]: ${said("a path")}`],
-      ["hooks.initScriptsDir", `hooks.initScriptsDir: ${said("a path")}`],
-      ["hooks.postScriptsDir", `hooks.postScriptsDir: ${said("a path")}`],
-      ["cache.file", `cache.file: ${said("a path")}`],
-    ]);
+    assert.deepEqual(
+      problems(text).map(([path, message]) => [path, message.replace(/, found .*$/s, "")]),
+      [
+        ["theme", `A theme${M.MSG_NUL}`],
+        ["modules.include[0]", `modules.include[0]: ${said("a module glob")}`],
+        ["modules.exclude[1]", `modules.exclude[1]: ${said("a module glob")}`],
+        ["modules.only[0]", `modules.only[0]: ${said("a module glob")}`],
+        ["exclude[0]", `exclude[0]: ${said("a module glob")}`],
+        ["presets[0]", `presets[0]: ${said("a preset name or path")}`],
+        ["presets[1]", `presets[1]: ${said("a preset name or path")}`],
+        ["presetsSearchPath[0]", `presetsSearchPath[0]: ${said("a path")}`],
+        ["hooks.initScriptsDir", `hooks.initScriptsDir: ${said("a path")}`],
+        ["hooks.postScriptsDir", `hooks.postScriptsDir: ${said("a path")}`],
+        ["cache.file", `cache.file: ${said("a path")}`],
+      ],
+    );
     // A theme name (not a path) too: it becomes a file name.
-    assert.deepEqual(problems(JSON.stringify({ theme: nul })).map(([p]) => p), ["theme"]);
+    assert.deepEqual(
+      problems(JSON.stringify({ theme: nul })).map(([p]) => p),
+      ["theme"],
+    );
   });
 
   test("is rejected in a preset's theme and detect globs", () => {
     const r = problems(JSON.stringify({ theme: nul, detect: ["*.zip", nul] }), { kind: "preset" });
-    assert.deepEqual(r.map(([p, m]) => [p, m.replace(/, found .*$/s, "")]), [["theme", `A theme${M.MSG_NUL}`], ["detect[1]", `detect[1]: a detect glob${M.MSG_NUL}`]]);
+    assert.deepEqual(
+      r.map(([p, m]) => [p, m.replace(/, found .*$/s, "")]),
+      [
+        ["theme", `A theme${M.MSG_NUL}`],
+        ["detect[1]", `detect[1]: a detect glob${M.MSG_NUL}`],
+      ],
+    );
   });
 
   test("is rejected from the environment (65), flags (64, as every bad flag value) and .ts/.js values (65)", () => {
-    const env = resolveDone({ cwd: "/d", env: { DROPKIT_THEME: nul, DROPKIT_MODULES_EXCLUDE: `a,${nul}`, DROPKIT_CACHE_FILE: nul, DROPKIT_PRESETS_SEARCH_PATH: nul, DROPKIT_HOOKS_INIT_SCRIPTS_DIR: nul } });
+    const env = resolveDone({
+      cwd: "/d",
+      env: {
+        DROPKIT_THEME: nul,
+        DROPKIT_MODULES_EXCLUDE: `a,${nul}`,
+        DROPKIT_CACHE_FILE: nul,
+        DROPKIT_PRESETS_SEARCH_PATH: nul,
+        DROPKIT_HOOKS_INIT_SCRIPTS_DIR: nul,
+      },
+    });
     assert.deepEqual(env.errors.map((e) => `${e.name} ${e.exitCode} ${e.path} ${e.source}`).sort(), [
       "SchemaValidationError 65 cache.file DROPKIT_CACHE_FILE",
       "SchemaValidationError 65 hooks.initScriptsDir DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
@@ -397,11 +512,27 @@ describe("NUL in a value that names files (SPEC section 12)", () => {
     for (const e of env.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
 
     const flags = resolveDone({ cwd: "/d", flags: { theme: nul, exclude: [nul], preset: [nul] } });
-    assert.deepEqual(flags.errors.map((e) => [e.name, e.exitCode, e.source]), [["UsageError", 64, "--theme"], ["UsageError", 64, "--exclude"], ["UsageError", 64, "--preset"]]);
+    assert.deepEqual(
+      flags.errors.map((e) => [e.name, e.exitCode, e.source]),
+      [
+        ["UsageError", 64, "--theme"],
+        ["UsageError", 64, "--exclude"],
+        ["UsageError", 64, "--preset"],
+      ],
+    );
     for (const e of flags.errors) assert.ok(e.message.includes(M.MSG_NUL), e.message);
 
-    const value = resolveDone({ cwd: "/d", config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: nul, hooks: { postScriptsDir: nul } } } });
-    assert.deepEqual(value.errors.map((e) => [e.name, e.path, e.source]), [["SchemaValidationError", "theme", "/d/dropkit.config.ts"], ["SchemaValidationError", "hooks.postScriptsDir", "/d/dropkit.config.ts"]]);
+    const value = resolveDone({
+      cwd: "/d",
+      config: { source: "/d/dropkit.config.ts", format: "value", value: { theme: nul, hooks: { postScriptsDir: nul } } },
+    });
+    assert.deepEqual(
+      value.errors.map((e) => [e.name, e.path, e.source]),
+      [
+        ["SchemaValidationError", "theme", "/d/dropkit.config.ts"],
+        ["SchemaValidationError", "hooks.postScriptsDir", "/d/dropkit.config.ts"],
+      ],
+    );
   });
 
   test("other control characters are still accepted in paths (only NUL cannot reach a file name)", () => {

@@ -87,9 +87,13 @@ describe("modules", () => {
     assert.deepEqual(r.plan!.modules, ["dev-tools", "shop-pay", "test-a"]);
     const blog = r.plan!.decisions.find((d) => d.name === "blog")!;
     assert.deepEqual(blog, {
-      name: "blog", file: "blog.zip", selected: false,
+      name: "blog",
+      file: "blog.zip",
+      selected: false,
       reason: 'excluded: matched by --exclude "blog" (cli, --exclude); a --exclude flag wins over everything',
-      glob: "blog", layer: "cli", source: "--exclude",
+      glob: "blog",
+      layer: "cli",
+      source: "--exclude",
     });
   });
 
@@ -119,13 +123,21 @@ describe("modules", () => {
 describe("theme", () => {
   test("auto with one theme archive picks it", () => {
     const r = plan(DROP);
-    assert.deepEqual(r.plan!.theme, { file: "ocean-theme.zip", path: null, name: "ocean", reason: "the only theme archive", alternatives: [] });
+    assert.deepEqual(r.plan!.theme, {
+      file: "ocean-theme.zip",
+      path: null,
+      name: "ocean",
+      reason: "the only theme archive",
+      alternatives: [],
+    });
   });
 
   test("auto with several picks the first by name and names the alternatives", () => {
     const r = plan(["zen-theme.zip", "blog.zip", "alpine-theme.zip", "mid-Theme.zip"]);
     assert.deepEqual(r.plan!.theme, {
-      file: "alpine-theme.zip", path: null, name: "alpine",
+      file: "alpine-theme.zip",
+      path: null,
+      name: "alpine",
       reason: "first of 3 theme archives by name; set theme to choose another",
       alternatives: ["mid-Theme.zip", "zen-theme.zip"],
     });
@@ -135,7 +147,13 @@ describe("theme", () => {
   test("auto with none picks none, without an error", () => {
     const r = plan(["blog.zip"]);
     assert.equal(r.ok, true);
-    assert.deepEqual(r.plan!.theme, { file: null, path: null, name: null, reason: "no theme archive (*-theme.zip) in the drop", alternatives: [] });
+    assert.deepEqual(r.plan!.theme, {
+      file: null,
+      path: null,
+      name: null,
+      reason: "no theme archive (*-theme.zip) in the drop",
+      alternatives: [],
+    });
   });
 
   test("none picks none even when there are theme archives", () => {
@@ -158,9 +176,21 @@ describe("theme", () => {
 
   test("a .zip path in the drop picks that file; outside it, the host checks the path", () => {
     const inside = plan(DROP, { theme: "./ocean-theme.zip" });
-    assert.deepEqual(inside.plan!.theme, { file: "ocean-theme.zip", path: "/drop/ocean-theme.zip", name: "ocean", reason: "theme path /drop/ocean-theme.zip", alternatives: [] });
+    assert.deepEqual(inside.plan!.theme, {
+      file: "ocean-theme.zip",
+      path: "/drop/ocean-theme.zip",
+      name: "ocean",
+      reason: "theme path /drop/ocean-theme.zip",
+      alternatives: [],
+    });
     const outside = plan(DROP, { theme: "../themes/dark.zip" });
-    assert.deepEqual(outside.plan!.theme, { file: null, path: "/themes/dark.zip", name: "/themes/dark.zip", reason: "theme path /themes/dark.zip", alternatives: [] });
+    assert.deepEqual(outside.plan!.theme, {
+      file: null,
+      path: "/themes/dark.zip",
+      name: "/themes/dark.zip",
+      reason: "theme path /themes/dark.zip",
+      alternatives: [],
+    });
     assert.equal(outside.ok, true);
   });
 
@@ -169,7 +199,10 @@ describe("theme", () => {
     assert.equal(r.ok, false);
     const e = only(r.errors);
     assert.deepEqual([e.name, e.exitCode, e.path, e.source], ["ThemeNotFound", 66, "theme", "/drop/dropkit.config.json:1:10"]);
-    assert.equal(e.message, 'Theme "ocaen" not found: no ocaen.zip or ocaen-theme.zip in /drop. Did you mean "ocean"? Theme archives in the drop: ocean-theme.zip.');
+    assert.equal(
+      e.message,
+      'Theme "ocaen" not found: no ocaen.zip or ocaen-theme.zip in /drop. Did you mean "ocean"? Theme archives in the drop: ocean-theme.zip.',
+    );
     assert.deepEqual(r.plan!.modules, ["blog", "dev-tools", "shop-cart", "shop-pay", "test-a"]);
     assert.equal(r.config!.theme, "ocaen");
   });
@@ -178,7 +211,10 @@ describe("theme", () => {
     const r = plan(["blog.zip"], {}, { flags: { theme: "ocean" } });
     const e = only(r.errors);
     assert.deepEqual([e.name, e.exitCode, e.source], ["ThemeNotFound", 66, "--theme"]);
-    assert.equal(e.message, 'Theme "ocean" not found: no ocean.zip or ocean-theme.zip in /drop. The drop has no theme archive (*-theme.zip).');
+    assert.equal(
+      e.message,
+      'Theme "ocean" not found: no ocean.zip or ocean-theme.zip in /drop. The drop has no theme archive (*-theme.zip).',
+    );
   });
 
   test("a name compares as archives are found, in any letter case; the name kept is the archive's", () => {
@@ -200,7 +236,13 @@ describe("theme", () => {
     for (const file of ["-theme.zip", "-THEME.ZIP"]) {
       const r = plan([file, "blog.zip"]);
       assert.equal(r.ok, true);
-      assert.deepEqual(r.plan!.theme, { file: null, path: null, name: null, reason: "no theme archive (*-theme.zip) in the drop", alternatives: [] });
+      assert.deepEqual(r.plan!.theme, {
+        file: null,
+        path: null,
+        name: null,
+        reason: "no theme archive (*-theme.zip) in the drop",
+        alternatives: [],
+      });
       assert.deepEqual(r.plan!.modules, [file.slice(0, -4), "blog"]);
     }
     // Named as the module it is, it can still be the theme, under that name.

@@ -17,13 +17,18 @@ interface Vector {
 }
 
 const dir = fileURLToPath(new URL("../vectors/", import.meta.url));
-const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 const abi = openAbi();
 
 describe("vectors", () => {
   test("there are at least 25, covering every op and the request failures", () => {
     assert.ok(files.length >= 25, `${files.length} vectors`);
-    const ops = new Set(files.map((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { request: { op?: string } }).request.op));
+    const ops = new Set(
+      files.map((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { request: { op?: string } }).request.op),
+    );
     for (const op of ["parse", "validate", "resolve", "presets"]) assert.ok(ops.has(op), op);
   });
 

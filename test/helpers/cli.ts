@@ -73,7 +73,12 @@ export function runCli(cwd: string, args: string[], env: Record<string, string> 
 export function startCli(cwd: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [cliPath, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? os.tmpdir(),
+      GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -87,11 +92,12 @@ export function startCli(cwd: string, args: string[], env: Record<string, string
   const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => {
     child.on("close", (status, signal) => resolve({ status, signal, stdout, stderr, records: parseRecords(stderr) }));
   });
-  const waitFor = (text: string) => new Promise<void>((resolve, reject) => {
-    if (stderr.includes(text)) return resolve();
-    waiters.push({ text, resolve });
-    void done.then(() => reject(new Error(`the run ended before printing ${text}: ${stderr}`)));
-  });
+  const waitFor = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (stderr.includes(text)) return resolve();
+      waiters.push({ text, resolve });
+      void done.then(() => reject(new Error(`the run ended before printing ${text}: ${stderr}`)));
+    });
   return { child, done, waitFor };
 }
 

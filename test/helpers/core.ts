@@ -6,7 +6,10 @@ import type { CoreDiagnostic, ResolveDone, ResolveRequest, ResolveResponse, Vali
 export const core = loadCore();
 
 /** The `validate` op with options. */
-export function validate(text: string, options: { format?: "json" | "package.json"; source?: string; kind?: "config" | "preset" } = {}): ValidateResponse {
+export function validate(
+  text: string,
+  options: { format?: "json" | "package.json"; source?: string; kind?: "config" | "preset" } = {},
+): ValidateResponse {
   return core.validateConfig(text, options);
 }
 

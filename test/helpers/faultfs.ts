@@ -23,7 +23,8 @@ export const faultShim: { skip: string | false; env: (faults: Faults) => Record<
   const lib = path.join(tempDir("dropkit-faultfs-"), "faultfs.so");
   const built = spawnSync("cc", ["-shared", "-fPIC", "-O1", "-o", lib, source, "-ldl"], { encoding: "utf8" });
   const failed = built.error ? String(built.error.message) : built.status !== 0 ? built.stderr : "";
-  if (failed && !inCi) return { skip: `needs a C compiler for the LD_PRELOAD fault shim (${failed.trim().split("\n")[0]})`, env: () => ({}) };
+  if (failed && !inCi)
+    return { skip: `needs a C compiler for the LD_PRELOAD fault shim (${failed.trim().split("\n")[0]})`, env: () => ({}) };
   if (failed) throw new Error(`cannot build test/helpers/faultfs.c: ${failed}`);
   return {
     skip: false,

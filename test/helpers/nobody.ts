@@ -15,20 +15,29 @@ export const nobody = 65534;
 export const permissions: { skip: string | false; run: (cwd: string, args: string[], env?: Record<string, string>) => RunResult } = (() => {
   const plain = (cwd: string, args: string[], env: Record<string, string> = {}) => runCli(cwd, args, env);
   if (process.getuid?.() !== 0) return { skip: false, run: plain };
-  const probe = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, "--version"], { encoding: "utf8" });
+  const probe = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, "--version"], {
+    encoding: "utf8",
+  });
   if (probe.status !== 0) return { skip: "running as root and setpriv cannot drop to nobody here", run: plain };
   return {
     skip: false,
     run(cwd, args, env = {}) {
-      const result = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, cliPath, ...args], {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
-        encoding: "utf8",
-        timeout: 30_000,
-      });
+      const result = spawnSync(
+        "setpriv",
+        [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, cliPath, ...args],
+        {
+          cwd,
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
       let records: Array<Record<string, any>> = [];
       try {
-        records = result.stderr.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+        records = result.stderr
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l));
       } catch {
         // Not all JSON: clean() reports it.
       }

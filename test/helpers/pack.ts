@@ -10,9 +10,15 @@ import { tempDir } from "./temp.js";
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Runs a command; fails with its output when it does not exit 0 (unless `allowFailure`). */
-export function run(command: string, args: string[], cwd: string, options: { allowFailure?: boolean; env?: Record<string, string> } = {}): { status: number | null; stdout: string; stderr: string } {
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  options: { allowFailure?: boolean; env?: Record<string, string> } = {},
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, ...options.env } });
-  if (!options.allowFailure) assert.equal(result.status, 0, `${command} ${args.join(" ")} in ${cwd} failed:\n${result.stdout}\n${result.stderr}`);
+  if (!options.allowFailure)
+    assert.equal(result.status, 0, `${command} ${args.join(" ")} in ${cwd} failed:\n${result.stdout}\n${result.stderr}`);
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -31,8 +37,13 @@ export function packRepo(): { tarball: string; files: string[] } {
  * install (a plain `npm install --offline` would need the registry's metadata, which `npm ci` never fetched).
  */
 export function installTarball(dir: string, tarball: string, extra: Record<string, unknown> = {}): void {
-  const repoLock = JSON.parse(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, { dependencies?: Record<string, string> } & Record<string, unknown>> };
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> };
+  const repoLock = JSON.parse(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dependencies?: Record<string, string> } & Record<string, unknown>>;
+  };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    version: string;
+    dependencies: Record<string, string>;
+  };
   const spec = `file:${path.relative(dir, tarball)}`;
   const packages: Record<string, unknown> = {
     "": { name: "consumer", version: "1.0.0", dependencies: { dropkit: spec } },
@@ -48,7 +59,13 @@ export function installTarball(dir: string, tarball: string, extra: Record<strin
     packages[`node_modules/${name}`] = kept;
     pending.push(...Object.keys(entry.dependencies ?? {}));
   }
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, dependencies: { dropkit: spec }, ...extra }));
-  fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify({ name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }));
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", private: true, dependencies: { dropkit: spec }, ...extra }),
+  );
+  fs.writeFileSync(
+    path.join(dir, "package-lock.json"),
+    JSON.stringify({ name: "consumer", version: "1.0.0", lockfileVersion: 3, requires: true, packages }),
+  );
   run("npm", ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], dir, { env: { npm_config_update_notifier: "false" } });
 }

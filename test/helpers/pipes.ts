@@ -7,7 +7,11 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
  * pipe fills and the writer meets EAGAIN), then reads to the end and saves what arrived in `out`. The result's
  * status is the command's, or 99 when it has not ended `timeoutSeconds` after the reading started (it is killed).
  */
-export function runWithLateReader(command: string[], out: string, options: Omit<SpawnSyncOptions, "encoding"> & { delaySeconds?: number; timeoutSeconds?: number } = {}) {
+export function runWithLateReader(
+  command: string[],
+  out: string,
+  options: Omit<SpawnSyncOptions, "encoding"> & { delaySeconds?: number; timeoutSeconds?: number } = {},
+) {
   const { delaySeconds = 1, timeoutSeconds = 60, ...spawnOptions } = options;
   const python = `
 import os, subprocess, sys, time

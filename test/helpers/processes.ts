@@ -10,10 +10,14 @@ export function isRunning(pid: number): boolean {
 
 /** The running processes (not zombies) whose process group is `pgid`. */
 export function groupMembers(pgid: number): number[] {
-  return fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    const stat = readStat(pid);
-    return stat !== null && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X";
-  }).map(Number);
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      const stat = readStat(pid);
+      return stat !== null && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X";
+    })
+    .map(Number);
 }
 
 /** Polls `condition` every 20 ms until it holds. @throws after `timeoutMs`. */

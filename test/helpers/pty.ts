@@ -40,7 +40,14 @@ export class Terminal {
     const command = `stty cols 100 rows 50; exec ${[process.execPath, cliPath, ...args].map(shellQuote).join(" ")}`;
     this.child = spawn("script", ["-qec", command, "/dev/null"], {
       cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", SHELL: "/bin/sh", TERM: "xterm-256color", GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/tmp",
+        SHELL: "/bin/sh",
+        TERM: "xterm-256color",
+        GIT_CEILING_DIRECTORIES: path.dirname(cwd),
+        ...env,
+      },
       stdio: ["pipe", "pipe", "pipe"],
     });
     const collect = (chunk: Buffer) => {
@@ -49,10 +56,12 @@ export class Terminal {
     };
     this.child.stdout!.on("data", collect);
     this.child.stderr!.on("data", collect);
-    this.exited = new Promise((resolve) => this.child.on("close", (code) => {
-      for (const wake of this.waiters) wake();
-      resolve(code);
-    }));
+    this.exited = new Promise((resolve) =>
+      this.child.on("close", (code) => {
+        for (const wake of this.waiters) wake();
+        resolve(code);
+      }),
+    );
   }
 
   /** Everything the program wrote so far, escape sequences and carriage returns included. */
@@ -81,7 +90,9 @@ export class Terminal {
       }
       if (this.child.exitCode !== null || Date.now() > deadline) {
         this.kill();
-        throw new Error(`expected ${String(text)} on the terminal; it shows:\n${screen.slice(this.cursor)}\n--- (whole screen) ---\n${screen}`);
+        throw new Error(
+          `expected ${String(text)} on the terminal; it shows:\n${screen.slice(this.cursor)}\n--- (whole screen) ---\n${screen}`,
+        );
       }
       await new Promise<void>((resolve) => {
         const wake = () => {

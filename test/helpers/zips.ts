@@ -45,7 +45,11 @@ function run(command: string, args: string[], cwd: string, input?: string): void
 
 /** Python's zipfile, writing `entries` of text to `file`; `zip64` forces every zip64 record by lowering its limits. */
 function pythonZip(file: string, options: { zip64?: boolean; streamed?: boolean } = {}): void {
-  run("python3", ["-c", `
+  run(
+    "python3",
+    [
+      "-c",
+      `
 import io, sys, zipfile
 if ${options.zip64 ? "True" : "False"}:
     zipfile.ZIP64_LIMIT = 16
@@ -61,7 +65,11 @@ with open(sys.argv[1], "wb") as out:
         z.writestr("data/lines.txt", "\\n".join("line %d" % i for i in range(5000)))
         with z.open("data/forced.bin", "w", force_zip64=True) as f:
             f.write(bytes(range(256)) * 64)
-`, file], path.dirname(file));
+`,
+      file,
+    ],
+    path.dirname(file),
+  );
 }
 
 /** Every kind of valid archive the tests use, by a short name, each made in `dir`. */
@@ -83,7 +91,10 @@ export function makeValidZips(dir: string): Record<string, string> {
   pythonZip(out("zipfile-streamed"), { streamed: true });
   run("python3", ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').close()", out("zipfile-empty")], dir);
   // A self-extractor: an executable stub before the archive; unzip and zipfile read it.
-  fs.writeFileSync(out("prepended"), Buffer.concat([Buffer.from("#!/bin/sh\necho self-extracting stub\nexit 0\n"), fs.readFileSync(made.infozip!)]));
+  fs.writeFileSync(
+    out("prepended"),
+    Buffer.concat([Buffer.from("#!/bin/sh\necho self-extracting stub\nexit 0\n"), fs.readFileSync(made.infozip!)]),
+  );
   return made;
 }
 
@@ -175,11 +186,24 @@ export function makeUnsoundZips(dir: string): Record<string, string> {
   const names: Record<string, string> = { "drive-letter": "C:\\xt", absolute: "/a.txt", "dot-dot": "../xt", backslash: "a\\txt" };
   for (const [key, name] of Object.entries(names)) {
     made[key] = path.join(dir, `${key}.zip`);
-    run("python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('ok.txt', 'fine')\n    z.writestr(zipfile.ZipInfo(sys.argv[2]), 'x')", made[key]!, name], dir);
+    run(
+      "python3",
+      [
+        "-c",
+        "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('ok.txt', 'fine')\n    z.writestr(zipfile.ZipInfo(sys.argv[2]), 'x')",
+        made[key]!,
+        name,
+      ],
+      dir,
+    );
   }
   // Text-like data deflated, then bytes in the middle of the deflate stream overwritten.
   made["bad-deflate"] = path.join(dir, "bad-deflate.zip");
-  run("python3", ["-c", `
+  run(
+    "python3",
+    [
+      "-c",
+      `
 import sys, zipfile
 text = "".join("line %d of a page that compresses well\\n" % i for i in range(20000)).encode()
 with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
@@ -191,16 +215,28 @@ data = bytearray(open(sys.argv[1], "rb").read())
 middle = start + info.compress_size // 2
 data[middle:middle + 16] = b"\\xff" * 16
 open(sys.argv[1], "wb").write(data)
-`, made["bad-deflate"]!], dir);
+`,
+      made["bad-deflate"]!,
+    ],
+    dir,
+  );
   // A stored entry whose data no longer matches its CRC-32.
   made["bad-crc"] = path.join(dir, "bad-crc.zip");
-  run("python3", ["-c", `
+  run(
+    "python3",
+    [
+      "-c",
+      `
 import sys, zipfile
 with zipfile.ZipFile(sys.argv[1], "w") as z:
     z.writestr("notes.txt", "meeting notes\\n")
 data = open(sys.argv[1], "rb").read().replace(b"meeting notes", b"meeting NOTES", 1)
 open(sys.argv[1], "wb").write(data)
-`, made["bad-crc"]!], dir);
+`,
+      made["bad-crc"]!,
+    ],
+    dir,
+  );
   return made;
 }
 

@@ -98,13 +98,16 @@ describe("memory rules", () => {
 describe("traps and versions", () => {
   test("a trap throws CoreTrap (InternalError), and the next call runs on a fresh instance", () => {
     const core = openCore(trapModule());
-    assert.throws(() => core.callText("!trap"), (error: unknown) => {
-      assert.ok(error instanceof CoreTrap);
-      assert.equal(error.name, "InternalError");
-      assert.match(error.message, /^the core trapped: /);
-      assert.ok((error as Error).cause instanceof WebAssembly.RuntimeError);
-      return true;
-    });
+    assert.throws(
+      () => core.callText("!trap"),
+      (error: unknown) => {
+        assert.ok(error instanceof CoreTrap);
+        assert.equal(error.name, "InternalError");
+        assert.match(error.message, /^the core trapped: /);
+        assert.ok((error as Error).cause instanceof WebAssembly.RuntimeError);
+        return true;
+      },
+    );
     // The stand-in poisons its instance before trapping: only a new instance answers.
     assert.equal(core.callText("fine"), trapModuleResponse);
     assert.equal(core.callText("fine again"), trapModuleResponse);
@@ -146,7 +149,9 @@ describe("the release module's shape", () => {
 
   test("imports nothing and exports memory and the six dk_* functions of docs/abi.md, nothing else", () => {
     assert.deepEqual(WebAssembly.Module.imports(module), []);
-    const exports = WebAssembly.Module.exports(module).map((e) => `${e.kind} ${e.name}`).sort();
+    const exports = WebAssembly.Module.exports(module)
+      .map((e) => `${e.kind} ${e.name}`)
+      .sort();
     const doc = fs.readFileSync(new URL("../../docs/abi.md", import.meta.url), "utf8");
     const documented = [...doc.matchAll(/^\| `(dk_\w+)`(?: \/ `(dk_\w+)`)? \|/gm)].flatMap((m) => [m[1], m[2]]).filter(Boolean);
     assert.deepEqual(exports, ["memory memory", ...documented.map((name) => `function ${name}`)].sort());
@@ -163,9 +168,14 @@ describe("browser-safe entries", () => {
       assert.doesNotMatch(code, /["']node:/, "a node: import");
       assert.doesNotMatch(code, /\brequire\s*\(/, "a require() call");
       // Bare imports of Node's built-ins (fs, path, ...) would break browsers as surely as node: ones.
-      const specifiers = [...code.matchAll(/\b(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map((m) => m[1] ?? m[2]);
+      const specifiers = [...code.matchAll(/\b(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map(
+        (m) => m[1] ?? m[2],
+      );
       const allowed = file === "core.js" ? ["@assemblyscript/loader"] : [];
-      assert.deepEqual(specifiers.filter((s) => !s.startsWith("./") && !allowed.includes(s)), []);
+      assert.deepEqual(
+        specifiers.filter((s) => !s.startsWith("./") && !allowed.includes(s)),
+        [],
+      );
     });
   }
 

@@ -12,13 +12,20 @@ const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
 
 /** Runs `dropkit config` (or `args`) through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
 function runBin(cacheHome: string, args: string[] = ["config", "--json"]): { status: number | null; rejected: string; stdout: string } {
-  const result = spawnSync(process.execPath, ["-e", `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
+  const result = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
 const bin = require(${JSON.stringify(cliPath)});
-process.on("exit", () => process.stderr.write("rejected=" + bin.bundle.script.cachedDataRejected + "\\n"));`], {
-    cwd: drop,
-    env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: cacheHome, GIT_CEILING_DIRECTORIES: path.dirname(drop) },
-    encoding: "utf8",
-  });
+process.on("exit", () => process.stderr.write("rejected=" + bin.bundle.script.cachedDataRejected + "\\n"));`,
+    ],
+    {
+      cwd: drop,
+      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: cacheHome, GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+      encoding: "utf8",
+    },
+  );
   return { status: result.status, rejected: /rejected=(\w+)/.exec(result.stderr)?.[1] ?? "?", stdout: result.stdout };
 }
 
@@ -32,7 +39,10 @@ describe("the bin's code caches", () => {
     const dir = path.join(home, "dropkit/v8");
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
     const [file] = cacheFiles(dir);
-    assert.match(file ?? "", new RegExp(`^dropkit-cli-[0-9a-f]{16}-config-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`));
+    assert.match(
+      file ?? "",
+      new RegExp(`^dropkit-cli-[0-9a-f]{16}-config-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.cache$`),
+    );
     assert.equal(fs.statSync(path.join(dir, file!)).mode & 0o777, 0o600);
     const second = runBin(home);
     assert.equal(second.rejected, "false");
@@ -45,7 +55,9 @@ describe("the bin's code caches", () => {
     assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).status, 0);
     assert.equal(runBin(home, ["--version"]).status, 0);
     const dir = path.join(home, "dropkit/v8");
-    const commands = cacheFiles(dir).map((f) => /^dropkit-cli-[0-9a-f]{16}-(\w+)-v/.exec(f)?.[1]).sort();
+    const commands = cacheFiles(dir)
+      .map((f) => /^dropkit-cli-[0-9a-f]{16}-(\w+)-v/.exec(f)?.[1])
+      .sort();
     assert.deepEqual(commands, ["config", "create", "other"]);
     assert.equal(runBin(home, ["create", "--theme=none", "--log-format=json"]).rejected, "false");
     assert.equal(runBin(home).rejected, "false");
@@ -81,7 +93,9 @@ describe("the bin's code caches", () => {
     assert.deepEqual(cacheFiles(dir), []);
   });
 
-  test("a cache directory owned by another user is never used", { skip: process.getuid?.() === 0 ? false : "needs root to give a directory to nobody" }, () => {
+  test("a cache directory owned by another user is never used", {
+    skip: process.getuid?.() === 0 ? false : "needs root to give a directory to nobody",
+  }, () => {
     const home = tempDir("dropkit-xdg-");
     const dir = path.join(home, "dropkit/v8");
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -116,7 +130,8 @@ describe("the bin's code caches", () => {
     assert.equal(runBin(home, ["--version"]).status, 0);
     const left = fs.readdirSync(dir).sort();
     for (const kept of [files.inUse, files.recentBuild, files.other]) assert.ok(left.includes(kept), `${kept} is kept`);
-    for (const gone of [files.oldBuild, files.oldNode, files.oldJiti, files.killedSave]) assert.ok(!left.includes(gone), `${gone} is removed`);
+    for (const gone of [files.oldBuild, files.oldNode, files.oldJiti, files.killedSave])
+      assert.ok(!left.includes(gone), `${gone} is removed`);
     assert.equal(runBin(home).rejected, "false", "the cache in use still works");
   });
 
@@ -131,16 +146,24 @@ describe("the bin's code caches", () => {
 describe("only what a command uses is loaded", () => {
   // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded.
   const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");
-  fs.writeFileSync(preload, `process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
+  fs.writeFileSync(
+    preload,
+    `process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
   builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
   packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
-}) + "\\n"));\n`);
+}) + "\\n"));\n`,
+  );
 
   /** What a run of the bin loaded. */
   function loaded(cwd: string, args: string[]): { builtins: string[]; packages: string[] } {
     const result = spawnSync(process.execPath, ["-r", preload, cliPath, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: tempDir("dropkit-xdg-"), GIT_CEILING_DIRECTORIES: path.dirname(cwd) },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: "/nonexistent",
+        XDG_CACHE_HOME: tempDir("dropkit-xdg-"),
+        GIT_CEILING_DIRECTORIES: path.dirname(cwd),
+      },
       encoding: "utf8",
     });
     assert.equal(result.status, 0, result.stderr);
@@ -148,7 +171,10 @@ describe("only what a command uses is loaded", () => {
   }
   // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
   // readline), jiti.
-  const unused = (l: { builtins: string[]; packages: string[] }) => [...l.builtins.filter((b) => ["worker_threads", "readline", "crypto"].includes(b)), ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p))];
+  const unused = (l: { builtins: string[]; packages: string[] }) => [
+    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto"].includes(b)),
+    ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p)),
+  ];
 
   test("config with a JSON config: no digest pool, hashing, prompts or jiti", () => {
     const l = loaded(drop, ["config"]);

@@ -13,7 +13,6 @@ import { age, eventsOf, fixture, makeZip, runCli } from "../helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "../helpers/nobody.js";
 import { tempDir } from "../helpers/temp.js";
 
-
 const hourAgo = (): Date => new Date(Date.now() - 3_600_000);
 
 /** Writes archives with an mtime an hour ago, so that they are not "racily" fresh. */
@@ -35,7 +34,12 @@ async function run(dir: string, names: string[]) {
   return { cache, result };
 }
 
-const entry = (content: string, extra: Record<string, unknown> = {}) => ({ size: content.length, mtimeMs: 5, sha256: sha(content), ...extra });
+const entry = (content: string, extra: Record<string, unknown> = {}) => ({
+  size: content.length,
+  mtimeMs: 5,
+  sha256: sha(content),
+  ...extra,
+});
 
 describe("loadCache", () => {
   test("a missing file is an empty cache, without a warning", () => {
@@ -66,8 +70,16 @@ describe("loadCache", () => {
     ["checkedAtMs not a number", '{"version":1,"checkedAtMs":"1","archives":{}}', /checkedAtMs/],
     ["archives not an object", '{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":[]}', /archives/],
     ["a bad entry", '{"version":1,"checkedAtMs":1,"archives":{"a.zip":{"size":"1","mtimeMs":1,"sha256":"x"}}}', /"a\.zip"/],
-    ["a bad hash", `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":{"size":1,"mtimeMs":1,"sha256":"${"Z".repeat(64)}"}}}`, /"a\.zip"/],
-    ["nested 200 deep", `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":${"[".repeat(200)}${"]".repeat(200)}}}`, /more than 128 levels/],
+    [
+      "a bad hash",
+      `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":{"size":1,"mtimeMs":1,"sha256":"${"Z".repeat(64)}"}}}`,
+      /"a\.zip"/,
+    ],
+    [
+      "nested 200 deep",
+      `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":${"[".repeat(200)}${"]".repeat(200)}}}`,
+      /more than 128 levels/,
+    ],
   ];
   for (const [what, text, pattern] of corrupt) {
     test(`a corrupt dropkit cache (${what}) is an empty cache with a warning, to be moved aside`, () => {
@@ -141,7 +153,11 @@ describe("loadCache", () => {
   test("a directory or a FIFO at the path is foreign, and a FIFO is never opened for reading", () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, ".dropkit-cache.json"));
-    assert.deepEqual(loadCache(path.join(dir, ".dropkit-cache.json")).found, { kind: "foreign", what: "is a directory", stats: fs.lstatSync(path.join(dir, ".dropkit-cache.json")) });
+    assert.deepEqual(loadCache(path.join(dir, ".dropkit-cache.json")).found, {
+      kind: "foreign",
+      what: "is a directory",
+      stats: fs.lstatSync(path.join(dir, ".dropkit-cache.json")),
+    });
     spawnSync("mkfifo", [path.join(dir, "fifo")]);
     const found = loadCache(path.join(dir, "fifo")).found;
     assert.equal(found.kind, "foreign");
@@ -159,7 +175,10 @@ describe("loadCache", () => {
 
   test("a __proto__ entry stays data and pollutes nothing", () => {
     const file = path.join(tempDir(), "c.json");
-    fs.writeFileSync(file, JSON.stringify({ version: 1, checkedAtMs: 5, archives: JSON.parse(`{"__proto__":{"size":1,"mtimeMs":2,"sha256":"${sha("x")}"}}`) }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, checkedAtMs: 5, archives: JSON.parse(`{"__proto__":{"size":1,"mtimeMs":2,"sha256":"${sha("x")}"}}`) }),
+    );
     const cache = loadCache(file);
     assert.equal(cache.warning, undefined);
     assert.deepEqual(Object.keys(cache.entries), ["__proto__"]);
@@ -177,7 +196,12 @@ describe("fingerprintArchives", () => {
     assert.deepEqual(result.hashed, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.reused, []);
     const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
-    assert.deepEqual(result.fingerprints["a.zip"], { size: 5, mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs, sha256: sha("alpha"), zip });
+    assert.deepEqual(result.fingerprints["a.zip"], {
+      size: 5,
+      mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs,
+      sha256: sha("alpha"),
+      zip,
+    });
     assert.equal(result.fingerprints["b b.zip"]!.sha256, sha("bravo!"));
   });
 
@@ -289,7 +313,10 @@ describe("fingerprintArchives", () => {
     data.archives["good.zip"].sha256 = "0".repeat(64);
     fs.writeFileSync(file, JSON.stringify(data));
     const third = await run(dir, ["bad.zip", "good.zip"]);
-    assert.deepEqual([third.result.hashed, third.result.checked, third.result.reused], [[], ["bad.zip", "good.zip"], ["bad.zip", "good.zip"]]);
+    assert.deepEqual(
+      [third.result.hashed, third.result.checked, third.result.reused],
+      [[], ["bad.zip", "good.zip"], ["bad.zip", "good.zip"]],
+    );
     assert.equal(third.result.fingerprints["good.zip"]!.sha256, "0".repeat(64));
     assert.deepEqual(third.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1, verified: 1 });
   });
@@ -302,10 +329,16 @@ describe("fingerprintArchives", () => {
     bad[good.indexOf("alpha")] = 0x41;
     fs.writeFileSync(path.join(dir, "a.zip"), bad);
     const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
-    const cache = { entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } as never } }, checkedAtMs: mtimeMs + 10_000 };
+    const cache = {
+      entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } as never } },
+      checkedAtMs: mtimeMs + 10_000,
+    };
     const result = await fingerprintArchives(dir, ["a.zip"], cache);
     assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
-    assert.deepEqual(result.fingerprints["a.zip"]!.zip, { ok: false, problem: `corrupt: the data of "a.txt" does not match its CRC-32 (${crcHex("Alpha")}, the directory says ${crcHex("alpha")})` });
+    assert.deepEqual(result.fingerprints["a.zip"]!.zip, {
+      ok: false,
+      problem: `corrupt: the data of "a.txt" does not match its CRC-32 (${crcHex("Alpha")}, the directory says ${crcHex("alpha")})`,
+    });
     // With the new verdict cached, the next run reads nothing.
     const again = await fingerprintArchives(dir, ["a.zip"], { entries: result.fingerprints, checkedAtMs: mtimeMs + 10_000 });
     assert.deepEqual([again.hashed, again.checked], [[], []]);
@@ -315,7 +348,10 @@ describe("fingerprintArchives", () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "a.zip"), makeZip({ "a.txt": "alpha" }));
     const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
-    const cache = { entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } }, checkedAtMs: mtimeMs + 10_000 };
+    const cache = {
+      entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } },
+      checkedAtMs: mtimeMs + 10_000,
+    };
     const result = await fingerprintArchives(dir, ["a.zip"], cache);
     assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
     assert.deepEqual(result.fingerprints["a.zip"], { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1, verified: 1 } });
@@ -323,8 +359,11 @@ describe("fingerprintArchives", () => {
 
   test("an archive that vanished is an IOError naming it", async () => {
     const dir = tempDir();
-    await assert.rejects(fingerprintArchives(dir, ["gone.zip"], { entries: {}, checkedAtMs: 0 }), (e: DropkitError) =>
-      e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(path.join(dir, "gone.zip")));
+    await assert.rejects(
+      fingerprintArchives(dir, ["gone.zip"], { entries: {}, checkedAtMs: 0 }),
+      (e: DropkitError) =>
+        e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(path.join(dir, "gone.zip")),
+    );
   });
 });
 
@@ -348,12 +387,26 @@ describe("saveCache", () => {
     archives(dir, { "a.zip": "alpha" });
     const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
     const file = path.join(dir, ".dropkit-cache.json");
-    fs.writeFileSync(file, JSON.stringify({ kind: "dropkit-cache", version: 2, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        kind: "dropkit-cache",
+        version: 2,
+        checkedAtMs: Date.now(),
+        archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } } },
+      }),
+    );
     const { result } = await run(dir, ["a.zip"]);
     assert.deepEqual(result.reused, ["a.zip"]);
     // The zip check adds its own field (the file is not a zip), and keeps the others.
     const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
-    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" }, zip });
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], {
+      size: 5,
+      mtimeMs,
+      sha256: sha("alpha"),
+      verdict: { zip: "ok" },
+      zip,
+    });
   });
 
   test("a version-1 cache is read and rewritten as version 2, entries kept", async () => {
@@ -361,7 +414,10 @@ describe("saveCache", () => {
     archives(dir, { "a.zip": "alpha" });
     const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
     const file = path.join(dir, ".dropkit-cache.json");
-    fs.writeFileSync(file, JSON.stringify({ version: 1, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha") } } }, null, 2));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ version: 1, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha") } } }, null, 2),
+    );
     const { result } = await run(dir, ["a.zip"]);
     assert.deepEqual(result.reused, ["a.zip"]);
     assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).kind, "dropkit-cache");
@@ -371,8 +427,14 @@ describe("saveCache", () => {
     const dir = tempDir();
     const file = path.join(dir, "notes.txt");
     fs.writeFileSync(file, "mine\n");
-    await assert.rejects(saveCache(file, { fingerprints: {}, checkedAtMs: 0 }), (e: DropkitError) =>
-      e instanceof DropkitError && e.name === "IOError" && e.diagnostics[0]!.path === "cache.file" && /not a dropkit cache/.test(e.message));
+    await assert.rejects(
+      saveCache(file, { fingerprints: {}, checkedAtMs: 0 }),
+      (e: DropkitError) =>
+        e instanceof DropkitError &&
+        e.name === "IOError" &&
+        e.diagnostics[0]!.path === "cache.file" &&
+        /not a dropkit cache/.test(e.message),
+    );
     assert.equal(fs.readFileSync(file, "utf8"), "mine\n");
     assert.deepEqual(fs.readdirSync(dir), ["notes.txt"]);
   });
@@ -388,8 +450,11 @@ describe("saveCache", () => {
 
   test("a cache that cannot be written is an IOError (74) with the path and the reason", async () => {
     const file = path.join(tempDir(), "missing-dir", ".dropkit-cache.json");
-    await assert.rejects(saveCache(file, { fingerprints: {}, checkedAtMs: 0 }), (e: DropkitError) =>
-      e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(file) && /ENOENT/.test(e.message));
+    await assert.rejects(
+      saveCache(file, { fingerprints: {}, checkedAtMs: 0 }),
+      (e: DropkitError) =>
+        e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(file) && /ENOENT/.test(e.message),
+    );
   });
 
   test("a cache replaced by something that is not one during the run is refused at commit, the staged file left to discard", async () => {
@@ -398,7 +463,10 @@ describe("saveCache", () => {
     const loaded = loadCache(file);
     const staged = await stageCache(file, { fingerprints: {}, checkedAtMs: 0 });
     fs.writeFileSync(file, "written meanwhile by someone else\n");
-    await assert.rejects(commitCache(staged, loaded, new Date()), (e: DropkitError) => e.name === "IOError" && /not a dropkit cache/.test(e.message));
+    await assert.rejects(
+      commitCache(staged, loaded, new Date()),
+      (e: DropkitError) => e.name === "IOError" && /not a dropkit cache/.test(e.message),
+    );
     await staged.discard();
     assert.equal(fs.readFileSync(file, "utf8"), "written meanwhile by someone else\n");
     assert.deepEqual(fs.readdirSync(dir), ["cache.json"]);
@@ -427,7 +495,9 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
       });
       const file = target(root);
       fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": ${JSON.stringify(file)}\n  }\n}\n`);
-      const before = new Map(fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null]));
+      const before = new Map(
+        fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null]),
+      );
       const bytes = fs.readFileSync(file);
       const run = runCli(root, ["create", "--log-format=json"]);
       assert.equal(run.status, 74, run.stderr);
@@ -438,7 +508,12 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
       assert.ok(error!.message.includes(file));
       assert.match(error!.message, new RegExp(reason));
       assert.deepEqual(fs.readFileSync(file), bytes);
-      assert.deepEqual(new Map(fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null])), before);
+      assert.deepEqual(
+        new Map(
+          fs.readdirSync(root).map((n) => [n, fs.statSync(path.join(root, n)).isFile() ? fs.readFileSync(path.join(root, n)) : null]),
+        ),
+        before,
+      );
     });
   }
 
@@ -458,7 +533,12 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     const record = eventsOf(run, "state").find((s) => s.action === "cache")!;
     assert.match(record.movedAside, /\.dropkit-cache\.json\.corrupt-/);
     assert.equal(fs.readFileSync(record.movedAside, "utf8"), torn);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /cache .* is corrupt/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /cache .* is corrupt/,
+    );
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8")).kind, "dropkit-cache");
   });
 
@@ -468,7 +548,10 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     const run = runCli(root, ["create", "--log-format=json"]);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(fs.lstatSync(path.join(root, ".dropkit-cache.json")).isFile());
-    assert.equal(fs.readFileSync(path.join(root, "shared.json"), "utf8"), '{"kind": "dropkit-cache", "version": 2, "checkedAtMs": 1, "archives": {}}\n');
+    assert.equal(
+      fs.readFileSync(path.join(root, "shared.json"), "utf8"),
+      '{"kind": "dropkit-cache", "version": 2, "checkedAtMs": 1, "archives": {}}\n',
+    );
   });
 
   const garbage: Array<[string, string | Buffer]> = [
@@ -483,7 +566,12 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
       fs.writeFileSync(path.join(root, ".dropkit-cache.json"), content);
       const run = runCli(root, ["create", "--log-format=json"]);
       assert.equal(run.status, 0, run.stderr);
-      assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /The cache .*\.dropkit-cache\.json is corrupt/);
+      assert.match(
+        eventsOf(run, "warning")
+          .map((w) => w.message)
+          .join("\n"),
+        /The cache .*\.dropkit-cache\.json is corrupt/,
+      );
       const record = eventsOf(run, "state").find((s) => s.action === "cache")!;
       assert.deepEqual(fs.readFileSync(record.movedAside), Buffer.from(content));
       assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8")).kind, "dropkit-cache");
@@ -500,7 +588,9 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.deepEqual(fs.readdirSync(root).sort(), [".git", "blog.zip", "notes.txt"]);
   });
 
-  test("cache.file naming a file this user cannot read (mode 000, the user's notes): 74, nothing renamed, the file untouched", { skip: permissions.skip }, () => {
+  test("cache.file naming a file this user cannot read (mode 000, the user's notes): 74, nothing renamed, the file untouched", {
+    skip: permissions.skip,
+  }, () => {
     const root = fixture({ "blog.zip": zip, "notes.txt": "my notes\n" });
     const notes = path.join(root, "notes.txt");
     fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": "./notes.txt"\n  }\n}\n`);
@@ -517,7 +607,13 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.equal(error!.source, `${path.join(root, "dropkit.config.json")}:3:13`);
     assert.match(error!.message, /notes\.txt, which cannot be read \(EACCES\), so it cannot be shown to be a dropkit cache/);
     // The runner's HOME is the drop: .cache holds dropkit's own compiled code, nothing of the cache file.
-    assert.deepEqual(fs.readdirSync(root).filter((name) => name !== ".cache").sort(), [".git", "blog.zip", "dropkit.config.json", "notes.txt"]);
+    assert.deepEqual(
+      fs
+        .readdirSync(root)
+        .filter((name) => name !== ".cache")
+        .sort(),
+      [".git", "blog.zip", "dropkit.config.json", "notes.txt"],
+    );
     const after = fs.statSync(notes);
     assert.equal(after.ino, before.ino);
     assert.equal(after.mode & 0o777, 0);
@@ -525,7 +621,9 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.equal(fs.readFileSync(notes, "utf8"), "my notes\n");
   });
 
-  test("cache.file: /proc/self/mem (a file that cannot be read, and not one to rename): 74, nothing moved aside", { skip: fs.existsSync("/proc/self/mem") ? false : "needs /proc" }, () => {
+  test("cache.file: /proc/self/mem (a file that cannot be read, and not one to rename): 74, nothing moved aside", {
+    skip: fs.existsSync("/proc/self/mem") ? false : "needs /proc",
+  }, () => {
     const root = fixture({ "blog.zip": zip });
     const run = runCli(root, ["create", "--log-format=json"], { DROPKIT_CACHE_FILE: "/proc/self/mem" });
     assert.equal(run.status, 74, run.stderr);
@@ -536,7 +634,9 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     assert.deepEqual(fs.readdirSync(root).sort(), [".git", "blog.zip"]);
   });
 
-  test("a cache of mode 000 recovers: moved aside whole (mode kept), rebuilt readable, reused by the next run", { skip: permissions.skip }, () => {
+  test("a cache of mode 000 recovers: moved aside whole (mode kept), rebuilt readable, reused by the next run", {
+    skip: permissions.skip,
+  }, () => {
     const root = fixture({ "blog.zip": zip });
     age(path.join(root, "blog.zip"));
     const cache = path.join(root, ".dropkit-cache.json");
@@ -548,7 +648,12 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     fs.chmodSync(cache, 0o000);
     const first = permissions.run(root, ["create", "--log-format=json"]);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(eventsOf(first, "warning").map((w) => w.message).join("\n"), /Cannot read the cache .*EACCES/);
+    assert.match(
+      eventsOf(first, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /Cannot read the cache .*EACCES/,
+    );
     const aside = eventsOf(first, "state").find((s) => s.action === "cache")!.movedAside as string;
     assert.equal(fs.statSync(aside).mode & 0o777, 0o000);
     fs.chmodSync(aside, 0o600);

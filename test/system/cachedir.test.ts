@@ -55,8 +55,11 @@ async function plantedFile(config: string): Promise<{ name: string; code: string
 
 /** Writes `file` as nobody (making its directory), as another user on a shared machine would. */
 function plantAsNobody(file: string, code: string): void {
-  const script = "const fs = require('node:fs'); fs.mkdirSync(require('node:path').dirname(process.argv[1]), { recursive: true }); fs.writeFileSync(process.argv[1], process.argv[2]);";
-  const r = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, "-e", script, file, code], { encoding: "utf8" });
+  const script =
+    "const fs = require('node:fs'); fs.mkdirSync(require('node:path').dirname(process.argv[1]), { recursive: true }); fs.writeFileSync(process.argv[1], process.argv[2]);";
+  const r = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", process.execPath, "-e", script, file, code], {
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, r.stderr);
 }
 
@@ -109,7 +112,9 @@ describe("where the cache is (privateCacheDir)", () => {
   test("without XDG_CACHE_HOME (or with a relative one): ~/.cache, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows", () => {
     const home = tempDir("dropkit-home-");
     assert.deepEqual(privateCacheDir({ HOME: home }, "linux"), { dir: path.join(home, ".cache", "dropkit", "jiti") });
-    assert.deepEqual(privateCacheDir({ HOME: home, XDG_CACHE_HOME: "relative/cache" }, "linux"), { dir: path.join(home, ".cache", "dropkit", "jiti") });
+    assert.deepEqual(privateCacheDir({ HOME: home, XDG_CACHE_HOME: "relative/cache" }, "linux"), {
+      dir: path.join(home, ".cache", "dropkit", "jiti"),
+    });
     assert.deepEqual(privateCacheDir({ HOME: home }, "darwin"), { dir: path.join(home, "Library", "Caches", "dropkit", "jiti") });
     const local = tempDir("dropkit-localappdata-");
     assert.deepEqual(privateCacheDir({ LOCALAPPDATA: local }, "win32"), { dir: path.join(local, "dropkit", "jiti") });

@@ -21,21 +21,40 @@ describe("the bad-input catalogue", () => {
       // A stack frame ("    at fn (file:1:2)") is never shown to a user.
       assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+\)?\n/, `a stack trace${shown}`);
       // Every line is a JSON record, nothing else leaks onto stderr (a bad --log-format value included).
-      assert.deepEqual(r.records.filter((x) => x.event === "text"), [], `non-JSON output${shown}`);
+      assert.deepEqual(
+        r.records.filter((x) => x.event === "text"),
+        [],
+        `non-JSON output${shown}`,
+      );
       assert.ok(r.record, `no ${c.name} record naming ${c.place.join(", ")}${shown}`);
       if (c.name !== "warning") {
         assert.equal(r.record.exitCode, c.exit, `the record's exit code${shown}`);
         assert.equal(r.records.filter((x) => x.event === "error")[0]?.name, c.name, `the first error${shown}`);
       }
       const where = whereOf(r.record);
-      for (const place of c.place) assert.ok(where.includes(place.replace("<root>", shownRoot)), `the message does not name ${place}: ${where}`);
+      for (const place of c.place)
+        assert.ok(where.includes(place.replace("<root>", shownRoot)), `the message does not name ${place}: ${where}`);
     });
   });
 
   test("at least 50 cases, over every input the CLI takes and every error it can report", () => {
     assert.ok(cases.length >= 50, `${cases.length} cases`);
     const inputs = new Set(cases.map((c) => c.input));
-    for (const input of ["dropkit.config.json", "dropkit.config.ts / .js", "package.json", "presets", "environment", "flags", "state file", "cache file", "archive names", "archive files", "paths with spaces and unicode", "hooks", "init"]) {
+    for (const input of [
+      "dropkit.config.json",
+      "dropkit.config.ts / .js",
+      "package.json",
+      "presets",
+      "environment",
+      "flags",
+      "state file",
+      "cache file",
+      "archive names",
+      "archive files",
+      "paths with spaces and unicode",
+      "hooks",
+      "init",
+    ]) {
       assert.ok(inputs.has(input as never), `no case for ${input}`);
     }
     const names = new Set(cases.map((c) => c.name));
@@ -50,7 +69,11 @@ describe("the bad-input catalogue", () => {
     for (const c of exampleCases()) {
       const r = results[cases.indexOf(c)]!;
       const [first, ...rest] = r.text ?? [];
-      assert.equal(first, `error     ${c.name} (exit ${c.exit}): ${String(r.record?.message).split("\n")[0]}`, `${c.title}: ${r.text?.join("\n")}`);
+      assert.equal(
+        first,
+        `error     ${c.name} (exit ${c.exit}): ${String(r.record?.message).split("\n")[0]}`,
+        `${c.title}: ${r.text?.join("\n")}`,
+      );
       if (r.record?.source) assert.ok(rest.includes(`          at ${String(r.record.source)}`), `${c.title}: ${r.text?.join("\n")}`);
     }
   });

@@ -12,7 +12,11 @@ const zip = { zip: { "readme.txt": "hello\n" } };
 const json = ["--log-format=json"];
 
 /** `dropkit config --json` in `cwd`: the parsed stdout, after checking the run succeeded. */
-function configJson(cwd: string, args: string[] = [], env: Record<string, string> = {}): { config: any; origins: Record<string, { layer: string; source: string }>; run: RunResult } {
+function configJson(
+  cwd: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): { config: any; origins: Record<string, { layer: string; source: string }>; run: RunResult } {
   const run = runCli(cwd, ["config", "--json", ...json, ...args], env);
   assert.equal(run.status, 0, run.stderr);
   return { ...JSON.parse(run.stdout), run };
@@ -38,8 +42,12 @@ describe("discovery (SPEC section 3)", () => {
       assert.equal(origins.theme!.layer, "config");
       const [record] = eventsOf(run, "config");
       assert.deepEqual(record, {
-        event: "config", file: path.join(root, name), via: "discovery", format: name === "package.json" ? "package.json" : path.extname(name).slice(1),
-        searched: [cwd, path.join(root, "sub"), root], stop: { dir: root, reason: "found" },
+        event: "config",
+        file: path.join(root, name),
+        via: "discovery",
+        format: name === "package.json" ? "package.json" : path.extname(name).slice(1),
+        searched: [cwd, path.join(root, "sub"), root],
+        stop: { dir: root, reason: "found" },
       });
     });
   }
@@ -70,7 +78,11 @@ describe("discovery (SPEC section 3)", () => {
   });
 
   test("several forms in one directory: the first wins and the others are named in a warning", () => {
-    const root = fixture({ "dropkit.config.js": 'export default { theme: "js" };', "dropkit.config.json": '{"theme":"json"}', "package.json": '{"dropkit":{"theme":"pkg"}}' });
+    const root = fixture({
+      "dropkit.config.js": 'export default { theme: "js" };',
+      "dropkit.config.json": '{"theme":"json"}',
+      "package.json": '{"dropkit":{"theme":"pkg"}}',
+    });
     const { config, run } = configJson(root);
     assert.equal(config.theme, "js");
     const [warning] = eventsOf(run, "warning");
@@ -90,7 +102,10 @@ describe("discovery (SPEC section 3)", () => {
 
   test("a missing --config or DROPKIT_CONFIG path exits 66 (ConfigNotFound)", () => {
     const root = fixture();
-    for (const [args, env] of [[["--config=nope.json"], {}], [[], { DROPKIT_CONFIG: "nope.json" }]] as const) {
+    for (const [args, env] of [
+      [["--config=nope.json"], {}],
+      [[], { DROPKIT_CONFIG: "nope.json" }],
+    ] as const) {
       const run = runCli(root, ["config", ...json, ...args], env);
       assert.equal(run.status, 66);
       assert.equal(run.stdout, "");
@@ -110,14 +125,19 @@ describe("loading configs", () => {
   });
 
   test("a .ts config may import defineConfig from the package", () => {
-    const root = fixture({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "typed" });\n' });
+    const root = fixture({
+      "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "typed" });\n',
+    });
     fs.mkdirSync(path.join(root, "node_modules"));
     fs.symlinkSync(path.resolve(path.dirname(cliPath), ".."), path.join(root, "node_modules/dropkit"));
     assert.equal(configJson(root).config.theme, "typed");
   });
 
   test("a .ts config importing dropkit loads with dropkit run from outside a project that has none installed", () => {
-    const root = fixture({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nimport { openCore } from "dropkit/abi";\nexport default defineConfig(() => ({ theme: typeof openCore }));\n' });
+    const root = fixture({
+      "dropkit.config.ts":
+        'import { defineConfig } from "dropkit";\nimport { openCore } from "dropkit/abi";\nexport default defineConfig(() => ({ theme: typeof openCore }));\n',
+    });
     assert.equal(configJson(root).config.theme, "function");
     assert.ok(!fs.existsSync(path.join(root, "node_modules")));
   });
@@ -157,11 +177,14 @@ describe("loading configs", () => {
     assert.equal(run.status, 65);
     assert.equal(run.stdout, "");
     const errors = errorsOf(run);
-    assert.deepEqual(errors.map((e) => [e.name, e.path, e.line, e.column]), [
-      ["SchemaValidationError", "theme", 2, 12],
-      ["SchemaValidationError", "modules.include[1]", 3, 33],
-      ["SchemaValidationError", "themee", 4, 3],
-    ]);
+    assert.deepEqual(
+      errors.map((e) => [e.name, e.path, e.line, e.column]),
+      [
+        ["SchemaValidationError", "theme", 2, 12],
+        ["SchemaValidationError", "modules.include[1]", 3, 33],
+        ["SchemaValidationError", "themee", 4, 3],
+      ],
+    );
     assert.match(errors[2]!.message, /Did you mean "theme"\?/);
   });
 
@@ -219,8 +242,16 @@ describe("layers (SPEC section 4)", () => {
     assert.deepEqual(config.modules.exclude, ["test-*", "dev-*", "old-*", "tmp", "scratch", "wip-*"]);
     // The winning layer, and one origin per item: --json prints the core's origins as they are.
     assert.deepEqual(origins["modules.exclude"], {
-      layer: "cli", source: "--exclude",
-      entries: [["preset", "standard"], ["preset", "standard"], ["config", `${path.join(root, "dropkit.config.json")}:1:13`], ["config", `${path.join(root, "dropkit.config.json")}:1:44`], ["env", "DROPKIT_MODULES_EXCLUDE"], ["cli", "--exclude"]].map(([layer, source]) => ({ layer, source })),
+      layer: "cli",
+      source: "--exclude",
+      entries: [
+        ["preset", "standard"],
+        ["preset", "standard"],
+        ["config", `${path.join(root, "dropkit.config.json")}:1:13`],
+        ["config", `${path.join(root, "dropkit.config.json")}:1:44`],
+        ["env", "DROPKIT_MODULES_EXCLUDE"],
+        ["cli", "--exclude"],
+      ].map(([layer, source]) => ({ layer, source })),
     });
     const table = runCli(root, ["config", "--exclude=wip-*"], { DROPKIT_MODULES_EXCLUDE: "scratch, tmp" });
     // The list one item a line under the value column, each with its own origin.
@@ -244,7 +275,11 @@ describe("layers (SPEC section 4)", () => {
 describe("presets (SPEC section 5)", () => {
   test("an unknown preset exits 67 with the closest suggestion and the list, from any layer", () => {
     const root = fixture({ "presets/mine.json": "{}", "dropkit.config.json": '{"presetsSearchPath":["./presets"],"presets":["mien"]}' });
-    for (const [args, env] of [[["--preset=standrd"], {}], [[], { DROPKIT_PRESETS: "standrd" }], [[], {}]] as const) {
+    for (const [args, env] of [
+      [["--preset=standrd"], {}],
+      [[], { DROPKIT_PRESETS: "standrd" }],
+      [[], {}],
+    ] as const) {
       const run = runCli(root, ["config", ...json, ...args], env);
       assert.equal(run.status, 67, run.stderr);
       const [error] = errorsOf(run);
@@ -267,7 +302,10 @@ describe("presets (SPEC section 5)", () => {
     assert.equal(config.theme, "paper");
     const presets = eventsOf(run, "preset");
     const applied = presets.filter((p) => p.status === "applied").map((p) => [p.name, p.glob]);
-    assert.deepEqual(applied, [["standard", "*.zip"], ["docs", "*.md"]]);
+    assert.deepEqual(applied, [
+      ["standard", "*.zip"],
+      ["docs", "*.md"],
+    ]);
     assert.ok(presets.some((p) => p.name === "never" && p.status === "skipped"));
     assert.match(eventsOf(run, "warning")[0]!.message, /missing does not exist/);
   });
@@ -294,7 +332,13 @@ describe("create (SPEC section 6)", () => {
     assert.equal(run.stdout, "");
     assert.equal(eventsOf(run, "decision").length, 13);
     const plan = eventsOf(run, "plan");
-    assert.deepEqual(plan.at(-1), { event: "plan", item: "summary", theme: "ocean-theme.zip", modules: ["blog", "shop"], excluded: ["test-data"] });
+    assert.deepEqual(plan.at(-1), {
+      event: "plan",
+      item: "summary",
+      theme: "ocean-theme.zip",
+      modules: ["blog", "shop"],
+      excluded: ["test-data"],
+    });
     const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
     assert.equal(state.schema, 1);
     assert.equal(state.toolVersion, JSON.parse(fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
@@ -303,12 +347,18 @@ describe("create (SPEC section 6)", () => {
     assert.deepEqual(state.extra, {});
     const cache = JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8"));
     assert.deepEqual(Object.keys(cache.archives), ["blog.zip", "ocean-theme.zip", "shop.zip", "test-data.zip"]);
-    assert.deepEqual(eventsOf(run, "state").map((s) => s.action), ["created", "cache"]);
+    assert.deepEqual(
+      eventsOf(run, "state").map((s) => s.action),
+      ["created", "cache"],
+    );
   });
 
   test("module selection: only, exclude, include, and --exclude over everything", () => {
     const root = fixture({
-      "blog.zip": zip, "shop-a.zip": zip, "shop-b.zip": zip, "legacy.zip": zip,
+      "blog.zip": zip,
+      "shop-a.zip": zip,
+      "shop-b.zip": zip,
+      "legacy.zip": zip,
       "dropkit.config.json": '{"presets":[],"modules":{"only":["shop-*","blog"],"exclude":["shop-*"],"include":["shop-b","blog"]}}',
     });
     const run = runCli(root, ["create", ...json, "--exclude=blog"]);
@@ -366,7 +416,12 @@ describe("create (SPEC section 6)", () => {
     assert.equal(fs.readFileSync(path.join(root, "order"), "utf8"), "first\nsecond\nthird\npost\n");
     assert.ok(eventsOf(cont, "warning").some((w) => /02-fails failed with exit code 3/.test(w.message)));
     const hooks = eventsOf(cont, "hook").map((h) => [h.phase, path.basename(h.file), h.status]);
-    assert.deepEqual(hooks, [["init", "01-first", "ok"], ["init", "02-fails", "failed"], ["init", "03-third", "ok"], ["post", "01-post", "ok"]]);
+    assert.deepEqual(hooks, [
+      ["init", "01-first", "ok"],
+      ["init", "02-fails", "failed"],
+      ["init", "03-third", "ok"],
+      ["post", "01-post", "ok"],
+    ]);
 
     fs.rmSync(path.join(root, "order"));
     fs.rmSync(path.join(root, ".dropkit.json"));
@@ -398,7 +453,10 @@ describe("create (SPEC section 6)", () => {
   });
 
   test("the state file keeps createdAt and unknown keys; a corrupt one is moved aside", () => {
-    const root = fixture({ "a.zip": zip, ".dropkit.json": JSON.stringify({ schema: 1, createdAt: "2024-05-01T10:00:00.000Z", plan: {}, note: "mine", extra: { kept: true } }) });
+    const root = fixture({
+      "a.zip": zip,
+      ".dropkit.json": JSON.stringify({ schema: 1, createdAt: "2024-05-01T10:00:00.000Z", plan: {}, note: "mine", extra: { kept: true } }),
+    });
     assert.equal(runCli(root, ["create", ...json]).status, 0);
     const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
     assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
@@ -423,7 +481,9 @@ describe("create (SPEC section 6)", () => {
     assert.match(errorsOf(state)[0]!.message, /state file/);
   });
 
-  test("a read-only drop exits 74 (IOError)", { skip: process.getuid?.() === 0 ? "root can write to read-only directories" : false }, () => {
+  test("a read-only drop exits 74 (IOError)", {
+    skip: process.getuid?.() === 0 ? "root can write to read-only directories" : false,
+  }, () => {
     const root = fixture({ "a.zip": zip });
     fs.chmodSync(root, 0o555);
     const run = runCli(root, ["create", ...json]);
@@ -459,11 +519,17 @@ describe("config (SPEC section 6)", () => {
     assert.equal(run.status, 0, run.stderr);
     const lines = run.stdout.trimEnd().split("\n");
     assert.equal(lines[0], 'theme = "flag-theme"');
-    assert.deepEqual(lines.slice(1).map((l) => l.trim().split(/ +/)[0]), ["cli", "env", "config", "default"]);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.trim().split(/ +/)[0]),
+      ["cli", "env", "config", "default"],
+    );
     assert.match(lines[1]!, /"flag-theme" +--theme +wins$/);
     assert.match(lines[3]!, /"config-theme" +\S+dropkit\.config\.json:1:10 +overridden$/);
     const asJson = JSON.parse(runCli(root, ["config", "--explain=theme", "--json"]).stdout);
-    assert.deepEqual(asJson.layers.map((l: { layer: string }) => l.layer), ["config", "default"]);
+    assert.deepEqual(
+      asJson.layers.map((l: { layer: string }) => l.layer),
+      ["config", "default"],
+    );
   });
 
   test("--explain with an unknown key is a usage error with a suggestion", () => {
@@ -513,23 +579,45 @@ describe("usage, help and version", () => {
       const lines = text.stderr.trimEnd().split("\n");
       // (A flag value the core rejects comes after the config record, like any problem found while resolving.)
       const errorLines = lines.filter((l) => !l.startsWith(" ".repeat(10)) && !l.startsWith("config "));
-      assert.deepEqual(errorLines.map((l) => l.slice(0, 32)), ["error     UsageError (exit 64): "], `${args.join(" ")}: ${text.stderr}`);
+      assert.deepEqual(
+        errorLines.map((l) => l.slice(0, 32)),
+        ["error     UsageError (exit 64): "],
+        `${args.join(" ")}: ${text.stderr}`,
+      );
       if (source) assert.ok(lines.includes(`          at ${source}`), `${args.join(" ")}: ${text.stderr}`);
-      const variants: Array<[string, string[], Record<string, string>]> = [["DROPKIT_LOG_FORMAT=json", args, { DROPKIT_LOG_FORMAT: "json" }]];
-      if (args.length > 0 && !args[0]!.startsWith("-") && !args.some((a) => a.startsWith("--log-format"))) variants.push(["--log-format=json", [...args, "--log-format=json"], {}]);
+      const variants: Array<[string, string[], Record<string, string>]> = [
+        ["DROPKIT_LOG_FORMAT=json", args, { DROPKIT_LOG_FORMAT: "json" }],
+      ];
+      if (args.length > 0 && !args[0]!.startsWith("-") && !args.some((a) => a.startsWith("--log-format")))
+        variants.push(["--log-format=json", [...args, "--log-format=json"], {}]);
       for (const [how, argv, env] of variants) {
         const asJson = runCli(root, argv, env);
         assert.equal(asJson.status, 64, `${args.join(" ")} ${how}: ${asJson.stderr}`);
         const errors = asJson.records.filter((r) => r.event === "error");
-        assert.equal(asJson.stderr.trimEnd().split("\n").length, asJson.records.length, `${args.join(" ")} ${how}: not all JSON: ${asJson.stderr}`);
-        assert.deepEqual(errors.map((r) => [r.name, r.exitCode, r.source]), [["UsageError", 64, source]], `${args.join(" ")} ${how}`);
+        assert.equal(
+          asJson.stderr.trimEnd().split("\n").length,
+          asJson.records.length,
+          `${args.join(" ")} ${how}: not all JSON: ${asJson.stderr}`,
+        );
+        assert.deepEqual(
+          errors.map((r) => [r.name, r.exitCode, r.source]),
+          [["UsageError", 64, source]],
+          `${args.join(" ")} ${how}`,
+        );
       }
     }
     // --json asks for JSON records, also when --log-format has a value it does not take.
-    for (const args of [["config", "--json", "--log-format=xml"], ["config", "--json", "--colour"]]) {
+    for (const args of [
+      ["config", "--json", "--log-format=xml"],
+      ["config", "--json", "--colour"],
+    ]) {
       const run = runCli(root, args);
       assert.equal(run.status, 64);
-      assert.deepEqual(run.records.map((r) => [r.event, r.name]), [["error", "UsageError"]], run.stderr);
+      assert.deepEqual(
+        run.records.map((r) => [r.event, r.name]),
+        [["error", "UsageError"]],
+        run.stderr,
+      );
     }
   });
 
@@ -555,19 +643,25 @@ describe("usage, help and version", () => {
     assert.match(runCli(root, ["config", "--json=1"]).stderr, /--json takes no value, found "--json=1"\./);
     const dash = runCli(root, ["create", "--exclude", "-dash"]);
     assert.equal(dash.status, 64);
-    assert.match(dash.stderr, /--exclude needs a value; "-dash" after it is read as a flag\. For a value that starts with a dash, write --exclude=-dash\./);
+    assert.match(
+      dash.stderr,
+      /--exclude needs a value; "-dash" after it is read as a flag\. For a value that starts with a dash, write --exclude=-dash\./,
+    );
     assert.match(runCli(root, ["create", "--theme"]).stderr, /--theme needs a value: --theme=<theme>\./);
     // The = form it suggests is taken.
     assert.equal(runCli(root, ["config", "--exclude=-dash"]).status, 0);
   });
 
-  test("TERM=dumb gets no colour on a terminal; FORCE_COLOR still colours", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal" }, () => {
+  test("TERM=dumb gets no colour on a terminal; FORCE_COLOR still colours", {
+    skip: hasScript() ? false : "needs script(1) for a pseudo-terminal",
+  }, () => {
     const root = fixture({ "dropkit.config.json": '{"theme": 3}' });
-    const onTty = (env: Record<string, string>, args = "config") => spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} ${args}`, "/dev/null"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
-      encoding: "utf8",
-    }).stdout;
+    const onTty = (env: Record<string, string>, args = "config") =>
+      spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} ${args}`, "/dev/null"], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+        encoding: "utf8",
+      }).stdout;
     assert.match(onTty({ TERM: "xterm" }), /\u001b\[31merror/);
     assert.doesNotMatch(onTty({ TERM: "dumb" }), /\u001b\[/);
     assert.doesNotMatch(onTty({ TERM: "dumb" }, "--help"), /\u001b\[/);
@@ -602,13 +696,16 @@ describe("usage, help and version", () => {
     assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
   });
 
-  test("colour only on a terminal, and never with NO_COLOR", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal" }, () => {
+  test("colour only on a terminal, and never with NO_COLOR", {
+    skip: hasScript() ? false : "needs script(1) for a pseudo-terminal",
+  }, () => {
     const root = fixture({ "dropkit.config.json": '{"theme": 3}' });
-    const onTty = (env: Record<string, string>) => spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} config`, "/dev/null"], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
-      encoding: "utf8",
-    }).stdout;
+    const onTty = (env: Record<string, string>) =>
+      spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} config`, "/dev/null"], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+        encoding: "utf8",
+      }).stdout;
     assert.match(onTty({}), /\u001b\[31merror/);
     assert.doesNotMatch(onTty({ NO_COLOR: "1" }), /\u001b\[/);
     assert.doesNotMatch(onTty({ FORCE_COLOR: "0" }), /\u001b\[/);
@@ -629,7 +726,10 @@ describe("usage, help and version", () => {
       const run = runCli(root, ["config", "--json"], env);
       assert.equal(run.status, 65);
       assert.equal(run.stdout, "");
-      assert.deepEqual(run.records.map((r) => r.event), ["config", "error"]);
+      assert.deepEqual(
+        run.records.map((r) => r.event),
+        ["config", "error"],
+      );
       assert.equal(errorsOf(run)[0]!.path, "theme");
     }
     const usage = runCli(root, ["config", "--json", "--nope"]);
@@ -643,9 +743,15 @@ describe("usage, help and version", () => {
   test("help shows <path>, <glob>, <name> placeholders, never #0, in help and in usage errors", () => {
     const root = fixture();
     const help = runCli(root, ["create", "--help"]).stdout;
-    for (const flag of ["--config <path>", "--theme <theme>", "--exclude <glob>", "--preset <name>", "--log-format <text|json>"]) assert.ok(help.includes(flag), `${flag} in:\n${help}`);
+    for (const flag of ["--config <path>", "--theme <theme>", "--exclude <glob>", "--preset <name>", "--log-format <text|json>"])
+      assert.ok(help.includes(flag), `${flag} in:\n${help}`);
     assert.match(runCli(root, ["config", "--help"]).stdout, /--explain <key>/);
-    for (const run of [runCli(root, ["create", "--help"]), runCli(root, ["config", "--bogus"]), runCli(root, ["config", "--bogus", "--log-format=json"]), runCli(root, ["--help"])]) {
+    for (const run of [
+      runCli(root, ["create", "--help"]),
+      runCli(root, ["config", "--bogus"]),
+      runCli(root, ["config", "--bogus", "--log-format=json"]),
+      runCli(root, ["--help"]),
+    ]) {
       assert.doesNotMatch(run.stdout + run.stderr, /#0/);
     }
   });
@@ -679,7 +785,11 @@ describe("usage, help and version", () => {
     const listed = [...footer.matchAll(/^ {2}(DROPKIT_[A-Z_]+) /gm)].map((m) => m[1]!).sort();
     // The core's warning about an unknown variable lists every one it reads.
     const warning = eventsOf(runCli(root, ["config", "--log-format=json"], { DROPKIT_NOPE: "1" }), "warning")[0]!.message as string;
-    const known = warning.slice(warning.indexOf("dropkit reads: ") + "dropkit reads: ".length).replace(/\.$/, "").split(", ").sort();
+    const known = warning
+      .slice(warning.indexOf("dropkit reads: ") + "dropkit reads: ".length)
+      .replace(/\.$/, "")
+      .split(", ")
+      .sort();
     assert.deepEqual(listed, known);
   });
 });
@@ -692,11 +802,12 @@ describe("internal errors", () => {
     fs.symlinkSync(path.resolve(path.dirname(cliPath), "../node_modules"), path.join(install, "node_modules"));
     fs.writeFileSync(path.join(install, "dist/dropkit.wasm"), "not wasm");
     const drop = fixture();
-    const run = (env: Record<string, string>) => spawnSync(process.execPath, [path.join(install, "dist/dropkit.cjs"), "config"], {
-      cwd: drop,
-      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(drop), ...env },
-      encoding: "utf8",
-    });
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [path.join(install, "dist/dropkit.cjs"), "config"], {
+        cwd: drop,
+        env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(drop), ...env },
+        encoding: "utf8",
+      });
     const plain = run({});
     assert.equal(plain.status, 70);
     assert.equal(plain.stdout, "");
@@ -709,7 +820,6 @@ describe("internal errors", () => {
 });
 
 // --- helpers ---
-
 
 function hasScript(): boolean {
   return spawnSync("script", ["-qec", "true", "/dev/null"]).status === 0;

@@ -55,13 +55,30 @@ describe("dropkit completion", () => {
       const words = line.split(" ");
       return `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _dropkit; echo "$(printf '%s\\n' "\${COMPREPLY[@]}" | sort | tr '\\n' ' ')"`;
     });
-    const result = spawnSync("bash", ["--norc", "--noprofile", "-c", `source ${file} && complete -p dropkit && ${probe.join(" && ")}`], { cwd: drop, encoding: "utf8" });
+    const result = spawnSync("bash", ["--norc", "--noprofile", "-c", `source ${file} && complete -p dropkit && ${probe.join(" && ")}`], {
+      cwd: drop,
+      encoding: "utf8",
+    });
     assert.equal(result.status, 0, result.stderr);
     const [registration, ...answers] = result.stdout.trimEnd().split("\n");
     assert.equal(registration, "complete -F _dropkit dropkit");
-    cases.forEach(([line, expected], i) => assert.deepEqual(answers[i]!.trim().split(" ").filter(Boolean), line === "dropkit " ? [...expected, "--help", "--version"].sort() : expected, line));
+    cases.forEach(([line, expected], i) =>
+      assert.deepEqual(
+        answers[i]!.trim().split(" ").filter(Boolean),
+        line === "dropkit " ? [...expected, "--help", "--version"].sort() : expected,
+        line,
+      ),
+    );
     // `--theme=` is split at "=" by bash: the value after it still completes.
-    const equals = spawnSync("bash", ["--norc", "-c", `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; _dropkit; echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`], { cwd: drop, encoding: "utf8" });
+    const equals = spawnSync(
+      "bash",
+      [
+        "--norc",
+        "-c",
+        `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; _dropkit; echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`,
+      ],
+      { cwd: drop, encoding: "utf8" },
+    );
     assert.equal(equals.stdout, "ocean\nshop\n");
   });
 
@@ -74,10 +91,17 @@ describe("dropkit completion", () => {
     cases.forEach(([line, expected], i) => {
       const got = answers[i]!.split(" ").filter(Boolean);
       // fish offers both the long and the short names where a flag has both.
-      assert.deepEqual(got.filter((w) => !/^-[a-z]$/.test(w)), expected, line);
+      assert.deepEqual(
+        got.filter((w) => !/^-[a-z]$/.test(w)),
+        expected,
+        line,
+      );
     });
     // Each candidate is one line "word<TAB>description": no empty line after a command (a description ending in a newline).
-    const raw = spawnSync("fish", ["--no-config", "-c", `source ${file}; complete -C'dropkit '; complete -C'dropkit create --'`], { cwd: drop, encoding: "utf8" });
+    const raw = spawnSync("fish", ["--no-config", "-c", `source ${file}; complete -C'dropkit '; complete -C'dropkit create --'`], {
+      cwd: drop,
+      encoding: "utf8",
+    });
     const lines = raw.stdout.split("\n").slice(0, -1);
     assert.ok(lines.length >= 10, raw.stdout);
     for (const l of lines) assert.match(l, /^\S+\t\S.*\S$/, JSON.stringify(raw.stdout));
@@ -101,7 +125,10 @@ describe("dropkit completion", () => {
         }
         return text;
       };
-      await screen([`autoload -U compinit && compinit -u -d ${drop}/.zcompdump && source ${file} && cd ${drop} && PS1='ready%% '`, "Enter"], /ready%/);
+      await screen(
+        [`autoload -U compinit && compinit -u -d ${drop}/.zcompdump && source ${file} && cd ${drop} && PS1='ready%% '`, "Enter"],
+        /ready%/,
+      );
       assert.match(await screen(["dropkit cr", "Tab"], /dropkit create/), /dropkit create/);
       assert.match(await screen(["dropkit create --theme=", "Tab"], /auto +forest +none +ocean/), /auto +forest +none +ocean/);
       assert.match(await screen(["dropkit create --exclude ", "Tab"], /blog +shop/), /blog +shop/);

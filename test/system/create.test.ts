@@ -15,7 +15,11 @@ import { makeUnsoundZips, makeUnverifiableZips, makeValidZips, writeSparseZip, z
 const json = ["--log-format=json"];
 
 /** The files of a drop, sorted, without .git. */
-const listing = (root: string): string[] => fs.readdirSync(root).filter((n) => n !== ".git").sort();
+const listing = (root: string): string[] =>
+  fs
+    .readdirSync(root)
+    .filter((n) => n !== ".git")
+    .sort();
 
 describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip() }, () => {
   let valid: Record<string, string> = {};
@@ -32,22 +36,44 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
     assert.deepEqual(eventsOf(run, "warning"), []);
     const summary = eventsOf(run, "plan").at(-1)!;
     // In the order of their file names, as the drop is scanned.
-    assert.deepEqual(summary.modules, Object.keys(valid).map((n) => `${n}.zip`).sort().map((f) => f.slice(0, -4)));
+    assert.deepEqual(
+      summary.modules,
+      Object.keys(valid)
+        .map((n) => `${n}.zip`)
+        .sort()
+        .map((f) => f.slice(0, -4)),
+    );
     const cache = eventsOf(run, "state").find((r) => r.action === "cache")!;
     assert.equal(cache.checked.length, Object.keys(valid).length + 1);
   });
 
   const bad: Array<[string, (root: string) => void, RegExp]> = [
-    ["a truncated zip", (root) => {
-      const bytes = fs.readFileSync(valid.infozip!);
-      fs.writeFileSync(path.join(root, "shop.zip"), bytes.subarray(0, bytes.length >> 1));
-    }, /The module archive <root>\/shop\.zip is unreadable: truncated: the end-of-central-directory record is missing/],
-    ["a zip missing a stretch in the middle", (root) => {
-      const bytes = fs.readFileSync(valid.infozip!);
-      fs.writeFileSync(path.join(root, "shop.zip"), Buffer.concat([bytes.subarray(0, 1000), bytes.subarray(9000)]));
-    }, /<root>\/shop\.zip is unreadable: truncated: the central directory ends past the end of the file/],
-    ["a zero-byte .zip", (root) => fs.writeFileSync(path.join(root, "shop.zip"), ""), /<root>\/shop\.zip is unreadable: not a zip archive \(the file is empty\)/],
-    ["a text file named .zip", (root) => fs.writeFileSync(path.join(root, "shop.zip"), "meeting notes\n"), /<root>\/shop\.zip is unreadable: not a zip archive \(no end-of-central-directory record\)/],
+    [
+      "a truncated zip",
+      (root) => {
+        const bytes = fs.readFileSync(valid.infozip!);
+        fs.writeFileSync(path.join(root, "shop.zip"), bytes.subarray(0, bytes.length >> 1));
+      },
+      /The module archive <root>\/shop\.zip is unreadable: truncated: the end-of-central-directory record is missing/,
+    ],
+    [
+      "a zip missing a stretch in the middle",
+      (root) => {
+        const bytes = fs.readFileSync(valid.infozip!);
+        fs.writeFileSync(path.join(root, "shop.zip"), Buffer.concat([bytes.subarray(0, 1000), bytes.subarray(9000)]));
+      },
+      /<root>\/shop\.zip is unreadable: truncated: the central directory ends past the end of the file/,
+    ],
+    [
+      "a zero-byte .zip",
+      (root) => fs.writeFileSync(path.join(root, "shop.zip"), ""),
+      /<root>\/shop\.zip is unreadable: not a zip archive \(the file is empty\)/,
+    ],
+    [
+      "a text file named .zip",
+      (root) => fs.writeFileSync(path.join(root, "shop.zip"), "meeting notes\n"),
+      /<root>\/shop\.zip is unreadable: not a zip archive \(no end-of-central-directory record\)/,
+    ],
   ];
   for (const [what, make, message] of bad) {
     test(`${what} selected as a module stops the run with ArchiveInvalid (65), nothing written`, () => {
@@ -70,15 +96,30 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
 
   test("unsafe names and data that does not verify stop the run with ArchiveInvalid (65) naming the archive and the entry, before anything is written", () => {
     const unsound = makeUnsoundZips(tempDir("dropkit-unsound-"));
-    const entryOf: Record<string, string> = { "drive-letter": "C:\\xt", absolute: "/a.txt", "dot-dot": "../xt", backslash: "a\\txt", "bad-deflate": "page.txt", "bad-crc": "notes.txt" };
+    const entryOf: Record<string, string> = {
+      "drive-letter": "C:\\xt",
+      absolute: "/a.txt",
+      "dot-dot": "../xt",
+      backslash: "a\\txt",
+      "bad-deflate": "page.txt",
+      "bad-crc": "notes.txt",
+    };
     for (const [name, file] of Object.entries(unsound)) {
       const root = fixture({ "blog.zip": { zip: { b: "b" } } });
       fs.copyFileSync(file, path.join(root, "shop.zip"));
       const run = runCli(root, ["create", ...json]);
       assert.equal(run.status, 65, `${name}: ${run.stderr}`);
       const errors = eventsOf(run, "error");
-      assert.deepEqual(errors.map((e) => [e.name, e.source]), [["ArchiveInvalid", path.join(root, "shop.zip")]], name);
-      assert.ok(errors[0]!.message.includes(`${path.join(root, "shop.zip")} is unreadable: `) && errors[0]!.message.includes(JSON.stringify(entryOf[name]!)), `${name}: ${errors[0]!.message}`);
+      assert.deepEqual(
+        errors.map((e) => [e.name, e.source]),
+        [["ArchiveInvalid", path.join(root, "shop.zip")]],
+        name,
+      );
+      assert.ok(
+        errors[0]!.message.includes(`${path.join(root, "shop.zip")} is unreadable: `) &&
+          errors[0]!.message.includes(JSON.stringify(entryOf[name]!)),
+        `${name}: ${errors[0]!.message}`,
+      );
       assert.deepEqual(listing(root), ["blog.zip", "shop.zip"], `${name}: nothing written`);
     }
   });
@@ -91,8 +132,15 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
       const run = runCli(root, ["create", ...json]);
       assert.equal(run.status, 0, run.stderr);
       const warnings = eventsOf(run, "warning");
-      assert.deepEqual(warnings.map((w) => path.basename(w.source)), ["bzip2.zip", "encrypted.zip"], pass);
-      assert.match(warnings[0]!.message, /bzip2\.zip has entries whose data cannot be verified: 1 entry compressed with method 12 \(bzip2\), which dropkit cannot decode: "lines\.txt"\. It is accepted/);
+      assert.deepEqual(
+        warnings.map((w) => path.basename(w.source)),
+        ["bzip2.zip", "encrypted.zip"],
+        pass,
+      );
+      assert.match(
+        warnings[0]!.message,
+        /bzip2\.zip has entries whose data cannot be verified: 1 entry compressed with method 12 \(bzip2\), which dropkit cannot decode: "lines\.txt"\. It is accepted/,
+      );
       assert.match(warnings[1]!.message, /4 entries encrypted \(their data cannot be verified without the password\)/);
       const cache = eventsOf(run, "state").find((r) => r.action === "cache")!;
       assert.equal(cache.hashed.length, pass === "cold" ? 3 : 0);
@@ -103,7 +151,14 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
     const root = fixture({ "ocean-theme.zip": "not a zip", "a.zip": "", "b.zip": "nope", "c.zip": { zip: { x: "x" } } });
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 65);
-    assert.deepEqual(eventsOf(run, "error").map((e) => [e.name, path.basename(e.source)]), [["ArchiveInvalid", "a.zip"], ["ArchiveInvalid", "b.zip"], ["ArchiveInvalid", "ocean-theme.zip"]]);
+    assert.deepEqual(
+      eventsOf(run, "error").map((e) => [e.name, path.basename(e.source)]),
+      [
+        ["ArchiveInvalid", "a.zip"],
+        ["ArchiveInvalid", "b.zip"],
+        ["ArchiveInvalid", "ocean-theme.zip"],
+      ],
+    );
     assert.match(eventsOf(run, "error")[2]!.message, /The theme archive .* is unreadable: .*choose another theme/);
     const text = runCli(root, ["create"]);
     assert.equal(text.status, 65);
@@ -111,11 +166,19 @@ describe("archives are checked as zips (SPEC section 6)", { skip: zipToolsSkip()
   });
 
   test("a bad archive the plan leaves out only warns: an excluded module, a theme not chosen", () => {
-    const root = fixture({ "ocean-theme.zip": { zip: { t: "t" } }, "river-theme.zip": "", "blog.zip": { zip: { b: "b" } }, "test-old.zip": "torn" });
+    const root = fixture({
+      "ocean-theme.zip": { zip: { t: "t" } },
+      "river-theme.zip": "",
+      "blog.zip": { zip: { b: "b" } },
+      "test-old.zip": "torn",
+    });
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 0, run.stderr);
     const warnings = eventsOf(run, "warning").map((w) => [path.basename(w.source), w.message.includes("the plan leaves it out")]);
-    assert.deepEqual(warnings, [["river-theme.zip", true], ["test-old.zip", true]]);
+    assert.deepEqual(warnings, [
+      ["river-theme.zip", true],
+      ["test-old.zip", true],
+    ]);
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.modules, ["blog"]);
   });
 
@@ -178,7 +241,10 @@ describe("many archives", () => {
       'plan      modules - 10: excluded: matched by --exclude "mod-5*" (cli, --exclude); a --exclude flag wins over everything (mod-50, mod-51, mod-52 and 7 more)',
     ]);
     assert.match(plan[3]!, /^plan {6}summary: theme \(none\); modules mod-00, .*, mod-19 and 30 more$/);
-    assert.ok(text.stderr.split("\n").every((l) => l.length < 300), "no line lists every module");
+    assert.ok(
+      text.stderr.split("\n").every((l) => l.length < 300),
+      "no line lists every module",
+    );
     const records = runCli(root, ["create", ...json, "--exclude=mod-5*"]);
     assert.equal(eventsOf(records, "plan").filter((r) => r.item === "module").length, 60);
   });
@@ -198,7 +264,8 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     for (const name of [".dropkit.json", ".dropkit-cache.json"]) fs.rmSync(path.join(root, name), { force: true });
   };
   /** The progress texts drawn, in order. */
-  const drawn = (raw: string): string[] => [...raw.replace(/\u001b\[[0-9;]*m/g, "").matchAll(/\r\u001b\[K(reading archives[^\r\n]*)/g)].map((m) => m[1]!);
+  const drawn = (raw: string): string[] =>
+    [...raw.replace(/\u001b\[[0-9;]*m/g, "").matchAll(/\r\u001b\[K(reading archives[^\r\n]*)/g)].map((m) => m[1]!);
 
   test("on a terminal: drawn with moving figures, redrawn in place, cleared before the next record", async () => {
     fresh();
@@ -206,7 +273,11 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     assert.equal(await term.exit(60_000), 0, term.screen);
     const lines = drawn(term.output);
     assert.ok(lines.length >= 2, `redrawn: ${JSON.stringify(lines)}`);
-    for (const line of lines) assert.match(line, /^reading archives {2}\d+\/\d+ {2}[\d.]+ [kMG]?B of [\d.]+ GB( {2}[\d.]+ [kMG]?B\/s {2}about (<1 s|\d+ s|\d+ min \d\d s) left)?$/);
+    for (const line of lines)
+      assert.match(
+        line,
+        /^reading archives {2}\d+\/\d+ {2}[\d.]+ [kMG]?B of [\d.]+ GB( {2}[\d.]+ [kMG]?B\/s {2}about (<1 s|\d+ s|\d+ min \d\d s) left)?$/,
+      );
     assert.ok(new Set(lines.map((l) => l.split("  ")[2])).size >= 2, `the byte figures move: ${JSON.stringify(lines)}`);
     assert.ok(term.output.includes("\u001b[36mreading archives\u001b[0m"), "the label is coloured");
     // After the last draw: the line is erased before anything else is written.
@@ -236,7 +307,10 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     assert.ok(!/\u001b\[[0-9;]*m/.test(term.output), "no colour codes");
   });
 
-  for (const [what, env, args] of [["TERM=dumb", { TERM: "dumb" }, []], ["the JSON log", {}, json]] as const) {
+  for (const [what, env, args] of [
+    ["TERM=dumb", { TERM: "dumb" }, []],
+    ["the JSON log", {}, json],
+  ] as const) {
     test(`no line with ${what}, even on a terminal`, async () => {
       fresh();
       const term = new Terminal(root, ["create", ...args], env);
@@ -253,7 +327,12 @@ describe("the progress line", { skip: hasScript() ? false : "needs script(1) (ut
     assert.ok(!run.stderr.includes("\r") && !run.stderr.includes("\u001b"), JSON.stringify(run.stderr.slice(0, 500)));
     assert.ok(!run.stderr.includes("reading archives"));
     // The work was long enough that a terminal would have shown the line.
-    assert.match(eventsOf(runCli(root, ["create", ...json]), "state").find((r) => r.action === "cache")!.reused.join(","), /module-00/);
+    assert.match(
+      eventsOf(runCli(root, ["create", ...json]), "state")
+        .find((r) => r.action === "cache")!
+        .reused.join(","),
+      /module-00/,
+    );
   });
 });
 
@@ -264,7 +343,10 @@ describe("archives that are not regular files never block a run", () => {
     fs.symlinkSync("x.zip", path.join(root, "link.zip"));
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(eventsOf(run, "warning").map((w) => w.message), [`${path.join(root, "link.zip")} is left out: it is a FIFO, not a regular file, so it is not an archive.`]);
+    assert.deepEqual(
+      eventsOf(run, "warning").map((w) => w.message),
+      [`${path.join(root, "link.zip")} is left out: it is a FIFO, not a regular file, so it is not an archive.`],
+    );
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.modules, ["blog"]);
   });
 
@@ -273,7 +355,11 @@ describe("archives that are not regular files never block a run", () => {
     const zip = makeZip({ "a.txt": "alpha" });
     fs.writeFileSync(path.join(root, "source.bin"), zip);
     // Swaps x.zip between a copy of the zip and a FIFO, each by an atomic rename, until told to stop.
-    const swapper = spawn("python3", ["-c", `
+    const swapper = spawn(
+      "python3",
+      [
+        "-c",
+        `
 import os, shutil, sys, time
 d = sys.argv[1]
 while not os.path.exists(os.path.join(d, "stop")):
@@ -283,7 +369,11 @@ while not os.path.exists(os.path.join(d, "stop")):
     os.mkfifo(os.path.join(d, "f.tmp"))
     os.replace(os.path.join(d, "f.tmp"), os.path.join(d, "x.zip"))
     time.sleep(0.002)
-`, root], { stdio: "ignore" });
+`,
+        root,
+      ],
+      { stdio: "ignore" },
+    );
     const verdicts = new Map<string, number>();
     try {
       for (let i = 0; i < 20; i++) {
@@ -300,7 +390,10 @@ while not os.path.exists(os.path.join(d, "stop")):
           verdict = "success";
         } else {
           assert.equal(run.status, 65, run.stderr);
-          assert.deepEqual(errors.map((e) => e.name), ["ArchiveInvalid"]);
+          assert.deepEqual(
+            errors.map((e) => e.name),
+            ["ArchiveInvalid"],
+          );
           assert.match(errors[0]!.message, /x\.zip is unreadable: it is a FIFO \(named pipe\), not a regular file/);
           verdict = "ArchiveInvalid";
         }

@@ -26,7 +26,13 @@ describe("planThreads", () => {
     assert.equal(planThreads([job(200_000_000)], 8), 1);
     assert.equal(planThreads([job(200_000_000), job(1), job(1)], 2), 2);
     // Many small archives are work too: opening and reading each one's records.
-    assert.equal(planThreads(Array.from({ length: 5000 }, () => job(2000)), 2), 2);
+    assert.equal(
+      planThreads(
+        Array.from({ length: 5000 }, () => job(2000)),
+        2,
+      ),
+      2,
+    );
   });
 });
 
@@ -35,7 +41,11 @@ describe("digestArchives", () => {
     assert.ok(fs.existsSync(workerScript()), workerScript());
   });
 
-  for (const [where, megabytes, threads] of [["the main thread", 1, 2], ["worker threads", 40, 2], ["one worker thread", 40, 1]] as const) {
+  for (const [where, megabytes, threads] of [
+    ["the main thread", 1, 2],
+    ["worker threads", 40, 2],
+    ["one worker thread", 40, 1],
+  ] as const) {
     test(`on ${where}: sha256, size, mtime and the zip verdict of each archive, in job order`, async () => {
       const dir = tempDir();
       const files = ["a.zip", "b.zip", "c.zip"].map((n) => path.join(dir, n));
@@ -44,12 +54,23 @@ describe("digestArchives", () => {
         return fs.readFileSync(f);
       });
       fs.writeFileSync(path.join(dir, "notes.zip"), "meeting notes");
-      const jobs: SizedJob[] = [...files, path.join(dir, "notes.zip")].map((file) => ({ file, size: fs.statSync(file).size, hash: true, check: true }));
+      const jobs: SizedJob[] = [...files, path.join(dir, "notes.zip")].map((file) => ({
+        file,
+        size: fs.statSync(file).size,
+        hash: true,
+        check: true,
+      }));
       assert.equal(planThreads(jobs, threads) > 0, megabytes > 1, "the case runs where its name says");
       const progress: Array<[number, number]> = [];
       const digests = await digestArchives(jobs, { threads, onProgress: (done, bytes) => progress.push([done, bytes]) });
       for (const [i, file] of files.entries()) {
-        assert.deepEqual(digests[i], { ok: true, size: contents[i]!.length, mtimeMs: fs.statSync(file).mtimeMs, sha256: sha(contents[i]!), zip: { ok: true, entries: 1, verified: 1 } });
+        assert.deepEqual(digests[i], {
+          ok: true,
+          size: contents[i]!.length,
+          mtimeMs: fs.statSync(file).mtimeMs,
+          sha256: sha(contents[i]!),
+          zip: { ok: true, entries: 1, verified: 1 },
+        });
       }
       assert.equal(digests[3]!.ok && digests[3]!.zip?.ok, false);
       // Progress only grows, and ends with everything.
@@ -64,7 +85,12 @@ describe("digestArchives", () => {
     const file = path.join(dir, "a.zip");
     writeSparseZip(file, 60_000_000);
     const [digest] = await digestArchives([{ file, size: fs.statSync(file).size, hash: false, check: true }]);
-    assert.deepEqual(digest, { ok: true, size: fs.statSync(file).size, mtimeMs: fs.statSync(file).mtimeMs, zip: { ok: true, entries: 1, verified: 1 } });
+    assert.deepEqual(digest, {
+      ok: true,
+      size: fs.statSync(file).size,
+      mtimeMs: fs.statSync(file).mtimeMs,
+      zip: { ok: true, entries: 1, verified: 1 },
+    });
   });
 
   test("an archive that cannot be read gives its error code, on either side", async () => {
@@ -78,7 +104,10 @@ describe("digestArchives", () => {
     ];
     for (const extra of [[], [{ file: big, size: fs.statSync(big).size, hash: true, check: true }]]) {
       const digests = await digestArchives([...jobs, ...extra], { threads: 2 });
-      assert.deepEqual(digests.slice(0, 2), [{ ok: false, code: "ENOENT" }, { ok: false, code: "EISDIR" }]);
+      assert.deepEqual(digests.slice(0, 2), [
+        { ok: false, code: "ENOENT" },
+        { ok: false, code: "EISDIR" },
+      ]);
     }
   });
 
@@ -92,11 +121,15 @@ describe("digestArchives", () => {
     const controller = new AbortController();
     let calls = 0;
     let bytes = 0;
-    const running = digestArchives(jobs, { threads: 2, signal: controller.signal, onProgress: (_, b) => {
-      calls++;
-      bytes = b;
-      if (b > 0) controller.abort(new Error("stop"));
-    } });
+    const running = digestArchives(jobs, {
+      threads: 2,
+      signal: controller.signal,
+      onProgress: (_, b) => {
+        calls++;
+        bytes = b;
+        if (b > 0) controller.abort(new Error("stop"));
+      },
+    });
     await assert.rejects(running, /stop/);
     const total = jobs.reduce((s, j) => s + j.size, 0);
     assert.ok(bytes > 0 && bytes < total, `stopped part way: ${bytes} of ${total} bytes`);
@@ -123,7 +156,12 @@ describe("what is not a regular file when it is opened (replaced after the scan)
     try {
       const big = path.join(dir, "big.zip");
       writeSparseZip(big, 60_000_000);
-      const jobs: SizedJob[] = ["pipe.zip", "link.zip", "socket.zip"].map((n) => ({ file: path.join(dir, n), size: 0, hash: true, check: true }));
+      const jobs: SizedJob[] = ["pipe.zip", "link.zip", "socket.zip"].map((n) => ({
+        file: path.join(dir, n),
+        size: 0,
+        hash: true,
+        check: true,
+      }));
       for (const extra of [[], [{ file: big, size: fs.statSync(big).size, hash: true, check: true }]]) {
         const digests = await digestArchives([...jobs, ...extra], { threads: 2 });
         assert.deepEqual(digests.slice(0, 3), [
@@ -142,7 +180,9 @@ describe("what is not a regular file when it is opened (replaced after the scan)
     writeSparseZip(path.join(dir, "real.zip"), 1000);
     fs.symlinkSync("real.zip", path.join(dir, "via-link.zip"));
     fs.symlinkSync("via-link.zip", path.join(dir, "twice.zip"));
-    const [a, b] = await digestArchives(["via-link.zip", "twice.zip"].map((n) => ({ file: path.join(dir, n), size: 1100, hash: true, check: true })));
+    const [a, b] = await digestArchives(
+      ["via-link.zip", "twice.zip"].map((n) => ({ file: path.join(dir, n), size: 1100, hash: true, check: true })),
+    );
     const expected = sha(fs.readFileSync(path.join(dir, "real.zip")));
     assert.ok(a!.ok && b!.ok && a!.sha256 === expected && b!.sha256 === expected);
   });

@@ -35,7 +35,11 @@ function run(binary: string, args: string[], input?: Uint8Array | string, env: R
 
 describe("the C host (examples/embed-c)", { skip }, () => {
   before(() => {
-    assert.deepEqual(missing, [], `the C host needs ${missing.join(", ")}: install wabt, gcc and make (Debian: apt-get install wabt gcc make)`);
+    assert.deepEqual(
+      missing,
+      [],
+      `the C host needs ${missing.join(", ")}: install wabt, gcc and make (Debian: apt-get install wabt gcc make)`,
+    );
     assert.ok(fs.existsSync(path.join(root, "dist/dropkit.wasm")), "dist/dropkit.wasm is missing: run npm run build:wasm");
     make();
   });
@@ -99,7 +103,13 @@ describe("the C host (examples/embed-c)", { skip }, () => {
       assert.equal(r.status, 65);
       const response = JSON.parse(r.stdout.toString()) as { ok: boolean; errors: Array<{ path: string; line: number; column: number }> };
       assert.equal(response.ok, false);
-      assert.deepEqual(response.errors.map((e) => [e.path, e.line, e.column]), [["theme", 2, 12], ["tehme", 3, 3]]);
+      assert.deepEqual(
+        response.errors.map((e) => [e.path, e.line, e.column]),
+        [
+          ["theme", 2, 12],
+          ["tehme", 3, 3],
+        ],
+      );
     });
 
     test("validate: a package.json is read by its dropkit key", () => {
@@ -153,8 +163,26 @@ describe("the C host (examples/embed-c)", { skip }, () => {
     const dir = path.join(tmp, "doc");
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, "hello.c"), block[1]);
-    const runtime = spawnSync("make", ["-s", "-C", exampleDir, "--no-print-directory", "print-runtime-dir"], { encoding: "utf8" }).stdout.trim();
-    const cc = spawnSync("cc", ["-O1", "-Wall", "-Werror", `-I${buildDir}`, `-I${runtime}`, "hello.c", path.join(buildDir, "dropkit.o"), path.join(buildDir, "wasm-rt-impl.o"), "-o", "hello", "-lm"], { cwd: dir, encoding: "utf8" });
+    const runtime = spawnSync("make", ["-s", "-C", exampleDir, "--no-print-directory", "print-runtime-dir"], {
+      encoding: "utf8",
+    }).stdout.trim();
+    const cc = spawnSync(
+      "cc",
+      [
+        "-O1",
+        "-Wall",
+        "-Werror",
+        `-I${buildDir}`,
+        `-I${runtime}`,
+        "hello.c",
+        path.join(buildDir, "dropkit.o"),
+        path.join(buildDir, "wasm-rt-impl.o"),
+        "-o",
+        "hello",
+        "-lm",
+      ],
+      { cwd: dir, encoding: "utf8" },
+    );
     assert.equal(cc.status, 0, cc.stderr);
     const r = run(path.join(dir, "hello"), []);
     assert.equal(r.status, 0, r.stderr.toString());

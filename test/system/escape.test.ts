@@ -9,14 +9,20 @@ import { fixture, runCli } from "../helpers/cli.js";
 
 test("escapeControls makes C0, DEL, C1, the separators and the bidi controls visible", () => {
   assert.equal(escapeControls("a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u009bi"), "a\\nb\\rc\\td\\x00e\\x1bf\\x7fg\\x85h\\x9bi");
-  assert.equal(escapeControls("\u2028\u2029\u061c\u200e\u200f\u202a\u202e\u2066\u2069"), "\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a\\u202e\\u2066\\u2069");
+  assert.equal(
+    escapeControls("\u2028\u2029\u061c\u200e\u200f\u202a\u202e\u2066\u2069"),
+    "\\u2028\\u2029\\u061c\\u200e\\u200f\\u202a\\u202e\\u2066\\u2069",
+  );
   assert.equal(escapeControls("tab\there", true), "tab\there");
   // Ordinary text, backslashes, and other Unicode (accents, emoji, right-to-left letters) pass as they are.
   assert.equal(escapeControls("é ✓ 😀 \\n שלום \u00a0"), "é ✓ 😀 \\n שלום \u00a0");
 });
 
 test("escapeDeep escapes every string of a value, keys too, and leaves the rest as it is", () => {
-  assert.deepEqual(escapeDeep({ "k\n": ["a\u001b", 1, null, { x: "\u202e" }], n: true }), { "k\\n": ["a\\x1b", 1, null, { x: "\\u202e" }], n: true });
+  assert.deepEqual(escapeDeep({ "k\n": ["a\u001b", 1, null, { x: "\u202e" }], n: true }), {
+    "k\\n": ["a\\x1b", 1, null, { x: "\\u202e" }],
+    n: true,
+  });
 });
 
 test("jsonLine: C0 escaped by JSON; DEL, C1, U+2028/U+2029 and bidi controls as \\u escapes; the value exact; one line", () => {
@@ -71,12 +77,21 @@ describe("through the built CLI: config values and archive names reach no output
     assert.equal(rows.length, 1 + 4 + 1);
     for (const row of rows.slice(1)) assert.match(row, /^  \S|^ {11}"/);
     const theme = runCli(root, ["config", "--explain", "theme"]);
-    assert.deepEqual(theme.stdout.trimEnd().split("\n").map((l) => l.trim().split(/ +/).slice(0, 2)), [
-      ["theme", "="],
-      ["config", '"oc\\u001b[31mean\\u202e"'],
-      ["default", '"auto"'],
-    ]);
-    for (const args of [["config", "--json"], ["config", "--explain", "theme", "--json"]]) {
+    assert.deepEqual(
+      theme.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.trim().split(/ +/).slice(0, 2)),
+      [
+        ["theme", "="],
+        ["config", '"oc\\u001b[31mean\\u202e"'],
+        ["default", '"auto"'],
+      ],
+    );
+    for (const args of [
+      ["config", "--json"],
+      ["config", "--explain", "theme", "--json"],
+    ]) {
       const run = runCli(root, args);
       assert.doesNotMatch(run.stdout, raw, args.join(" "));
       assert.equal(JSON.parse(run.stdout) !== undefined, true);
@@ -85,7 +100,11 @@ describe("through the built CLI: config values and archive names reach no output
   });
 
   test("create's warnings and log escape an archive's name", () => {
-    const root = fixture({ "dropkit.config.json": JSON.stringify({ modules: hostile.modules }), "ocean-theme.zip": { zip: { "a.txt": "a" } }, "folder/": "" });
+    const root = fixture({
+      "dropkit.config.json": JSON.stringify({ modules: hostile.modules }),
+      "ocean-theme.zip": { zip: { "a.txt": "a" } },
+      "folder/": "",
+    });
     // A link to a folder, named to clear the screen, reverse the line and forge a warning: left out with a warning.
     fs.symlinkSync(path.join(root, "folder"), path.join(root, "x\u001b[2J\u202e\nwarning   forged.zip"));
     const run = runCli(root, ["create"]);

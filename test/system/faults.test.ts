@@ -24,7 +24,6 @@ function runWithUnreadable(root: string, entry: string, command: string, writabl
   return permissions.run(root, [command, ...json]);
 }
 
-
 describe("unreadable and odd config files", () => {
   test("an unreadable config (EACCES) exits 66 naming the file and the reason", { skip: permissions.skip }, () => {
     const root = fixture({ "dropkit.config.json": '{"theme": "ocean"}' });
@@ -74,7 +73,11 @@ describe("unreadable and odd config files", () => {
   });
 
   test("a loop of directory links below the working directory does not hang auto-detect or the archive scan", () => {
-    const root = fixture({ "blog.zip": { zip: { a: "a" } }, "presets/deep.json": '{"detect": ["**/*.never"]}', "dropkit.config.json": '{"presetsSearchPath": ["./presets"]}' });
+    const root = fixture({
+      "blog.zip": { zip: { a: "a" } },
+      "presets/deep.json": '{"detect": ["**/*.never"]}',
+      "dropkit.config.json": '{"presetsSearchPath": ["./presets"]}',
+    });
     fs.symlinkSync(".", path.join(root, "loop"));
     fs.symlinkSync("b", path.join(root, "a"));
     fs.symlinkSync("a", path.join(root, "b"));
@@ -109,7 +112,10 @@ describe("hooks", () => {
     const r = runCli(root, ["create", ...json]);
     clean(r);
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(eventsOf(r, "hook").map((h) => h.status), ["no-directory", "no-directory"]);
+    assert.deepEqual(
+      eventsOf(r, "hook").map((h) => h.status),
+      ["no-directory", "no-directory"],
+    );
   });
 
   test("a hook that hangs is stopped at DROPKIT_HOOK_TIMEOUT: a warning with continue, and the run goes on", () => {
@@ -120,7 +126,12 @@ describe("hooks", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.ok(Date.now() - started < 15_000, "the hang was not cut short");
     assert.equal(eventsOf(r, "hook")[0]?.status, "timed-out");
-    assert.match(eventsOf(r, "warning").map((w) => w.message).join("\n"), /timed out after 0\.5 s.*DROPKIT_HOOK_TIMEOUT/);
+    assert.match(
+      eventsOf(r, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /timed out after 0\.5 s.*DROPKIT_HOOK_TIMEOUT/,
+    );
   });
 
   test("an invalid DROPKIT_HOOK_TIMEOUT stops the run before any hook, naming the variable", () => {
@@ -161,8 +172,14 @@ describe("state and cache files that cannot be written or read", () => {
     assert.match(clean(r)!.message, /Cannot read the state file .*EACCES/);
   });
 
-  test("a cache file that cannot be written (its folder is read-only) exits 74 naming it and the ways out", { skip: permissions.skip }, () => {
-    const root = fixture({ "drop/blog.zip": { zip: { a: "a" } }, "drop/dropkit.config.json": '{"cache": {"file": "../locked/cache.json"}}', "locked/": "" });
+  test("a cache file that cannot be written (its folder is read-only) exits 74 naming it and the ways out", {
+    skip: permissions.skip,
+  }, () => {
+    const root = fixture({
+      "drop/blog.zip": { zip: { a: "a" } },
+      "drop/dropkit.config.json": '{"cache": {"file": "../locked/cache.json"}}',
+      "locked/": "",
+    });
     openUp(root);
     // The drop is the user's own (a drop others can write is no place for its config: src/trust.ts).
     if (asNobody) fs.chownSync(path.join(root, "drop"), nobody, nobody);
@@ -179,12 +196,20 @@ describe("state and cache files that cannot be written or read", () => {
     const r = runWithUnreadable(root, ".dropkit-cache.json", "create", true);
     clean(r);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(eventsOf(r, "warning").map((w) => w.message).join("\n"), /Cannot read the cache .*EACCES/);
+    assert.match(
+      eventsOf(r, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /Cannot read the cache .*EACCES/,
+    );
   });
 });
 
 describe("unreadable archives", () => {
-  for (const [what, env] of [["with the cache", {}], ["without it", { DROPKIT_CACHE_ENABLED: "false" }]] as const) {
+  for (const [what, env] of [
+    ["with the cache", {}],
+    ["without it", { DROPKIT_CACHE_ENABLED: "false" }],
+  ] as const) {
     test(`an archive that cannot be read (EACCES) exits 74 naming it, ${what}, nothing written`, { skip: permissions.skip }, () => {
       const root = fixture({ "blog.zip": { zip: { a: "a" } }, "shop.zip": { zip: { b: "b" } } });
       openUp(root);
@@ -196,7 +221,10 @@ describe("unreadable archives", () => {
       assert.equal(e?.name, "IOError");
       assert.match(e!.message, new RegExp(`Cannot read the archive ${path.join(root, "shop.zip")} \\(EACCES\\)`));
       // No state, cache, lock or temporary file (HOME is the drop here, so dropkit's per-user caches may appear under .cache).
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith(".dropkit")), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.startsWith(".dropkit")),
+        [],
+      );
     });
   }
 });

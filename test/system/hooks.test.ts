@@ -12,7 +12,6 @@ import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "../helpers
 import { assertStopped, killQuietly, waitFor } from "../helpers/processes.js";
 import { tempDir } from "../helpers/temp.js";
 
-
 /** A project dir with an `init-scripts` dir holding `hooks` (name → [script, mode]). */
 function project(hooks: Record<string, [string, number]>): string {
   const root = tempDir();
@@ -29,7 +28,16 @@ const sh = (name: string, body = ""): [string, number] => [`#!/bin/sh\necho ${na
 
 function options(cwd: string, extra: Partial<HookOptions> = {}): HookOptions & { records: HookRecord[] } {
   const records: HookRecord[] = [];
-  return { cwd, onFailure: "continue", phase: "init", env: { PATH: process.env.PATH }, timeoutMs: 10_000, log: (r) => records.push(r), records, ...extra };
+  return {
+    cwd,
+    onFailure: "continue",
+    phase: "init",
+    env: { PATH: process.env.PATH },
+    timeoutMs: 10_000,
+    log: (r) => records.push(r),
+    records,
+    ...extra,
+  };
 }
 
 const ran = (root: string): string[] => {
@@ -39,7 +47,13 @@ const ran = (root: string): string[] => {
 
 describe("runHooks: which hooks run", () => {
   test("every executable regular file, in name order, with the working directory as cwd", async () => {
-    const root = project({ "20-b": sh("b"), "10-a": sh("a"), "3-c": sh("c"), "B-upper": sh("B"), "cwd": ["#!/bin/sh\npwd > cwd.txt\n", 0o755] });
+    const root = project({
+      "20-b": sh("b"),
+      "10-a": sh("a"),
+      "3-c": sh("c"),
+      "B-upper": sh("B"),
+      cwd: ["#!/bin/sh\npwd > cwd.txt\n", 0o755],
+    });
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     // Code-unit order: digits, then uppercase, then lowercase.
@@ -47,12 +61,15 @@ describe("runHooks: which hooks run", () => {
     assert.equal(fs.readFileSync(path.join(root, "cwd.txt"), "utf8").trim(), root);
     assert.equal(outcome.dir, path.join(root, "init-scripts"));
     assert.equal(outcome.exists, true);
-    assert.deepEqual(outcome.ran.map((r) => path.basename(r.file)), ["10-a", "20-b", "3-c", "B-upper", "cwd"]);
+    assert.deepEqual(
+      outcome.ran.map((r) => path.basename(r.file)),
+      ["10-a", "20-b", "3-c", "B-upper", "cwd"],
+    );
     assert.deepEqual(outcome.warnings, []);
   });
 
   test("each hook is logged with phase, file, exit code and duration", async () => {
-    const root = project({ "a": sh("a") });
+    const root = project({ a: sh("a") });
     const opts = options(root, { phase: "post" });
     await runHooks(path.join(root, "init-scripts"), opts);
     assert.equal(opts.records.length, 1);
@@ -67,14 +84,21 @@ describe("runHooks: which hooks run", () => {
   });
 
   test("files without the execute bit, directories and hidden files are not run; skipped files are logged", async () => {
-    const root = project({ "a": sh("a"), "notes.txt": sh("notes"), ".hidden": sh("hidden") });
+    const root = project({ a: sh("a"), "notes.txt": sh("notes"), ".hidden": sh("hidden") });
     fs.chmodSync(path.join(root, "init-scripts", "notes.txt"), 0o644);
     fs.mkdirSync(path.join(root, "init-scripts", "subdir"));
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     assert.deepEqual(ran(root), ["a"]);
     assert.deepEqual(outcome.skipped, [path.join(root, "init-scripts", "notes.txt"), path.join(root, "init-scripts", "subdir")]);
-    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["a", "ok"], ["notes.txt", "skipped"], ["subdir", "skipped"]]);
+    assert.deepEqual(
+      opts.records.map((r) => [path.basename(r.file), r.status]),
+      [
+        ["a", "ok"],
+        ["notes.txt", "skipped"],
+        ["subdir", "skipped"],
+      ],
+    );
     assert.match(opts.records[1]!.message!, /not executable/);
     assert.match(opts.records[2]!.message!, /is a directory/);
   });
@@ -91,12 +115,30 @@ describe("runHooks: which hooks run", () => {
     const run = runCli(root, ["create", "--log-format=json"]);
     assert.equal(run.status, 0, run.stderr);
     const hooks = eventsOf(run, "hook").filter((r) => r.phase === "init");
-    assert.deepEqual(hooks.map((r) => [path.basename(r.file), r.status]), [["05-notes", "skipped"], ["10-a", "ok"], ["20-dir", "skipped"], ["30-b", "ok"], ["40-link", "skipped"]]);
+    assert.deepEqual(
+      hooks.map((r) => [path.basename(r.file), r.status]),
+      [
+        ["05-notes", "skipped"],
+        ["10-a", "ok"],
+        ["20-dir", "skipped"],
+        ["30-b", "ok"],
+        ["40-link", "skipped"],
+      ],
+    );
     assert.match(hooks[2]!.message, /20-dir is a directory/);
     assert.match(hooks[4]!.message, /link to nothing/);
     const text = runCli(root, ["create"]);
     const lines = text.stderr.split("\n").filter((l) => l.startsWith("hook      init"));
-    assert.deepEqual(lines.map((l) => /init-scripts\/(\S+) (\S+)/.exec(l)!.slice(1)), [["05-notes", "skipped:"], ["10-a", "ok"], ["20-dir", "skipped:"], ["30-b", "ok"], ["40-link", "skipped:"]]);
+    assert.deepEqual(
+      lines.map((l) => /init-scripts\/(\S+) (\S+)/.exec(l)!.slice(1)),
+      [
+        ["05-notes", "skipped:"],
+        ["10-a", "ok"],
+        ["20-dir", "skipped:"],
+        ["30-b", "ok"],
+        ["40-link", "skipped:"],
+      ],
+    );
   });
 
   test("create does not log a file it would have skipped when a hook ahead of it stops the run", () => {
@@ -109,30 +151,49 @@ describe("runHooks: which hooks run", () => {
     });
     const run = runCli(root, ["create", "--log-format=json"]);
     assert.equal(run.status, 1, run.stderr);
-    assert.deepEqual(eventsOf(run, "hook").map((r) => [path.basename(r.file), r.status]), [["10-fail", "failed"]]);
+    assert.deepEqual(
+      eventsOf(run, "hook").map((r) => [path.basename(r.file), r.status]),
+      [["10-fail", "failed"]],
+    );
   });
 
   test("a hook whose name is not valid UTF-8 is not run, with a warning naming it that says to rename it; the others run", async () => {
-    const root = project({ "a": sh("a") });
+    const root = project({ a: sh("a") });
     // f\xff: no string path reaches it (Node lists it as f\uFFFD), as for such an archive.
-    fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/init-scripts/`), Buffer.from([0x66, 0xff])]), "#!/bin/sh\necho bad >> ran.txt\n", { mode: 0o755 });
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/init-scripts/`), Buffer.from([0x66, 0xff])]), "#!/bin/sh\necho bad >> ran.txt\n", {
+      mode: 0o755,
+    });
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     assert.deepEqual(ran(root), ["a"]);
     const file = path.join(root, "init-scripts", "f\uFFFD");
-    assert.deepEqual(outcome.warnings, [{ message: `The init hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`, source: file }]);
-    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["a", "ok"]]);
+    assert.deepEqual(outcome.warnings, [
+      {
+        message: `The init hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`,
+        source: file,
+      },
+    ]);
+    assert.deepEqual(
+      opts.records.map((r) => [path.basename(r.file), r.status]),
+      [["a", "ok"]],
+    );
   });
 
   test("create logs a hook whose name is not valid UTF-8 as a warning, escaped in the text log, and goes on", () => {
-    const root = fixture({ "blog.zip": { zip: { "a.txt": "a" } }, "post-scripts/ok": { text: "#!/bin/sh\ntouch post-ran\n", mode: 0o755 } });
+    const root = fixture({
+      "blog.zip": { zip: { "a.txt": "a" } },
+      "post-scripts/ok": { text: "#!/bin/sh\ntouch post-ran\n", mode: 0o755 },
+    });
     // A newline and an invalid byte: the text log shows the newline as \n and the byte as U+FFFD.
     fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/post-scripts/x\n`), Buffer.from([0xfe])]), "#!/bin/sh\n", { mode: 0o755 });
     const json = runCli(root, ["create", "--log-format=json"]);
     assert.equal(json.status, 0, json.stderr);
     const [warning] = eventsOf(json, "warning");
     assert.equal(warning!.source, path.join(root, "post-scripts", "x\n\uFFFD"));
-    assert.match(warning!.message, /The post hook .*post-scripts\/x\n\uFFFD is not run: its name is not valid UTF-8, so it cannot be started by name; rename it\./);
+    assert.match(
+      warning!.message,
+      /The post hook .*post-scripts\/x\n\uFFFD is not run: its name is not valid UTF-8, so it cannot be started by name; rename it\./,
+    );
     assert.ok(fs.existsSync(path.join(root, "post-ran")));
     const text = runCli(root, ["create"]);
     assert.equal(text.status, 0, text.stderr);
@@ -162,24 +223,30 @@ describe("runHooks: which hooks run", () => {
   test("a hooks path that is a file is an IOError", async () => {
     const root = project({});
     fs.writeFileSync(path.join(root, "hooks-file"), "");
-    await assert.rejects(runHooks("hooks-file", options(root)), (e: DropkitError) => e.name === "IOError" && /not a directory/.test(e.message));
+    await assert.rejects(
+      runHooks("hooks-file", options(root)),
+      (e: DropkitError) => e.name === "IOError" && /not a directory/.test(e.message),
+    );
   });
 
   test("hooks run directly: no shell, no interpolation of names, environment passed", async () => {
-    const root = project({ "$(touch pwned);x": ["#!/bin/sh\necho \"$MY_VAR\" > env.txt\n", 0o755] });
+    const root = project({ "$(touch pwned);x": ['#!/bin/sh\necho "$MY_VAR" > env.txt\n', 0o755] });
     await runHooks("init-scripts", options(root, { env: { PATH: process.env.PATH, MY_VAR: "$HOME `id`" } }));
     assert.equal(fs.readFileSync(path.join(root, "env.txt"), "utf8"), "$HOME `id`\n");
     assert.equal(fs.existsSync(path.join(root, "pwned")), false);
   });
 
   test("hook stdout and stderr go to our stderr; our stdout stays clean", () => {
-    const root = project({ "talk": ["#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", 0o755] });
+    const root = project({ talk: ["#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", 0o755] });
     const hooks = new URL("../../src/hooks.ts", import.meta.url).href;
     const script = `
       const { runHooks } = await import(${JSON.stringify(hooks)});
       await runHooks("init-scripts", { cwd: ${JSON.stringify(root)}, onFailure: "fail", phase: "init", env: process.env, timeoutMs: 10000, log: () => {} });
     `;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", cwd: import.meta.dirname });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      cwd: import.meta.dirname,
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, "");
     assert.match(run.stderr, /to-stdout/);
@@ -193,7 +260,13 @@ describe("runHooks: failures", () => {
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     assert.deepEqual(ran(root), ["one", "two"]);
-    assert.deepEqual(outcome.ran.map((r) => [r.status, r.exitCode]), [["failed", 3], ["ok", 0]]);
+    assert.deepEqual(
+      outcome.ran.map((r) => [r.status, r.exitCode]),
+      [
+        ["failed", 3],
+        ["ok", 0],
+      ],
+    );
     assert.equal(outcome.warnings.length, 1);
     assert.match(outcome.warnings[0]!.message, /init-scripts\/1 failed with exit code 3.*continue/);
     assert.equal(outcome.warnings[0]!.source, path.join(root, "init-scripts", "1"));
@@ -211,11 +284,15 @@ describe("runHooks: failures", () => {
       return true;
     });
     assert.deepEqual(ran(root), ["one", "two"]);
-    assert.deepEqual(opts.records.map((r) => r.exitCode), [0, 7], "the failing hook is logged before the run stops");
+    assert.deepEqual(
+      opts.records.map((r) => r.exitCode),
+      [0, 7],
+      "the failing hook is logged before the run stops",
+    );
   });
 
   test("a hook killed by a signal fails", async () => {
-    const root = project({ "k": sh("k", "kill -9 $$") });
+    const root = project({ k: sh("k", "kill -9 $$") });
     const opts = options(root);
     const outcome = await runHooks("init-scripts", opts);
     assert.equal(outcome.ran[0]!.status, "failed");
@@ -225,7 +302,7 @@ describe("runHooks: failures", () => {
   });
 
   test("a hook that cannot be started fails (spawn error)", async () => {
-    const root = project({ "bad": ["#!/nonexistent/interpreter\n", 0o755], "next": sh("next") });
+    const root = project({ bad: ["#!/nonexistent/interpreter\n", 0o755], next: sh("next") });
     const outcome = await runHooks("init-scripts", options(root));
     assert.equal(outcome.ran[0]!.status, "spawn-error");
     assert.match(outcome.warnings[0]!.message, /could not be started \(ENOENT\)/);
@@ -233,8 +310,11 @@ describe("runHooks: failures", () => {
   });
 
   test("a spawn error with fail stops the run", async () => {
-    const root = project({ "bad": ["#!/nonexistent/interpreter\n", 0o755] });
-    await assert.rejects(runHooks("init-scripts", options(root, { onFailure: "fail" })), (e: DropkitError) => e.name === "HookFailed" && /could not be started/.test(e.message));
+    const root = project({ bad: ["#!/nonexistent/interpreter\n", 0o755] });
+    await assert.rejects(
+      runHooks("init-scripts", options(root, { onFailure: "fail" })),
+      (e: DropkitError) => e.name === "HookFailed" && /could not be started/.test(e.message),
+    );
   });
 
   test("a hook over the timeout is killed and reported as timed out", async () => {
@@ -249,15 +329,18 @@ describe("runHooks: failures", () => {
   });
 
   test("a hook that ignores SIGTERM gets SIGKILL", async () => {
-    const root = project({ "stubborn": ["#!/bin/sh\ntrap '' TERM\nexec sleep 10\n", 0o755] });
+    const root = project({ stubborn: ["#!/bin/sh\ntrap '' TERM\nexec sleep 10\n", 0o755] });
     const outcome = await runHooks("init-scripts", options(root, { timeoutMs: 100 }));
     assert.equal(outcome.ran[0]!.status, "timed-out");
     assert.equal(outcome.ran[0]!.signal, "SIGKILL");
   });
 
   test("a timeout with fail stops the run with HookFailed", async () => {
-    const root = project({ "slow": ["#!/bin/sh\nexec sleep 5\n", 0o755] });
-    await assert.rejects(runHooks("init-scripts", options(root, { timeoutMs: 100, onFailure: "fail" })), (e: DropkitError) => e.name === "HookFailed" && e.exitCode === 1 && /timed out/.test(e.message));
+    const root = project({ slow: ["#!/bin/sh\nexec sleep 5\n", 0o755] });
+    await assert.rejects(
+      runHooks("init-scripts", options(root, { timeoutMs: 100, onFailure: "fail" })),
+      (e: DropkitError) => e.name === "HookFailed" && e.exitCode === 1 && /timed out/.test(e.message),
+    );
   });
 });
 
@@ -267,7 +350,7 @@ describe("runHooks: no process outlives its hook", { timeout: 120_000 }, () => {
   const childPid = (root: string) => Number(fs.readFileSync(path.join(root, "child.pid"), "utf8"));
 
   test("a hook that leaves a background child and exits 0: the child is stopped with it", async () => {
-    const root = project({ "bg": backgrounding("exit 0") });
+    const root = project({ bg: backgrounding("exit 0") });
     const outcome = await runHooks("init-scripts", options(root));
     assert.equal(outcome.ran[0]!.status, "ok");
     assertStopped(childPid(root));
@@ -297,7 +380,10 @@ describe("runHooks: no process outlives its hook", { timeout: 120_000 }, () => {
     controller.abort(reason);
     await assert.rejects(running, (e) => e === reason);
     assertStopped(childPid(root));
-    assert.deepEqual(opts.records.map((r) => [path.basename(r.file), r.status]), [["1-wait", "interrupted"]]);
+    assert.deepEqual(
+      opts.records.map((r) => [path.basename(r.file), r.status]),
+      [["1-wait", "interrupted"]],
+    );
     assert.match(opts.records[0]!.message!, /stopped with every process it started, because dropkit received SIGTERM/);
     assert.deepEqual(ran(root), []);
     // Already aborted: nothing starts at all.
@@ -313,7 +399,7 @@ describe("runHooks: captured output (the JSON log)", { timeout: 120_000 }, () =>
 
   test("stdout and stderr become hook-output records, one per line; invalid UTF-8 replaced; the last partial line flushed", async () => {
     const forged = '{"event":"error","name":"HookFailed","exitCode":1,"path":"","source":"","message":"forged"}';
-    const root = project({ "talk": [`#!/bin/sh\necho '${forged}'\nprintf 'bad \\377 byte\\r\\n' >&2\nprintf 'no newline'\n`, 0o755] });
+    const root = project({ talk: [`#!/bin/sh\necho '${forged}'\nprintf 'bad \\377 byte\\r\\n' >&2\nprintf 'no newline'\n`, 0o755] });
     const { lines, opts } = capture(root);
     await runHooks("init-scripts", opts);
     const file = path.join(root, "init-scripts", "talk");
@@ -328,26 +414,44 @@ describe("runHooks: captured output (the JSON log)", { timeout: 120_000 }, () =>
   });
 
   test("a very long line is split into records of at most 8,192 characters", async () => {
-    const root = project({ "long": ["#!/bin/sh\nhead -c 20000 /dev/zero | tr '\\0' x\necho\n", 0o755] });
+    const root = project({ long: ["#!/bin/sh\nhead -c 20000 /dev/zero | tr '\\0' x\necho\n", 0o755] });
     const { lines, opts } = capture(root);
     await runHooks("init-scripts", opts);
-    assert.deepEqual(lines.map((l) => [l.text.length, l.continues ?? false]), [[8192, true], [8192, true], [3616, false]]);
+    assert.deepEqual(
+      lines.map((l) => [l.text.length, l.continues ?? false]),
+      [
+        [8192, true],
+        [8192, true],
+        [3616, false],
+      ],
+    );
   });
 
   test("a background child holding the pipes is stopped when the hook exits, so the run goes on", async () => {
-    const root = project({ "bg": ["#!/bin/sh\n(sleep 1000; echo late) &\necho $! > child.pid\necho early\n", 0o755] });
+    const root = project({ bg: ["#!/bin/sh\n(sleep 1000; echo late) &\necho $! > child.pid\necho early\n", 0o755] });
     const { lines, opts } = capture(root);
     await runHooks("init-scripts", opts);
-    assert.deepEqual(lines.map((l) => l.text), ["early"]);
+    assert.deepEqual(
+      lines.map((l) => l.text),
+      ["early"],
+    );
     assertStopped(Number(fs.readFileSync(path.join(root, "child.pid"), "utf8")));
   });
 
   test("a process that escaped the group (setsid) and holds the pipe: the run goes on after the grace period", async () => {
-    const root = project({ "escape": ["#!/bin/sh\nsetsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' &\nwhile [ ! -s escaped.pid ]; do sleep 0.02; done\necho done\n", 0o755] });
+    const root = project({
+      escape: [
+        "#!/bin/sh\nsetsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' &\nwhile [ ! -s escaped.pid ]; do sleep 0.02; done\necho done\n",
+        0o755,
+      ],
+    });
     const { lines, opts } = capture(root);
     try {
       await runHooks("init-scripts", opts);
-      assert.deepEqual(lines.map((l) => l.text), ["done"]);
+      assert.deepEqual(
+        lines.map((l) => l.text),
+        ["done"],
+      );
       assert.equal(opts.records[0]!.status, "ok");
     } finally {
       killQuietly(Number(fs.readFileSync(path.join(root, "escaped.pid"), "utf8")));
@@ -360,7 +464,9 @@ describe("the built CLI: a hook's processes never hold the run", { timeout: 120_
   function pipedToCat(root: string, redirect: string, env: Record<string, string> = {}) {
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} create ${redirect} | cat`;
     return spawnSync("bash", ["-c", command], {
-      cwd: root, encoding: "utf8", timeout: 20_000,
+      cwd: root,
+      encoding: "utf8",
+      timeout: 20_000,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
     });
   }
@@ -406,7 +512,11 @@ describe("the built CLI: hook output never enters the JSON log raw", { timeout: 
       assert.equal(run.records.length, lines.length);
       assert.deepEqual(eventsOf(run, "error"), [], "a hook forged an error record");
       const output = eventsOf(run, "hook-output");
-      const expected = [["stderr", forged], ["stdout", forged], ["stdout", "\u001b[31mred\u202e \ufffd"]];
+      const expected = [
+        ["stderr", forged],
+        ["stdout", forged],
+        ["stdout", "\u001b[31mred\u202e \ufffd"],
+      ];
       assert.deepEqual(output.map((r) => [r.stream, r.text]).sort(), expected.sort());
       for (const r of output) assert.deepEqual(Object.keys(r), ["event", "phase", "file", "stream", "text"]);
       // The raw stream carries the controls escaped, so that a terminal showing it is not driven by them.

@@ -15,7 +15,12 @@ const schema = "./node_modules/dropkit/schema.json";
 /** A drop with two themes, four modules and a local preset. */
 function drop(extra: Record<string, string> = {}): string {
   return fixture({
-    "ocean-theme.zip": zip, "forest-theme.zip": zip, "blog.zip": zip, "shop.zip": zip, "test-a.zip": zip, "test-b.zip": zip,
+    "ocean-theme.zip": zip,
+    "forest-theme.zip": zip,
+    "blog.zip": zip,
+    "shop.zip": zip,
+    "test-a.zip": zip,
+    "test-b.zip": zip,
     "presets/ci.json": '{ "cache": { "enabled": false } }\n',
     ...extra,
   });
@@ -107,7 +112,13 @@ describe("init on a terminal", () => {
       term.send(keys.enter);
     }
     assert.equal(await term.exit(), 0, term.screen);
-    assert.deepEqual(readConfig(root), { $schema: schema, schema: 1, theme: "./themes/sea-theme.zip", presets: [], modules: { exclude: ["old-*"] } });
+    assert.deepEqual(readConfig(root), {
+      $schema: schema,
+      schema: 1,
+      theme: "./themes/sea-theme.zip",
+      presets: [],
+      modules: { exclude: ["old-*"] },
+    });
   });
 
   test("a bad flag stops init on a terminal before the first question, at the flag", pty, async () => {
@@ -128,7 +139,13 @@ describe("init on a terminal", () => {
     term.send(keys.backspace, keys.backspace, keys.backspace, keys.backspace, keys.backspace, "OCEAN", keys.enter);
     await term.expect("◆  Presets");
     term.send(keys.enter);
-    for (const prompt of ["◆  Modules to exclude", "◆  Only these modules", "◆  When a hook script fails", "◆  Cache archive fingerprints?", "◆  Decisions log format"]) {
+    for (const prompt of [
+      "◆  Modules to exclude",
+      "◆  Only these modules",
+      "◆  When a hook script fails",
+      "◆  Cache archive fingerprints?",
+      "◆  Decisions log format",
+    ]) {
       await term.expect(prompt);
       term.send(keys.enter);
     }
@@ -149,7 +166,11 @@ describe("init on a terminal", () => {
       term.send(keys.ctrlC);
       assert.equal(await term.exit(), 130, `prompt ${at + 1}: ${term.screen}`);
       assert.match(term.screen, /Cancelled: nothing was written/);
-      assert.deepEqual(fs.readdirSync(root).filter((f) => f.startsWith("dropkit.config") || f.endsWith(".tmp")), [], `prompt ${at + 1}`);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((f) => f.startsWith("dropkit.config") || f.endsWith(".tmp")),
+        [],
+        `prompt ${at + 1}`,
+      );
     }
   });
 });
@@ -158,7 +179,11 @@ describe("init without questions", () => {
   test("no terminal and no --yes exits 64 at once, without waiting for input", async () => {
     const root = drop();
     // stdin stays open: a program that waited for an answer would never end.
-    const child = spawn(process.execPath, [cliPath, "init"], { cwd: root, env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root) }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath, "init"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -178,7 +203,10 @@ describe("init without questions", () => {
     const run = runCli(root, ["init", "--yes"]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, "");
-    assert.equal(fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8"), `{\n  "$schema": "${schema}",\n  "schema": 1,\n  "presetsSearchPath": ["./presets"]\n}\n`);
+    assert.equal(
+      fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8"),
+      `{\n  "$schema": "${schema}",\n  "schema": 1,\n  "presetsSearchPath": ["./presets"]\n}\n`,
+    );
     assert.match(run.stderr, /^state\s+written .*dropkit\.config\.json$/m);
     assert.match(run.stderr, /^decision\s+hooks\.onFailure\s+fail\s+preset\s+standard$/m);
     assert.match(run.stderr, /^next\s+run dropkit create/m);
@@ -199,7 +227,13 @@ describe("init without questions", () => {
     const root = drop();
     const run = runCli(root, ["init", "--yes", "--theme=forest", "--preset=standard", "--exclude=shop", "--exclude=old-*"]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(readConfig(root), { $schema: schema, schema: 1, theme: "forest", presets: ["standard"], modules: { exclude: ["shop", "old-*"] } });
+    assert.deepEqual(readConfig(root), {
+      $schema: schema,
+      schema: 1,
+      theme: "forest",
+      presets: ["standard"],
+      modules: { exclude: ["shop", "old-*"] },
+    });
     const other = drop();
     const bad = runCli(other, ["init", "--yes", "--preset=nope", "--log-format=json"]);
     assert.equal(bad.status, 67, bad.stderr);
@@ -237,7 +271,11 @@ describe("init and an existing config", () => {
       for (const args of [["init", "--yes"], ["init"]]) {
         const run = runCli(root, args);
         assert.equal(run.status, args.length === 2 ? 73 : 64, run.stderr);
-        if (args.length === 2) assert.match(run.stderr, new RegExp(`ConfigExists \\(exit 73\\): This folder already has a config: .*${name.replace(".", "\\.")}.*--force`));
+        if (args.length === 2)
+          assert.match(
+            run.stderr,
+            new RegExp(`ConfigExists \\(exit 73\\): This folder already has a config: .*${name.replace(".", "\\.")}.*--force`),
+          );
       }
       assert.deepEqual(fs.readdirSync(root).sort(), before);
       assert.equal(fs.readFileSync(path.join(root, name), "utf8"), text);

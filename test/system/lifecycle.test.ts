@@ -28,7 +28,7 @@ function drop(files: Record<string, string>): string {
 }
 
 describe("a config that leaves a handle open", () => {
-  const interval = "setInterval(() => {}, 1000);\nexport default { theme: \"ocean\" };\n";
+  const interval = 'setInterval(() => {}, 1000);\nexport default { theme: "ocean" };\n';
 
   test("create writes the state and exits 0 by itself (setInterval in the config)", async () => {
     const root = drop({ "dropkit.config.ts": interval });
@@ -40,8 +40,8 @@ describe("a config that leaves a handle open", () => {
 
   test("an error (ThemeNotFound, 66) is printed and the run exits 66 by itself (a listening server in an imported module)", async () => {
     const root = drop({
-      "server.ts": "import net from \"node:net\";\nnet.createServer().listen(0, \"127.0.0.1\");\nexport const theme = \"nope\";\n",
-      "dropkit.config.ts": "import { theme } from \"./server\";\nexport default { theme };\n",
+      "server.ts": 'import net from "node:net";\nnet.createServer().listen(0, "127.0.0.1");\nexport const theme = "nope";\n',
+      "dropkit.config.ts": 'import { theme } from "./server";\nexport default { theme };\n',
     });
     const result = await runToEnd(root, ["create", "--log-format=json"]);
     assert.equal(result.signal, null, `killed after ${hangMs} ms: the run never ended\n${result.stderr}`);
@@ -65,13 +65,17 @@ describe("a config that leaves a handle open", () => {
   test("a large output on a full non-blocking pipe, read late, arrives whole before the exit", () => {
     // 3,000 module archives: the JSON log (a plan record each) is far larger than a pipe's buffer, and the writer
     // falls back to Node's stream (src/stdio.ts), whose queue must be flushed before the process exits.
-    const root = drop({ "dropkit.config.ts": "setInterval(() => {}, 1000);\nexport default { theme: \"ocean\", exclude: [] };\n" });
+    const root = drop({ "dropkit.config.ts": 'setInterval(() => {}, 1000);\nexport default { theme: "ocean", exclude: [] };\n' });
     const zip = makeZip({ "index.html": "<p>x</p>" });
     for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(root, `module-${String(i).padStart(4, "0")}.zip`), zip);
     const out = path.join(root, "received");
     const run = runWithLateReader([process.execPath, cliPath, "create", "--log-format=json"], out, {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        GIT_CEILING_DIRECTORIES: path.dirname(root),
+      },
       delaySeconds: 2,
       timeoutSeconds: hangMs / 1000,
     });
@@ -87,7 +91,12 @@ describe("a config that leaves a handle open", () => {
     const command = `exec ${process.execPath} ${cliPath} create`;
     const run = spawnSync("script", ["-qfec", command, "/dev/null"], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root), TERM: "dumb" },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        GIT_CEILING_DIRECTORIES: path.dirname(root),
+        TERM: "dumb",
+      },
       encoding: "utf8",
       timeout: hangMs,
     });
@@ -109,8 +118,14 @@ describe("a config that never settles", () => {
       const error = result.records.find((r) => r.event === "error");
       assert.equal(error?.name, "ConfigLoadError");
       assert.equal(error?.source, path.join(root, "dropkit.config.ts"));
-      assert.match(error?.message, /never settled: the promise its exported function returned was still pending when nothing was left for it to wait on/);
-      assert.deepEqual(fs.readdirSync(root).filter((name) => name.startsWith(".dropkit")), []);
+      assert.match(
+        error?.message,
+        /never settled: the promise its exported function returned was still pending when nothing was left for it to wait on/,
+      );
+      assert.deepEqual(
+        fs.readdirSync(root).filter((name) => name.startsWith(".dropkit")),
+        [],
+      );
     });
   }
 
@@ -120,7 +135,10 @@ describe("a config that never settles", () => {
     });
     const result = await runToEnd(root, ["config", "--log-format=json"]);
     assert.equal(result.status, 65, result.stderr);
-    assert.match(result.records.find((r) => r.event === "error")?.message, /dropkit\.config\.js never settled: its top-level code was still pending/);
+    assert.match(
+      result.records.find((r) => r.event === "error")?.message,
+      /dropkit\.config\.js never settled: its top-level code was still pending/,
+    );
     fs.rmSync(path.join(root, "dropkit.config.js"));
     fs.writeFileSync(path.join(root, "dropkit.config.json"), JSON.stringify({ presets: ["./slow.ts"] }));
     fs.writeFileSync(path.join(root, "slow.ts"), never);
@@ -137,13 +155,18 @@ describe("a config that never settles", () => {
     const result = await runToEnd(root, ["create", "--log-format=json"], { __DROPKIT_TEST_CONFIG_SETTLE_MS: "1500" });
     assert.equal(result.signal, null);
     assert.equal(result.status, 65, result.stderr);
-    assert.match(result.records.find((r) => r.event === "error")?.message, /was still pending after 1\.5 s, while a timer, a server or other work kept the process alive/);
+    assert.match(
+      result.records.find((r) => r.event === "error")?.message,
+      /was still pending after 1\.5 s, while a timer, a server or other work kept the process alive/,
+    );
     assert.ok(Date.now() - started >= 1500);
     assert.equal(fs.existsSync(path.join(root, ".dropkit.json")), false);
   });
 
   test("a config that settles late (a 300 ms wait) is not affected", async () => {
-    const root = drop({ "dropkit.config.ts": "export default async () => { await new Promise((r) => setTimeout(r, 300)); return { theme: \"ocean\" }; };\n" });
+    const root = drop({
+      "dropkit.config.ts": 'export default async () => { await new Promise((r) => setTimeout(r, 300)); return { theme: "ocean" }; };\n',
+    });
     const result = await runToEnd(root, ["create"]);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.theme, "ocean");
@@ -190,7 +213,11 @@ describe("a working directory removed before the run (a CI workspace cleaned by 
       // The shell enters the folder, which is then removed; dropkit starts in it.
       const script = `cd "$1" && rmdir "$1" && exec "$2" "$3" ${command.map((c) => `"${c}"`).join(" ")} --log-format=json`;
       const run = spawnSync("bash", ["-c", script, "bash", gone, process.execPath, cliPath], {
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: process.env.HOME ?? os.tmpdir(),
+          GIT_CEILING_DIRECTORIES: path.dirname(root),
+        },
         encoding: "utf8",
         timeout: hangMs,
       });
@@ -209,7 +236,11 @@ describe("standard error or output on a full device (/dev/full)", { skip: fs.exi
   function runWith(root: string, args: string[], stdio: Array<"pipe" | number>) {
     return spawnSync(process.execPath, [cliPath, ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        GIT_CEILING_DIRECTORIES: path.dirname(root),
+      },
       stdio: ["ignore", ...stdio],
       encoding: "utf8",
       timeout: hangMs,
@@ -248,11 +279,16 @@ describe("standard error or output on a full device (/dev/full)", { skip: fs.exi
   });
 });
 
-describe("cache.file ending in a separator (\"sub/\", no such folder)", () => {
+describe('cache.file ending in a separator ("sub/", no such folder)', () => {
   const cases: Array<[string, Record<string, string>, Record<string, string>, RegExp]> = [
     ["a JSON config", { "dropkit.config.json": '{\n  "cache": { "file": "sub/" }\n}\n' }, {}, /dropkit\.config\.json:2:22$/],
     ["a .ts config", { "dropkit.config.ts": 'export default { cache: { file: "sub/" } };\n' }, {}, /dropkit\.config\.ts$/],
-    ["a preset file", { "dropkit.config.json": '{ "presets": ["./p.json"] }\n', "p.json": '{ "cache": { "file": "sub\\\\" } }\n' }, {}, /p\.json:1:22$/],
+    [
+      "a preset file",
+      { "dropkit.config.json": '{ "presets": ["./p.json"] }\n', "p.json": '{ "cache": { "file": "sub\\\\" } }\n' },
+      {},
+      /p\.json:1:22$/,
+    ],
     ["DROPKIT_CACHE_FILE", {}, { DROPKIT_CACHE_FILE: "sub/" }, /^DROPKIT_CACHE_FILE$/],
   ];
   for (const [where, files, env, source] of cases) {

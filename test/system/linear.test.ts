@@ -36,7 +36,12 @@ function measure(cwd: string, args: string[], env: Record<string, string> = {}):
   try {
     const run = spawnSync(cliRuntime[0]!, [...cliRuntime.slice(1), cliPath, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        GIT_CEILING_DIRECTORIES: path.dirname(cwd),
+        ...env,
+      },
       stdio: ["ignore", stdout, stderr],
       timeout: sanityMs,
     });
@@ -126,7 +131,11 @@ describe("output grows at most linearly with a list (config text, --json, --expl
 
   test("DROPKIT_MODULES_EXCLUDE with 10,000 names: config (text and --json) and create end with 0, linear output", () => {
     const root = drop(0, false);
-    const env = { DROPKIT_MODULES_EXCLUDE: names(10_000).map((n) => `m${n}`).join(",") };
+    const env = {
+      DROPKIT_MODULES_EXCLUDE: names(10_000)
+        .map((n) => `m${n}`)
+        .join(","),
+    };
     const text = measure(root, ["config"], env);
     assert.equal(text.status, 0);
     const lines = text.stdout.trimEnd().split("\n");

@@ -28,8 +28,14 @@ describe("FolderListing", () => {
 
   test("a directory that cannot be listed: read throws its error every time, names is null", () => {
     const listing = new FolderListing(path.join(tempDir(), "missing"));
-    assert.throws(() => listing.read(), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
-    assert.throws(() => listing.read(), (e: NodeJS.ErrnoException) => e.code === "ENOENT");
+    assert.throws(
+      () => listing.read(),
+      (e: NodeJS.ErrnoException) => e.code === "ENOENT",
+    );
+    assert.throws(
+      () => listing.read(),
+      (e: NodeJS.ErrnoException) => e.code === "ENOENT",
+    );
     assert.equal(listing.names(), null);
   });
 
@@ -87,19 +93,28 @@ describe("create lists the drop before its lock and again under it, and again wh
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8")).plan.modules, ["shop"]);
   });
 
-  test("with nothing in between, the drop is listed twice: before the lock and under it (counted under strace)", { skip: straceSkip() }, () => {
+  test("with nothing in between, the drop is listed twice: before the lock and under it (counted under strace)", {
+    skip: straceSkip(),
+  }, () => {
     const root = fixture({ "blog.zip": zip, "ocean-theme.zip": zip });
     assert.equal(runCli(root, ["create", ...json]).status, 0);
     const trace = path.join(tempDir(), "trace");
     // -y names each descriptor's path, so that the drop's listings can be told from any other.
     const run = spawnSync("strace", ["-f", "-y", "-e", "trace=getdents64", "-o", trace, process.execPath, cliPath, "create", ...json], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        GIT_CEILING_DIRECTORIES: path.dirname(root),
+      },
       encoding: "utf8",
     });
     assert.equal(run.status, 0, run.stderr);
     // A listing reads the entries, then gets 0 at the end of the directory.
-    const ends = fs.readFileSync(trace, "utf8").split("\n").filter((line) => line.includes(`getdents64(`) && line.includes(`<${root}>`) && / = 0$/.test(line));
+    const ends = fs
+      .readFileSync(trace, "utf8")
+      .split("\n")
+      .filter((line) => line.includes(`getdents64(`) && line.includes(`<${root}>`) && / = 0$/.test(line));
     assert.equal(ends.length, 2, fs.readFileSync(trace, "utf8"));
   });
 });

@@ -21,7 +21,10 @@ describe("JSON forms are returned as raw text", () => {
 
   test("package.json keeps its format", async () => {
     const root = tree({ "package.json": '{"dropkit":{}}' });
-    assert.deepEqual(await loadConfigFile(path.join(root, "package.json"), "package.json"), { format: "package.json", text: '{"dropkit":{}}' });
+    assert.deepEqual(await loadConfigFile(path.join(root, "package.json"), "package.json"), {
+      format: "package.json",
+      text: '{"dropkit":{}}',
+    });
   });
 
   test("UTF-8 text with a byte-order mark: the mark is dropped, the rest kept", async () => {
@@ -31,18 +34,31 @@ describe("JSON forms are returned as raw text", () => {
 
   test("bytes that are not UTF-8 are a ConfigSyntaxError", async () => {
     const root = tree({ "c.json": Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
-    await assert.rejects(loadConfigFile(path.join(root, "c.json"), "json"), (e: DropkitError) => e.name === "ConfigSyntaxError" && e.exitCode === 65 && /UTF-8/.test(e.message));
+    await assert.rejects(
+      loadConfigFile(path.join(root, "c.json"), "json"),
+      (e: DropkitError) => e.name === "ConfigSyntaxError" && e.exitCode === 65 && /UTF-8/.test(e.message),
+    );
   });
 
   test("a file that vanished is ConfigNotFound", async () => {
     const root = tree({});
-    await assert.rejects(loadConfigFile(path.join(root, "gone.json"), "json"), (e: DropkitError) => e.name === "ConfigNotFound" && e.exitCode === 66);
-    await assert.rejects(loadConfigFile(path.join(root, "gone.ts"), "ts"), (e: DropkitError) => e.name === "ConfigNotFound" && /does not exist/.test(e.message));
+    await assert.rejects(
+      loadConfigFile(path.join(root, "gone.json"), "json"),
+      (e: DropkitError) => e.name === "ConfigNotFound" && e.exitCode === 66,
+    );
+    await assert.rejects(
+      loadConfigFile(path.join(root, "gone.ts"), "ts"),
+      (e: DropkitError) => e.name === "ConfigNotFound" && /does not exist/.test(e.message),
+    );
   });
 });
 describe("presets", () => {
   test("loadPresetFile reads .json as text and .ts/.js as values", async () => {
-    const root = tree({ "p.json": '{"theme":"j"}', "p.ts": "export default { theme: 't' as string };", "p.js": "module.exports = { theme: 'js' };" });
+    const root = tree({
+      "p.json": '{"theme":"j"}',
+      "p.ts": "export default { theme: 't' as string };",
+      "p.js": "module.exports = { theme: 'js' };",
+    });
     assert.deepEqual(await loadPresetFile(path.join(root, "p.json")), { format: "json", text: '{"theme":"j"}' });
     assert.deepEqual(await loadPresetFile(path.join(root, "p.ts")), { format: "value", value: { theme: "t" } });
     assert.deepEqual(await loadPresetFile(path.join(root, "p.js")), { format: "value", value: { theme: "js" } });
@@ -50,7 +66,10 @@ describe("presets", () => {
 
   test("a preset's errors say preset", async () => {
     const root = tree({ "p.ts": "export default 1;" });
-    await assert.rejects(loadPresetFile(path.join(root, "p.ts")), (e: DropkitError) => e.name === "ConfigLoadError" && /preset file must export an object/.test(e.message));
+    await assert.rejects(
+      loadPresetFile(path.join(root, "p.ts")),
+      (e: DropkitError) => e.name === "ConfigLoadError" && /preset file must export an object/.test(e.message),
+    );
   });
 });
 
@@ -61,7 +80,10 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
     const e = await loadError("dropkit.config.json", `{"x": "${"y".repeat(1_500_000 - 9)}"}`);
     assert.equal(e.name, "ConfigLoadError");
     assert.equal(e.exitCode, 65);
-    assert.match(e.message, /dropkit\.config\.json is 1\.4 MiB \(1,500,000 bytes\), over the limit of 1 MiB \(1,048,576 bytes\) for a config file/);
+    assert.match(
+      e.message,
+      /dropkit\.config\.json is 1\.4 MiB \(1,500,000 bytes\), over the limit of 1 MiB \(1,048,576 bytes\) for a config file/,
+    );
     const exact = " ".repeat(mib - 2) + "{}";
     assert.deepEqual(await load("dropkit.config.json", exact), { format: "json", text: exact });
   });
@@ -92,26 +114,36 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
     await loadConfigFile(path.join(root, "a.json"), "json", "config", budget);
     assert.equal(budget.used, 2);
     budget.used = limits.totalBytes - 5;
-    await assert.rejects(loadPresetFile(path.join(root, "b.json"), budget), (e: DropkitError) =>
-      e.name === "ConfigLoadError" && /together with .*b\.json, over the limit of 4 MiB \(4,194,304 bytes\)/.test(e.message));
+    await assert.rejects(
+      loadPresetFile(path.join(root, "b.json"), budget),
+      (e: DropkitError) =>
+        e.name === "ConfigLoadError" && /together with .*b\.json, over the limit of 4 MiB \(4,194,304 bytes\)/.test(e.message),
+    );
   });
 
   test("exported data over 1 MiB as JSON stops at once, a sparse new Array(1e9) included", async () => {
     const started = performance.now();
     const e = await loadError("dropkit.config.ts", "export default { exclude: new Array(1e9) };\n");
     assert.equal(e.name, "ConfigLoadError");
-    assert.match(e.message, /The data exported by .*dropkit\.config\.ts is over 1 MiB \(1,048,576 bytes\) as JSON \(the walk stopped there\)/);
+    assert.match(
+      e.message,
+      /The data exported by .*dropkit\.config\.ts is over 1 MiB \(1,048,576 bytes\) as JSON \(the walk stopped there\)/,
+    );
     assert.ok(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
   });
 
   test("values that throw when looked at (Proxy traps, stack and message getters) are ConfigLoadErrors", async () => {
     const cases: Record<string, RegExp> = {
       "export default new Proxy({}, { ownKeys() { throw new Error('no keys'); } });": /exports a value that cannot be read: no keys/,
-      "export default new Proxy({}, { getPrototypeOf() { throw new Error('no proto'); } });": /exports a value that cannot be read: no proto/,
-      "const r = Proxy.revocable([], {}); r.revoke(); export default { exclude: r.proxy };": /exports a value that cannot be read: .*revoked/,
-      "export default () => { throw new Proxy({}, { get() { throw 1; }, getPrototypeOf() { throw 1; } }); };": /threw when its exported function was called: a thrown value that cannot be shown/,
+      "export default new Proxy({}, { getPrototypeOf() { throw new Error('no proto'); } });":
+        /exports a value that cannot be read: no proto/,
+      "const r = Proxy.revocable([], {}); r.revoke(); export default { exclude: r.proxy };":
+        /exports a value that cannot be read: .*revoked/,
+      "export default () => { throw new Proxy({}, { get() { throw 1; }, getPrototypeOf() { throw 1; } }); };":
+        /threw when its exported function was called: a thrown value that cannot be shown/,
       "const e = new Error('kept'); Object.defineProperty(e, 'stack', { get() { throw 1; } }); throw e;": /could not be evaluated: kept/,
-      "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw 1; } }); throw e;": /could not be evaluated: a thrown value that cannot be shown/,
+      "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw 1; } }); throw e;":
+        /could not be evaluated: a thrown value that cannot be shown/,
     };
     for (const [source, expected] of Object.entries(cases)) {
       const e = await loadError("dropkit.config.ts", source);
@@ -123,7 +155,10 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
   test("a config that calls process.exit is a ConfigLoadError, and process.exit is itself again afterwards", async () => {
     const exit = process.exit;
     const top = await loadError("dropkit.config.js", "process.exit(70);\n");
-    assert.match(top.message, /could not be evaluated: it called process\.exit\(70\); a config or preset file exports its settings and must not end the process/);
+    assert.match(
+      top.message,
+      /could not be evaluated: it called process\.exit\(70\); a config or preset file exports its settings and must not end the process/,
+    );
     // Placed at the call in the config, not in dropkit's stand-in for process.exit.
     assert.match(top.source, /dropkit\.config\.js:1:9$/);
     const inFunction = await loadError("dropkit.config.ts", "const n: number = 0;\nexport default async () => { process.exit(n); };\n");
@@ -133,10 +168,13 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
   });
 });
 
-describe(".ts configs without jiti where Node strips types (src/native.ts), through the built CLI", { skip: !canStripTypes(nodeOnly()) && "this runtime does not strip types: jiti loads every .ts file" }, () => {
+describe(".ts configs without jiti where Node strips types (src/native.ts), through the built CLI", {
+  skip: !canStripTypes(nodeOnly()) && "this runtime does not strip types: jiti loads every .ts file",
+}, () => {
   const config = 'const theme: string = "ocean";\nexport default { theme };\n';
   /** `config --json` with the debug records of how the file was loaded, and its own private cache home. */
-  const run = (root: string, xdg: string, env: Record<string, string> = {}) => runCli(root, ["config", "--json"], { XDG_CACHE_HOME: xdg, DROPKIT_DEBUG: "1", ...env });
+  const run = (root: string, xdg: string, env: Record<string, string> = {}) =>
+    runCli(root, ["config", "--json"], { XDG_CACHE_HOME: xdg, DROPKIT_DEBUG: "1", ...env });
   const stripCache = (xdg: string) => path.join(xdg, "dropkit", "ts");
   const themeOf = (r: { stdout: string }) => (JSON.parse(r.stdout) as { config: { theme: string } }).config.theme;
 
@@ -218,12 +256,18 @@ describe(".ts configs without jiti where Node strips types (src/native.ts), thro
       "dropkit.config.ts": 'import { pick } from "./lib/pick.ts";\nconst n: number = 1;\nexport default { theme: pick(n) };\n',
       "lib/pick.ts": 'export function pick(n: number): string {\n  if (n > 0) throw new Error("no theme");\n  return "x";\n}\n',
     });
-    const json = (env: Record<string, string>) => runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: privateHome(), DROPKIT_DEBUG: "1", ...env });
+    const json = (env: Record<string, string>) =>
+      runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: privateHome(), DROPKIT_DEBUG: "1", ...env });
     const native = json({});
     const jiti = json({ __DROPKIT_TEST_TS_LOADER: "jiti" });
     assert.match(native.stderr, /types stripped, saved/);
     assert.doesNotMatch(jiti.stderr, /types stripped/);
-    const error = (r: typeof native) => r.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).find((r) => r.event === "error");
+    const error = (r: typeof native) =>
+      r.stderr
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l))
+        .find((r) => r.event === "error");
     for (const r of [native, jiti]) {
       assert.equal(r.status, 65);
       assert.equal(error(r).source, `${path.join(root, "lib/pick.ts")}:2:20`);
@@ -236,11 +280,14 @@ describe(".ts configs without jiti where Node strips types (src/native.ts), thro
     const running = run(fixture({ "dropkit.config.ts": source }), privateHome());
     assert.equal(themeOf(running), "ocean", running.stderr);
     assert.match(running.stderr, /types stripped/);
-    const own = run(fixture({
-      "dropkit.config.ts": source,
-      "node_modules/dropkit/package.json": '{ "name": "dropkit", "version": "0.9.0", "type": "module", "exports": "./index.js" }',
-      "node_modules/dropkit/index.js": 'export const defineConfig = (config) => ({ ...config, theme: "from-the-project" });\n',
-    }), privateHome());
+    const own = run(
+      fixture({
+        "dropkit.config.ts": source,
+        "node_modules/dropkit/package.json": '{ "name": "dropkit", "version": "0.9.0", "type": "module", "exports": "./index.js" }',
+        "node_modules/dropkit/index.js": 'export const defineConfig = (config) => ({ ...config, theme: "from-the-project" });\n',
+      }),
+      privateHome(),
+    );
     assert.equal(themeOf(own), "from-the-project", own.stderr);
     assert.match(own.stderr, /types stripped/);
   });

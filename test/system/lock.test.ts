@@ -76,7 +76,10 @@ describe("acquireLock", () => {
   test("a lock from another host cannot be checked: held until it has gone 10 minutes without a refresh", async () => {
     const file = path.join(tempDir(), ".dropkit.json.lock");
     fs.writeFileSync(file, JSON.stringify({ pid: 1, hostname: "elsewhere.example", startedAt: "2026-01-01T00:00:00.000Z" }));
-    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict" && /another host .* 10 minutes without a refresh/.test(e.message));
+    await assert.rejects(
+      acquireLock(file, { waitMs: 100 }),
+      (e: DropkitError) => e.name === "StateConflict" && /another host .* 10 minutes without a refresh/.test(e.message),
+    );
     age(file, lockStaleMs / 1000 - 30);
     await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
     age(file, lockStaleMs / 1000 + 30);
@@ -86,14 +89,17 @@ describe("acquireLock", () => {
     lock.release();
   });
 
-  const noPidNamespace = !fs.existsSync("/proc/self/ns/pid") && "this system has no /proc/self/ns/pid: the lock records no pid namespace here";
+  const noPidNamespace =
+    !fs.existsSync("/proc/self/ns/pid") && "this system has no /proc/self/ns/pid: the lock records no pid namespace here";
   test("a lock in another pid namespace (a container on this host) is not judged by its process id", { skip: noPidNamespace }, async () => {
     const file = path.join(tempDir(), ".dropkit.json.lock");
     fs.writeFileSync(file, JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x", pidNamespace: "pid:[1]" }));
     await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict");
   });
 
-  const noBootId = !fs.existsSync("/proc/sys/kernel/random/boot_id") && "this system has no /proc/sys/kernel/random/boot_id: the lock records no boot id here";
+  const noBootId =
+    !fs.existsSync("/proc/sys/kernel/random/boot_id") &&
+    "this system has no /proc/sys/kernel/random/boot_id: the lock records no boot id here";
   test("a same-host lock from before this machine started is stale, whatever its process id", { skip: noBootId }, async () => {
     const file = path.join(tempDir(), ".dropkit.json.lock");
     fs.writeFileSync(file, JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: "x", bootId: "another-boot" }));
@@ -107,7 +113,10 @@ describe("acquireLock", () => {
   test("a lock naming no holder (its writer killed between creating and filling it) is stale after 5 s", async () => {
     const file = path.join(tempDir(), ".dropkit.json.lock");
     fs.writeFileSync(file, "");
-    await assert.rejects(acquireLock(file, { waitMs: 100 }), (e: DropkitError) => e.name === "StateConflict" && /cannot be identified/.test(e.message));
+    await assert.rejects(
+      acquireLock(file, { waitMs: 100 }),
+      (e: DropkitError) => e.name === "StateConflict" && /cannot be identified/.test(e.message),
+    );
     age(file, 10);
     const lock = await acquireLock(file, { waitMs: 0 });
     lock.release();
@@ -158,7 +167,8 @@ describe("acquireLock", () => {
 });
 
 /** A lock of a process that is gone, on this host: stale. */
-const staleLock = (extra: Record<string, unknown> = {}): string => JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "2026-01-01T00:00:00.000Z", ...extra }) + "\n";
+const staleLock = (extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "2026-01-01T00:00:00.000Z", ...extra }) + "\n";
 
 /** A background loop that touches `file` every 50 ms, as a process that keeps a takeover guard fresh; stop it with `kill`. */
 function keepTouching(file: string) {
@@ -327,7 +337,10 @@ describe("create and the lock", () => {
       const [error] = eventsOf(run, "error");
       assert.equal(error!.name, "StateConflict");
       assert.ok(error!.message.includes(`process ${holder.pid}`));
-      assert.deepEqual(eventsOf(run, "state").map((s) => [s.action, s.file, s.holder?.pid]), [["waiting", path.join(root, ".dropkit.json.lock"), holder.pid]]);
+      assert.deepEqual(
+        eventsOf(run, "state").map((s) => [s.action, s.file, s.holder?.pid]),
+        [["waiting", path.join(root, ".dropkit.json.lock"), holder.pid]],
+      );
       assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.lock"), "utf8"), lock);
       assert.deepEqual(fs.readdirSync(root).sort(), [".dropkit.json.lock", ".git", "blog.zip", "init-scripts"]);
     } finally {
@@ -340,7 +353,12 @@ describe("create and the lock", () => {
     fs.writeFileSync(path.join(root, ".dropkit.json.lock"), JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x" }));
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 0, run.stderr);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /Removed the stale lock .*no longer running/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /Removed the stale lock .*no longer running/,
+    );
     assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
   });
 
@@ -358,7 +376,10 @@ describe("create and the lock", () => {
   test("the lock names the group of the hook that runs, and no group between hooks", () => {
     // Each hook copies the lock as it sees it, and writes its own process id (that of its group's leader). dropkit
     // records the group just after the hook has started, so the hook gives it up to 5 s to appear.
-    const look = (name: string) => ({ text: `#!/bin/sh\nfor i in $(seq 50); do grep -q hookGroup .dropkit.json.lock && break; sleep 0.1; done\ncat .dropkit.json.lock > ${name}.lock-seen\necho $$ > ${name}.pid\n`, mode: 0o755 });
+    const look = (name: string) => ({
+      text: `#!/bin/sh\nfor i in $(seq 50); do grep -q hookGroup .dropkit.json.lock && break; sleep 0.1; done\ncat .dropkit.json.lock > ${name}.lock-seen\necho $$ > ${name}.pid\n`,
+      mode: 0o755,
+    });
     const root = fixture({ "blog.zip": zip, "init-scripts/look": look("init"), "post-scripts/look": look("post") });
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 0, run.stderr);
@@ -370,14 +391,20 @@ describe("create and the lock", () => {
     assert.ok(!fs.existsSync(path.join(root, ".dropkit.json.lock")));
   });
 
-  test("dropkit SIGKILLed while its hook runs: the next create does not take the lock while the hook lives, then does", { timeout: 60_000 }, async () => {
+  test("dropkit SIGKILLed while its hook runs: the next create does not take the lock while the hook lives, then does", {
+    timeout: 60_000,
+  }, async () => {
     const hook = { text: "#!/bin/sh\necho $$ > hook.pid\nsleep 60\ntouch hook-finished\n", mode: 0o755 };
     const root = fixture({ "blog.zip": zip, "init-scripts/slow": hook });
     const lockFile = path.join(root, ".dropkit.json.lock");
     const first = startCli(root, ["create", ...json]);
     let group = 0;
     try {
-      await waitFor(() => fs.existsSync(path.join(root, "hook.pid")) && fs.readFileSync(path.join(root, "hook.pid"), "utf8").endsWith("\n"), 20_000, "the hook to start");
+      await waitFor(
+        () => fs.existsSync(path.join(root, "hook.pid")) && fs.readFileSync(path.join(root, "hook.pid"), "utf8").endsWith("\n"),
+        20_000,
+        "the hook to start",
+      );
       group = Number(fs.readFileSync(path.join(root, "hook.pid"), "utf8"));
       // dropkit records the group a moment after the hook has started.
       await waitFor(() => fs.readFileSync(lockFile, "utf8").includes('"hookGroup"'), 5000, "the lock to name the hook's group");
@@ -408,7 +435,12 @@ describe("create and the lock", () => {
     fs.rmSync(path.join(root, "init-scripts"), { recursive: true });
     const third = runCli(root, ["create", ...json]);
     assert.equal(third.status, 0, third.stderr);
-    assert.match(eventsOf(third, "warning").map((w) => w.message).join("\n"), /Removed the stale lock .*no longer running/);
+    assert.match(
+      eventsOf(third, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /Removed the stale lock .*no longer running/,
+    );
   });
 
   test("a stale lock beside a takeover guard that is a directory: exit 74 at once, naming the guard; nothing written", () => {
@@ -431,13 +463,19 @@ describe("create and the lock", () => {
       assert.equal(error.name, "StateConflict");
       assert.equal(error.file, guard);
       assert.ok(error.message.includes(`rm '${guard}'`), error.message);
-      assert.deepEqual(eventsOf(run, "state").map((r) => r.action), ["waiting"], "the wait is said");
+      assert.deepEqual(
+        eventsOf(run, "state").map((r) => r.action),
+        ["waiting"],
+        "the wait is said",
+      );
     } finally {
       toucher.kill();
     }
   });
 
-  describe("a stale lock or guard this user cannot remove: a clear IOError (74), never 70", { skip: permissions.skip || otherUser.skip }, () => {
+  describe("a stale lock or guard this user cannot remove: a clear IOError (74), never 70", {
+    skip: permissions.skip || otherUser.skip,
+  }, () => {
     /** A shared drop: a folder every user may write, with the sticky bit (like /tmp). */
     const sharedDrop = () => {
       const root = fixture({ "blog.zip": zip });
@@ -527,12 +565,20 @@ describe("create and the lock", () => {
     let waited = 0;
     for (let round = 0; round < rounds; round++) {
       const root = fixture({ "blog.zip": zip, "post-scripts/record": { text: hook, mode: 0o755 } });
-      const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => startCli(root, ["create", ...json], { RUN_ID: String(i), __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done));
+      const runs = await Promise.all(
+        Array.from(
+          { length: 6 },
+          (_, i) => startCli(root, ["create", ...json], { RUN_ID: String(i), __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done,
+        ),
+      );
       for (const r of runs) assert.equal(r.status, 0, r.stderr);
       const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
       assert.deepEqual(Object.keys(state.extra).sort(), ["run-0", "run-1", "run-2", "run-3", "run-4", "run-5"], `round ${round}`);
       waited += runs.filter((r) => eventsOf(r, "state").some((s) => s.action === "waiting")).length;
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")),
+        [],
+      );
     }
     assert.ok(waited >= 1, "no run ever waited");
     t.diagnostic(`${rounds * 6} runs in ${rounds} rounds of 6; ${waited} waited for the lock; no update lost`);

@@ -17,7 +17,13 @@ after(() => {
 
 /** A log target that collects what is written. */
 function sink(isTTY = false): LogTarget & { text: string } {
-  const target = { text: "", isTTY, write(chunk: string) { target.text += chunk; } };
+  const target = {
+    text: "",
+    isTTY,
+    write(chunk: string) {
+      target.text += chunk;
+    },
+  };
   return target;
 }
 
@@ -35,13 +41,35 @@ describe("json format", () => {
     const log = new DecisionLog("json", out, {});
     log.warn("careful", "DROPKIT_THEMX");
     log.errors([
-      { name: "SchemaValidationError", exitCode: 65, message: "bad", path: "theme", source: "/a.json:2:3", file: "/a.json", line: 2, column: 3 },
+      {
+        name: "SchemaValidationError",
+        exitCode: 65,
+        message: "bad",
+        path: "theme",
+        source: "/a.json:2:3",
+        file: "/a.json",
+        line: 2,
+        column: 3,
+      },
       { name: "InternalError", exitCode: 70, message: "bug" },
     ]);
-    const lines = out.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = out.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.deepEqual(lines, [
       { event: "warning", message: "careful", source: "DROPKIT_THEMX" },
-      { event: "error", name: "SchemaValidationError", exitCode: 65, path: "theme", source: "/a.json:2:3", message: "bad", file: "/a.json", line: 2, column: 3 },
+      {
+        event: "error",
+        name: "SchemaValidationError",
+        exitCode: 65,
+        path: "theme",
+        source: "/a.json:2:3",
+        message: "bad",
+        file: "/a.json",
+        line: 2,
+        column: 3,
+      },
       { event: "error", name: "InternalError", exitCode: 70, path: "", source: "", message: "bug" },
     ]);
   });
@@ -60,17 +88,28 @@ describe("text format", () => {
       { key: "theme", value: "ocean", layer: "cli", source: "--theme" },
       { key: "modules.exclude", value: ["a", "b"], layer: "preset", source: "standard" },
     ]);
-    assert.equal(out.text, [
-      "decision  theme            ocean      cli     --theme",
-      'decision  modules.exclude  ["a","b"]  preset  standard',
-      "",
-    ].join("\n"));
+    assert.equal(
+      out.text,
+      ["decision  theme            ocean      cli     --theme", 'decision  modules.exclude  ["a","b"]  preset  standard', ""].join("\n"),
+    );
   });
 
   test("an error with a position gets a code frame: the line, and carets under the span", () => {
     const file = tempFile("dropkit.config.json", '{\n\t"theme": "x/y",\n}\n');
     const out = sink();
-    new DecisionLog("text", out, {}).errors([{ name: "SchemaValidationError", exitCode: 65, message: "theme: no slashes", path: "theme", source: `${file}:2:11`, file, line: 2, column: 11, length: 5 }]);
+    new DecisionLog("text", out, {}).errors([
+      {
+        name: "SchemaValidationError",
+        exitCode: 65,
+        message: "theme: no slashes",
+        path: "theme",
+        source: `${file}:2:11`,
+        file,
+        line: 2,
+        column: 11,
+        length: 5,
+      },
+    ]);
     const lines = out.text.split("\n");
     assert.equal(lines[0], "error     SchemaValidationError (exit 65): theme: no slashes");
     assert.equal(lines[1], `          at ${file}:2:11`);
@@ -90,7 +129,7 @@ describe("text format", () => {
   });
 
   test("a byte-order mark is not a column", () => {
-    const file = tempFile("c.json", "\ufeff{\"theme\": 1}");
+    const file = tempFile("c.json", '\ufeff{"theme": 1}');
     const out = sink();
     new DecisionLog("text", out, {}).errors([{ name: "SchemaValidationError", exitCode: 65, message: "m", file, line: 1, column: 11 }]);
     assert.match(out.text, /1 \| \{"theme": 1\}\n +\| {11}\^\n$/);
@@ -120,7 +159,13 @@ describe("colour and format choice", () => {
   });
 
   test("alignColumns pads every column but the last", () => {
-    assert.deepEqual(alignColumns([["a", "bb", "c"], ["ccc", "d", ""]]), ["a    bb  c", "ccc  d"]);
+    assert.deepEqual(
+      alignColumns([
+        ["a", "bb", "c"],
+        ["ccc", "d", ""],
+      ]),
+      ["a    bb  c", "ccc  d"],
+    );
   });
 
   test("decisions: a long list stays on its own line, one line a record, and pads no other line past the column cap", () => {
@@ -147,10 +192,20 @@ describe("control characters in the text log", () => {
     log.write({ event: "plan", item: "theme", value: hostile, reason: "r", alternatives: [hostile] });
     log.warn(`archive ${hostile}`);
     log.errors([{ name: "ArchiveInvalid", exitCode: 65, message: `${hostile} is not a zip`, source: hostile }]);
-    log.decisions([{ key: "theme", value: hostile, layer: "cli", source: "--theme" }, { key: "modules.exclude", value: [hostile], layer: "env", source: "DROPKIT_MODULES_EXCLUDE" }]);
+    log.decisions([
+      { key: "theme", value: hostile, layer: "cli", source: "--theme" },
+      { key: "modules.exclude", value: [hostile], layer: "env", source: "DROPKIT_MODULES_EXCLUDE" },
+    ]);
     const lines = out.text.split("\n").slice(0, -1);
-    assert.deepEqual(lines.map((l) => l.slice(0, 10).trim()), ["plan", "plan", "warning", "error", "", "decision", "decision"]);
-    assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/.test(out.text), false, "a raw control character reached the log");
+    assert.deepEqual(
+      lines.map((l) => l.slice(0, 10).trim()),
+      ["plan", "plan", "warning", "error", "", "decision", "decision"],
+    );
+    assert.equal(
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202e]/.test(out.text),
+      false,
+      "a raw control character reached the log",
+    );
     assert.match(lines[0]!, /evil\\nerror     ForgedError \(exit 70\): pwned\\x1b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab/);
     // A list value is shown as JSON (which escapes C0 itself); the rest is escaped on top.
     assert.match(lines[6]!, /\["evil\\nerror {5}ForgedError \(exit 70\): pwned\\u001b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab"\]/);
@@ -167,7 +222,9 @@ describe("control characters in the text log", () => {
   test("a code frame escapes the file's line and keeps the caret under the value", () => {
     const file = tempFile("dropkit.config.json", '{"a\u001b\u0007": 1, "theme": 2}\n');
     const out = sink();
-    new DecisionLog("text", out, {}).errors([{ name: "SchemaValidationError", exitCode: 65, message: "m", file, line: 1, column: 21, length: 1 }]);
+    new DecisionLog("text", out, {}).errors([
+      { name: "SchemaValidationError", exitCode: 65, message: "m", file, line: 1, column: 21, length: 1 },
+    ]);
     const [, source, marker] = out.text.split("\n");
     assert.equal(source, '          1 | {"a\\x1b\\x07": 1, "theme": 2}');
     assert.equal(marker!.indexOf("^"), source!.indexOf("2}"));
@@ -179,7 +236,10 @@ describe("control characters in the JSON log", () => {
     const value = "a\nb\u001b\u007f\u0085\u2028\u2029\u202e\u2066é😀";
     const out = sink();
     new DecisionLog("json", out, {}).warn(value, value);
-    assert.equal(out.text, '{"event":"warning","message":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀","source":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀"}\n');
+    assert.equal(
+      out.text,
+      '{"event":"warning","message":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀","source":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀"}\n',
+    );
     assert.deepEqual(JSON.parse(out.text), { event: "warning", message: value, source: value });
   });
 });
@@ -190,7 +250,11 @@ describe("the built CLI: names and arguments made to forge log lines", () => {
     const root = fixture({ [`${name}.zip`]: { zip: { "a.txt": "a" } }, [`${name}-theme.zip`]: { zip: { "a.txt": "a" } } });
     const run = runCli(root, ["create"]);
     assert.equal(run.status, 0, run.stderr);
-    assert.equal(run.stderr.split("\n").some((l) => l.startsWith("error")), false, run.stderr);
+    assert.equal(
+      run.stderr.split("\n").some((l) => l.startsWith("error")),
+      false,
+      run.stderr,
+    );
     assert.equal(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/.test(run.stderr), false, "a raw control character reached stderr");
     assert.match(run.stderr, /module \+ evil\\nerror {5}InternalError \(exit 70\): forged\\x1b\[31m\\u202egnp:/);
     assert.match(run.stderr, /theme evil\\nerror {5}InternalError \(exit 70\): forged\\x1b\[31m\\u202egnp-theme\.zip/);
@@ -204,7 +268,11 @@ describe("the built CLI: names and arguments made to forge log lines", () => {
     assert.equal(text.status, 64);
     assert.match(text.stderr, /Unknown flag --x\\x1b\[2J\\nerror {5}InternalError \(exit 70\): forged\\u202e for dropkit create\./);
     // One error record, in the shape of every other: the forged "error" line stays inside it, escaped.
-    assert.deepEqual(text.stderr.split("\n").filter((l) => l.startsWith("error")), [text.stderr.split("\n")[0]], text.stderr);
+    assert.deepEqual(
+      text.stderr.split("\n").filter((l) => l.startsWith("error")),
+      [text.stderr.split("\n")[0]],
+      text.stderr,
+    );
     assert.match(text.stderr, /^error {5}UsageError \(exit 64\): Unknown flag/);
     assert.equal(/[\u001b\u202e]/.test(text.stderr), false);
     const json = runCli(fixture(), ["create", "--log-format=json", flag]);
@@ -214,7 +282,10 @@ describe("the built CLI: names and arguments made to forge log lines", () => {
     assert.equal(/[\u001b\u202e]/.test(json.stderr), false);
   });
 
-  test("init on a terminal shows archive names escaped in its questions", { skip: hasScript() ? false : "needs script(1) for a pseudo-terminal", timeout: 120_000 }, async () => {
+  test("init on a terminal shows archive names escaped in its questions", {
+    skip: hasScript() ? false : "needs script(1) for a pseudo-terminal",
+    timeout: 120_000,
+  }, async () => {
     // An OSC sequence that would retitle the terminal, and a bidi override that would reverse what follows.
     const root = fixture({ "sea\u001b]0;pwned\u0007\u202e-theme.zip": { zip: { "a.txt": "a" } } });
     const terminal = new Terminal(root, ["init"]);

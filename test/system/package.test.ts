@@ -24,11 +24,28 @@ before(() => {
 
 describe("the packed files", () => {
   test("hold the bin, the library, the wasm, the schema and the docs, and no tests, caches or playground", () => {
-    for (const file of ["package.json", "README.md", "LICENSE", "schema.json", "dist/dropkit.cjs", "dist/dropkit-cli.cjs", "dist/digest-worker.cjs", "dist/dropkit.wasm", "dist/index.js", "dist/index.d.ts", "dist/core.js", "dist/abi.js"]) {
+    for (const file of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "schema.json",
+      "dist/dropkit.cjs",
+      "dist/dropkit-cli.cjs",
+      "dist/digest-worker.cjs",
+      "dist/dropkit.wasm",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/core.js",
+      "dist/abi.js",
+    ]) {
       assert.ok(files.includes(file), `${file} is not in the package: ${files.join(", ")}`);
     }
     for (const file of files) {
-      assert.doesNotMatch(file, /^test\/|\.test\.|\.cache$|^dist\/playground\/|^src\/|^assembly\/|tsbuildinfo/, `${file} should not be in the package`);
+      assert.doesNotMatch(
+        file,
+        /^test\/|\.test\.|\.cache$|^dist\/playground\/|^src\/|^assembly\/|tsbuildinfo/,
+        `${file} should not be in the package`,
+      );
     }
   });
 
@@ -41,12 +58,18 @@ describe("the packed files", () => {
   // .attw.json: the esm-only profile (the package has no CommonJS build: docs/library.md), and `./dropkit.wasm` left
   // out, an asset export that attw would resolve as a JavaScript module.
   test("@arethetypeswrong/cli passes the tarball (esm-only profile, the wasm asset left out)", () => {
-    const result = run(process.execPath, [path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball], root, { allowFailure: true });
+    const result = run(
+      process.execPath,
+      [path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), "--format", "json", tarball],
+      root,
+      { allowFailure: true },
+    );
     assert.equal(result.status, 0, result.stdout + result.stderr);
     // What the profile lets pass is only that: a CommonJS `require` meets ESM (Node's require(esm) loads it).
     const report = JSON.parse(result.stdout) as { problems?: Record<string, Array<{ kind: string; resolutionKind: string }>> };
     const problems = Object.values(report.problems ?? {}).flat();
-    for (const problem of problems) assert.deepEqual([problem.kind, problem.resolutionKind], ["CJSResolvesToESM", "node16-cjs"], result.stdout);
+    for (const problem of problems)
+      assert.deepEqual([problem.kind, problem.resolutionKind], ["CJSResolvesToESM", "node16-cjs"], result.stdout);
   });
 
   test("every relative import of a shipped module is shipped too", () => {
@@ -85,7 +108,8 @@ describe("the packed files", () => {
   test("dependencies are what runs: the bundle's externals and the library's imports", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
     assert.deepEqual(Object.keys(pkg.dependencies).sort(), ["@assemblyscript/loader", "@clack/prompts", "jiti", "tinyglobby"]);
-    for (const field of ["repository", "homepage", "bugs", "keywords", "types", "main"]) assert.ok(pkg[field], `package.json has no ${field}`);
+    for (const field of ["repository", "homepage", "bugs", "keywords", "types", "main"])
+      assert.ok(pkg[field], `package.json has no ${field}`);
   });
 });
 
@@ -107,14 +131,20 @@ describe("a consumer project that installs the tarball", () => {
 
   // Every form of defineConfig, with two TypeScript majors, with and without the DOM library, in both module
   // resolutions of ESM projects: one tsc run per configuration, one file per case, errors mapped back to files.
-  for (const [major, compiler] of [["5", tsc], ["6", tsc6]] as const) {
+  for (const [major, compiler] of [
+    ["5", tsc],
+    ["6", tsc6],
+  ] as const) {
     for (const resolution of ["nodenext", "bundler"] as const) {
       for (const lib of [["es2022"], ["es2022", "dom"]]) {
         test(`defineConfig under TypeScript ${major} (${resolution}, lib ${lib.join("+")}): ${Object.keys(configs.valid).length} valid configs compile, ${Object.keys(configs.invalid).length} with an unknown key fail naming it`, () => {
           const files = [...caseFiles.keys(), "valid.ts"];
           const result = compile(project, compiler, { resolution, lib, files });
           const errors = errorsByFile(result.stdout);
-          const expected = [...caseFiles].filter(([, c]) => c.fails).map(([file]) => file).sort();
+          const expected = [...caseFiles]
+            .filter(([, c]) => c.fails)
+            .map(([file]) => file)
+            .sort();
           assert.deepEqual([...errors.keys()].sort(), expected, `errors in other files than the invalid ones:\n${result.stdout}`);
           for (const [file, { key }] of caseFiles) {
             if (!key) continue;
@@ -129,7 +159,9 @@ describe("a consumer project that installs the tarball", () => {
   }
 
   test("the installed bin loads a .ts config that imports dropkit (the project's own copy)", () => {
-    const result = run(process.execPath, [path.join(project, "node_modules/.bin/dropkit"), "config", "--json"], project, { env: { GIT_CEILING_DIRECTORIES: path.dirname(project) } });
+    const result = run(process.execPath, [path.join(project, "node_modules/.bin/dropkit"), "config", "--json"], project, {
+      env: { GIT_CEILING_DIRECTORIES: path.dirname(project) },
+    });
     assert.equal(JSON.parse(result.stdout).config.theme, "consumer");
   });
 
@@ -154,17 +186,36 @@ describe("a consumer project that installs the tarball", () => {
     fs.writeFileSync(path.join(project, "library.mjs"), script);
     const result = run(process.execPath, ["library.mjs"], project, { env: { GIT_CEILING_DIRECTORIES: path.dirname(project) } });
     assert.deepEqual(JSON.parse(result.stdout), {
-      theme: "consumer", file: path.join(project, "dropkit.config.ts"), checked: { theme: "ocean" }, isError: true, instance: true,
-      name: "SchemaValidationError", exitCode: 65, path: "theme", source: "x.json:1:11", count: 2, core: true,
-      code: "ERR_DROPKIT_SCHEMA_VALIDATION_ERROR", at: ["x.json", 1, 11],
-      missing: [true, "IOError", 74, "ERR_DROPKIT_IO_ERROR", path.join(project, "no-such-folder"),
-        `The working directory ${path.join(project, "no-such-folder")} (the cwd option) cannot be used: it does not exist. Pass an existing folder.`],
+      theme: "consumer",
+      file: path.join(project, "dropkit.config.ts"),
+      checked: { theme: "ocean" },
+      isError: true,
+      instance: true,
+      name: "SchemaValidationError",
+      exitCode: 65,
+      path: "theme",
+      source: "x.json:1:11",
+      count: 2,
+      core: true,
+      code: "ERR_DROPKIT_SCHEMA_VALIDATION_ERROR",
+      at: ["x.json", 1, 11],
+      missing: [
+        true,
+        "IOError",
+        74,
+        "ERR_DROPKIT_IO_ERROR",
+        path.join(project, "no-such-folder"),
+        `The working directory ${path.join(project, "no-such-folder")} (the cwd option) cannot be used: it does not exist. Pass an existing folder.`,
+      ],
     });
   });
 
   // ESM only: CommonJS code has Node's require(esm) (20.19+, 22.12+), which refuses a module graph with top-level await.
-  test("CommonJS code loads the package with require()", { skip: !(process.features as { require_module?: boolean }).require_module && "this Node has no require(esm)" }, () => {
-    const script = 'const d = require("dropkit"); console.log(JSON.stringify([typeof d.defineConfig, typeof d.loadConfig, d.defineConfig({ theme: "x" }).theme]));';
+  test("CommonJS code loads the package with require()", {
+    skip: !(process.features as { require_module?: boolean }).require_module && "this Node has no require(esm)",
+  }, () => {
+    const script =
+      'const d = require("dropkit"); console.log(JSON.stringify([typeof d.defineConfig, typeof d.loadConfig, d.defineConfig({ theme: "x" }).theme]));';
     const result = run(process.execPath, ["--input-type=commonjs", "-e", script], project);
     assert.deepEqual(JSON.parse(result.stdout), ["function", "function", "x"]);
   });
@@ -174,8 +225,13 @@ describe("a consumer project that installs the tarball", () => {
     installTarball(elsewhere, tarball);
     const drop = tempDir("dropkit-drop-");
     fs.mkdirSync(path.join(drop, ".git"));
-    fs.writeFileSync(path.join(drop, "dropkit.config.ts"), 'import { defineConfig } from "dropkit";\nimport type { DropkitConfig } from "dropkit";\nconst base: DropkitConfig = { theme: "global" };\nexport default defineConfig(async () => ({ ...base }));\n');
-    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "config", "--json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
+    fs.writeFileSync(
+      path.join(drop, "dropkit.config.ts"),
+      'import { defineConfig } from "dropkit";\nimport type { DropkitConfig } from "dropkit";\nconst base: DropkitConfig = { theme: "global" };\nexport default defineConfig(async () => ({ ...base }));\n',
+    );
+    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "config", "--json"], drop, {
+      env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+    });
     assert.equal(JSON.parse(result.stdout).config.theme, "global");
     assert.ok(!fs.existsSync(path.join(drop, "node_modules")));
   });
@@ -187,8 +243,14 @@ describe("a consumer project that installs the tarball", () => {
     fs.mkdirSync(path.join(drop, ".git"));
     // Holes, so no disk: enough bytes that the work goes to worker threads (see planThreads).
     for (const name of ["blog.zip", "shop.zip"]) writeSparseZip(path.join(drop, name), 100_000_000);
-    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "create", "--log-format=json"], drop, { env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) } });
-    const cache = result.stderr.split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.action === "cache");
+    const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "create", "--log-format=json"], drop, {
+      env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+    });
+    const cache = result.stderr
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((r) => r.action === "cache");
     assert.deepEqual(cache.hashed, ["blog.zip", "shop.zip"]);
   });
 });
@@ -203,13 +265,30 @@ const caseFiles = new Map<string, { fails: boolean; key?: string; text: string }
 ]);
 
 /** Runs one tsc over `files` with the consumer's settings: strict, skipLibCheck false, no @types/node. */
-function compile(project: string, compiler: string, options: { resolution: "node10" | "nodenext" | "bundler"; lib: string[]; files: string[] }): { status: number | null; stdout: string } {
+function compile(
+  project: string,
+  compiler: string,
+  options: { resolution: "node10" | "nodenext" | "bundler"; lib: string[]; files: string[] },
+): { status: number | null; stdout: string } {
   const module = options.resolution === "node10" ? "commonjs" : options.resolution === "nodenext" ? "nodenext" : "esnext";
   const tsconfig = `tsconfig.${path.basename(path.dirname(path.dirname(compiler)))}.${options.resolution}.${options.lib.join("-")}.json`;
-  fs.writeFileSync(path.join(project, tsconfig), JSON.stringify({
-    compilerOptions: { target: "es2022", lib: options.lib, module, moduleResolution: options.resolution, strict: true, noEmit: true, skipLibCheck: false, types: [], pretty: false },
-    files: options.files,
-  }));
+  fs.writeFileSync(
+    path.join(project, tsconfig),
+    JSON.stringify({
+      compilerOptions: {
+        target: "es2022",
+        lib: options.lib,
+        module,
+        moduleResolution: options.resolution,
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+        pretty: false,
+      },
+      files: options.files,
+    }),
+  );
   assert.ok(!fs.existsSync(path.join(project, "node_modules/@types/node")), "the consumer must not have @types/node");
   return run(process.execPath, [compiler, "-p", tsconfig], project, { allowFailure: true });
 }
@@ -270,6 +349,10 @@ function bareImports(text: string): string[] {
 }
 
 function specifiers(text: string): string[] {
-  const found = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)];
+  const found = [
+    ...text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm,
+    ),
+  ];
   return found.map((m) => (m[1] ?? m[2] ?? m[3])!);
 }

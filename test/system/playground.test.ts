@@ -57,7 +57,11 @@ async function open(url = `${origin}/index.html`, options: BrowserContextOptions
     }
     const body = fs.readFileSync(file);
     files.set(requested.pathname, { bytes: body.length, gzipped: zlib.gzipSync(body, { level: 9 }).length });
-    await route.fulfill({ status: 200, contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : file.endsWith(".js") ? "text/javascript" : undefined, body });
+    await route.fulfill({
+      status: 200,
+      contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : file.endsWith(".js") ? "text/javascript" : undefined,
+      body,
+    });
   });
   const page = await context.newPage();
   page.on("console", (message) => {
@@ -97,7 +101,9 @@ async function editorText(page: Page): Promise<string> {
 }
 
 /** The problems as listed: name, path, where, message, whether it is a button, and its fix. */
-async function listedProblems(page: Page): Promise<Array<{ name: string; path: string; where: string; message: string; button: boolean; fix: string | null }>> {
+async function listedProblems(
+  page: Page,
+): Promise<Array<{ name: string; path: string; where: string; message: string; button: boolean; fix: string | null }>> {
   return page.$$eval("#problems li", (items) =>
     items.map((item) => {
       const body = item.querySelector(".problem")!;
@@ -115,13 +121,19 @@ async function listedProblems(page: Page): Promise<Array<{ name: string; path: s
 
 /** The resolved table: key → [value, layer, source]. */
 async function table(page: Page): Promise<Record<string, [string, string, string]>> {
-  const rows = await page.$$eval("#resolved tbody tr:not(.more)", (trs) => trs.map((tr) => [tr.querySelector("th button")!.textContent!, ...[...tr.querySelectorAll("td")].map((c) => c.textContent!)]));
+  const rows = await page.$$eval("#resolved tbody tr:not(.more)", (trs) =>
+    trs.map((tr) => [tr.querySelector("th button")!.textContent!, ...[...tr.querySelectorAll("td")].map((c) => c.textContent!)]),
+  );
   return Object.fromEntries(rows.map(([key, value, layer, source]) => [key!, [value!, layer!, source!]]));
 }
 
 /** The explain view's first table: [layer, value, source, status] per row. */
 async function explainRows(page: Page, index = 0): Promise<string[][]> {
-  return page.locator("#explain table").nth(index).locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)));
+  return page
+    .locator("#explain table")
+    .nth(index)
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)));
 }
 
 /**
@@ -159,7 +171,13 @@ const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-co
 async function axeViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
+        };
+      }
+    ).axe;
     return axe.run(document, { resultTypes: ["violations"] });
   });
   return results.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
@@ -179,10 +197,24 @@ describe("playground", () => {
     assert.match((await page.textContent("#status"))!, /^Valid/);
     const rows = await table(page);
     // Every leaf of the config (docs/abi.md), in order, then the union lists' entries.
-    assert.deepEqual(Object.keys(rows).filter((k) => !k.endsWith("]")), [
-      "schema", "theme", "modules.include", "modules.exclude", "modules.only", "presets", "presetsSearchPath",
-      "hooks.initScriptsDir", "hooks.postScriptsDir", "hooks.onFailure", "cache.file", "cache.enabled", "log.format",
-    ]);
+    assert.deepEqual(
+      Object.keys(rows).filter((k) => !k.endsWith("]")),
+      [
+        "schema",
+        "theme",
+        "modules.include",
+        "modules.exclude",
+        "modules.only",
+        "presets",
+        "presetsSearchPath",
+        "hooks.initScriptsDir",
+        "hooks.postScriptsDir",
+        "hooks.onFailure",
+        "cache.file",
+        "cache.enabled",
+        "log.format",
+      ],
+    );
     assert.deepEqual(rows.theme, ["ocean", "config", "/drop/dropkit.config.json:2:12"]);
     assert.deepEqual(rows["modules.exclude[2]"], ["legacy-*", "config", "/drop/dropkit.config.json:3:28"]);
     assert.deepEqual(rows["hooks.onFailure"], ["fail", "preset", "standard"]);
@@ -190,10 +222,15 @@ describe("playground", () => {
     // The same text as `dropkit config` prints, from the same row function, made when it is opened.
     assert.equal(await page.textContent("#resolved-text"), "");
     await openTableText(page);
-    assert.match((await page.textContent("#resolved-text"))!, /^KEY +VALUE +LAYER +SOURCE\nschema +1 +default +default\ntheme +ocean +config +\/drop\/dropkit\.config\.json:2:12\n/);
+    assert.match(
+      (await page.textContent("#resolved-text"))!,
+      /^KEY +VALUE +LAYER +SOURCE\nschema +1 +default +default\ntheme +ocean +config +\/drop\/dropkit\.config\.json:2:12\n/,
+    );
     // The selection: the theme archive, and each module in or out with why.
     assert.equal(await page.textContent(".theme-line .value"), "ocean-theme.zip");
-    const modules = await page.$$eval(".modules li", (items) => items.map((i) => `${i.className} ${i.querySelector(".value")!.textContent}`));
+    const modules = await page.$$eval(".modules li", (items) =>
+      items.map((i) => `${i.className} ${i.querySelector(".value")!.textContent}`),
+    );
     assert.deepEqual(modules, ["in blog", "out legacy-forum", "in shop", "out test-fixtures"]);
     await close(served);
   });
@@ -211,7 +248,10 @@ describe("playground", () => {
     const lines = text.split("\n");
     // The header, a line per leaf, and a further line per item of the exclude list (the preset's two and these).
     assert.equal(lines.length, 1 + 13 + (5_002 - 1));
-    assert.match(lines.find((l) => l.includes("legacy-module-4999-*"))!, /^ +legacy-module-4999-\* +config +\/drop\/dropkit\.config\.json:\d+:\d+$/);
+    assert.match(
+      lines.find((l) => l.includes("legacy-module-4999-*"))!,
+      /^ +legacy-module-4999-\* +config +\/drop\/dropkit\.config\.json:\d+:\d+$/,
+    );
     assert.ok(text.length / 5_000 < 200, `${text.length} characters for 5,000 entries`);
     await close(served);
   });
@@ -221,10 +261,13 @@ describe("playground", () => {
     const { page } = served;
     await paste(page, '{"theme": 3, "colour": 1}');
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.name, p.path, p.where, p.button]), [
-      ["SchemaValidationError", "theme", "1:11", true],
-      ["SchemaValidationError", "colour", "1:14", true],
-    ]);
+    assert.deepEqual(
+      problems.map((p) => [p.name, p.path, p.where, p.button]),
+      [
+        ["SchemaValidationError", "theme", "1:11", true],
+        ["SchemaValidationError", "colour", "1:14", true],
+      ],
+    );
     assert.match(problems[1]!.message, /Unknown key "colour"/);
     assert.deepEqual(await page.locator(".cm-problem").allTextContents(), ["3", '"colour"']);
     assert.match((await page.textContent("#status"))!, /^2 problems/);
@@ -246,7 +289,10 @@ describe("playground", () => {
     const { page } = served;
     await paste(page, '{\n  "theme": "ocean"');
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.name, p.where]), [["ConfigSyntaxError", "2:19"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.name, p.where]),
+      [["ConfigSyntaxError", "2:19"]],
+    );
     // A problem at one point (the end) has no character of its own: the last one is marked.
     assert.deepEqual(await page.locator(".cm-problem").allTextContents(), ['"']);
     await page.locator(".cm-problem").hover();
@@ -259,7 +305,10 @@ describe("playground", () => {
     const { page } = served;
     await paste(page, '{\n  "theme": "ocaen",\n  "modules": { "exclude": ["legacy-*"] }\n}\n');
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.name, p.path, p.where, p.fix]), [["ThemeNotFound", "theme", "2:12", 'Use "ocean"']]);
+    assert.deepEqual(
+      problems.map((p) => [p.name, p.path, p.where, p.fix]),
+      [["ThemeNotFound", "theme", "2:12", 'Use "ocean"']],
+    );
     assert.equal(await page.isVisible("#resolved-wrap"), true);
     assert.match((await page.textContent("#resolved-note"))!, /^Partial/);
     assert.deepEqual(await page.$$eval("#resolved tr.invalid th button", (b) => b.map((x) => x.textContent)), ["theme"]);
@@ -310,7 +359,10 @@ describe("playground", () => {
     assert.match((await page.textContent("#env-notes"))!, /PATH is ignored/);
     // There is no x.zip in the simulated folder: the core says so, and the problem points at the variable.
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.name, p.path, p.where, p.button]), [["ThemeNotFound", "theme", "DROPKIT_THEME", false]]);
+    assert.deepEqual(
+      problems.map((p) => [p.name, p.path, p.where, p.button]),
+      [["ThemeNotFound", "theme", "DROPKIT_THEME", false]],
+    );
     await page.getByLabel("Environment variables").fill("DROPKIT_THEME=forest");
     await settled(page);
     assert.equal(await page.textContent(".theme-line .value"), "forest-theme.zip");
@@ -328,13 +380,28 @@ describe("playground", () => {
     // The flag wins over the environment, and the open view follows.
     await page.getByLabel("Flag --theme").fill("ocean");
     await settled(page);
-    assert.deepEqual((await explainRows(page)).map((r) => [r[0], r[3]]), [["cli", "wins"], ["env", "overridden"], ["config", "overridden"], ["default", "overridden"]]);
+    assert.deepEqual(
+      (await explainRows(page)).map((r) => [r[0], r[3]]),
+      [
+        ["cli", "wins"],
+        ["env", "overridden"],
+        ["config", "overridden"],
+        ["default", "overridden"],
+      ],
+    );
     // Keyboard: a union list, chosen with Enter, shows every layer's part and each entry's origin.
     await page.locator("#resolved button.key", { hasText: /^modules\.exclude$/ }).focus();
     await page.keyboard.press("Enter");
     await settled(page);
     assert.equal(await page.textContent("#explain-heading"), "Explain modules.exclude");
-    assert.deepEqual((await explainRows(page)).map((r) => [r[0], r[1], r[3]]), [["config", '["legacy-*"]', "merged"], ["preset", '["test-*","dev-*"]', "merged"], ["default", "[]", "merged"]]);
+    assert.deepEqual(
+      (await explainRows(page)).map((r) => [r[0], r[1], r[3]]),
+      [
+        ["config", '["legacy-*"]', "merged"],
+        ["preset", '["test-*","dev-*"]', "merged"],
+        ["default", "[]", "merged"],
+      ],
+    );
     assert.deepEqual(await explainRows(page, 1), [
       ["test-*", "preset", "standard"],
       ["dev-*", "preset", "standard"],
@@ -351,7 +418,10 @@ describe("playground", () => {
     const { page } = served;
     await paste(page, '{\n  "name": "site",\n  "dropkit": { "theme": 3 }\n}\n');
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.path, p.where]), [["theme", "3:25"]]);
+    assert.deepEqual(
+      problems.map((p) => [p.path, p.where]),
+      [["theme", "3:25"]],
+    );
     assert.match((await page.textContent("#status"))!, /package\.json/);
     await paste(page, '{\n  "name": "site",\n  "dropkit": { "theme": "forest" }\n}\n');
     assert.deepEqual((await table(page)).theme, ["forest", "config", "/drop/package.json:3:25"]);
@@ -367,7 +437,18 @@ describe("playground", () => {
     await page.keyboard.press("End");
     await page.keyboard.press("Control+Space");
     await page.waitForSelector(".cm-tooltip-autocomplete");
-    assert.deepEqual(await options(), ["$schema", "schema", "theme", "modules", "exclude", "presets", "presetsSearchPath", "hooks", "cache", "log"]);
+    assert.deepEqual(await options(), [
+      "$schema",
+      "schema",
+      "theme",
+      "modules",
+      "exclude",
+      "presets",
+      "presetsSearchPath",
+      "hooks",
+      "cache",
+      "log",
+    ]);
     await page.keyboard.type("th");
     await accept(page, "theme");
     assert.equal(await editorText(page), '{\n  "theme": \n}');
@@ -455,14 +536,20 @@ describe("playground", () => {
     await settled(page);
     const problems = await listedProblems(page);
     // Every problem at once, in the order they stand in the text: the unknown preset too, before the schema problems are fixed.
-    assert.deepEqual(problems.map((p) => [p.path, p.fix]), [
-      ["presets", 'Use "standard"'],
-      ["modules.exlude", 'Use "exclude"'],
-      ["hooks.onFailure", 'Use "fail"'],
-      ["log.format", 'Use "json"'],
-      ["colour", null],
-    ]);
-    assert.deepEqual(problems.map((p) => Number(p.where.split(":")[0])), [...problems.map((p) => Number(p.where.split(":")[0]))].sort((a, b) => a - b));
+    assert.deepEqual(
+      problems.map((p) => [p.path, p.fix]),
+      [
+        ["presets", 'Use "standard"'],
+        ["modules.exlude", 'Use "exclude"'],
+        ["hooks.onFailure", 'Use "fail"'],
+        ["log.format", 'Use "json"'],
+        ["colour", null],
+      ],
+    );
+    assert.deepEqual(
+      problems.map((p) => Number(p.where.split(":")[0])),
+      [...problems.map((p) => Number(p.where.split(":")[0]))].sort((a, b) => a - b),
+    );
     // From the list: the key is renamed.
     await page.locator("#problems").getByRole("button", { name: 'Use "exclude"' }).click();
     await settled(page);
@@ -477,7 +564,10 @@ describe("playground", () => {
     // With the schema problems gone but one, the unknown preset shows up, with its own fix.
     const text = await editorText(page);
     await paste(page, text.replace(/,\n {2}"colour": "blue"/, ""));
-    assert.deepEqual((await listedProblems(page)).map((p) => [p.name, p.fix]), [["PresetNotFound", 'Use "standard"']]);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => [p.name, p.fix]),
+      [["PresetNotFound", 'Use "standard"']],
+    );
     await page.getByRole("button", { name: 'Use "standard"' }).click();
     await settled(page);
     assert.match((await page.textContent("#status"))!, /^Valid/);
@@ -489,23 +579,44 @@ describe("playground", () => {
     const served = await open();
     const { page } = served;
     await paste(page, '{"theme": "ocean"}');
-    await page.getByLabel("Environment variables").fill("DROPKIT_LOG_FORMAT=jsn\nDROPKIT_PRESETS=none, standrd\nDROPKIT_HOOKS_ON_FAILUR=fail");
+    await page
+      .getByLabel("Environment variables")
+      .fill("DROPKIT_LOG_FORMAT=jsn\nDROPKIT_PRESETS=none, standrd\nDROPKIT_HOOKS_ON_FAILUR=fail");
     await page.getByLabel("Flag --theme").fill("forrest");
     await settled(page);
     const problems = await listedProblems(page);
-    assert.deepEqual(problems.map((p) => [p.where, p.fix]), [["DROPKIT_LOG_FORMAT", 'Use "json"'], ["DROPKIT_PRESETS", 'Use "standard"'], ["--theme", 'Use "forest"']]);
+    assert.deepEqual(
+      problems.map((p) => [p.where, p.fix]),
+      [
+        ["DROPKIT_LOG_FORMAT", 'Use "json"'],
+        ["DROPKIT_PRESETS", 'Use "standard"'],
+        ["--theme", 'Use "forest"'],
+      ],
+    );
     await page.getByRole("button", { name: 'Use "json"' }).click();
     await settled(page);
-    assert.deepEqual((await listedProblems(page)).map((p) => [p.where, p.fix]), [["DROPKIT_PRESETS", 'Use "standard"'], ["--theme", 'Use "forest"']]);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => [p.where, p.fix]),
+      [
+        ["DROPKIT_PRESETS", 'Use "standard"'],
+        ["--theme", 'Use "forest"'],
+      ],
+    );
     await page.getByRole("button", { name: 'Use "standard"' }).click();
     await settled(page);
-    assert.deepEqual((await listedProblems(page)).map((p) => [p.where, p.fix]), [["--theme", 'Use "forest"']]);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => [p.where, p.fix]),
+      [["--theme", 'Use "forest"']],
+    );
     await page.getByRole("button", { name: 'Use "forest"' }).click();
     await settled(page);
     // The unknown variable is a warning, with its own fix.
     await page.locator("#warnings").getByRole("button", { name: 'Use "DROPKIT_HOOKS_ON_FAILURE"' }).click();
     await settled(page);
-    assert.equal(await page.getByLabel("Environment variables").inputValue(), "DROPKIT_LOG_FORMAT=json\nDROPKIT_PRESETS=none, standard\nDROPKIT_HOOKS_ON_FAILURE=fail");
+    assert.equal(
+      await page.getByLabel("Environment variables").inputValue(),
+      "DROPKIT_LOG_FORMAT=json\nDROPKIT_PRESETS=none, standard\nDROPKIT_HOOKS_ON_FAILURE=fail",
+    );
     assert.equal(await page.getByLabel("Flag --theme").inputValue(), "forest");
     assert.match((await page.textContent("#status"))!, /^Valid/);
     assert.equal(await page.isHidden("#warnings-block"), true);
@@ -519,7 +630,10 @@ describe("playground", () => {
     await paste(page, '{"theme":"ocean","modules":{"exclude":["a","b"]}}');
     await page.getByRole("button", { name: "Format", exact: true }).click();
     await settled(page);
-    assert.equal(await editorText(page), '{\n  "theme": "ocean",\n  "modules": {\n    "exclude": [\n      "a",\n      "b"\n    ]\n  }\n}\n');
+    assert.equal(
+      await editorText(page),
+      '{\n  "theme": "ocean",\n  "modules": {\n    "exclude": [\n      "a",\n      "b"\n    ]\n  }\n}\n',
+    );
     const broken = '{"theme": "ocean",, }';
     await paste(page, broken);
     await page.getByRole("button", { name: "Format", exact: true }).click();
@@ -559,9 +673,13 @@ describe("playground", () => {
   test("Export copies the config as dropkit.config.ts with defineConfig, or as a package.json dropkit key", async () => {
     const served = await open(undefined, { permissions: ["clipboard-read", "clipboard-write"] });
     const { page } = served;
-    await paste(page, '{\n  "$schema": "./node_modules/dropkit/schema.json",\n  "theme": "ocean",\n  "modules": { "exclude": ["legacy-*"] },\n  "hooks": { "onFailure": "fail" }\n}\n');
+    await paste(
+      page,
+      '{\n  "$schema": "./node_modules/dropkit/schema.json",\n  "theme": "ocean",\n  "modules": { "exclude": ["legacy-*"] },\n  "hooks": { "onFailure": "fail" }\n}\n',
+    );
     await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
-    const ts = 'import { defineConfig } from "dropkit";\n\nexport default defineConfig({\n  theme: "ocean",\n  modules: {\n    exclude: ["legacy-*"],\n  },\n  hooks: {\n    onFailure: "fail",\n  },\n});\n';
+    const ts =
+      'import { defineConfig } from "dropkit";\n\nexport default defineConfig({\n  theme: "ocean",\n  modules: {\n    exclude: ["legacy-*"],\n  },\n  hooks: {\n    onFailure: "fail",\n  },\n});\n';
     await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
     assert.equal(await page.textContent("#export-text"), ts);
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), ts);
@@ -569,7 +687,10 @@ describe("playground", () => {
     // From a config file, a package.json holding only the key.
     await page.getByRole("button", { name: "Copy as package.json" }).click();
     await page.waitForFunction(() => document.getElementById("export-note")!.textContent!.startsWith("package.json"));
-    assert.equal(await page.textContent("#export-text"), '{\n  "dropkit": {\n    "theme": "ocean",\n    "modules": {\n      "exclude": [\n        "legacy-*"\n      ]\n    },\n    "hooks": {\n      "onFailure": "fail"\n    }\n  }\n}\n');
+    assert.equal(
+      await page.textContent("#export-text"),
+      '{\n  "dropkit": {\n    "theme": "ocean",\n    "modules": {\n      "exclude": [\n        "legacy-*"\n      ]\n    },\n    "hooks": {\n      "onFailure": "fail"\n    }\n  }\n}\n',
+    );
     // From a package.json, the whole file with the key.
     await paste(page, '{"name": "site", "private": true, "dropkit": {"theme": "forest"}}');
     await page.getByRole("button", { name: "Copy as package.json" }).click();
@@ -625,13 +746,19 @@ describe("playground", () => {
     assert.deepEqual((await table(again.page))["cache.enabled"], ["false", "env", "DROPKIT_CACHE_ENABLED"]);
 
     // A big config: the compressed fragment is a fraction of the plain one.
-    const big = JSON.stringify({ theme: "ocean", modules: { exclude: Array.from({ length: 600 }, (_, i) => `legacy-module-${i}-*`) } }, null, 2);
+    const big = JSON.stringify(
+      { theme: "ocean", modules: { exclude: Array.from({ length: 600 }, (_, i) => `legacy-module-${i}-*`) } },
+      null,
+      2,
+    );
     await paste(again.page, big);
     await again.page.waitForFunction((length) => location.hash.startsWith("#z=") && location.hash.length < length, big.length / 4);
     await close(again);
 
     // A link from before compression: plain URL-encoded fields.
-    const plain = await open(`${origin}/index.html#${new URLSearchParams({ config: '{"theme": "forest"}', env: "DROPKIT_LOG_FORMAT=json" })}`);
+    const plain = await open(
+      `${origin}/index.html#${new URLSearchParams({ config: '{"theme": "forest"}', env: "DROPKIT_LOG_FORMAT=json" })}`,
+    );
     assert.equal(await editorText(plain.page), '{"theme": "forest"}');
     assert.deepEqual((await table(plain.page))["log.format"], ["json", "env", "DROPKIT_LOG_FORMAT"]);
     await close(plain);
@@ -651,7 +778,10 @@ describe("playground", () => {
     await page.click("#copy-link");
     assert.deepEqual(served.foreign, []);
     const total = served.gzipped();
-    assert.ok(total > 0 && total <= budgetBytes, `the page loaded ${total} bytes gzipped (${served.bytes()} raw); the budget is ${budgetBytes}`);
+    assert.ok(
+      total > 0 && total <= budgetBytes,
+      `the page loaded ${total} bytes gzipped (${served.bytes()} raw); the budget is ${budgetBytes}`,
+    );
     // Everything is in index.html, so that the file works on its own; sw.js keeps a hosted page for offline use.
     assert.deepEqual(fs.readdirSync(playgroundDir).sort(), ["index.html", "sw.js"]);
     await close(served);
@@ -668,7 +798,10 @@ describe("playground", () => {
     await page.reload();
     await settled(page);
     await paste(page, '{"theme": "ocen"}');
-    assert.deepEqual((await listedProblems(page)).map((p) => p.fix), ['Use "ocean"']);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.fix),
+      ['Use "ocean"'],
+    );
     // From file:// there is no worker: a saved page needs none.
     const file = await (await chromium()).newPage();
     await file.goto(pathToFileURL(playgroundFile).href);
@@ -729,7 +862,10 @@ describe("playground", () => {
       controls
         .filter((c) => {
           const labels = (c as HTMLInputElement).labels;
-          const named = (labels && labels.length > 0 && [...labels].some((l) => l.textContent!.trim() !== "")) || c.getAttribute("aria-label") || (c.tagName === "BUTTON" && c.textContent!.trim() !== "");
+          const named =
+            (labels && labels.length > 0 && [...labels].some((l) => l.textContent!.trim() !== "")) ||
+            c.getAttribute("aria-label") ||
+            (c.tagName === "BUTTON" && c.textContent!.trim() !== "");
           return !named;
         })
         .map((c) => c.outerHTML.slice(0, 80)),
@@ -742,7 +878,10 @@ describe("playground", () => {
     await page.keyboard.press("Home");
     await page.keyboard.press("Tab");
     assert.equal(await editorText(page), '{\n  "theme": "ocean"\n}');
-    assert.equal(await editor(page).evaluate((e) => e.getRootNode() instanceof ShadowRoot && (e.getRootNode() as ShadowRoot).activeElement === e), true);
+    assert.equal(
+      await editor(page).evaluate((e) => e.getRootNode() instanceof ShadowRoot && (e.getRootNode() as ShadowRoot).activeElement === e),
+      true,
+    );
     await page.keyboard.press("Escape");
     await page.keyboard.press("Tab");
     assert.equal(await editorText(page), '{\n  "theme": "ocean"\n}');
@@ -754,7 +893,11 @@ describe("playground", () => {
   test("dark mode follows prefers-color-scheme, and the toggle overrides it", async () => {
     const served = await open(undefined, { colorScheme: "dark" });
     const { page } = served;
-    const look = () => page.evaluate(() => ({ scheme: document.documentElement.dataset.scheme, background: getComputedStyle(document.body).backgroundColor }));
+    const look = () =>
+      page.evaluate(() => ({
+        scheme: document.documentElement.dataset.scheme,
+        background: getComputedStyle(document.body).backgroundColor,
+      }));
     assert.deepEqual(await look(), { scheme: "dark", background: "rgb(20, 23, 28)" });
     const toggle = page.getByRole("button", { name: "Dark mode" });
     assert.equal(await toggle.getAttribute("aria-pressed"), "true");
@@ -790,7 +933,11 @@ describe("playground", () => {
         const count = label.includes("30,000") ? "30,000" : "5,000";
         // The config's entries and the standard preset's two (test-*, dev-*), detected from the folder's archives.
         const total = Number(count.replace(",", "")) + 2;
-        assert.deepEqual((await table(page))["modules.exclude"], [`${total.toLocaleString("en")} entries`, "config", "/drop/dropkit.config.json:1:38"]);
+        assert.deepEqual((await table(page))["modules.exclude"], [
+          `${total.toLocaleString("en")} entries`,
+          "config",
+          "/drop/dropkit.config.json:1:38",
+        ]);
         // The rest of a long list comes on request, 500 at a time, and the focus stays on the button.
         const more = page.locator("#resolved button.more");
         assert.equal(await more.textContent(), `Show 500 more of ${(total - 50).toLocaleString("en")} hidden entries`);
@@ -814,17 +961,25 @@ describe("playground", () => {
     await paste(page, '{"theme": "ocean"}');
     await page.getByLabel("Environment variables").fill("DROPKIT_THEME=forest\nDROPKIT_CACHE=0\nDROPKIT_THEMES=x\nDROPKIT_LOG=json");
     await settled(page);
-    const warnings = await page.$$eval("#warnings li", (items) => items.map((li) => [li.querySelector(".message")!.textContent!, li.querySelector("button.fix")?.textContent ?? null]));
+    const warnings = await page.$$eval("#warnings li", (items) =>
+      items.map((li) => [li.querySelector(".message")!.textContent!, li.querySelector("button.fix")?.textContent ?? null]),
+    );
     const fixOf = (name: string) => warnings.find(([message]) => message.includes(`variable ${name} is`))?.[1];
     // DROPKIT_CACHE could mean either cache setting: both are named, and no button guesses.
-    assert.match(warnings.find(([m]) => m.includes("DROPKIT_CACHE is"))![0]!, /Did you mean one of DROPKIT_CACHE_FILE, DROPKIT_CACHE_ENABLED\?/);
+    assert.match(
+      warnings.find(([m]) => m.includes("DROPKIT_CACHE is"))![0]!,
+      /Did you mean one of DROPKIT_CACHE_FILE, DROPKIT_CACHE_ENABLED\?/,
+    );
     assert.equal(fixOf("DROPKIT_CACHE"), null);
     // DROPKIT_THEMES means DROPKIT_THEME, which is set already: renaming would override the user's theme.
     assert.equal(fixOf("DROPKIT_THEMES"), null);
     assert.equal(fixOf("DROPKIT_LOG"), 'Use "DROPKIT_LOG_FORMAT"');
     await page.locator("#warnings").getByRole("button", { name: 'Use "DROPKIT_LOG_FORMAT"' }).click();
     await settled(page);
-    assert.equal(await page.getByLabel("Environment variables").inputValue(), "DROPKIT_THEME=forest\nDROPKIT_CACHE=0\nDROPKIT_THEMES=x\nDROPKIT_LOG_FORMAT=json");
+    assert.equal(
+      await page.getByLabel("Environment variables").inputValue(),
+      "DROPKIT_THEME=forest\nDROPKIT_CACHE=0\nDROPKIT_THEMES=x\nDROPKIT_LOG_FORMAT=json",
+    );
     assert.deepEqual((await table(page)).theme, ["forest", "env", "DROPKIT_THEME"]);
     await close(served);
   });
@@ -889,7 +1044,13 @@ describe("playground", () => {
 
   for (const colorScheme of ["light", "dark"] as const) {
     test(`axe-core finds no violations on a phone (390×844) in ${colorScheme} mode with the explain view open`, async () => {
-      const served = await open(undefined, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: true, colorScheme });
+      const served = await open(undefined, {
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        bypassCSP: true,
+        colorScheme,
+      });
       const { page } = served;
       await page.locator("#resolved button.key", { hasText: /^theme$/ }).click();
       await settled(page);
@@ -905,7 +1066,10 @@ describe("playground", () => {
     await paste(page, '{"theme": "forest"}');
     assert.deepEqual((await table(page)).theme, ["forest", "config", "/drop/dropkit.config.json:1:11"]);
     await paste(page, '{"theme": "forest",');
-    assert.deepEqual((await listedProblems(page)).map((p) => p.name), ["ConfigSyntaxError"]);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.name),
+      ["ConfigSyntaxError"],
+    );
     assert.deepEqual((await table(page)).theme, ["forest", "config", "/drop/dropkit.config.json:1:11"]);
     assert.match((await page.textContent("#resolved-note"))!, /^Stale: the config does not parse right now/);
     assert.equal(await page.evaluate(() => document.body.classList.contains("stale")), true);
@@ -920,12 +1084,21 @@ describe("playground", () => {
     const { page } = served;
     // A schema problem on line 2 and a duplicate on line 3: listed in the order they appear.
     await paste(page, '{\n  "theme": 3,\n  "log": {"format": "jsn"}\n}');
-    assert.deepEqual((await listedProblems(page)).map((p) => p.where), ["2:12", "3:21"]);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.where),
+      ["2:12", "3:21"],
+    );
     await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
     await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
-    assert.match((await page.textContent("#export-note"))!, /with 2 problems still in it \(see Problems\): dropkit, and tsc through defineConfig, will reject it until they are fixed\.$/);
+    assert.match(
+      (await page.textContent("#export-note"))!,
+      /with 2 problems still in it \(see Problems\): dropkit, and tsc through defineConfig, will reject it until they are fixed\.$/,
+    );
     await paste(page, '{\n  // the theme\n  "theme": "ocean"\n}');
-    assert.match((await listedProblems(page))[0]!.message, /found a comment \('\/\/'\): JSON has none; write comments in a dropkit\.config\.ts/);
+    assert.match(
+      (await listedProblems(page))[0]!.message,
+      /found a comment \('\/\/'\): JSON has none; write comments in a dropkit\.config\.ts/,
+    );
     assert.match((await page.textContent("#version"))!, /^Validates as dropkit \d+\.\d+\.\d+/);
     // Value completion says what each value means.
     await paste(page, '{"log": {"format": ""}}');

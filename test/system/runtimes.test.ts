@@ -17,15 +17,22 @@ const runtimes = [
 const vectorCount = loadVectors().length;
 
 for (const runtime of runtimes) {
-  const skip = runtime.bin ? false : process.env.CI ? false : `${runtime.name}: set ${runtime.name.toUpperCase()}_BIN (scripts/install-runtimes.sh prints it)`;
+  const skip = runtime.bin
+    ? false
+    : process.env.CI
+      ? false
+      : `${runtime.name}: set ${runtime.name.toUpperCase()}_BIN (scripts/install-runtimes.sh prints it)`;
   describe(runtime.name, { skip }, () => {
     const bin = runtime.bin!;
-    test("is installed", () => assert.ok(runtime.bin && fs.existsSync(runtime.bin), `${runtime.name.toUpperCase()}_BIN is not set or missing`));
+    test("is installed", () =>
+      assert.ok(runtime.bin && fs.existsSync(runtime.bin), `${runtime.name.toUpperCase()}_BIN is not set or missing`));
 
     test("dropkit/abi answers every vector byte for byte", () => {
       const dir = tempDir("dropkit-runtime-");
       const script = path.join(dir, "vectors.mjs");
-      fs.writeFileSync(script, `import { readFileSync, readdirSync } from "node:fs";
+      fs.writeFileSync(
+        script,
+        `import { readFileSync, readdirSync } from "node:fs";
 import { openCore } from ${JSON.stringify(path.join(repoRoot, "dist/abi.js"))};
 const core = openCore(readFileSync(${JSON.stringify(path.join(repoRoot, "dist/dropkit.wasm"))}));
 const dir = ${JSON.stringify(path.join(repoRoot, "test/vectors"))};
@@ -38,7 +45,8 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
   count++;
 }
 console.log(JSON.stringify({ abiVersion: core.abiVersion, count, failures }));
-`);
+`,
+      );
       const result = run(bin, runtime.args(script), dir);
       assert.deepEqual(JSON.parse(result.stdout), { abiVersion: 1, count: vectorCount, failures: [] });
     });
@@ -46,12 +54,18 @@ console.log(JSON.stringify({ abiVersion: core.abiVersion, count, failures }));
     test("the CLI resolves a .ts config importing dropkit, and reports a bad one with exit 65", () => {
       const drop = tempDir("dropkit-runtime-drop-");
       fs.mkdirSync(path.join(drop, ".git"));
-      fs.writeFileSync(path.join(drop, "dropkit.config.ts"), 'import { defineConfig } from "dropkit";\nexport default defineConfig(async () => ({ theme: "ocean", exclude: ["old-*"] }));\n');
+      fs.writeFileSync(
+        path.join(drop, "dropkit.config.ts"),
+        'import { defineConfig } from "dropkit";\nexport default defineConfig(async () => ({ theme: "ocean", exclude: ["old-*"] }));\n',
+      );
       const env = { GIT_CEILING_DIRECTORIES: path.dirname(drop) };
       const ok = run(bin, runtime.args(path.join(repoRoot, "dist/dropkit.cjs")).concat(["config", "--json"]), drop, { env });
       assert.equal(JSON.parse(ok.stdout).config.theme, "ocean");
       fs.writeFileSync(path.join(drop, "dropkit.config.ts"), "export default { theme: 3 };\n");
-      const bad = run(bin, runtime.args(path.join(repoRoot, "dist/dropkit.cjs")).concat(["config", "--json"]), drop, { env, allowFailure: true });
+      const bad = run(bin, runtime.args(path.join(repoRoot, "dist/dropkit.cjs")).concat(["config", "--json"]), drop, {
+        env,
+        allowFailure: true,
+      });
       assert.equal(bad.status, 65);
       assert.match(bad.stderr, /"name":"SchemaValidationError"/);
     });
@@ -66,7 +80,9 @@ describe("docs/embedding.md", () => {
     return block[1]!;
   };
 
-  test("the Deno snippet runs as written, next to abi.js, abi.d.ts and dropkit.wasm", { skip: process.env.DENO_BIN || process.env.CI ? false : "set DENO_BIN" }, () => {
+  test("the Deno snippet runs as written, next to abi.js, abi.d.ts and dropkit.wasm", {
+    skip: process.env.DENO_BIN || process.env.CI ? false : "set DENO_BIN",
+  }, () => {
     const dir = tempDir("dropkit-deno-");
     for (const file of ["abi.js", "abi.d.ts", "dropkit.wasm"]) fs.copyFileSync(path.join(repoRoot, "dist", file), path.join(dir, file));
     fs.writeFileSync(path.join(dir, "dropkit.config.json"), '{ "theme": "ocean" }\n');
@@ -76,7 +92,9 @@ describe("docs/embedding.md", () => {
     assert.match(result.stdout, /theme: "ocean"/);
   });
 
-  test("the Bun snippet runs as written, in a project that installed the packed dropkit", { skip: process.env.BUN_BIN || process.env.CI ? false : "set BUN_BIN" }, () => {
+  test("the Bun snippet runs as written, in a project that installed the packed dropkit", {
+    skip: process.env.BUN_BIN || process.env.CI ? false : "set BUN_BIN",
+  }, () => {
     const dir = tempDir("dropkit-bun-");
     installTarball(dir, packRepo().tarball, { type: "module" });
     fs.writeFileSync(path.join(dir, "main.ts"), snippet("embedding-bun-example"));

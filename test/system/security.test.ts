@@ -12,7 +12,8 @@ import { findConfig } from "../../src/discovery.js";
 import { readState } from "../../src/state.js";
 import { fixture, runCli } from "../helpers/cli.js";
 
-const hostile = '{"__proto__": {"polluted": "proto"}, "constructor": {"prototype": {"polluted": "ctor"}}, "prototype": {"polluted": "prototype"}}';
+const hostile =
+  '{"__proto__": {"polluted": "proto"}, "constructor": {"prototype": {"polluted": "ctor"}}, "prototype": {"polluted": "prototype"}}';
 
 function assertClean(what: string): void {
   assert.equal(({} as Record<string, unknown>).polluted, undefined, `${what}: Object.prototype was polluted`);
@@ -32,12 +33,29 @@ describe("__proto__, constructor and prototype keys never reach a prototype", ()
     ["dropkit.config.json, nested", { "dropkit.config.json": `{"modules": ${hostile}, "hooks": ${hostile}}` }],
     ["package.json", { "package.json": `{"name": "x", "dropkit": ${hostile}}` }],
     ["package.json, a top-level __proto__", { "package.json": `{"__proto__": {"polluted": 1}, "dropkit": {"theme": "ocean"}}` }],
-    ["dropkit.config.ts, computed keys", { "dropkit.config.ts": 'export default { ["__proto__"]: { polluted: "ts" }, ["constructor"]: { prototype: { polluted: "ts" } } };\n' }],
+    [
+      "dropkit.config.ts, computed keys",
+      {
+        "dropkit.config.ts": 'export default { ["__proto__"]: { polluted: "ts" }, ["constructor"]: { prototype: { polluted: "ts" } } };\n',
+      },
+    ],
     ["dropkit.config.js, from JSON.parse", { "dropkit.config.js": `module.exports = JSON.parse(${JSON.stringify(hostile)});\n` }],
-    ["dropkit.config.ts, a __proto__ literal (a prototype, not a key)", { "dropkit.config.ts": 'export default { __proto__: { polluted: "literal" }, theme: "ocean" };\n' }],
-    ["dropkit.config.ts, a function returning it", { "dropkit.config.ts": `export default async () => JSON.parse(${JSON.stringify(`{"modules": ${hostile}}`)});\n` }],
+    [
+      "dropkit.config.ts, a __proto__ literal (a prototype, not a key)",
+      { "dropkit.config.ts": 'export default { __proto__: { polluted: "literal" }, theme: "ocean" };\n' },
+    ],
+    [
+      "dropkit.config.ts, a function returning it",
+      { "dropkit.config.ts": `export default async () => JSON.parse(${JSON.stringify(`{"modules": ${hostile}}`)});\n` },
+    ],
     ["a JSON preset", { "dropkit.config.json": '{"presets": ["evil"], "presetsSearchPath": ["./p"]}', "p/evil.json": hostile }],
-    ["a .ts preset", { "dropkit.config.json": '{"presets": ["evil"], "presetsSearchPath": ["./p"]}', "p/evil.ts": `export default JSON.parse(${JSON.stringify(hostile)});\n` }],
+    [
+      "a .ts preset",
+      {
+        "dropkit.config.json": '{"presets": ["evil"], "presetsSearchPath": ["./p"]}',
+        "p/evil.ts": `export default JSON.parse(${JSON.stringify(hostile)});\n`,
+      },
+    ],
   ];
   for (const [name, files] of forms) {
     test(`${name}: loaded through the host and the core, nothing polluted, the keys are reported as unknown`, async () => {
@@ -57,14 +75,20 @@ describe("__proto__, constructor and prototype keys never reach a prototype", ()
 
   test("environment variables named like prototype keys are unknown variables, nothing more", async () => {
     const root = fixture({});
-    const loaded = await loadConfig({ cwd: root, env: { DROPKIT___PROTO__: "x", DROPKIT_CONSTRUCTOR: "y", __proto__: "z" } as NodeJS.ProcessEnv });
+    const loaded = await loadConfig({
+      cwd: root,
+      env: { DROPKIT___PROTO__: "x", DROPKIT_CONSTRUCTOR: "y", __proto__: "z" } as NodeJS.ProcessEnv,
+    });
     assertClean("environment");
     assert.equal(loaded.ok, true);
     assert.equal(loaded.warnings.filter((w) => /Unknown environment variable/.test(w.message)).length, 2);
   });
 
   test("the state file and the cache file keep such keys as data", () => {
-    const root = fixture({ ".dropkit.json": `{"schema": 1, "plan": ${hostile}, "extra": ${hostile}, ${hostile.slice(1)}`, ".dropkit-cache.json": `{"version": 1, "checkedAtMs": 0, "archives": ${hostile}}` });
+    const root = fixture({
+      ".dropkit.json": `{"schema": 1, "plan": ${hostile}, "extra": ${hostile}, ${hostile.slice(1)}`,
+      ".dropkit-cache.json": `{"version": 1, "checkedAtMs": 0, "archives": ${hostile}}`,
+    });
     const state = readState(path.join(root, ".dropkit.json"));
     assertClean("state");
     assert.equal(state.kind, "v1");
@@ -90,7 +114,10 @@ describe("__proto__, constructor and prototype keys never reach a prototype", ()
 
 describe("the playground never evaluates input", () => {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const sources = fs.readdirSync(path.join(here, "..", "..", "playground")).filter((n) => /\.(ts|html|js)$/.test(n)).map((n) => path.join(here, "..", "..", "playground", n));
+  const sources = fs
+    .readdirSync(path.join(here, "..", "..", "playground"))
+    .filter((n) => /\.(ts|html|js)$/.test(n))
+    .map((n) => path.join(here, "..", "..", "playground", n));
   const built = path.join(here, "..", "..", "dist", "playground");
   const bundles = fs.existsSync(built) ? walk(built).filter((f) => /\.(js|html)$/.test(f)) : [];
 
@@ -102,7 +129,9 @@ describe("the playground never evaluates input", () => {
     }
   });
 
-  test("the built bundle has no eval or Function constructor either", { skip: bundles.length === 0 ? "the playground is not built (npm run playground:build)" : false }, () => {
+  test("the built bundle has no eval or Function constructor either", {
+    skip: bundles.length === 0 ? "the playground is not built (npm run playground:build)" : false,
+  }, () => {
     for (const file of bundles) {
       const text = fs.readFileSync(file, "utf8");
       assert.doesNotMatch(text, /\beval\s*\(/, `${path.relative(built, file)} calls eval`);
@@ -164,7 +193,10 @@ describe("hooks run only from the configured directories, with no shell", () => 
     const r = runCli(root, ["create", "--log-format=json"], { DROPKIT_X: "$(touch PWNED-env); `id`" });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(root, "ran"), "utf8"), "$(touch PWNED-env); `id`", "the hook did not get the value verbatim");
-    assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith("PWNED")), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((n) => n.startsWith("PWNED")),
+      [],
+    );
   });
 });
 
@@ -197,7 +229,9 @@ function spyOnFs(): { paths: string[]; restore(): void } {
 }
 
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
 function stripComments(text: string): string {

@@ -16,7 +16,11 @@ const stopSignals = Object.keys(signalExitCodes) as StopSignal[];
 
 describe("trapSignals", () => {
   test("the first signal aborts with an Interrupted reason carrying 128 + the signal's number", () => {
-    for (const [name, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+    for (const [name, code] of [
+      ["SIGINT", 130],
+      ["SIGTERM", 143],
+      ["SIGHUP", 129],
+    ] as const) {
       const target = new EventEmitter();
       const trap = trapSignals({ target: target as never, exit: () => assert.fail("no exit at the first signal") });
       assert.equal(trap.signal.aborted, false);
@@ -27,7 +31,10 @@ describe("trapSignals", () => {
       assert.equal(reason.name, "Interrupted");
       assert.equal(reason.signal, name);
       assert.equal(reason.exitCode, code);
-      assert.throws(() => trap.signal.throwIfAborted(), (e) => e === reason);
+      assert.throws(
+        () => trap.signal.throwIfAborted(),
+        (e) => e === reason,
+      );
       trap.release();
     }
   });
@@ -68,7 +75,10 @@ describe("trapSignals", () => {
 
   test("the record's message says what happened", () => {
     const reason = new Interrupted("SIGINT");
-    assert.match(reason.describe(), /^Interrupted by SIGINT \(Ctrl-C\): the run stopped before finishing, and no process it started is left running/);
+    assert.match(
+      reason.describe(),
+      /^Interrupted by SIGINT \(Ctrl-C\): the run stopped before finishing, and no process it started is left running/,
+    );
     reason.hurryUp();
     assert.match(reason.describe(), /then by a second signal: the running hook's processes were killed at once \(SIGKILL\)/);
     assert.match(reason.describe(true), /then by another signal: dropkit exited at once, before it finished putting things back/);
@@ -77,9 +87,15 @@ describe("trapSignals", () => {
   test("release removes every listener, so the process gets Node's default behaviour back", () => {
     const before = stopSignals.map((s) => process.listenerCount(s));
     const trap = trapSignals();
-    assert.deepEqual(stopSignals.map((s) => process.listenerCount(s)), before.map((n) => n + 1));
+    assert.deepEqual(
+      stopSignals.map((s) => process.listenerCount(s)),
+      before.map((n) => n + 1),
+    );
     trap.release();
-    assert.deepEqual(stopSignals.map((s) => process.listenerCount(s)), before);
+    assert.deepEqual(
+      stopSignals.map((s) => process.listenerCount(s)),
+      before,
+    );
   });
 
   test("in a real process: trapped, SIGINT is an abort; released, SIGINT ends the process as Node does", () => {
@@ -92,16 +108,27 @@ describe("trapSignals", () => {
       process.kill(process.pid, "SIGINT");
       setTimeout(() => console.log("still alive"), 2000);
     `;
-    const trapped = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(false)], { encoding: "utf8", cwd: import.meta.dirname, timeout: 20_000 });
+    const trapped = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(false)], {
+      encoding: "utf8",
+      cwd: import.meta.dirname,
+      timeout: 20_000,
+    });
     assert.equal(trapped.stdout.trim(), "aborted 130", trapped.stderr);
-    const released = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(true)], { encoding: "utf8", cwd: import.meta.dirname, timeout: 20_000 });
+    const released = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script(true)], {
+      encoding: "utf8",
+      cwd: import.meta.dirname,
+      timeout: 20_000,
+    });
     assert.equal(released.signal, "SIGINT", `${released.stdout}${released.stderr}`);
     assert.equal(released.stdout, "");
   });
 });
 
 /** A hook that records its pid and its background child's, prints a line, and waits for the child. */
-const waitingHook = (extra = "") => ({ text: `#!/bin/sh\n${extra}\necho $$ > hook.pid\nsleep 1000 &\necho $! > child.pid\necho "hook started"\nwait\n`, mode: 0o755 });
+const waitingHook = (extra = "") => ({
+  text: `#!/bin/sh\n${extra}\necho $$ > hook.pid\nsleep 1000 &\necho $! > child.pid\necho "hook started"\nwait\n`,
+  mode: 0o755,
+});
 
 /** A state file as an earlier run left it: the interrupted run must leave it byte for byte. */
 const previousState = '{ "version": "0.7.2", "theme": "old", "modules": ["blog"], "created": 1714557600000 }\n';
@@ -110,7 +137,12 @@ const previousState = '{ "version": "0.7.2", "theme": "old", "modules": ["blog"]
 function startCli(root: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [cliPath, ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", GIT_CEILING_DIRECTORIES: path.dirname(root), ...env },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      GIT_CEILING_DIRECTORIES: path.dirname(root),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
@@ -140,7 +172,10 @@ function assertGroupGone(pids: { hook: number; child: number }): void {
 }
 
 function records(stderr: string): Array<Record<string, any>> {
-  return stderr.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return stderr
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, () => {
@@ -164,18 +199,30 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
       assert.equal(hook?.status, "interrupted");
       assert.match(hook.message, new RegExp(`dropkit received ${name}`));
       assert.deepEqual(all.at(-1), {
-        event: "error", name: "Interrupted", exitCode: signalExitCodes[name], path: "", source: name,
+        event: "error",
+        name: "Interrupted",
+        exitCode: signalExitCodes[name],
+        path: "",
+        source: name,
         message: all.at(-1)!.message,
       });
       assert.match(all.at(-1)!.message, /stopped before finishing/);
       assert.equal(all.filter((r) => r.event === "error").length, 1, "one error record, never an InternalError");
       assert.equal(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"), previousState);
-      assert.deepEqual(fs.readdirSync(root).sort(), [...before, "child.pid", "hook.pid"].sort(), "nothing else written, the next hook not run");
+      assert.deepEqual(
+        fs.readdirSync(root).sort(),
+        [...before, "child.pid", "hook.pid"].sort(),
+        "nothing else written, the next hook not run",
+      );
     });
   }
 
   test("SIGTERM in the post phase: exit 143, the group stopped, the state file put back byte for byte", async () => {
-    const root = fixture({ ".dropkit.json": previousState, "blog.zip": { zip: { "index.html": "blog" } }, "post-scripts/01-wait": waitingHook() });
+    const root = fixture({
+      ".dropkit.json": previousState,
+      "blog.zip": { zip: { "index.html": "blog" } },
+      "post-scripts/01-wait": waitingHook(),
+    });
     const run = startCli(root, ["create", "--log-format=json"]);
     const pids = await hookPids(root);
     run.child.kill("SIGTERM");
@@ -184,11 +231,18 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     assertGroupGone(pids);
     const all = records(stderr);
     assert.equal(all.find((r) => r.event === "hook" && r.phase === "post")?.status, "interrupted");
-    assert.deepEqual(all.filter((r) => r.event === "state").map((r) => r.action), ["updated", "cache", "restored"], "written, then put back");
+    assert.deepEqual(
+      all.filter((r) => r.event === "state").map((r) => r.action),
+      ["updated", "cache", "restored"],
+      "written, then put back",
+    );
     assert.equal(all.at(-1)!.name, "Interrupted");
     assert.equal(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"), previousState);
     // No legacy copy of a lift that was undone, no temporary file, no lock left behind.
-    assert.deepEqual(fs.readdirSync(root).filter((f) => f.startsWith(".dropkit.json") || f.endsWith(".tmp") || f.endsWith(".lock")), [".dropkit.json"]);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((f) => f.startsWith(".dropkit.json") || f.endsWith(".tmp") || f.endsWith(".lock")),
+      [".dropkit.json"],
+    );
   });
 
   test("a hook that ignores SIGTERM is killed after the grace period; a second signal kills it at once", async () => {
@@ -219,7 +273,9 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     assert.equal(fs.readFileSync(path.join(hurried, ".dropkit.json"), "utf8"), previousState);
   });
 
-  test("Ctrl-C at a terminal: the hook (in its own group) is stopped by dropkit, which exits 130", { skip: hasScript() ? false : "script(1) is not available" }, async () => {
+  test("Ctrl-C at a terminal: the hook (in its own group) is stopped by dropkit, which exits 130", {
+    skip: hasScript() ? false : "script(1) is not available",
+  }, async () => {
     const root = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": waitingHook() });
     const terminal = new Terminal(root, ["create"]);
     await terminal.expect("hook started");
@@ -264,18 +320,24 @@ describe("signals to the other commands", { timeout: 120_000 }, () => {
     assert.match(records(stderr).at(-1)!.message, /dropkit exited at once/);
   });
 
-  test("init: SIGTERM while a question waits closes it, writes nothing, and exits 143", { skip: hasScript() ? false : "script(1) is not available" }, async () => {
+  test("init: SIGTERM while a question waits closes it, writes nothing, and exits 143", {
+    skip: hasScript() ? false : "script(1) is not available",
+  }, async () => {
     const root = fixture({ "ocean-theme.zip": { zip: { "a.txt": "a" } } });
     const terminal = new Terminal(root, ["init"]);
     await terminal.expect("◆  Theme");
     // The dropkit process under script(1): the one running the CLI in this fixture.
-    const dropkit = fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p)).map(Number).find((pid) => {
-      try {
-        return fs.readlinkSync(`/proc/${pid}/cwd`) === root && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === cliPath;
-      } catch {
-        return false;
-      }
-    });
+    const dropkit = fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .map(Number)
+      .find((pid) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/cwd`) === root && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === cliPath;
+        } catch {
+          return false;
+        }
+      });
     assert.ok(dropkit, "the dropkit process was not found");
     process.kill(dropkit, "SIGTERM");
     assert.equal(await terminal.exit(), 143, terminal.screen);
@@ -305,7 +367,11 @@ describe("signals to dropkit create while it waits for the lock", { timeout: 120
         assert.ok(Date.now() - sent < 15_000, "the signal was acted on only when the wait ended");
         assert.equal(ended.status, signalExitCodes[name], ended.stderr);
         const errors = ended.records.filter((r) => r.event === "error");
-        assert.deepEqual(errors.map((r) => [r.name, r.source]), [["Interrupted", name]], "exactly one error record");
+        assert.deepEqual(
+          errors.map((r) => [r.name, r.source]),
+          [["Interrupted", name]],
+          "exactly one error record",
+        );
         assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.lock"), "utf8"), lock);
         assert.equal(fs.existsSync(path.join(root, "init-ran")), false, "no hook ran");
       } finally {
@@ -326,7 +392,10 @@ describe("signals to dropkit create while it waits for the lock", { timeout: 120
       const ended = await run.done;
       assert.ok(Date.now() - sent < 15_000, "the signal was acted on only when the wait ended");
       assert.equal(ended.status, 143, ended.stderr);
-      assert.deepEqual(ended.records.filter((r) => r.event === "error").map((r) => r.name), ["Interrupted"]);
+      assert.deepEqual(
+        ended.records.filter((r) => r.event === "error").map((r) => r.name),
+        ["Interrupted"],
+      );
     } finally {
       killQuietly(toucher.pid!);
     }

@@ -34,7 +34,10 @@ interface Case {
 const cases: Case[] = [
   {
     what: "a .ts config with type annotations before the throw on its line (babel shifts the columns)",
-    files: { "dropkit.config.ts": 'type Theme = { name: string; size: number };\nconst pick = (x: Theme): string => x.name;\nexport default { theme: ((t: Theme): string => { throw new Error("boom") })({ name: "a", size: 1 }) };\n' },
+    files: {
+      "dropkit.config.ts":
+        'type Theme = { name: string; size: number };\nconst pick = (x: Theme): string => x.name;\nexport default { theme: ((t: Theme): string => { throw new Error("boom") })({ name: "a", size: 1 }) };\n',
+    },
     at: ["dropkit.config.ts", 3, 56],
     message: /^The config dropkit\.config\.ts:3:56 could not be evaluated: boom$/,
   },
@@ -46,7 +49,10 @@ const cases: Case[] = [
   },
   {
     what: 'a .js ESM config in a "type": "module" package (imported natively first, then compiled by jiti)',
-    files: { "package.json": '{ "type": "module" }\n', "dropkit.config.js": 'const a = 1;\nexport default { theme: (() => { throw new Error("boom") })() };\n' },
+    files: {
+      "package.json": '{ "type": "module" }\n',
+      "dropkit.config.js": 'const a = 1;\nexport default { theme: (() => { throw new Error("boom") })() };\n',
+    },
     at: ["dropkit.config.js", 2, 40],
     message: /^The config dropkit\.config\.js:2:40 could not be evaluated: boom$/,
   },
@@ -58,13 +64,19 @@ const cases: Case[] = [
   },
   {
     what: "a .ts function config that throws",
-    files: { "dropkit.config.ts": 'const n: number = 2;\nexport default (): { theme: string } => { const s: string = "x"; throw new Error("sync " + s); };\n' },
+    files: {
+      "dropkit.config.ts":
+        'const n: number = 2;\nexport default (): { theme: string } => { const s: string = "x"; throw new Error("sync " + s); };\n',
+    },
     at: ["dropkit.config.ts", 2, 72],
     message: /^The config dropkit\.config\.ts:2:72 threw when its exported function was called: sync x$/,
   },
   {
     what: "a .ts async function config that rejects after an await",
-    files: { "dropkit.config.ts": 'export default async (): Promise<{ theme: string }> => {\n  await 0;\n  const a: number = 1; throw new RangeError("late");\n};\n' },
+    files: {
+      "dropkit.config.ts":
+        'export default async (): Promise<{ theme: string }> => {\n  await 0;\n  const a: number = 1; throw new RangeError("late");\n};\n',
+    },
     at: ["dropkit.config.ts", 3, 30],
     message: /^The config dropkit\.config\.ts:3:30 threw when its exported function was called: late$/,
   },
@@ -76,24 +88,31 @@ const cases: Case[] = [
   },
   {
     what: "a TypeError from reading a property of undefined",
-    files: { "dropkit.config.ts": 'const env: Record<string, string | undefined> = {};\nexport default { theme: (env.THEME as any).trim() };\n' },
+    files: {
+      "dropkit.config.ts": "const env: Record<string, string | undefined> = {};\nexport default { theme: (env.THEME as any).trim() };\n",
+    },
     at: ["dropkit.config.ts", 2, 44],
     message: /^The config dropkit\.config\.ts:2:44 could not be evaluated: Cannot read properties of undefined \(reading 'trim'\)$/,
   },
   {
     what: "an error thrown inside a library (node:fs): the config's call, at the called name",
-    files: { "dropkit.config.ts": 'import { readFileSync } from "node:fs";\nconst p: string = "/nonexistent/theme.txt";\nexport default { theme: readFileSync(p, "utf8") };\n' },
+    files: {
+      "dropkit.config.ts":
+        'import { readFileSync } from "node:fs";\nconst p: string = "/nonexistent/theme.txt";\nexport default { theme: readFileSync(p, "utf8") };\n',
+    },
     at: ["dropkit.config.ts", 3, 25],
     message: /^The config dropkit\.config\.ts:3:25 could not be evaluated: ENOENT: no such file or directory/,
   },
   {
     what: "an error thrown in a helper the function config calls: the throw in the helper, the config's call in the message",
     files: {
-      "dropkit.config.ts": 'import { helper } from "./lib/helper";\ninterface X { a: number }\nexport default (): { theme: string } => ({ theme: helper() as string });\n',
-      "lib/helper.ts": 'export function helper(): string {\n  const o: { x?: { y: string } } = {};\n  return (o.x as any).y;\n}\n',
+      "dropkit.config.ts":
+        'import { helper } from "./lib/helper";\ninterface X { a: number }\nexport default (): { theme: string } => ({ theme: helper() as string });\n',
+      "lib/helper.ts": "export function helper(): string {\n  const o: { x?: { y: string } } = {};\n  return (o.x as any).y;\n}\n",
     },
     at: ["lib/helper.ts", 3, 23],
-    message: /^The config dropkit\.config\.ts:3:51 threw when its exported function was called: Cannot read properties of undefined \(reading 'y'\), thrown in lib\/helper\.ts:3:23$/,
+    message:
+      /^The config dropkit\.config\.ts:3:51 threw when its exported function was called: Cannot read properties of undefined \(reading 'y'\), thrown in lib\/helper\.ts:3:23$/,
   },
   {
     what: "an error thrown while a helper is imported: the throw in the helper, the config's import in the message",
@@ -106,7 +125,10 @@ const cases: Case[] = [
   },
   {
     what: "a syntax error in a helper: its position in the helper, 1-based",
-    files: { "dropkit.config.ts": 'import { h } from "./helper";\nexport default { theme: h };\n', "helper.ts": "export const h: string = \n  ;\n" },
+    files: {
+      "dropkit.config.ts": 'import { h } from "./helper";\nexport default { theme: h };\n',
+      "helper.ts": "export const h: string = \n  ;\n",
+    },
     at: ["helper.ts", 2, 3],
     message: /^The config dropkit\.config\.ts could not be evaluated: ParseError: Unexpected token, in helper\.ts:2:3$/,
   },
@@ -218,13 +240,31 @@ describe("plainError: whatever a config threw, safe to read", () => {
   });
 
   test("values that throw when looked at never throw out of it", () => {
-    const proxy = new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); } });
+    const proxy = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("trap");
+        },
+        getPrototypeOf() {
+          throw new Error("trap");
+        },
+      },
+    );
     assert.equal(plainError(proxy).message, "a thrown value that cannot be shown");
     const noMessage = new Error("hidden");
-    Object.defineProperty(noMessage, "message", { get() { throw new Error("getter"); } });
+    Object.defineProperty(noMessage, "message", {
+      get() {
+        throw new Error("getter");
+      },
+    });
     assert.equal(plainError(noMessage).message, "a thrown value that cannot be shown");
     const noStack = new Error("kept");
-    Object.defineProperty(noStack, "stack", { get() { throw new Error("getter"); } });
+    Object.defineProperty(noStack, "stack", {
+      get() {
+        throw new Error("getter");
+      },
+    });
     assert.deepEqual([plainError(noStack).message, plainError(noStack).stack], ["kept", "Error: kept"]);
   });
 });
@@ -233,7 +273,8 @@ describe("which path loads a .ts config (src/native.ts), on every runtime", () =
   const deno = path.basename(cliRuntime[0]!).startsWith("deno");
   /** Whether the runtime the CLI runs on loads a .ts file without jiti: Bun and Deno by their own import, Node when it strips types. */
   const native = bun || deno || (cliRuntime[0] === process.execPath && canStripTypes());
-  const debugRun = (files: Record<string, string>) => runCli(fixture(files), ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
+  const debugRun = (files: Record<string, string>) =>
+    runCli(fixture(files), ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
   const theme = (r: RunResult) => (JSON.parse(r.stdout) as { config: { theme: string } }).config.theme;
 
   test("a typed config: natively where the runtime can, else by jiti, with the same result", () => {
@@ -251,7 +292,9 @@ describe("which path loads a .ts config (src/native.ts), on every runtime", () =
   });
 
   test('`import "dropkit"` without a project install: the running dropkit on every path (jiti aliases it on Bun and Deno)', () => {
-    const r = debugRun({ "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" as string });\n' });
+    const r = debugRun({
+      "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" as string });\n',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(theme(r), "ocean");
     if (bun || deno) assert.match(r.stderr, /is compiled by jiti: it imports dropkit/);

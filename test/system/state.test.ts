@@ -20,7 +20,13 @@ const stateName = ".dropkit.json";
 
 describe("reading and the next state (src/state.ts)", () => {
   test("readState tells the shapes apart: missing, v1, legacy, corrupt", () => {
-    const dir = fixture({ "v1.json": v1Text, "legacy.json": specLegacy, "bad.json": "{torn", "list.json": "[1]", "bom.json": "\ufeff" + v1Text });
+    const dir = fixture({
+      "v1.json": v1Text,
+      "legacy.json": specLegacy,
+      "bad.json": "{torn",
+      "list.json": "[1]",
+      "bom.json": "\ufeff" + v1Text,
+    });
     assert.equal(readState(path.join(dir, "none.json")).kind, "missing");
     assert.equal(readState(path.join(dir, "v1.json")).kind, "v1");
     assert.equal(readState(path.join(dir, "bom.json")).kind, "v1");
@@ -36,12 +42,25 @@ describe("reading and the next state (src/state.ts)", () => {
     const at = "2026-12-01T00:00:00.000Z";
     const dir = fixture({ "v1.json": JSON.stringify({ ...v1File, colour: "blue" }), "legacy.json": specLegacy });
     const fromV1 = nextState("/s", readState(path.join(dir, "v1.json")), plan, "2.0.0", at);
-    assert.deepEqual(fromV1.state, { schema: 1, toolVersion: "2.0.0", createdAt: v1File.createdAt, updatedAt: at, plan, migratedFrom: v1File.migratedFrom, extra: { ...v1File.extra, colour: "blue" } });
-    assert.equal(fromV1.warning, 'The state file /s has values dropkit does not use; they are kept verbatim under "extra": colour (unknown key).');
+    assert.deepEqual(fromV1.state, {
+      schema: 1,
+      toolVersion: "2.0.0",
+      createdAt: v1File.createdAt,
+      updatedAt: at,
+      plan,
+      migratedFrom: v1File.migratedFrom,
+      extra: { ...v1File.extra, colour: "blue" },
+    });
+    assert.equal(
+      fromV1.warning,
+      'The state file /s has values dropkit does not use; they are kept verbatim under "extra": colour (unknown key).',
+    );
     const lifted = nextState("/s", readState(path.join(dir, "legacy.json")), plan, "2.0.0", at);
     assert.deepEqual(lifted.state.migratedFrom, { version: "0.7.2", at });
     assert.equal(lifted.state.createdAt, new Date(1714557600000).toISOString());
-    assert.deepEqual(nextState("/s", { kind: "missing" }, plan, "2.0.0", at), { state: { schema: 1, toolVersion: "2.0.0", createdAt: at, updatedAt: at, plan, extra: {} } });
+    assert.deepEqual(nextState("/s", { kind: "missing" }, plan, "2.0.0", at), {
+      state: { schema: 1, toolVersion: "2.0.0", createdAt: at, updatedAt: at, plan, extra: {} },
+    });
   });
 });
 
@@ -59,7 +78,10 @@ describe("fitState: the write within the read's limits", () => {
   test("a plan alone over 4 MiB is an IOError: nothing could read it back", () => {
     const modules = Array.from({ length: 120_000 }, (_, i) => `a-module-with-a-rather-long-name-${i}`);
     const state = { schema: 1 as const, toolVersion: "1.0.0", createdAt: at, updatedAt: at, plan: { ...plan, modules }, extra: {} };
-    assert.throws(() => fitState("/s", state, false), (e: any) => e.name === "IOError" && /plan alone is .*over the 4 MiB dropkit reads back/.test(e.message));
+    assert.throws(
+      () => fitState("/s", state, false),
+      (e: any) => e.name === "IOError" && /plan alone is .*over the 4 MiB dropkit reads back/.test(e.message),
+    );
   });
 });
 
@@ -74,11 +96,19 @@ describe("writing the state file (SPEC section 9)", () => {
     assert.equal(fs.readFileSync(file + ".legacy", "utf8"), specLegacy);
     const state = JSON.parse(fs.readFileSync(file, "utf8"));
     assert.deepEqual(state, {
-      schema: 1, toolVersion: "1.0.0", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2026-11-21T12:00:00.000Z",
-      plan, migratedFrom: { version: "0.7.2", at: "2026-11-21T12:00:00.000Z" }, extra: {},
+      schema: 1,
+      toolVersion: "1.0.0",
+      createdAt: "2024-05-01T10:00:00.000Z",
+      updatedAt: "2026-11-21T12:00:00.000Z",
+      plan,
+      migratedFrom: { version: "0.7.2", at: "2026-11-21T12:00:00.000Z" },
+      extra: {},
     });
     assert.deepEqual(Object.keys(state), ["schema", "toolVersion", "createdAt", "updatedAt", "plan", "migratedFrom", "extra"]);
-    assert.deepEqual([result.action, result.read, result.lifted, result.legacyCopy, result.movedAside], ["updated", "legacy", true, file + ".legacy", null]);
+    assert.deepEqual(
+      [result.action, result.read, result.lifted, result.legacyCopy, result.movedAside],
+      ["updated", "legacy", true, file + ".legacy", null],
+    );
   });
 
   test("later writes keep createdAt, migratedFrom and extra, and never touch the .legacy copy", async () => {
@@ -161,7 +191,13 @@ describe("create and the state file", () => {
     const file = path.join(root, stateName);
     const [record] = eventsOf(run, "state");
     assert.deepEqual(record, {
-      event: "state", action: "updated", file, read: "legacy", lifted: true, legacyCopy: file + ".legacy", movedAside: null,
+      event: "state",
+      action: "updated",
+      file,
+      read: "legacy",
+      lifted: true,
+      legacyCopy: file + ".legacy",
+      movedAside: null,
       plan: { theme: null, modules: ["blog"], excluded: [], presets: ["standard"] },
     });
     const warning = eventsOf(run, "warning").find((w) => /kept verbatim under "extra"/.test(w.message))!;
@@ -195,18 +231,26 @@ describe("create and the state file", () => {
         const initial = start === "legacy" ? specLegacy : start === "corrupt" ? "{torn" : undefined;
         const root = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "shop.zip": zip, ...(initial ? { [stateName]: initial } : {}) });
         // Serialised by the lock: on a loaded machine the last of 8 may wait longer than the default 5 s.
-        const runs = await Promise.all(Array.from({ length: 8 }, () => startCli(root, ["create", ...json], { __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done));
+        const runs = await Promise.all(
+          Array.from({ length: 8 }, () => startCli(root, ["create", ...json], { __DROPKIT_TEST_LOCK_WAIT_MS: "120000" }).done),
+        );
         for (const r of runs) assert.equal(r.status, 0, r.stderr);
         const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
         assert.equal(state.schema, 1);
         assert.deepEqual(state.plan, { theme: "ocean", modules: ["blog", "shop"], excluded: [], presets: ["standard"] });
         const names = fs.readdirSync(root);
-        assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), []);
+        assert.deepEqual(
+          names.filter((n) => n.endsWith(".tmp")),
+          [],
+        );
         JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8"));
         if (start === "legacy") {
           assert.equal(state.migratedFrom.version, "0.7.2");
           assert.equal(state.createdAt, "2024-05-01T10:00:00.000Z");
-          assert.deepEqual(names.filter((n) => n.startsWith(".dropkit.json.legacy")), [".dropkit.json.legacy"]);
+          assert.deepEqual(
+            names.filter((n) => n.startsWith(".dropkit.json.legacy")),
+            [".dropkit.json.legacy"],
+          );
           assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.legacy"), "utf8"), specLegacy);
         }
         if (start === "corrupt") {
@@ -229,7 +273,10 @@ describe("what create writes, its next run reads back (the reader's limits appli
     const second = runCli(root, ["create", ...json]);
     assert.equal(second.status, 0, second.stderr);
     assert.equal(eventsOf(second, "state")[0]!.read, "v1", second.stderr);
-    assert.deepEqual(fs.readdirSync(root).filter((name) => name.includes(".corrupt-")), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((name) => name.includes(".corrupt-")),
+      [],
+    );
     return { first, second };
   }
 
@@ -259,7 +306,10 @@ describe("what create writes, its next run reads back (the reader's limits appli
     assert.ok(Buffer.byteLength(JSON.stringify(JSON.parse(legacy), null, 2)) > 4 * 1024 * 1024);
     const root = fixture({ [stateName]: legacy, "ocean-theme.zip": zip });
     const { first, second } = twice(root);
-    assert.deepEqual(eventsOf(first, "warning").filter((w) => /left out/.test(w.message)), []);
+    assert.deepEqual(
+      eventsOf(first, "warning").filter((w) => /left out/.test(w.message)),
+      [],
+    );
     const text = fs.readFileSync(path.join(root, stateName), "utf8");
     assert.ok(Buffer.byteLength(text) <= 4 * 1024 * 1024);
     const state = JSON.parse(text);
@@ -270,7 +320,14 @@ describe("what create writes, its next run reads back (the reader's limits appli
 
   test("a state that would pass 4 MiB even compact (a grown plan): the largest extra entries are left out with a warning naming them", () => {
     // A v1 file just under the limit, compact; this run's plan adds 40 modules to it.
-    const base = { schema: 1, toolVersion: "1.0.0", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-01T10:00:00.000Z", plan: { theme: null, modules: [], excluded: [], presets: [] }, extra: { small: "s", big: "" } };
+    const base = {
+      schema: 1,
+      toolVersion: "1.0.0",
+      createdAt: "2024-05-01T10:00:00.000Z",
+      updatedAt: "2024-05-01T10:00:00.000Z",
+      plan: { theme: null, modules: [], excluded: [], presets: [] },
+      extra: { small: "s", big: "" },
+    };
     base.extra.big = "b".repeat(4 * 1024 * 1024 - Buffer.byteLength(JSON.stringify(base)) - 10);
     const files: Record<string, any> = { [stateName]: JSON.stringify(base) };
     for (let i = 0; i < 40; i++) files[`module-with-a-long-name-${i}.zip`] = zip;
@@ -342,15 +399,17 @@ describe("a run killed (SIGKILL) in the middle of the state write", () => {
 describe("a folder where the state cannot be written", () => {
   const readOnly = readOnlyRunner();
 
-  test(`exits 74 with the path and the reason, loses nothing, and writes nothing else (read-only by ${readOnly.how})`, { skip: readOnly.skip }, () => {
+  test(`exits 74 with the path and the reason, loses nothing, and writes nothing else (read-only by ${readOnly.how})`, {
+    skip: readOnly.skip,
+  }, () => {
     // A folder that was migrated before: a v1 file and the .legacy copy must survive as they are.
     const migrated = fixture({ "blog.zip": zip, [stateName]: v1Text, ".dropkit.json.legacy": specLegacy });
     // A folder still holding the legacy file: the lift must not happen halfway.
     const legacy = fixture({ "blog.zip": zip, [stateName]: specLegacy });
     for (const root of [migrated, legacy]) {
       const outside = fixture({
-        "init/01-init": { text: "#!/bin/sh\ntouch \"$OUT/init-ran\"\n", mode: 0o755 },
-        "post/01-post": { text: "#!/bin/sh\ntouch \"$OUT/post-ran\"\n", mode: 0o755 },
+        "init/01-init": { text: '#!/bin/sh\ntouch "$OUT/init-ran"\n', mode: 0o755 },
+        "post/01-post": { text: '#!/bin/sh\ntouch "$OUT/post-ran"\n', mode: 0o755 },
       });
       // The hooks must be trusted (not in a folder others can write), so only their output folder is open to all.
       fs.chmodSync(outside, 0o755);
@@ -412,10 +471,18 @@ async function recoverAfterKill(root: string, initial: string, shape: string, wh
   const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
   assert.equal(state.schema, 1, what);
   const names = fs.readdirSync(root);
-  assert.deepEqual(names.filter((n) => n.endsWith(".tmp")), [], what);
+  assert.deepEqual(
+    names.filter((n) => n.endsWith(".tmp")),
+    [],
+    what,
+  );
   if (shape === "legacy") {
     assert.equal(state.migratedFrom.version, "0.7.2", what);
-    assert.deepEqual(names.filter((n) => n.startsWith(".dropkit.json.legacy")), [".dropkit.json.legacy"], what);
+    assert.deepEqual(
+      names.filter((n) => n.startsWith(".dropkit.json.legacy")),
+      [".dropkit.json.legacy"],
+      what,
+    );
     assert.equal(fs.readFileSync(path.join(root, ".dropkit.json.legacy"), "utf8"), initial, what);
   }
   if (shape === "v1") assert.deepEqual(state.extra, v1File.extra, what);
@@ -426,13 +493,25 @@ async function recoverAfterKill(root: string, initial: string, shape: string, wh
  * a read-only bind mount in a private mount namespace (`unshare`), which disappears with the process;
  * else the CLI as `nobody` (`setpriv`) in a folder it does not own; else the test is skipped.
  */
-function readOnlyRunner(): { how: string; skip: string | false; run?: (cwd: string, args: string[], env: Record<string, string>) => RunResult } {
-  const base = (cwd: string, env: Record<string, string>) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(cwd), ...env });
+function readOnlyRunner(): {
+  how: string;
+  skip: string | false;
+  run?: (cwd: string, args: string[], env: Record<string, string>) => RunResult;
+} {
+  const base = (cwd: string, env: Record<string, string>) => ({
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: os.tmpdir(),
+    GIT_CEILING_DIRECTORIES: path.dirname(cwd),
+    ...env,
+  });
   const finish = (r: ReturnType<typeof spawnSync>): RunResult => {
     const stderr = String(r.stderr);
     let records: Array<Record<string, any>> = [];
     try {
-      records = stderr.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+      records = stderr
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l));
     } catch {
       // Not all JSON: the assertions show stderr.
     }
@@ -455,28 +534,53 @@ function readOnlyRunner(): { how: string; skip: string | false; run?: (cwd: stri
   const script = 'd="$1"; shift; mount --bind "$d" "$d" && mount -o remount,ro,bind "$d" "$d" && cd "$d" && exec "$@"';
   const probeDir = fs.mkdtempSync(path.join(os.tmpdir(), "dropkit-ro-"));
   try {
-    const probe = spawnSync("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", probeDir, "sh", "-c", "! touch probe 2>/dev/null"], { encoding: "utf8" });
+    const probe = spawnSync(
+      "unshare",
+      ["--mount", "--propagation", "private", "sh", "-c", script, "sh", probeDir, "sh", "-c", "! touch probe 2>/dev/null"],
+      { encoding: "utf8" },
+    );
     if (probe.status === 0 && !fs.existsSync(path.join(probeDir, "probe"))) {
       return {
         how: "a read-only bind mount (unshare)",
         skip: false,
-        run: (cwd, args, env) => finish(spawnSync("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", cwd, process.execPath, cliPath, ...args], { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 })),
+        run: (cwd, args, env) =>
+          finish(
+            spawnSync(
+              "unshare",
+              ["--mount", "--propagation", "private", "sh", "-c", script, "sh", cwd, process.execPath, cliPath, ...args],
+              { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 },
+            ),
+          ),
       };
     }
     fs.chmodSync(probeDir, 0o755);
     const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
-    const drop = spawnSync("setpriv", [...asNobody, "sh", "-c", `! touch '${probeDir}/probe' 2>/dev/null && '${process.execPath}' '${cliPath}' --version`], { encoding: "utf8" });
+    const drop = spawnSync(
+      "setpriv",
+      [...asNobody, "sh", "-c", `! touch '${probeDir}/probe' 2>/dev/null && '${process.execPath}' '${cliPath}' --version`],
+      { encoding: "utf8" },
+    );
     if (drop.status === 0) {
       return {
         how: "running as nobody (setpriv)",
         skip: false,
         run(cwd, args, env) {
           fs.chmodSync(cwd, 0o755);
-          return finish(spawnSync("setpriv", [...asNobody, process.execPath, cliPath, ...args], { cwd, env: base(cwd, env), encoding: "utf8", timeout: 30_000 }));
+          return finish(
+            spawnSync("setpriv", [...asNobody, process.execPath, cliPath, ...args], {
+              cwd,
+              env: base(cwd, env),
+              encoding: "utf8",
+              timeout: 30_000,
+            }),
+          );
         },
       };
     }
-    return { how: "nothing", skip: "running as root, and neither a read-only bind mount (unshare) nor dropping to nobody (setpriv) works here" };
+    return {
+      how: "nothing",
+      skip: "running as root, and neither a read-only bind mount (unshare) nor dropping to nobody (setpriv) works here",
+    };
   } finally {
     fs.rmSync(probeDir, { recursive: true, force: true });
   }
@@ -499,4 +603,3 @@ async function inBatches(jobs: Array<() => Promise<void>>, size: number): Promis
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-

@@ -36,7 +36,10 @@ describe("standardStream", () => {
   test("a terminal gets Node's own stream (colours, columns, the progress line)", { skip: hasScript() ? false : "needs script(1)" }, () => {
     const script = `import(${JSON.stringify(stdioModule)}).then((m) => process.stderr.write(m.standardStream(2) === process.stderr ? "KIND=node" : "KIND=direct"))`;
     const command = `${process.execPath} --import tsx -e '${script}'`;
-    const run = spawnSync("script", ["-qfec", command, "/dev/null"], { encoding: "utf8", cwd: path.dirname(new URL(import.meta.url).pathname) });
+    const run = spawnSync("script", ["-qfec", command, "/dev/null"], {
+      encoding: "utf8",
+      cwd: path.dirname(new URL(import.meta.url).pathname),
+    });
     assert.match(run.stdout, /KIND=node/);
   });
 });
@@ -57,7 +60,11 @@ describe("DirectWriter", () => {
       const w = new m.DirectWriter(1, () => { throw new Error("no fallback"); });
       setTimeout(() => { for (let i = 0; i < 1000; i++) w.write("line " + i + "\\n"); process.stderr.write("went on"); }, 300);
     })`;
-    const run = spawnSync("bash", ["-c", `${process.execPath} --import tsx -e '${script}' | head -c 0; echo " status \${PIPESTATUS[0]}" >&2`], { encoding: "utf8" });
+    const run = spawnSync(
+      "bash",
+      ["-c", `${process.execPath} --import tsx -e '${script}' | head -c 0; echo " status \${PIPESTATUS[0]}" >&2`],
+      { encoding: "utf8" },
+    );
     assert.match(run.stderr, /went on status 0/);
   });
 
@@ -86,11 +93,19 @@ describe("the CLI's log through a pipe", () => {
 
   test("a reader that stops reading early (create 2>&1 | head -c 100): the run still finishes, exit 0, state written", () => {
     const root = bigDrop();
-    const run = spawnSync("bash", ["-c", `${process.execPath} ${cliPath} create --log-format=json 2>&1 | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}"`], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? os.tmpdir(), GIT_CEILING_DIRECTORIES: path.dirname(root) },
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      "bash",
+      ["-c", `${process.execPath} ${cliPath} create --log-format=json 2>&1 | head -c 100 >/dev/null; echo "status \${PIPESTATUS[0]}"`],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: process.env.HOME ?? os.tmpdir(),
+          GIT_CEILING_DIRECTORIES: path.dirname(root),
+        },
+        encoding: "utf8",
+      },
+    );
     assert.match(run.stdout, /status 0/);
     const state = JSON.parse(fs.readFileSync(path.join(root, ".dropkit.json"), "utf8"));
     assert.equal(state.plan.modules.length, 1500);

@@ -13,7 +13,19 @@ const zip = { zip: { "readme.txt": "hello\n" } };
 const json = ["--log-format=json"];
 const stateName = ".dropkit.json";
 const legacy = '{"version": "0.7.2", "theme": "ocean", "modules": ["blog"]}\n';
-const v1 = JSON.stringify({ schema: 1, toolVersion: "1.0.0", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-01T10:00:00.000Z", plan: { theme: null, modules: [], excluded: [], presets: [] }, extra: { mine: true } }, null, 2) + "\n";
+const v1 =
+  JSON.stringify(
+    {
+      schema: 1,
+      toolVersion: "1.0.0",
+      createdAt: "2024-05-01T10:00:00.000Z",
+      updatedAt: "2024-05-01T10:00:00.000Z",
+      plan: { theme: null, modules: [], excluded: [], presets: [] },
+      extra: { mine: true },
+    },
+    null,
+    2,
+  ) + "\n";
 const initial = { missing: undefined, v1, legacy, corrupt: "{torn" } as const;
 
 describe("a change to the state file by another program during the run", () => {
@@ -40,7 +52,10 @@ describe("a change to the state file by another program during the run", () => {
           assert.match(result.stderr, /"name":"StateConflict".*was changed by another program while this run was going on/);
           assert.deepEqual(fs.readFileSync(file), written);
           const names = fs.readdirSync(root);
-          assert.deepEqual(names.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")), []);
+          assert.deepEqual(
+            names.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")),
+            [],
+          );
           // What the run read is never lost either: a legacy file's bytes are in their copy when the copy was made.
           if (shape === "legacy" && point === "copied") assert.equal(fs.readFileSync(`${file}.legacy`, "utf8"), legacy);
         });
@@ -60,19 +75,28 @@ describe("a run that exits non-zero leaves the state as it was", () => {
       assert.equal(run.status, 1, run.stderr);
       assert.equal(eventsOf(run, "error")[0]!.name, "HookFailed");
       // The state was committed, then put back when the post hook failed.
-      assert.deepEqual(eventsOf(run, "state").map((s) => s.action), [before === undefined || shape === "corrupt" ? "created" : "updated", "cache", before === undefined ? "removed" : "restored"]);
+      assert.deepEqual(
+        eventsOf(run, "state").map((s) => s.action),
+        [before === undefined || shape === "corrupt" ? "created" : "updated", "cache", before === undefined ? "removed" : "restored"],
+      );
       if (before === undefined) {
         assert.ok(!fs.existsSync(file));
       } else {
         assert.equal(fs.readFileSync(file, "utf8"), before);
         assert.equal(fs.statSync(file).ino, inode, "the very file is back, not a copy");
       }
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json")), before === undefined ? [] : [stateName]);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json")),
+        before === undefined ? [] : [stateName],
+      );
     });
   }
 
   // The path a signal handler takes: it stops the hooks and calls process.exit(128 + n) while the transaction is open.
-  for (const [shape, before] of [["v1", v1], ["missing", undefined]] as const) {
+  for (const [shape, before] of [
+    ["v1", v1],
+    ["missing", undefined],
+  ] as const) {
     test(`a process that exits while the state is committed but the run not finished puts it back (${shape} state file), and releases the lock`, () => {
       const root = fixture(before === undefined ? {} : { [stateName]: before });
       const file = path.join(root, stateName);
@@ -90,7 +114,10 @@ describe("a run that exits non-zero leaves the state as it was", () => {
       assert.match(run.stderr, /^committed/);
       if (before === undefined) assert.ok(!fs.existsSync(file));
       else assert.equal(fs.readFileSync(file, "utf8"), before);
-      assert.deepEqual(fs.readdirSync(root).filter((n) => n !== ".git" && n !== stateName), []);
+      assert.deepEqual(
+        fs.readdirSync(root).filter((n) => n !== ".git" && n !== stateName),
+        [],
+      );
     });
   }
 
@@ -98,7 +125,10 @@ describe("a run that exits non-zero leaves the state as it was", () => {
     const root = fixture({
       "blog.zip": zip,
       [stateName]: v1,
-      "post-scripts/01-rewrite": { text: `#!/bin/sh\nprintf '{"schema": 1, "extra": {"hook": true}}\\n' > .hook.tmp && mv .hook.tmp ${stateName}\n`, mode: 0o755 },
+      "post-scripts/01-rewrite": {
+        text: `#!/bin/sh\nprintf '{"schema": 1, "extra": {"hook": true}}\\n' > .hook.tmp && mv .hook.tmp ${stateName}\n`,
+        mode: 0o755,
+      },
       "post-scripts/02-fail": { text: "#!/bin/sh\nexit 3\n", mode: 0o755 },
     });
     const run = runCli(root, ["create", ...json], { DROPKIT_HOOKS_ON_FAILURE: "fail" });
@@ -107,7 +137,12 @@ describe("a run that exits non-zero leaves the state as it was", () => {
     const previous = fs.readdirSync(root).filter((n) => n.startsWith(`${stateName}.previous-`));
     assert.equal(previous.length, 1);
     assert.equal(fs.readFileSync(path.join(root, previous[0]!), "utf8"), v1);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /changed by another program after this run wrote it; it is left as it is, and the state from before this run is kept as .*\.previous-/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /changed by another program after this run wrote it; it is left as it is, and the state from before this run is kept as .*\.previous-/,
+    );
   });
 
   test("a state file that is a symbolic link is put back as that link", () => {
@@ -133,7 +168,10 @@ describe("a run that exits non-zero leaves the state as it was", () => {
     assert.equal(run.status, 74, run.stderr);
     assert.match(eventsOf(run, "error")[0]!.message, /Cannot write the cache .*EIO/);
     assert.equal(fs.readFileSync(path.join(root, stateName), "utf8"), v1);
-    assert.deepEqual(fs.readdirSync(root).filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")), []);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")),
+      [],
+    );
   });
 
   test("a state file whose replacement fails (rename EIO): exit 74, the state file untouched", { skip: faultShim.skip }, () => {
@@ -142,7 +180,10 @@ describe("a run that exits non-zero leaves the state as it was", () => {
     assert.equal(run.status, 74, run.stderr);
     assert.equal(fs.readFileSync(path.join(root, stateName), "utf8"), legacy);
     // The legacy copy was made before the commit failed; it is the same file, so it goes with the failed run.
-    assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json")), [stateName]);
+    assert.deepEqual(
+      fs.readdirSync(root).filter((n) => n.startsWith(".dropkit.json")),
+      [stateName],
+    );
   });
 });
 
@@ -158,7 +199,12 @@ describe("what is at the state file's path", () => {
     assert.ok(stats.isFile());
     const state = JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8"));
     assert.deepEqual(state.extra, {}, "the link's target was read");
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /symbolic link to .*secret\.json; dropkit does not follow it/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /symbolic link to .*secret\.json; dropkit does not follow it/,
+    );
     assert.equal(eventsOf(run, "state")[0]!.read, "link");
   });
 
@@ -169,7 +215,12 @@ describe("what is at the state file's path", () => {
     assert.equal(run.status, 0, run.stderr);
     const aside = eventsOf(run, "state")[0]!.movedAside as string;
     assert.equal(fs.readFileSync(aside, "utf8"), deep);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /nested more than 128 levels deep/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /nested more than 128 levels deep/,
+    );
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8")).schema, 1);
   });
 
@@ -180,7 +231,12 @@ describe("what is at the state file's path", () => {
     assert.equal(run.status, 0, run.stderr);
     const aside = eventsOf(run, "state")[0]!.movedAside as string;
     assert.equal(fs.statSync(aside).size, big.length);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /more than the 4 MiB dropkit reads/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /more than the 4 MiB dropkit reads/,
+    );
   });
 
   test("a FIFO at the state file's path is an IOError, and the run never blocks on it", () => {
@@ -202,7 +258,10 @@ describe("modes, owners and syscall faults", () => {
   });
 
   test("without hard links (link EPERM) the copies and the rollback's second name still work, modes kept", { skip: faultShim.skip }, () => {
-    for (const [before, suffix] of [[legacy, ".legacy"], ["{torn", ".corrupt-"]] as const) {
+    for (const [before, suffix] of [
+      [legacy, ".legacy"],
+      ["{torn", ".corrupt-"],
+    ] as const) {
       const root = fixture({ "blog.zip": zip, [stateName]: before });
       fs.chmodSync(path.join(root, stateName), 0o640);
       const run = runCli(root, ["create", ...json], faultShim.env({ link: true }));
@@ -228,7 +287,9 @@ describe("modes, owners and syscall faults", () => {
     assert.equal(fs.readFileSync(path.join(root, `${stateName}.legacy`), "utf8"), legacy);
   });
 
-  test("run as root, a replaced state file keeps its owner and group, and so does the .legacy copy", { skip: process.getuid?.() === 0 ? false : "needs root to own files as another user" }, () => {
+  test("run as root, a replaced state file keeps its owner and group, and so does the .legacy copy", {
+    skip: process.getuid?.() === 0 ? false : "needs root to own files as another user",
+  }, () => {
     const root = fixture({ "blog.zip": zip, [stateName]: legacy });
     fs.chownSync(path.join(root, stateName), nobody, nobody);
     const run = runCli(root, ["create", ...json]);
@@ -248,7 +309,9 @@ describe("modes, owners and syscall faults", () => {
     const root = fixture({ "blog.zip": zip });
     const run = runCli(root, ["create", ...json], faultShim.env({ fsyncDir: true }));
     assert.equal(run.status, 0, run.stderr);
-    const warning = eventsOf(run, "warning").map((w) => w.message).join("\n");
+    const warning = eventsOf(run, "warning")
+      .map((w) => w.message)
+      .join("\n");
     assert.match(warning, new RegExp(`Could not flush the directory ${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} .*EIO.*power loss`));
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, stateName), "utf8")).schema, 1);
   });

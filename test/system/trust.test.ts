@@ -93,7 +93,10 @@ describe("discovery never walks into a directory another user can write (a 1777 
       assert.equal(fs.existsSync(marker), false, `the config in a ${mode.toString(8)} folder ran`);
       assert.equal(eventsOf(r, "config")[0]!.stop.reason, "untrusted");
       const warning = eventsOf(r, "warning").find((w) => w.source === config);
-      assert.match(warning?.message ?? "", new RegExp(`owned by root \\(uid 0\\).*writable by its group and others \\(mode ${mode.toString(8)}\\)`));
+      assert.match(
+        warning?.message ?? "",
+        new RegExp(`owned by root \\(uid 0\\).*writable by its group and others \\(mode ${mode.toString(8)}\\)`),
+      );
     }
   });
 
@@ -110,7 +113,12 @@ describe("discovery never walks into a directory another user can write (a 1777 
     assert.equal(r.status, 0, r.stderr);
     assert.equal(fs.existsSync(marker), false);
     assert.deepEqual(eventsOf(r, "config")[0]!.stop, { dir: theirs, reason: "untrusted" });
-    assert.match(eventsOf(r, "warning").map((w) => w.message).join("\n"), new RegExp(`${theirs} is owned by ${other.name} \\(uid ${other.uid}\\)`));
+    assert.match(
+      eventsOf(r, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      new RegExp(`${theirs} is owned by ${other.name} \\(uid ${other.uid}\\)`),
+    );
   });
 });
 
@@ -132,7 +140,10 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
       assert.equal(error.name, "UntrustedFile");
       assert.equal(error.exitCode, 77);
       assert.equal(error.source, path.join(cwd, "dropkit.config.ts"));
-      assert.match(error.message, new RegExp(`The config ${cwd}/dropkit.config.ts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`));
+      assert.match(
+        error.message,
+        new RegExp(`The config ${cwd}/dropkit.config.ts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`),
+      );
       assert.match(error.message, new RegExp(`DROPKIT_SAFE_DIRECTORIES=${cwd}`));
       assert.doesNotMatch(r.stderr, /\n\s+at .+:\d+:\d+\)?\n/, "no stack trace");
     }
@@ -151,7 +162,10 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
     assert.equal(r.status, 77, r.stderr);
     const error = errorOf(r);
     assert.equal(error.source, path.join(cwd, "init-scripts"));
-    assert.match(error.message, new RegExp(`The init hooks directory ${cwd}/init-scripts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`));
+    assert.match(
+      error.message,
+      new RegExp(`The init hooks directory ${cwd}/init-scripts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`),
+    );
     assert.equal(fs.existsSync(marker + "-hook"), false, "the planted hook ran");
     assert.equal(fs.existsSync(path.join(cwd, ".dropkit.json")), false);
     assert.deepEqual(eventsOf(r, "hook"), []);
@@ -170,7 +184,12 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
     fs.writeFileSync(path.join(shared, "post-scripts", "notify"), plantedHook(marker), { mode: 0o755 });
     const r = json(shared, ["create"], env);
     assert.equal(r.status, 77, r.stderr);
-    assert.match(errorOf(r).message, new RegExp(`The post hooks directory ${shared}/post-scripts is not used: it is in ${shared}, which is writable by its group and others \\(mode 1777\\)`));
+    assert.match(
+      errorOf(r).message,
+      new RegExp(
+        `The post hooks directory ${shared}/post-scripts is not used: it is in ${shared}, which is writable by its group and others \\(mode 1777\\)`,
+      ),
+    );
     assert.equal(fs.existsSync(marker), false);
     assert.equal(fs.existsSync(path.join(shared, ".dropkit.json")), false, "refused before anything was written");
   });
@@ -215,7 +234,10 @@ describe("configs, presets and hooks in the user's own tree", { skip: otherUser.
     fs.chmodSync(root, 0o755);
     const theirs = path.join(root, "theirs.config.ts");
     plant(theirs, plantedConfig(marker));
-    for (const [args, env] of [[["config", `--config=${theirs}`], {}], [["config"], { DROPKIT_CONFIG: theirs }]] as const) {
+    for (const [args, env] of [
+      [["config", `--config=${theirs}`], {}],
+      [["config"], { DROPKIT_CONFIG: theirs }],
+    ] as const) {
       const r = json(root, [...args], env);
       assert.equal(r.status, 77, r.stderr);
       assert.match(errorOf(r).message, new RegExp(`The config ${theirs} is not used: it is owned by ${other.name}`));
@@ -233,7 +255,10 @@ describe("configs, presets and hooks in the user's own tree", { skip: otherUser.
     plant(path.join(root, "presets", "ci.ts"), plantedConfig(marker).replace('theme: "none", ', ""));
     const r = json(root, ["config"]);
     assert.equal(r.status, 77, r.stderr);
-    assert.match(errorOf(r).message, new RegExp(`The preset ${root}/presets/ci.ts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`));
+    assert.match(
+      errorOf(r).message,
+      new RegExp(`The preset ${root}/presets/ci.ts is not used: it is owned by ${other.name} \\(uid ${other.uid}\\)`),
+    );
     // Auto-detect loads every preset file of the search path: the same verdict.
     fs.writeFileSync(path.join(root, "dropkit.config.json"), '{"presetsSearchPath": ["./presets"]}\n');
     const auto = json(root, ["create"]);
@@ -277,7 +302,9 @@ describe("configs, presets and hooks in the user's own tree", { skip: otherUser.
   });
 });
 
-describe("a user other than root running on root's files", { skip: permissions.skip || !asNobody ? "needs root to run as nobody" : false }, () => {
+describe("a user other than root running on root's files", {
+  skip: permissions.skip || !asNobody ? "needs root to run as nobody" : false,
+}, () => {
   test("nobody trusts root's config, presets and hooks (root is always trusted)", () => {
     const root = fixture({
       "dropkit.config.json": '{"theme": "none", "presetsSearchPath": ["./presets"], "presets": ["ci"]}\n',

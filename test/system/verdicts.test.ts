@@ -25,7 +25,12 @@ describe("DROPKIT_HOOK_TIMEOUT: config rejects what create rejects", () => {
         const e = onlyError(run);
         return [run.status, e.name, e.source, e.message];
       });
-      assert.deepEqual(verdicts[0], [65, "SchemaValidationError", "DROPKIT_HOOK_TIMEOUT", `DROPKIT_HOOK_TIMEOUT must be a positive number of seconds up to 2147483, e.g. 120; got "${bad}".`]);
+      assert.deepEqual(verdicts[0], [
+        65,
+        "SchemaValidationError",
+        "DROPKIT_HOOK_TIMEOUT",
+        `DROPKIT_HOOK_TIMEOUT must be a positive number of seconds up to 2147483, e.g. 120; got "${bad}".`,
+      ]);
       assert.deepEqual(verdicts[1], verdicts[0]);
       assert.ok(!fs.existsSync(path.join(root, "ran")), "no hook ran");
       assert.ok(!fs.existsSync(path.join(root, ".dropkit.json")));
@@ -37,7 +42,12 @@ describe("DROPKIT_HOOK_TIMEOUT: config rejects what create rejects", () => {
     assert.equal(runCli(root, ["config"], { DROPKIT_HOOK_TIMEOUT: "0.3" }).status, 0);
     const run = runCli(root, ["create", "--preset=none", ...json], { DROPKIT_HOOK_TIMEOUT: "0.3" });
     assert.equal(run.status, 0, run.stderr);
-    assert.match(eventsOf(run, "warning").map((w) => w.message).join("\n"), /timed out after 0\.3 s/);
+    assert.match(
+      eventsOf(run, "warning")
+        .map((w) => w.message)
+        .join("\n"),
+      /timed out after 0\.3 s/,
+    );
   });
 });
 
@@ -53,7 +63,7 @@ describe("theme names compare as archives are found", () => {
     }
   });
 
-  test("-theme.zip has no theme name: it is the module \"-theme\", auto picks no theme, and the state never records an empty theme", () => {
+  test('-theme.zip has no theme name: it is the module "-theme", auto picks no theme, and the state never records an empty theme', () => {
     const root = fixture({ "-theme.zip": zip, "blog.zip": zip });
     const run = runCli(root, ["create", ...json]);
     assert.equal(run.status, 0, run.stderr);
@@ -113,7 +123,10 @@ describe("init checks its flags as config and create do, before anything is writ
   });
 
   test("with --force, a bad flag is reported at the flag: no position, and no code frame quoting the file on disk", () => {
-    const root = fixture({ "ocean-theme.zip": zip, "dropkit.config.json": '{\n  "theme": "KEEP-ME-OLD-LINE",\n  "modules": { "exclude": ["x"] }\n}\n' });
+    const root = fixture({
+      "ocean-theme.zip": zip,
+      "dropkit.config.json": '{\n  "theme": "KEEP-ME-OLD-LINE",\n  "modules": { "exclude": ["x"] }\n}\n',
+    });
     const before = fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8");
     for (const flag of ["--theme=", "--exclude=a*b"]) {
       const run = runCli(root, ["init", "-y", "--force", flag]);
@@ -131,7 +144,16 @@ describe("init checks its flags as config and create do, before anything is writ
  * whichever command meets it.
  */
 describe("one bad value, one verdict per form, whichever command meets it", () => {
-  type Form = { form: string; args?: string[]; env?: Record<string, string>; config?: string; commands: string[]; exit: number; name: string; source: (root: string) => string };
+  type Form = {
+    form: string;
+    args?: string[];
+    env?: Record<string, string>;
+    config?: string;
+    commands: string[];
+    exit: number;
+    name: string;
+    source: (root: string) => string;
+  };
   const at = (needle: string, text: string) => (root: string) => {
     const lines = text.split("\n");
     const line = lines.findIndex((l) => l.includes(needle));
@@ -145,30 +167,80 @@ describe("one bad value, one verdict per form, whichever command meets it", () =
   const shorthandText = '{\n  "exclude": ["a*b"]\n}\n';
   const presetText = '{\n  "presets": ["nope"]\n}\n';
   const rows: Array<[string, Form[]]> = [
-    ["theme \"\"", [
-      { form: "flag", args: ["--theme="], commands: flagForms, exit: 64, name: "UsageError", source: () => "--theme" },
-      { form: "file", config: themeEmpty, commands: both, exit: 65, name: "SchemaValidationError", source: at('""', themeEmpty) },
-    ]],
-    ["theme \"nope\"", [
-      // Whether a theme is there is a question about the drop, not the settings: init and create ask it (config does not; see README).
-      { form: "flag", args: ["--theme=nope"], commands: ["init", "create"], exit: 66, name: "ThemeNotFound", source: () => "--theme" },
-      { form: "variable", env: { DROPKIT_THEME: "nope" }, commands: ["create"], exit: 66, name: "ThemeNotFound", source: () => "DROPKIT_THEME" },
-      { form: "file", config: themeNope, commands: ["create"], exit: 66, name: "ThemeNotFound", source: at('"nope"', themeNope) },
-    ]],
-    ["module glob \"a*b\"", [
-      { form: "flag", args: ["--exclude=a*b"], commands: flagForms, exit: 64, name: "UsageError", source: () => "--exclude" },
-      { form: "variable", env: { DROPKIT_MODULES_EXCLUDE: "a*b" }, commands: both, exit: 65, name: "SchemaValidationError", source: () => "DROPKIT_MODULES_EXCLUDE" },
-      { form: "file", config: excludeText, commands: both, exit: 65, name: "SchemaValidationError", source: at('"a*b"', excludeText) },
-      { form: "file (exclude shorthand)", config: shorthandText, commands: both, exit: 65, name: "SchemaValidationError", source: at('"a*b"', shorthandText) },
-    ]],
-    ["preset \"nope\"", [
-      { form: "flag", args: ["--preset=nope"], commands: flagForms, exit: 67, name: "PresetNotFound", source: () => "--preset" },
-      { form: "variable", env: { DROPKIT_PRESETS: "nope" }, commands: both, exit: 67, name: "PresetNotFound", source: () => "DROPKIT_PRESETS" },
-      { form: "file", config: presetText, commands: both, exit: 67, name: "PresetNotFound", source: at('"nope"', presetText) },
-    ]],
-    ...["abc", "0", "-1", "1e3", "99999999"].map((bad): [string, Form[]] => [`hook timeout "${bad}"`, [
-      { form: "variable", env: { DROPKIT_HOOK_TIMEOUT: bad }, commands: both, exit: 65, name: "SchemaValidationError", source: () => "DROPKIT_HOOK_TIMEOUT" },
-    ]]),
+    [
+      'theme ""',
+      [
+        { form: "flag", args: ["--theme="], commands: flagForms, exit: 64, name: "UsageError", source: () => "--theme" },
+        { form: "file", config: themeEmpty, commands: both, exit: 65, name: "SchemaValidationError", source: at('""', themeEmpty) },
+      ],
+    ],
+    [
+      'theme "nope"',
+      [
+        // Whether a theme is there is a question about the drop, not the settings: init and create ask it (config does not; see README).
+        { form: "flag", args: ["--theme=nope"], commands: ["init", "create"], exit: 66, name: "ThemeNotFound", source: () => "--theme" },
+        {
+          form: "variable",
+          env: { DROPKIT_THEME: "nope" },
+          commands: ["create"],
+          exit: 66,
+          name: "ThemeNotFound",
+          source: () => "DROPKIT_THEME",
+        },
+        { form: "file", config: themeNope, commands: ["create"], exit: 66, name: "ThemeNotFound", source: at('"nope"', themeNope) },
+      ],
+    ],
+    [
+      'module glob "a*b"',
+      [
+        { form: "flag", args: ["--exclude=a*b"], commands: flagForms, exit: 64, name: "UsageError", source: () => "--exclude" },
+        {
+          form: "variable",
+          env: { DROPKIT_MODULES_EXCLUDE: "a*b" },
+          commands: both,
+          exit: 65,
+          name: "SchemaValidationError",
+          source: () => "DROPKIT_MODULES_EXCLUDE",
+        },
+        { form: "file", config: excludeText, commands: both, exit: 65, name: "SchemaValidationError", source: at('"a*b"', excludeText) },
+        {
+          form: "file (exclude shorthand)",
+          config: shorthandText,
+          commands: both,
+          exit: 65,
+          name: "SchemaValidationError",
+          source: at('"a*b"', shorthandText),
+        },
+      ],
+    ],
+    [
+      'preset "nope"',
+      [
+        { form: "flag", args: ["--preset=nope"], commands: flagForms, exit: 67, name: "PresetNotFound", source: () => "--preset" },
+        {
+          form: "variable",
+          env: { DROPKIT_PRESETS: "nope" },
+          commands: both,
+          exit: 67,
+          name: "PresetNotFound",
+          source: () => "DROPKIT_PRESETS",
+        },
+        { form: "file", config: presetText, commands: both, exit: 67, name: "PresetNotFound", source: at('"nope"', presetText) },
+      ],
+    ],
+    ...["abc", "0", "-1", "1e3", "99999999"].map((bad): [string, Form[]] => [
+      `hook timeout "${bad}"`,
+      [
+        {
+          form: "variable",
+          env: { DROPKIT_HOOK_TIMEOUT: bad },
+          commands: both,
+          exit: 65,
+          name: "SchemaValidationError",
+          source: () => "DROPKIT_HOOK_TIMEOUT",
+        },
+      ],
+    ]),
   ];
 
   for (const [value, forms] of rows) {

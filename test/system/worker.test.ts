@@ -101,7 +101,14 @@ describe("dropkit/abi in a Web Worker in headless Chromium", () => {
     server = await serve();
     browser = await chromium.launch({
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
     });
     const page = await browser.newPage();
     const problems: string[] = [];
@@ -124,7 +131,10 @@ describe("dropkit/abi in a Web Worker in headless Chromium", () => {
   });
 
   test("every vector ran in the worker", () => {
-    assert.deepEqual(fromWorker.vectors.map((v) => v.file), vectors.map((v) => v.file));
+    assert.deepEqual(
+      fromWorker.vectors.map((v) => v.file),
+      vectors.map((v) => v.file),
+    );
   });
 
   for (const vector of vectors) {

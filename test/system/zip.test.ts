@@ -40,8 +40,17 @@ describe("archives made by real tools", { skip: zipToolsSkip() }, () => {
 
   const expected: Record<string, number> = {
     // readme, lines, noise, sub/, sub/deeper/, page.html
-    "infozip": 6, "infozip-zip64": 6, "infozip-stored-comment": 6, "infozip-piped": 1, "prepended": 6,
-    "7z": 6, "7z-stored": 6, "zipfile": 3, "zipfile-zip64": 3, "zipfile-streamed": 3, "zipfile-empty": 0,
+    infozip: 6,
+    "infozip-zip64": 6,
+    "infozip-stored-comment": 6,
+    "infozip-piped": 1,
+    prepended: 6,
+    "7z": 6,
+    "7z-stored": 6,
+    zipfile: 3,
+    "zipfile-zip64": 3,
+    "zipfile-streamed": 3,
+    "zipfile-empty": 0,
   };
   for (const [name, entries] of Object.entries(expected)) {
     test(`${name}.zip is readable, with its ${entries} entries`, () => {
@@ -79,7 +88,10 @@ describe("broken archives", { skip: zipToolsSkip() }, () => {
   });
 
   test("a text file named .zip", () => {
-    assert.equal(problemOf(check(Buffer.from("meeting notes, not an archive\n"))), "not a zip archive (no end-of-central-directory record)");
+    assert.equal(
+      problemOf(check(Buffer.from("meeting notes, not an archive\n"))),
+      "not a zip archive (no end-of-central-directory record)",
+    );
   });
 
   test("a file shorter than an end record that starts like a zip", () => {
@@ -143,7 +155,10 @@ describe("broken archives", { skip: zipToolsSkip() }, () => {
   test("a file that shrinks while it is read is truncated, never an exception", () => {
     const bytes = infozipBytes();
     const shorter = bytes.subarray(0, bytes.length - 30);
-    const verdict = checkZip({ size: bytes.length, read: (buffer, position) => shorter.copy(buffer, 0, Math.min(position, shorter.length), position + buffer.length) });
+    const verdict = checkZip({
+      size: bytes.length,
+      read: (buffer, position) => shorter.copy(buffer, 0, Math.min(position, shorter.length), position + buffer.length),
+    });
     assert.match(problemOf(verdict), /^(truncated|not a zip archive)/);
   });
 
@@ -169,7 +184,10 @@ describe("speed of the check", () => {
     for (let i = 0; i < 20_000; i++) entries[`f/${i}.txt`] = `entry ${i}`;
     const bytes = makeZip(entries);
     let reads = 0;
-    const verdict = checkZip({ size: bytes.length, read: (buffer, position) => (reads++, bytes.copy(buffer, 0, position, position + buffer.length)) });
+    const verdict = checkZip({
+      size: bytes.length,
+      read: (buffer, position) => (reads++, bytes.copy(buffer, 0, position, position + buffer.length)),
+    });
     assert.deepEqual(verdict, { ok: true, entries: 20_000, verified: 20_000 });
     // The tail, the central directory twice (256 KiB a read), one read per 64 KiB of local headers, and one per entry's data.
     assert.ok(reads <= 1 + 2 * Math.ceil(bytes.length / 262144) + Math.ceil(bytes.length / 65536) + 20_000 + 1, `${reads} reads`);
@@ -232,7 +250,11 @@ describe("memory of the check", () => {
 
   test("a deflated entry of 400 MB is inflated in pieces: memory bounded, not growing with the entry", { skip: zipToolsSkip() }, () => {
     const file = path.join(tempDir(), "zeros.zip");
-    spawnSync("python3", ["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))", file]);
+    spawnSync("python3", [
+      "-c",
+      "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))",
+      file,
+    ]);
     const { verdict, grew } = checkInChild(file);
     assert.deepEqual(verdict, { ok: true, entries: 1, verified: 1 });
     assert.ok(grew < zipCheckMemoryBytes, `the check grew the resident size by ${(grew / 1048576).toFixed(1)} MiB`);
@@ -281,17 +303,30 @@ describe("names that escape and data that does not verify (unzip -t's checks)", 
     const encrypted = checkPath(unverifiable.encrypted!);
     assert.ok(encrypted.ok);
     assert.deepEqual([encrypted.entries, encrypted.verified], [6, 2], "the two folders' entries are not encrypted");
-    assert.match(encrypted.note!, /^4 entries encrypted \(their data cannot be verified without the password\): "[^"]+", "[^"]+", "[^"]+" and more$/);
+    assert.match(
+      encrypted.note!,
+      /^4 entries encrypted \(their data cannot be verified without the password\): "[^"]+", "[^"]+", "[^"]+" and more$/,
+    );
     const bzip2 = checkPath(unverifiable.bzip2!);
     // zip stores the six-byte readme as it is (bzip2 would make it larger): that one is verified.
-    assert.deepEqual(bzip2, { ok: true, entries: 2, verified: 1, note: '1 entry compressed with method 12 (bzip2), which dropkit cannot decode: "lines.txt"' });
+    assert.deepEqual(bzip2, {
+      ok: true,
+      entries: 2,
+      verified: 1,
+      note: '1 entry compressed with method 12 (bzip2), which dropkit cannot decode: "lines.txt"',
+    });
   });
 
   test("a directory that lists entries out of data order is checked through its table", () => {
     const bytes = makeZip({ "a.txt": "alpha", "b.txt": "bravo" });
     const central = bytes.readUInt32LE(endOf(bytes) + 16);
     // The two central records swapped: each is 46 + 5 bytes.
-    const swapped = Buffer.concat([bytes.subarray(0, central), bytes.subarray(central + 51, central + 102), bytes.subarray(central, central + 51), bytes.subarray(central + 102)]);
+    const swapped = Buffer.concat([
+      bytes.subarray(0, central),
+      bytes.subarray(central + 51, central + 102),
+      bytes.subarray(central, central + 51),
+      bytes.subarray(central + 102),
+    ]);
     assert.deepEqual(check(swapped), { ok: true, entries: 2, verified: 2 });
     swapped.writeUInt32LE(50, central + 51 + 20);
     assert.equal(problemOf(check(swapped)), 'corrupt: the data of "a.txt" runs into the next entry, "b.txt"');

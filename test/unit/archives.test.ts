@@ -8,7 +8,6 @@ import { test } from "node:test";
 import { scanArchives } from "../../src/archives.js";
 import { tempDir } from "../helpers/temp.js";
 
-
 function tree(entries: string[]): string {
   const root = tempDir();
   for (const name of entries) {
@@ -82,7 +81,8 @@ test("what is not a regular file once links are followed (a device, a FIFO) is l
   const warnings: Array<[string, string]> = [];
   assert.deepEqual(await scanArchives(root, (message, source) => warnings.push([message, source])), ["blog.zip"]);
   assert.deepEqual(warnings.map(([, source]) => path.basename(source)).sort(), ["null-theme.zip", "zero.zip"]);
-  for (const [message, source] of warnings) assert.equal(message, `${source} is left out: it is a device, not a regular file, so it is not an archive.`);
+  for (const [message, source] of warnings)
+    assert.equal(message, `${source} is left out: it is a device, not a regular file, so it is not an archive.`);
 });
 
 test("a name that is not valid UTF-8 is left out with a warning to rename it (no path string can reach it)", async () => {
@@ -90,5 +90,7 @@ test("a name that is not valid UTF-8 is left out with a warning to rename it (no
   fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0x62, 0xff, 0x2e, 0x7a, 0x69, 0x70])]), "PK");
   const warnings: string[] = [];
   assert.deepEqual(await scanArchives(root, (message) => warnings.push(message)), ["blog.zip"]);
-  assert.deepEqual(warnings, [`${path.join(root, "b\uFFFD.zip")} is left out: its name is not valid UTF-8, so it cannot be opened by name; rename it.`]);
+  assert.deepEqual(warnings, [
+    `${path.join(root, "b\uFFFD.zip")} is left out: its name is not valid UTF-8, so it cannot be opened by name; rename it.`,
+  ]);
 });

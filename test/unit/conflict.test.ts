@@ -41,7 +41,10 @@ test("secondNameOf: a second name of the very file; a removed or replaced file i
   // Another program's file, renamed over it: same size, other bytes.
   fs.writeFileSync(path.join(dir, "other"), '{"schema": 2}\n');
   fs.renameSync(path.join(dir, "other"), file);
-  await assert.rejects(secondNameOf(file, read), (e: DropkitError) => e.name === "StateConflict" && /it is not the file this run read/.test(e.message));
+  await assert.rejects(
+    secondNameOf(file, read),
+    (e: DropkitError) => e.name === "StateConflict" && /it is not the file this run read/.test(e.message),
+  );
   assert.deepEqual(fs.readdirSync(dir), [".dropkit.json"]);
   fs.unlinkSync(file);
   await assert.rejects(secondNameOf(file, read), (e: DropkitError) => e.name === "StateConflict" && /it was removed/.test(e.message));

@@ -10,7 +10,15 @@ import { tempDir } from "../helpers/temp.js";
 
 test("isTopLevelGlob: one segment that both matchers read alike", () => {
   assert.deepEqual(["*.zip", "theme-*.zip", "a?.json"].map(isTopLevelGlob), [true, true, true]);
-  assert.deepEqual(["**/*.zip", "dir/*.zip", ".hidden", "*.{zip,tar}", "!(a).zip", "@(a).zip", "a\\*.zip"].map(isTopLevelGlob), [false, false, false, false, false, false, false]);
+  assert.deepEqual(["**/*.zip", "dir/*.zip", ".hidden", "*.{zip,tar}", "!(a).zip", "@(a).zip", "a\\*.zip"].map(isTopLevelGlob), [
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
 });
 
 test("listTopLevelFiles: the visible files and links to files, in code-unit order, from the run's listing when it has one", () => {

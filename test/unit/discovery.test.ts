@@ -60,7 +60,10 @@ describe("findConfig: forms and their order", () => {
     const root = tree(files);
     const found = await findConfig(root, fenced(root));
     assert.equal(found.file, path.join(root, "dropkit.config.ts"));
-    assert.deepEqual(found.shadowed, ["dropkit.config.js", "dropkit.config.json", "package.json"].map((n) => path.join(root, n)));
+    assert.deepEqual(
+      found.shadowed,
+      ["dropkit.config.js", "dropkit.config.json", "package.json"].map((n) => path.join(root, n)),
+    );
   });
 
   test("each form beats the ones after it", async () => {
@@ -123,7 +126,10 @@ describe("findConfig: where the walk stops", () => {
     const root = tree({ "dropkit.config.json": "{}", "a/b/c/": "" });
     const found = await findConfig(path.join(root, "a/b/c"), fenced(root));
     assert.equal(found.file, path.join(root, "dropkit.config.json"));
-    assert.deepEqual(found.searched.map((s) => s.dir), ["a/b/c", "a/b", "a", ""].map((d) => path.join(root, d)));
+    assert.deepEqual(
+      found.searched.map((s) => s.dir),
+      ["a/b/c", "a/b", "a", ""].map((d) => path.join(root, d)),
+    );
   });
 
   test("a relative cwd is resolved", async () => {
@@ -138,7 +144,10 @@ describe("findConfig: where the walk stops", () => {
     assert.equal(found.file, null);
     assert.equal(found.via, "none");
     assert.deepEqual(found.stop, { dir: path.join(root, "repo"), reason: "repository-root" });
-    assert.deepEqual(found.searched.map((s) => s.dir), [path.join(root, "repo/src"), path.join(root, "repo")]);
+    assert.deepEqual(
+      found.searched.map((s) => s.dir),
+      [path.join(root, "repo/src"), path.join(root, "repo")],
+    );
   });
 
   test("a .git file (worktree, submodule) stops the walk too", async () => {
@@ -161,7 +170,10 @@ describe("findConfig: where the walk stops", () => {
     const found = await findConfig(path.join(root, "a/b"), env);
     assert.equal(found.file, null);
     assert.deepEqual(found.stop, { dir: root, reason: "ceiling" });
-    assert.deepEqual(found.searched.map((s) => s.dir), [path.join(root, "a/b"), path.join(root, "a")]);
+    assert.deepEqual(
+      found.searched.map((s) => s.dir),
+      [path.join(root, "a/b"), path.join(root, "a")],
+    );
   });
 
   test("GIT_CEILING_DIRECTORIES: a working directory that is itself a ceiling is still searched", async () => {
@@ -185,7 +197,9 @@ describe("findConfig: where the walk stops", () => {
       above.push(d);
       if (path.dirname(d) === d) break;
     }
-    const busy = above.some((d) => ["dropkit.config.ts", "dropkit.config.js", "dropkit.config.json", "package.json", ".git"].some((n) => fs.existsSync(path.join(d, n))));
+    const busy = above.some((d) =>
+      ["dropkit.config.ts", "dropkit.config.js", "dropkit.config.json", "package.json", ".git"].some((n) => fs.existsSync(path.join(d, n))),
+    );
     if (busy) return t.skip("a directory above the temp dir holds a config or .git");
     const found = await findConfig(path.join(root, "a"), {});
     assert.equal(found.file, null);
@@ -251,7 +265,12 @@ describe("locateConfig: --config and DROPKIT_CONFIG", () => {
 
   test("a missing DROPKIT_CONFIG path exits 66 naming the variable", async () => {
     const root = tree({ "dropkit.config.json": "{}" });
-    const error = await rejectsWith(locateConfig(root, fenced(root, { DROPKIT_CONFIG: "gone.ts" })), "ConfigNotFound", 66, /DROPKIT_CONFIG=gone\.ts/);
+    const error = await rejectsWith(
+      locateConfig(root, fenced(root, { DROPKIT_CONFIG: "gone.ts" })),
+      "ConfigNotFound",
+      66,
+      /DROPKIT_CONFIG=gone\.ts/,
+    );
     assert.equal(error.diagnostics[0]!.source, "DROPKIT_CONFIG");
   });
 
@@ -270,9 +289,17 @@ describe("detectFormat", () => {
   test("maps names to forms", () => {
     const cases: Record<string, string> = {
       "/a/package.json": "package.json",
-      "/a/x.ts": "ts", "/a/x.mts": "ts", "/a/x.cts": "ts", "/a/X.TS": "ts",
-      "/a/x.js": "js", "/a/x.mjs": "js", "/a/x.cjs": "js",
-      "/a/x.json": "json", "/a/x.jsonc": "json", "/a/config": "json", "/a/my-package.json": "json",
+      "/a/x.ts": "ts",
+      "/a/x.mts": "ts",
+      "/a/x.cts": "ts",
+      "/a/X.TS": "ts",
+      "/a/x.js": "js",
+      "/a/x.mjs": "js",
+      "/a/x.cjs": "js",
+      "/a/x.json": "json",
+      "/a/x.jsonc": "json",
+      "/a/config": "json",
+      "/a/my-package.json": "json",
     };
     for (const [file, format] of Object.entries(cases)) assert.equal(detectFormat(file), format, file);
   });

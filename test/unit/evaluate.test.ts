@@ -12,12 +12,16 @@ import { load, loadError, tree } from "../helpers/load.js";
 
 describe(".ts and .js through jiti", () => {
   test(".ts with a default object, type annotations and an import", async () => {
-    const loaded = await load("dropkit.config.ts", `
+    const loaded = await load(
+      "dropkit.config.ts",
+      `
       import { helper } from "./helper";
       interface Config { theme: string; modules: { exclude: string[] } }
       const config: Config = { theme: helper("ocean"), modules: { exclude: ["old-*"] } };
       export default config;
-    `, { "helper.ts": "export const helper = (s: string): string => s.toUpperCase();" });
+    `,
+      { "helper.ts": "export const helper = (s: string): string => s.toUpperCase();" },
+    );
     assert.deepEqual(loaded, { format: "value", value: { theme: "OCEAN", modules: { exclude: ["old-*"] } } });
   });
 
@@ -27,7 +31,10 @@ describe(".ts and .js through jiti", () => {
   });
 
   test(".ts with an async function", async () => {
-    const loaded = await load("dropkit.config.ts", "export default async () => { await new Promise((r) => setTimeout(r, 5)); return { theme: 'async' }; };");
+    const loaded = await load(
+      "dropkit.config.ts",
+      "export default async () => { await new Promise((r) => setTimeout(r, 5)); return { theme: 'async' }; };",
+    );
     assert.deepEqual(loaded, { format: "value", value: { theme: "async" } });
   });
 
@@ -35,26 +42,36 @@ describe(".ts and .js through jiti", () => {
     assert.deepEqual(await load("dropkit.config.js", "export default { theme: 'esm' };"), { format: "value", value: { theme: "esm" } });
   });
 
-  test(".js as ESM under \"type\": \"module\"", async () => {
+  test('.js as ESM under "type": "module"', async () => {
     const loaded = await load("dropkit.config.js", "export default { theme: 'esm-module' };", { "package.json": '{"type":"module"}' });
     assert.deepEqual(loaded, { format: "value", value: { theme: "esm-module" } });
   });
 
   test(".mjs with a function", async () => {
-    assert.deepEqual(await load("c.mjs", "export default function () { return { theme: 'mjs' }; }"), { format: "value", value: { theme: "mjs" } });
+    assert.deepEqual(await load("c.mjs", "export default function () { return { theme: 'mjs' }; }"), {
+      format: "value",
+      value: { theme: "mjs" },
+    });
   });
 
   test(".cjs with module.exports", async () => {
     assert.deepEqual(await load("c.cjs", "module.exports = { theme: 'cjs' };"), { format: "value", value: { theme: "cjs" } });
   });
 
-  test(".js as CJS under \"type\": \"commonjs\", with require()", async () => {
-    const loaded = await load("dropkit.config.js", "const path = require('node:path');\nmodule.exports = { theme: path.basename('/x/cjs-js') };", { "package.json": '{"type":"commonjs"}' });
+  test('.js as CJS under "type": "commonjs", with require()', async () => {
+    const loaded = await load(
+      "dropkit.config.js",
+      "const path = require('node:path');\nmodule.exports = { theme: path.basename('/x/cjs-js') };",
+      { "package.json": '{"type":"commonjs"}' },
+    );
     assert.deepEqual(loaded, { format: "value", value: { theme: "cjs-js" } });
   });
 
   test("CJS exporting an async function", async () => {
-    assert.deepEqual(await load("c.cjs", "module.exports = async () => ({ theme: 'cjs-async' });"), { format: "value", value: { theme: "cjs-async" } });
+    assert.deepEqual(await load("c.cjs", "module.exports = async () => ({ theme: 'cjs-async' });"), {
+      format: "value",
+      value: { theme: "cjs-async" },
+    });
   });
 
   test("TypeScript compiled to CommonJS (exports.default with __esModule)", async () => {
@@ -119,11 +136,15 @@ describe("ConfigLoadError", () => {
     const vm = await import("node:vm");
     const [runInThisContext, exit] = [vm.runInThisContext, process.exit];
     const root = tree({
-      "slow.ts": 'const a: string = "x";\nexport default async (): Promise<object> => { await new Promise((r) => setTimeout(r, 50)); const b: number = 1; throw new Error(a); };\n',
+      "slow.ts":
+        'const a: string = "x";\nexport default async (): Promise<object> => { await new Promise((r) => setTimeout(r, 50)); const b: number = 1; throw new Error(a); };\n',
       "fast.ts": 'const theme: string = "ocean";\nexport default { theme };\n',
     });
     // The fast load starts first and ends first: neither may put back the other's patch, nor drop the code the slow one needs.
-    const [fast, slow] = await Promise.allSettled([loadConfigFile(path.join(root, "fast.ts"), "ts"), loadConfigFile(path.join(root, "slow.ts"), "ts")]);
+    const [fast, slow] = await Promise.allSettled([
+      loadConfigFile(path.join(root, "fast.ts"), "ts"),
+      loadConfigFile(path.join(root, "slow.ts"), "ts"),
+    ]);
     assert.equal(fast.status, "fulfilled");
     assert.equal(slow.status, "rejected");
     assert.equal((slow as PromiseRejectedResult).reason.source, `${path.join(root, "slow.ts")}:2:119`);
@@ -201,9 +222,15 @@ describe("ConfigLoadError", () => {
 
 describe("exported values are checked as plain JSON data", () => {
   test("a config file whose export holds bad values fails with every path", async () => {
-    const error = await loadError("c.ts", "export default { theme: undefined, modules: { include: ['a', () => 1] }, cache: { enabled: NaN } };");
+    const error = await loadError(
+      "c.ts",
+      "export default { theme: undefined, modules: { include: ['a', () => 1] }, cache: { enabled: NaN } };",
+    );
     assert.equal(error.name, "SchemaValidationError");
-    assert.deepEqual(error.diagnostics.map((d) => d.path), ["theme", "modules.include[1]", "cache.enabled"]);
+    assert.deepEqual(
+      error.diagnostics.map((d) => d.path),
+      ["theme", "modules.include[1]", "cache.enabled"],
+    );
   });
 
   test("a .ts config with a computed __proto__ key does not pollute", async () => {
@@ -212,5 +239,4 @@ describe("exported values are checked as plain JSON data", () => {
     assert.equal(loaded.format, "value");
     assert.equal(JSON.stringify((loaded as { value: unknown }).value), '{"__proto__":{"polluted":"ts"},"theme":"x"}');
   });
-
 });

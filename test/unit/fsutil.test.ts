@@ -25,7 +25,10 @@ test("isFile follows links and never throws: a file, a link to one yes; a direct
   fs.writeFileSync(path.join(dir, "f"), "x");
   fs.symlinkSync(path.join(dir, "f"), path.join(dir, "link"));
   fs.symlinkSync(path.join(dir, "none"), path.join(dir, "broken"));
-  assert.deepEqual(["f", "link", ".", "broken", "none", "f/below"].map((n) => isFile(path.join(dir, n))), [true, true, false, false, false, false]);
+  assert.deepEqual(
+    ["f", "link", ".", "broken", "none", "f/below"].map((n) => isFile(path.join(dir, n))),
+    [true, true, false, false, false, false],
+  );
 });
 
 test("syncDirectory flushes a directory without a warning; one that cannot be opened is skipped", () => {

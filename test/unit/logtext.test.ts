@@ -13,11 +13,31 @@ test("listSome: every name when there are few, the first ones and a count when t
 });
 
 test("describeRecord: the state records of a run, the cache's included", () => {
-  assert.equal(describeRecord({ event: "state", action: "cache", file: "/d/c.json", hashed: ["a"], reused: ["b", "c"], checked: ["a", "d"], written: false }, plain),
-    "cache /d/c.json: 1 archive hashed, 2 reused (1 checked as zips) (unchanged, not rewritten)");
-  assert.equal(describeRecord({ event: "state", action: "restored", file: "/d/.dropkit.json" }, plain), "restored /d/.dropkit.json as it was before this run, which failed");
-  assert.equal(describeRecord({ event: "state", action: "updated", file: "/d/.dropkit.json", lifted: true, legacyCopy: "/d/.dropkit.json.legacy", plan: { theme: null, modules: [] } }, plain),
-    "updated /d/.dropkit.json, lifted from the legacy shape (original kept as /d/.dropkit.json.legacy) (theme none; modules none)");
+  assert.equal(
+    describeRecord(
+      { event: "state", action: "cache", file: "/d/c.json", hashed: ["a"], reused: ["b", "c"], checked: ["a", "d"], written: false },
+      plain,
+    ),
+    "cache /d/c.json: 1 archive hashed, 2 reused (1 checked as zips) (unchanged, not rewritten)",
+  );
+  assert.equal(
+    describeRecord({ event: "state", action: "restored", file: "/d/.dropkit.json" }, plain),
+    "restored /d/.dropkit.json as it was before this run, which failed",
+  );
+  assert.equal(
+    describeRecord(
+      {
+        event: "state",
+        action: "updated",
+        file: "/d/.dropkit.json",
+        lifted: true,
+        legacyCopy: "/d/.dropkit.json.legacy",
+        plan: { theme: null, modules: [] },
+      },
+      plain,
+    ),
+    "updated /d/.dropkit.json, lifted from the legacy shape (original kept as /d/.dropkit.json.legacy) (theme none; modules none)",
+  );
 });
 
 test("codeFrame: nothing without a file and a line, or when the file cannot be read", () => {

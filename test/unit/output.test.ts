@@ -69,6 +69,12 @@ describe("LineSplitter", () => {
   test("the documented limit is 8,192", () => {
     assert.equal(maxLineLength, 8192);
     const lines = split(["z".repeat(8193) + "\n"]);
-    assert.deepEqual(lines.map((l) => [l.text.length, l.continues]), [[8192, true], [1, false]]);
+    assert.deepEqual(
+      lines.map((l) => [l.text.length, l.continues]),
+      [
+        [8192, true],
+        [1, false],
+      ],
+    );
   });
 });

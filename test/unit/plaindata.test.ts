@@ -84,13 +84,18 @@ describe("toJsonValue: only plain JSON data", () => {
       error = e as DropkitError;
     }
     assert.ok(error);
-    assert.deepEqual(error.diagnostics.map((d) => d.path), ["modules.include[1]", "modules.self"]);
+    assert.deepEqual(
+      error.diagnostics.map((d) => d.path),
+      ["modules.include[1]", "modules.self"],
+    );
     assert.match(error.diagnostics[0]!.message, /refers back to the top-level object/);
     assert.match(error.diagnostics[1]!.message, /refers back to modules: a cycle/);
   });
 
   test("__proto__, constructor and prototype are copied as plain keys without polluting", () => {
-    const evil = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "prototype": 1, "a": {"__proto__": {"polluted": "deep"}}}');
+    const evil = JSON.parse(
+      '{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "prototype": 1, "a": {"__proto__": {"polluted": "deep"}}}',
+    );
     const out = toJsonValue(evil, "/x.ts") as Record<string, unknown>;
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(Object.getPrototypeOf(out), Object.prototype);
@@ -105,8 +110,15 @@ describe("toJsonValue: only plain JSON data", () => {
   });
 
   test("a getter that throws is reported, not a crash", () => {
-    const value = { get theme(): string { throw new Error("no"); } };
-    assert.throws(() => toJsonValue(value, "/x.ts"), (e: DropkitError) => e.diagnostics[0]!.path === "theme" && /threw: no/.test(e.message));
+    const value = {
+      get theme(): string {
+        throw new Error("no");
+      },
+    };
+    assert.throws(
+      () => toJsonValue(value, "/x.ts"),
+      (e: DropkitError) => e.diagnostics[0]!.path === "theme" && /threw: no/.test(e.message),
+    );
   });
 
   test("an export nested 10,000 deep is one error with its path at level 129, not a stack overflow; 128 levels pass", () => {
@@ -117,31 +129,43 @@ describe("toJsonValue: only plain JSON data", () => {
     };
     assert.doesNotThrow(() => toJsonValue(nest(limits.depth), "/x.ts"));
     for (const levels of [limits.depth + 1, 10_000]) {
-      const e = assert.throws(() => toJsonValue(nest(levels), "/x.ts"), (error: DropkitError) => {
-        assert.equal(error.diagnostics.length, 1);
-        const [d] = error.diagnostics;
-        assert.equal(d!.name, "SchemaValidationError");
-        assert.equal(d!.path, Array(128).fill("a").join("."));
-        assert.match(d!.message, /is nested deeper than 128 levels/);
-        return true;
-      });
+      const e = assert.throws(
+        () => toJsonValue(nest(levels), "/x.ts"),
+        (error: DropkitError) => {
+          assert.equal(error.diagnostics.length, 1);
+          const [d] = error.diagnostics;
+          assert.equal(d!.name, "SchemaValidationError");
+          assert.equal(d!.path, Array(128).fill("a").join("."));
+          assert.match(d!.message, /is nested deeper than 128 levels/);
+          return true;
+        },
+      );
       void e;
     }
   });
 
   test("past 100 bad values, one last problem counts the rest (as the core does)", () => {
-    assert.throws(() => toJsonValue({ exclude: Array.from({ length: 300 }, () => () => 1) }, "/x.ts"), (e: DropkitError) => {
-      assert.equal(e.diagnostics.length, 101);
-      assert.equal(e.diagnostics[99]!.path, "exclude[99]");
-      assert.equal(e.diagnostics[100]!.message, "200 more problems in /x.ts are not listed (only the first 100 of a file are): fix these and run again to see the rest.");
-      return true;
-    });
+    assert.throws(
+      () => toJsonValue({ exclude: Array.from({ length: 300 }, () => () => 1) }, "/x.ts"),
+      (e: DropkitError) => {
+        assert.equal(e.diagnostics.length, 101);
+        assert.equal(e.diagnostics[99]!.path, "exclude[99]");
+        assert.equal(
+          e.diagnostics[100]!.message,
+          "200 more problems in /x.ts are not listed (only the first 100 of a file are): fix these and run again to see the rest.",
+        );
+        return true;
+      },
+    );
   });
 
   test("data over 1 MiB as JSON stops the walk at once; non-ASCII text is measured exactly after it", () => {
     const mib = limits.fileBytes;
     assert.throws(() => toJsonValue({ exclude: ["x".repeat(mib)] }, "/x.ts"), /is over 1 MiB \(1,048,576 bytes\) as JSON/);
     // Non-ASCII text is larger in UTF-8 than the walk counts: the exact check after it gives the size.
-    assert.throws(() => toJsonValue({ theme: "é".repeat(600_000) }, "/x.ts"), /is 1\.1 MiB \(1,200,012 bytes\) as JSON, over the limit of 1 MiB/);
+    assert.throws(
+      () => toJsonValue({ theme: "é".repeat(600_000) }, "/x.ts"),
+      /is 1\.1 MiB \(1,200,012 bytes\) as JSON, over the limit of 1 MiB/,
+    );
   });
 });

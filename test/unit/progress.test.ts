@@ -95,7 +95,10 @@ describe("ProgressLine", () => {
     }
     assert.equal(writes.at(-1), "\r\u001b[K");
     assert.deepEqual(process.listeners("SIGHUP"), before);
-    assert.equal(process.listeners("SIGINT").some((l) => !before.includes(l) && l === added[0]), false);
+    assert.equal(
+      process.listeners("SIGINT").some((l) => !before.includes(l) && l === added[0]),
+      false,
+    );
   });
 
   test("a line still shown when the process exits is erased by the exit handler", () => {
@@ -115,7 +118,15 @@ describe("ProgressLine", () => {
 
 describe("formatting", () => {
   test("bytes in decimal units, three significant digits", () => {
-    assert.deepEqual([0, 999, 1000, 15_300, 612_000_000, 2_040_000_000, 1_500_000_000_000].map(formatBytes), ["0 B", "999 B", "1.00 kB", "15.3 kB", "612 MB", "2.04 GB", "1.50 TB"]);
+    assert.deepEqual([0, 999, 1000, 15_300, 612_000_000, 2_040_000_000, 1_500_000_000_000].map(formatBytes), [
+      "0 B",
+      "999 B",
+      "1.00 kB",
+      "15.3 kB",
+      "612 MB",
+      "2.04 GB",
+      "1.50 TB",
+    ]);
   });
   test("durations as people read them", () => {
     assert.deepEqual([0.2, 1, 12.4, 59.6, 185].map(formatDuration), ["<1 s", "1 s", "12 s", "1 min 00 s", "3 min 05 s"]);

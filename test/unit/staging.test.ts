@@ -66,7 +66,12 @@ test("writing to a symbolic link replaces the link itself, never its target (as 
 
 test("a replaced file keeps its permission bits plus owner read and write: 0640 stays, 000 becomes 0600, set-id bits go", async () => {
   const dir = tempDir();
-  for (const [before, after] of [[0o640, 0o640], [0o000, 0o600], [0o444, 0o644], [0o4755, 0o755]] as const) {
+  for (const [before, after] of [
+    [0o640, 0o640],
+    [0o000, 0o600],
+    [0o444, 0o644],
+    [0o4755, 0o755],
+  ] as const) {
     const file = path.join(dir, `m${before.toString(8)}`);
     fs.writeFileSync(file, "old");
     fs.chmodSync(file, before);
@@ -78,7 +83,9 @@ test("a replaced file keeps its permission bits plus owner read and write: 0640 
 test("a new file is readable and writable by its owner even under umask 0777", () => {
   const dir = tempDir();
   const script = `import("${new URL("../../src/staging.ts", import.meta.url).href}").then((m) => m.writeFileAtomic(process.argv[1], "x"))`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", `process.umask(0o777); ${script}`, path.join(dir, "new.json")], { encoding: "utf8" });
+  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", `process.umask(0o777); ${script}`, path.join(dir, "new.json")], {
+    encoding: "utf8",
+  });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(fs.statSync(path.join(dir, "new.json")).mode & 0o777, 0o600);
 });
@@ -100,10 +107,15 @@ test("createFileExclusive writes an independent file with the original's mode, n
   fs.writeFileSync(path.join(dir, "taken"), "other");
   assert.equal(await createFileExclusive(path.join(dir, "taken"), "bytes", like), false);
   assert.equal(fs.readFileSync(path.join(dir, "taken"), "utf8"), "other");
-  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createFileExclusive(path.join(dir, "raced"), `writer ${i}`, like)));
+  const results = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => createFileExclusive(path.join(dir, "raced"), `writer ${i}`, like)),
+  );
   assert.equal(results.filter(Boolean).length, 1);
   assert.equal(fs.readFileSync(path.join(dir, "raced"), "utf8"), `writer ${results.indexOf(true)}`);
-  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith(".tmp")), []);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((n) => n.endsWith(".tmp")),
+    [],
+  );
 });
 
 test("linkOrCopy gives a file a second name, the very same file, and never replaces anything", async () => {

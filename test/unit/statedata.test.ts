@@ -9,7 +9,10 @@ describe("legacy mapping (SPEC section 9)", () => {
   test("the SPEC's legacy example lifts to the SPEC's v1 fields", () => {
     const { state, setAside } = liftLegacy(JSON.parse(specLegacy));
     assert.deepEqual(state, {
-      schema: 1, toolVersion: "", createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-01T10:00:00.000Z",
+      schema: 1,
+      toolVersion: "",
+      createdAt: "2024-05-01T10:00:00.000Z",
+      updatedAt: "2024-05-01T10:00:00.000Z",
       plan: { theme: "ocean", modules: ["blog", "shop"], excluded: ["legacy-*"], presets: ["standard"] },
       migratedFrom: { version: "0.7.2", at: "" },
       extra: {},
@@ -31,7 +34,12 @@ describe("legacy mapping (SPEC section 9)", () => {
     ["created as an ISO string → createdAt", { created: "2024-05-01T12:00:00+02:00" }, (s) => s.createdAt, "2024-05-01T10:00:00.000Z"],
     ["lastRun → updatedAt", { lastRun: "2024-06-01T08:30:00.000Z" }, (s) => s.updatedAt, "2024-06-01T08:30:00.000Z"],
     ["lastRun as epoch milliseconds → updatedAt", { lastRun: 1717230600000 }, (s) => s.updatedAt, "2024-06-01T08:30:00.000Z"],
-    ["missing fields take their defaults", {}, (s) => [s.plan, s.createdAt, s.updatedAt, s.extra], [{ theme: null, modules: [], excluded: [], presets: [] }, "", "", {}]],
+    [
+      "missing fields take their defaults",
+      {},
+      (s) => [s.plan, s.createdAt, s.updatedAt, s.extra],
+      [{ theme: null, modules: [], excluded: [], presets: [] }, "", "", {}],
+    ],
   ];
   for (const [name, data, pick, want] of cases) {
     test(name, () => {
@@ -45,13 +53,22 @@ describe("legacy mapping (SPEC section 9)", () => {
     const { state, setAside } = liftLegacy({ preset: "none", presets: ["standard"] });
     assert.deepEqual(state.plan.presets, ["standard"]);
     assert.deepEqual(state.extra, { preset: "none" });
-    assert.deepEqual(setAside.map((s) => s.key), ["preset"]);
+    assert.deepEqual(
+      setAside.map((s) => s.key),
+      ["preset"],
+    );
   });
 
   test("values of the wrong type are kept verbatim under extra, each named with why", () => {
     const data = {
-      version: 7, theme: 5, modules: ["blog", 1], excluded: "old-*", preset: ["standard"], presets: "standard",
-      created: "yesterday", lastRun: { when: "now" },
+      version: 7,
+      theme: 5,
+      modules: ["blog", 1],
+      excluded: "old-*",
+      preset: ["standard"],
+      presets: "standard",
+      created: "yesterday",
+      lastRun: { when: "now" },
     };
     const { state, setAside } = liftLegacy(data);
     assert.deepEqual(state.extra, data);
@@ -90,16 +107,36 @@ describe("reading v1 (SPEC section 9)", () => {
 
   test("wrong-typed and unknown values go under extra by their dotted path; existing extra keys are never replaced", () => {
     const data = {
-      schema: 1, toolVersion: 2, createdAt: "soon", plan: { theme: 1, modules: "blog", presets: ["standard"], colour: "blue" },
-      migratedFrom: "0.7.2", extra: { note: "mine", top: "old" }, top: "new",
+      schema: 1,
+      toolVersion: 2,
+      createdAt: "soon",
+      plan: { theme: 1, modules: "blog", presets: ["standard"], colour: "blue" },
+      migratedFrom: "0.7.2",
+      extra: { note: "mine", top: "old" },
+      top: "new",
     };
     const { state, setAside } = readV1(data);
     assert.deepEqual(state.extra, {
-      note: "mine", top: "old", "top~2": "new", toolVersion: 2, createdAt: "soon",
-      "plan.colour": "blue", "plan.theme": 1, "plan.modules": "blog", migratedFrom: "0.7.2",
+      note: "mine",
+      top: "old",
+      "top~2": "new",
+      toolVersion: 2,
+      createdAt: "soon",
+      "plan.colour": "blue",
+      "plan.theme": 1,
+      "plan.modules": "blog",
+      migratedFrom: "0.7.2",
     });
     assert.deepEqual(state.plan, { theme: null, modules: [], excluded: [], presets: ["standard"] });
     assert.equal(state.migratedFrom, undefined);
-    assert.deepEqual(setAside.map((s) => s.key).sort(), ["createdAt", "migratedFrom", "plan.colour", "plan.modules", "plan.theme", "toolVersion", "top~2"]);
+    assert.deepEqual(setAside.map((s) => s.key).sort(), [
+      "createdAt",
+      "migratedFrom",
+      "plan.colour",
+      "plan.modules",
+      "plan.theme",
+      "toolVersion",
+      "top~2",
+    ]);
   });
 });

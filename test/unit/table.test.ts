@@ -29,7 +29,10 @@ describe("config table", () => {
   });
 
   test("the header and the aligned text are what `dropkit config` prints", () => {
-    const text = alignColumns([[...configTableHeader], ...configTableRows([{ key: "schema", value: 1, layer: "default", source: "default" }], undefined)]);
+    const text = alignColumns([
+      [...configTableHeader],
+      ...configTableRows([{ key: "schema", value: 1, layer: "default", source: "default" }], undefined),
+    ]);
     assert.deepEqual(text, ["KEY     VALUE  LAYER    SOURCE", "schema  1      default  default"]);
   });
 
@@ -62,9 +65,19 @@ describe("config table", () => {
 
   test("a cell wider than the cap pushes the rest of its own line only; the text grows linearly", () => {
     const long = "x".repeat(maxColumnWidth + 30);
-    assert.deepEqual(alignColumns([["a", long, "c"], ["b", "y", "d"]]), [`a  ${long}  c`, `b  ${"y".padEnd(maxColumnWidth)}  d`]);
-    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ value: `m${i}`.repeat(i === 0 ? 1000 : 1), layer: "config", source: "/c.json:1:1" }));
-    const size = (n: number) => configTableLines([{ key: "modules.exclude", value: [], layer: "config", source: "/c.json" }], { "modules.exclude": entries(n) }).join("\n").length;
+    assert.deepEqual(
+      alignColumns([
+        ["a", long, "c"],
+        ["b", "y", "d"],
+      ]),
+      [`a  ${long}  c`, `b  ${"y".padEnd(maxColumnWidth)}  d`],
+    );
+    const entries = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ value: `m${i}`.repeat(i === 0 ? 1000 : 1), layer: "config", source: "/c.json:1:1" }));
+    const size = (n: number) =>
+      configTableLines([{ key: "modules.exclude", value: [], layer: "config", source: "/c.json" }], { "modules.exclude": entries(n) }).join(
+        "\n",
+      ).length;
     // Each line is at most the capped columns plus its own cells: bytes per entry stay bounded.
     assert.ok(size(20_000) / 20_000 < maxColumnWidth + 40, `${size(20_000)} bytes for 20,000 entries`);
     assert.ok(size(20_000) / size(200) < 110, `${size(200)} then ${size(20_000)} bytes`);
