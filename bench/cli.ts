@@ -95,7 +95,9 @@ const cases: Case[] = [
     args: [bin, "config"],
     cwd: tsCwd,
     cacheHome: tsCold,
-    before: () => ["jiti", "ts"].forEach((dir) => rmSync(path.join(tsCold, "dropkit", dir), { recursive: true, force: true })),
+    before: () => {
+      for (const dir of ["jiti", "ts"]) rmSync(path.join(tsCold, "dropkit", dir), { recursive: true, force: true });
+    },
   },
   // The first run on a machine: no cache of any kind (each run saves its V8 caches at exit, which is part of it).
   {

@@ -12,7 +12,7 @@ import { defu } from "defu";
 import { z } from "zod";
 import { Core } from "../src/core.ts";
 import { wasmExports } from "../scripts/lib/abi.ts";
-import { benchInputs, cwd, realisticArchives, realisticEnv, realisticFlags } from "./inputs.ts";
+import { benchInputs, realisticArchives, realisticEnv, realisticFlags } from "./inputs.ts";
 
 const wasmFile = process.env.BENCH_WASM ?? new URL("../dist/dropkit.wasm", import.meta.url).pathname;
 const wasm = readFileSync(wasmFile);

@@ -336,7 +336,10 @@ function applyFix(fix: Fix | undefined): void {
     const files = readPresetFiles(ui.presetFiles);
     const file = files.find((f) => inFolder(f.path) === edit.file);
     const current = file ? file.text : editor.state.doc.toString();
-    if (current.slice(edit.from, edit.to) !== edit.expect) return run();
+    if (current.slice(edit.from, edit.to) !== edit.expect) {
+      run();
+      return;
+    }
     if (file) {
       file.text = current.slice(0, edit.from) + edit.insert + current.slice(edit.to);
       renderPresetFiles(ui.presetFiles, files);

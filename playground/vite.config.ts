@@ -42,7 +42,7 @@ function singleFile(): Plugin {
     apply: "build",
     generateBundle(_options, bundle) {
       const html = bundle["index.html"];
-      if (!html || html.type !== "asset") this.error("no index.html in the bundle");
+      if (html?.type !== "asset") this.error("no index.html in the bundle");
       let text = String(html.source);
       let script = "";
       let style = "";

@@ -333,6 +333,7 @@ process.on("exit", () => (${onExit})(bin));`,
       console.warn(`build-cli: dropkit config failed (exit ${failed.status}) while checking the code caches: ${failed.stderr.trim()}`);
     const check = run(
       drops.ts,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is code the check runs, a template literal in it.
       "(bin) => console.log(`rejected: ${bin.bundle.script.cachedDataRejected} ${bin.jiti.script.cachedDataRejected}`)",
     );
     if (!/^rejected: false false$/m.test(check.stdout)) {

@@ -65,7 +65,7 @@ function toPalettePng(png: Buffer): Buffer {
     if (type === "IDAT") idat.push(data);
     at += 12 + length;
   }
-  if (!header || header[8] !== 8 || (header[9] !== 2 && header[9] !== 6)) return png;
+  if (header?.[8] !== 8 || (header[9] !== 2 && header[9] !== 6)) return png;
   const width = header.readUInt32BE(0);
   const height = header.readUInt32BE(4);
   const bpp = header[9] === 6 ? 4 : 3;
@@ -111,7 +111,9 @@ function toPalettePng(png: Buffer): Buffer {
   const indexed = Buffer.alloc(height * (width + 1));
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) indexed[y * (width + 1) + 1 + x] = nearest(rgb((y * width + x) * bpp));
   const plte = Buffer.alloc(palette.length * 3);
-  palette.forEach((p, i) => plte.set([p >> 16, (p >> 8) & 255, p & 255], i * 3));
+  palette.forEach((p, i) => {
+    plte.set([p >> 16, (p >> 8) & 255, p & 255], i * 3);
+  });
   const ihdr = Buffer.from(header);
   ihdr[9] = 3; // palette colour type
   return Buffer.concat([

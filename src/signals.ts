@@ -109,7 +109,10 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
         return;
       }
       const reason = controller.signal.reason as Interrupted;
-      if (reason.hurry.aborted) return exitNow(reason);
+      if (reason.hurry.aborted) {
+        exitNow(reason);
+        return;
+      }
       reason.hurryUp();
       timer = setTimeout(() => exitNow(reason), options.hurryExitMs ?? hurryExitMs);
       // Only a bound: a run that has unwound ends the process itself.

@@ -34,7 +34,11 @@ export const maxColumnWidth = 60;
 /** Pads every column but the last to its widest cell, up to `maxColumnWidth`, two spaces apart. */
 export function alignColumns(rows: string[][]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.min(maxColumnWidth, Math.max(widths[i] ?? 0, cell.length))));
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.min(maxColumnWidth, Math.max(widths[i] ?? 0, cell.length));
+    });
+  }
   return rows.map((row) =>
     row
       .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
@@ -54,9 +58,13 @@ export function configTableLines(decisions: TableDecision[], entries: Record<str
   for (const d of decisions) {
     const listed = entries?.[d.key] ?? [];
     if (listed.length > 0) {
-      listed.forEach((e, i) => rows.push([i === 0 ? d.key : "", e.value, e.layer, e.source]));
+      listed.forEach((e, i) => {
+        rows.push([i === 0 ? d.key : "", e.value, e.layer, e.source]);
+      });
     } else if (Array.isArray(d.value) && d.value.length > 0) {
-      d.value.forEach((item, i) => rows.push(i === 0 ? [d.key, formatValue(item), d.layer, d.source] : ["", formatValue(item)]));
+      d.value.forEach((item, i) => {
+        rows.push(i === 0 ? [d.key, formatValue(item), d.layer, d.source] : ["", formatValue(item)]);
+      });
     } else {
       rows.push([d.key, formatValue(d.value), d.layer, d.source]);
     }
@@ -73,7 +81,9 @@ export function configTableRows(decisions: TableDecision[], entries: Record<stri
   for (const d of decisions) {
     rows.push([d.key, formatValue(d.value), d.layer, d.source]);
     const listed = entries?.[d.key] ?? [];
-    listed.forEach((e, i) => rows.push([`${d.key}[${i}]`, e.value, e.layer, e.source]));
+    listed.forEach((e, i) => {
+      rows.push([`${d.key}[${i}]`, e.value, e.layer, e.source]);
+    });
   }
   return rows;
 }

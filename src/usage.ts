@@ -108,7 +108,7 @@ function missingValue(flag: string, argv: string[], command: CommandUsage): Prob
   const placeholder = /\[\S+ (<[^>\]]+>)\]/.exec(command.usage.slice(command.usage.indexOf(`[${flag} `)))?.[1] ?? "<value>";
   // A value that starts with a dash reads as the next flag: only the = form passes it as the value.
   const fix =
-    next !== undefined && next.startsWith("-") && next !== "--"
+    next?.startsWith("-") && next !== "--"
       ? `; "${next}" after it is read as a flag. For a value that starts with a dash, write ${flag}=${next}.`
       : `: ${flag}=${placeholder}.`;
   return usageProblem(`${flag} needs a value${fix}`, flag, command.usage);

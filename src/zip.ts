@@ -424,13 +424,16 @@ class EntryData {
 
   verify(entry: Entry, dataStart: number): void {
     const what = JSON.stringify(entry.name);
-    if (entry.flags & 1 || entry.method === 99)
-      return this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
+    if (entry.flags & 1 || entry.method === 99) {
+      this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
+      return;
+    }
     if (entry.method !== 0 && entry.method !== 8) {
-      return this.unverified.add(
+      this.unverified.add(
         `compressed with method ${entry.method}${methodNames[entry.method] ? ` (${methodNames[entry.method]})` : ""}, which dropkit cannot decode`,
         entry.name,
       );
+      return;
     }
     if (entry.method === 0 && entry.compressedSize !== entry.uncompressedSize)
       problem(`corrupt: the stored entry ${what} has ${entry.compressedSize} bytes of data but a size of ${entry.uncompressedSize}`);

@@ -323,7 +323,9 @@ export function assertSameJson(actual: unknown, expected: unknown, at = "value")
   if (Array.isArray(expected)) {
     assert.ok(Array.isArray(actual), `${at}: not an array`);
     assert.equal(actual.length, expected.length, `${at}: length`);
-    expected.forEach((v, i) => assertSameJson(actual[i], v, `${at}[${i}]`));
+    expected.forEach((v, i) => {
+      assertSameJson(actual[i], v, `${at}[${i}]`);
+    });
     return;
   }
   assert.ok(actual !== null && typeof actual === "object" && !Array.isArray(actual), `${at}: not an object`);

@@ -113,7 +113,9 @@ function explainKey(
   for (const r of rows) {
     const whole = JSON.stringify(r.value);
     const items = Array.isArray(r.value) && whole.length > maxColumnWidth ? r.value.map((item) => JSON.stringify(item)) : [whole];
-    items.forEach((item, i) => lines.push(i === 0 ? [r.layer, item, r.source, r.status] : ["", item]));
+    items.forEach((item, i) => {
+      lines.push(i === 0 ? [r.layer, item, r.source, r.status] : ["", item]);
+    });
   }
   const shown = alignColumns(lines.map((line) => line.map((cell) => escapeControls(cell))));
   return `${escapeControls(`${key} = ${JSON.stringify(value)}`)}\n` + shown.map((l) => `  ${l}\n`).join("");

@@ -39,7 +39,7 @@ export function resolveOk(request: ResolveRequest): ResolveDone {
 
 /** The single error of a response, failing when there is not exactly one. */
 export function only<T>(list: T[] | undefined): T {
-  if (!list || list.length !== 1) throw new Error(`expected exactly one item, got ${JSON.stringify(list)}`);
+  if (list?.length !== 1) throw new Error(`expected exactly one item, got ${JSON.stringify(list)}`);
   return list[0];
 }
 

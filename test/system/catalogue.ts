@@ -288,6 +288,7 @@ export const cases: CatalogueCase[] = [
     title: "a file the config imports throws",
     files: {
       "dropkit.config.ts": 'import { secret } from "./lib/vault";\nexport default async () => ({ theme: await secret("theme") });\n',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a file of the fixture, holding a template literal.
       "lib/vault.ts": "export async function secret(name: string): Promise<string> {\n  throw new Error(`no secret named ${name}`);\n}\n",
     },
     args: config,

@@ -62,13 +62,13 @@ describe("dropkit completion", () => {
     assert.equal(result.status, 0, result.stderr);
     const [registration, ...answers] = result.stdout.trimEnd().split("\n");
     assert.equal(registration, "complete -F _dropkit dropkit");
-    cases.forEach(([line, expected], i) =>
+    cases.forEach(([line, expected], i) => {
       assert.deepEqual(
         answers[i]!.trim().split(" ").filter(Boolean),
         line === "dropkit " ? [...expected, "--help", "--version"].sort() : expected,
         line,
-      ),
-    );
+      );
+    });
     // `--theme=` is split at "=" by bash: the value after it still completes.
     const equals = spawnSync(
       "bash",

@@ -62,7 +62,7 @@ describe("through the built CLI: config values and archive names reach no output
     const lines = table.stdout.trimEnd().split("\n");
     assert.equal(lines.length, 1 + values.reduce((n: number, v: unknown) => n + (Array.isArray(v) ? Math.max(1, v.length) : 1), 0));
     assert.match(table.stdout, /^theme +oc\\x1b\[31mean\\u202e +config +\S+dropkit\.config\.json:1:10$/m);
-    assert.match(table.stdout, /^modules\.exclude +a\\nKEY  forged +config /m);
+    assert.match(table.stdout, /^modules\.exclude +a\\nKEY {2}forged +config /m);
     assert.match(table.stdout, /^ +b\\x1b\]0;x\\x07 +config /m);
     // The warning about the missing search path quotes the value, escaped.
     assert.match(table.stderr, /^warning +The presets search path directory \S+p\\u202e\\x1b\[2Jq does not exist/m);
@@ -72,10 +72,10 @@ describe("through the built CLI: config values and archive names reach no output
     assert.equal(explained.status, 0);
     assert.doesNotMatch(explained.stdout, raw);
     const rows = explained.stdout.trimEnd().split("\n");
-    assert.match(rows[0]!, /^modules\.exclude = \["a\\nKEY  forged","b\\u001b\]0;x\\u0007","c\\u202ed","a-module-/);
+    assert.match(rows[0]!, /^modules\.exclude = \["a\\nKEY {2}forged","b\\u001b\]0;x\\u0007","c\\u202ed","a-module-/);
     // The config's four globs a line each (too long for one), the default's [].
     assert.equal(rows.length, 1 + 4 + 1);
-    for (const row of rows.slice(1)) assert.match(row, /^  \S|^ {11}"/);
+    for (const row of rows.slice(1)) assert.match(row, /^ {2}\S|^ {11}"/);
     const theme = runCli(root, ["config", "--explain", "theme"]);
     assert.deepEqual(
       theme.stdout
@@ -112,7 +112,7 @@ describe("through the built CLI: config values and archive names reach no output
     assert.doesNotMatch(run.stderr, raw);
     const warnings = run.stderr.split("\n").filter((l) => l.startsWith("warning"));
     assert.equal(warnings.length, 1, run.stderr);
-    assert.match(warnings[0]!, /x\\x1b\[2J\\u202e\\nwarning   forged\.zip is left out/);
+    assert.match(warnings[0]!, /x\\x1b\[2J\\u202e\\nwarning {3}forged\.zip is left out/);
     for (const line of run.stderr.trimEnd().split("\n")) assert.match(line, labels);
   });
 });

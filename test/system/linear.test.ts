@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { cliPath, cliRuntime, fixture, makeZip } from "../helpers/cli.js";
+import { cliPath, cliRuntime, fixture } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 /** The leaves of the resolved config: one table line each, plus one per further list item. */
@@ -118,7 +118,7 @@ describe("output grows at most linearly with a list (config text, --json, --expl
   test("bytes per entry stay bounded and grow at most linearly; time too, within a generous bound", () => {
     for (const c of commands) {
       const runs = results[c.name]!;
-      assert.ok(runs && runs[100_000], `${c.name} ran at every size`);
+      assert.ok(runs?.[100_000], `${c.name} ran at every size`);
       const bytes = Object.fromEntries(sizes.map((n) => [n, c.bytes(runs[n]!)]));
       assertLinear(`${c.name} bytes`, bytes);
       // A line per entry of at most the capped columns and its own cells (the source is a path in the temp dir).

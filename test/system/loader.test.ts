@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { DropkitError } from "../../src/errors.js";
+import type { DropkitError } from "../../src/errors.js";
 import { limits } from "../../src/limits.js";
 import { loadConfigFile, loadPresetFile } from "../../src/loader.js";
 import { canStripTypes } from "../../src/native.js";

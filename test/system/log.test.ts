@@ -122,7 +122,7 @@ describe("text format", () => {
     const out = sink();
     const log = new DecisionLog("text", out, {});
     log.errors([{ name: "ConfigLoadError", exitCode: 65, message: "boom", file, line: 2 }]);
-    assert.match(out.text, /2 \|   throw\n$/);
+    assert.match(out.text, /2 \| {3}throw\n$/);
     out.text = "";
     log.errors([{ name: "ConfigLoadError", exitCode: 65, message: "boom", file: "/no/such/file", line: 2, column: 1 }]);
     assert.equal(out.text.split("\n").length, 2);
@@ -206,7 +206,7 @@ describe("control characters in the text log", () => {
       false,
       "a raw control character reached the log",
     );
-    assert.match(lines[0]!, /evil\\nerror     ForgedError \(exit 70\): pwned\\x1b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab/);
+    assert.match(lines[0]!, /evil\\nerror {5}ForgedError \(exit 70\): pwned\\x1b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab/);
     // A list value is shown as JSON (which escapes C0 itself); the rest is escaped on top.
     assert.match(lines[6]!, /\["evil\\nerror {5}ForgedError \(exit 70\): pwned\\u001b\[2J\\u202egnp\.\\x85\\u2028\\x7f\\ttab"\]/);
   });

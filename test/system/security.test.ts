@@ -17,7 +17,7 @@ const hostile =
 
 function assertClean(what: string): void {
   assert.equal(({} as Record<string, unknown>).polluted, undefined, `${what}: Object.prototype was polluted`);
-  assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted"), false, what);
+  assert.equal(Object.hasOwn(Object.prototype, "polluted"), false, what);
   assert.equal((Object as unknown as Record<string, unknown>).polluted, undefined, what);
   assert.equal(([] as unknown as Record<string, unknown>).polluted, undefined, what);
 }

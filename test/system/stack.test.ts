@@ -144,8 +144,8 @@ function errorRecord(run: RunResult): Record<string, any> {
 
 /** The text log's code frame: the line as written, then a caret under the column. */
 function codeFrame(text: string, line: number, column: number): RegExp {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`\\n +${line} \\| ${escape(text.split("\n")[line - 1]!)}\\n +\\| ${" ".repeat(column - 1)}\\^\\n`);
+  const escapeText = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\n +${line} \\| ${escapeText(text.split("\n")[line - 1]!)}\\n +\\| ${" ".repeat(column - 1)}\\^\\n`);
 }
 
 describe("a .ts/.js config that throws: 1-based line and column in the file as written", () => {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { DirectWriter, standardStream } from "../../src/stdio.js";
+import { DirectWriter } from "../../src/stdio.js";
 import { cliPath, fixture, makeZip } from "../helpers/cli.js";
 import { runWithLateReader } from "../helpers/pipes.js";
 import { hasScript } from "../helpers/pty.js";
@@ -78,7 +78,9 @@ describe("DirectWriter", () => {
     assert.equal(run.status, 0, run.stderr);
     const lines = fs.readFileSync(out, "utf8").split("\n");
     assert.equal(lines.length, 20001);
-    lines.slice(0, -1).forEach((line, i) => assert.equal(line, `record ${i}`));
+    lines.slice(0, -1).forEach((line, i) => {
+      assert.equal(line, `record ${i}`);
+    });
   });
 });
 

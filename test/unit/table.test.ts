@@ -95,7 +95,7 @@ describe("config table", () => {
     assert.equal(lines.length, 3);
     assert.doesNotMatch(text, /[\u001b\u202e]/);
     assert.match(lines[1]!, /^theme +oc\\x1b\[31mean\\u202e +config +\/p\/\\u202ec\.json:1:1$/);
-    assert.match(lines[2]!, /^modules\.exclude +a\\nKEY  forged +config/);
+    assert.match(lines[2]!, /^modules\.exclude +a\\nKEY {2}forged +config/);
   });
 
   test("formatValue: strings bare, everything else as JSON", () => {
