@@ -32,16 +32,15 @@ const mark = "dropkit-load";
 export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | null {
   if (testTsLoader(env) === "jiti") return null;
   if (process.versions.bun !== undefined || process.versions.deno !== undefined) return "import";
-  return canStripTypes(env) ? "strip" : null;
+  return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function" ? "strip" : null;
 }
 
 /**
- * Whether `.ts` files can be loaded here without jiti: Node with `module.registerHooks` and `module.stripTypeScriptTypes`
- * (not Bun or Deno, which have neither; not Node 20).
+ * Whether `.ts` files are loaded here by Node's own type stripping: Node with `module.registerHooks` and
+ * `module.stripTypeScriptTypes` (not Bun or Deno, which import `.ts` themselves; not Node 20).
  */
 export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (testTsLoader(env) === "jiti" || process.versions.bun !== undefined || process.versions.deno !== undefined) return false;
-  return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function";
+  return nativeTypeScript(env) === "strip";
 }
 
 /**
