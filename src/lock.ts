@@ -23,6 +23,7 @@ import { describeNonFile, readFound, sameFile } from "./found.js";
 import { errorReason, unlinkQuietly } from "./fsutil.js";
 import { sessionRunning } from "./group.js";
 import { processAlive } from "./tempfile.js";
+import { userName } from "./trust.js";
 
 /** The lock file is the state file's name plus this suffix. */
 export const lockSuffix = ".lock";
@@ -430,21 +431,14 @@ function sameProcessSpace(holder: LockHolder, me: LockHolder): boolean {
   return sameBoot && sameNamespace;
 }
 
-function formatAge(ms: number): string {
-  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`;
+/** A file's owner for messages: `user alice (uid 1001)`, or `uid 1001` when the id has no name. */
+function ownerName(uid: number): string {
+  const name = userName(uid);
+  return name ? `user ${name} (uid ${uid})` : `uid ${uid}`;
 }
 
-/** A user's name for messages, from the password file (`uid 1001` when it has none). */
-function ownerName(uid: number): string {
-  try {
-    const entry = readFileSync("/etc/passwd", "utf8")
-      .split("\n")
-      .find((line) => line.split(":")[2] === String(uid));
-    if (entry) return `user ${entry.split(":")[0]} (uid ${uid})`;
-  } catch {
-    // No password file (a minimal container): the number alone.
-  }
-  return `uid ${uid}`;
+function formatAge(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`;
 }
 
 /** Waits `ms`; rejects with the signal's reason (an `Interrupted`) as soon as it is aborted. */

@@ -182,8 +182,13 @@ function owners(policy: TrustPolicy): string {
 
 /** `alice (uid 1000)`, or `uid 1000` for an id with no name in /etc/passwd. */
 function userText(uid: number): string {
-  const name = userNames().get(uid);
+  const name = userName(uid);
   return name ? `${name} (uid ${uid})` : `uid ${uid}`;
+}
+
+/** A user id's name in /etc/passwd (read once, for messages: a file's owner), or undefined. */
+export function userName(uid: number): string | undefined {
+  return userNames().get(uid);
 }
 
 let names: Map<number, string> | undefined;
