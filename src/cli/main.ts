@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
-import { commands, describingCommands } from "./commands/index.js";
+import { commands, describingCommands, partial } from "./commands/index.js";
 import { DropkitCli } from "./help.js";
 import { limits } from "../files/limits.js";
 import { packageRoot } from "../installed.js";
@@ -18,6 +18,8 @@ const { Builtins } = clipanion;
 
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
+/** Runs the full CLI in this process: given by the bin to a bundle that holds only some commands (scripts/build-cli.mjs). */
+declare const __dropkitFullCli: (() => void) | undefined;
 
 // Declared before the run starts: a class is not hoisted.
 /** `--version` and `-v` (clipanion's), and `dropkit version` as many CLIs take it: all print the version. */
@@ -33,6 +35,8 @@ const stderr = standardStream(2);
 // server, must not keep dropkit alive after it has its answer. What is written is flushed first, then the process
 // exits with the command's code.
 void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
+  // This bundle could not take the argv (it holds only some commands) and wrote nothing: the full CLI takes the run.
+  if (code === null) return __dropkitFullCli!();
   await flushed([stdout, stderr]);
   const exitCode = await withOutputFailure(code, stderr);
   process.exitCode = exitCode;
@@ -42,9 +46,10 @@ void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
 /**
  * Runs dropkit with `argv` and returns the exit code. Usage problems go to stderr (clipanion would
  * print them on stdout, which carries only the data a user asked for) and end with 64; `--help` and
- * `--version` print on stdout and end with 0.
+ * `--version` print on stdout and end with 0. `null`: this bundle holds only some commands, none of which took the
+ * argv, and nothing was written.
  */
-async function runCli(argv: string[], stdout: StandardStream, stderr: StandardStream): Promise<number> {
+async function runCli(argv: string[], stdout: StandardStream, stderr: StandardStream): Promise<number | null> {
   // clipanion adds the rest of its default context itself (lazily in the bundle); spreading it here would create
   // process.stdin, which only init reads.
   // clipanion types them as Writable; dropkit's commands (and clipanion's help) only call write() and read isTTY.
@@ -73,6 +78,7 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       }
       if (command) return await cli.run(command, context);
     }
+    if (partial && typeof __dropkitFullCli === "function") return null;
     const cli = buildCli([...commands, VersionCommand], stdout);
     if (argv.length === 0) {
       // No command is not a request for help: a usage error, on stderr like any other.

@@ -143,6 +143,57 @@ describe("the bin's code caches", () => {
   });
 });
 
+describe("config runs a bundle of its own, the config command alone", () => {
+  /** Runs the bin with `args`; returns the exit code, the output and the bundles the run compiled. */
+  function bundlesOf(args: string[]): { status: number | null; stdout: string; stderr: string; bundles: string[] } {
+    const result = spawnSync(
+      process.execPath,
+      [
+        "-e",
+        `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
+const bin = require(${JSON.stringify(cliPath)});
+process.on("exit", () => process.stderr.write("\\nbundles=" + JSON.stringify(bin.bundles) + "\\n"));`,
+      ],
+      {
+        cwd: drop,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: "/nonexistent",
+          XDG_CACHE_HOME: tempDir("dropkit-xdg-"),
+          GIT_CEILING_DIRECTORIES: path.dirname(drop),
+        },
+        encoding: "utf8",
+      },
+    );
+    const bundles = JSON.parse(/bundles=(.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr, bundles };
+  }
+
+  test("a config run compiles dropkit-config.cjs only", () => {
+    const run = bundlesOf(["config", "--json"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).config.theme, "ocean");
+    assert.deepEqual(run.bundles, ["dropkit-config.cjs"]);
+  });
+
+  test("its own help needs only the command; what it cannot parse alone (an unknown flag) goes to the full CLI", () => {
+    const help = bundlesOf(["config", "--help"]);
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /Usage/);
+    assert.deepEqual(help.bundles, ["dropkit-config.cjs"]);
+    const unknown = bundlesOf(["config", "--jsn"]);
+    assert.equal(unknown.status, 64);
+    assert.match(unknown.stderr, /Unknown flag --jsn for dropkit config\. Did you mean --json\?/);
+    assert.deepEqual(unknown.bundles, ["dropkit-config.cjs", "dropkit-cli.cjs"]);
+  });
+
+  test("every other command runs the full CLI", () => {
+    const run = bundlesOf(["--version"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(run.bundles, ["dropkit-cli.cjs"]);
+  });
+});
+
 describe("only what a command uses is loaded", () => {
   // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded.
   const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");

@@ -31,6 +31,7 @@ describe("the packed files", () => {
       "schema.json",
       "dist/dropkit.cjs",
       "dist/dropkit-cli.cjs",
+      "dist/dropkit-config.cjs",
       "dist/digest-worker.cjs",
       "dist/dropkit.wasm",
       "dist/index.js",

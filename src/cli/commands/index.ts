@@ -11,3 +11,6 @@ export const commands = [CreateCommand, ConfigCommand, InitCommand, HelpCommand,
 
 /** The commands that describe the whole CLI (its help, its completion), so they need every command registered. */
 export const describingCommands: ReadonlySet<unknown> = new Set([HelpCommand, CompletionCommand]);
+
+/** Whether this list holds only some commands (no: see ./config-only.ts for the one that does). */
+export const partial = false;
