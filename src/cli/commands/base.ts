@@ -6,7 +6,7 @@ import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions } from "../../core/decisions.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
-import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
+import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
 
 const { Command, Option } = clipanion;
 
