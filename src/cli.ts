@@ -90,7 +90,7 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       command = cli.process(argv, context);
     } catch (error) {
       if (!isClipanionError(error)) throw error;
-      return reportUsageError(argv, stderr, parseProblem(error, argv, commandUsages(cli)));
+      return reportUsageError(argv, stderr, await parseProblem(error, argv, commandUsages(cli)));
     }
     // Help output goes to stdout: it was asked for.
     return await cli.run(command, context);
