@@ -67,7 +67,7 @@ interface Case {
   name: string;
   args: string[];
   cwd: string;
-  /** The case's own XDG_CACHE_HOME (src/cachedir.ts: jiti's compiled configs in dropkit/jiti, the bin's V8 code caches in dropkit/v8). */
+  /** The case's own XDG_CACHE_HOME (src/files/codecache.ts: jiti's compiled configs in dropkit/jiti, the bin's V8 code caches in dropkit/v8). */
   cacheHome?: string;
   before?: () => void;
 }
@@ -88,7 +88,7 @@ const cases: Case[] = [
   { name: "cosmiconfig (same JSON)", args: [cosmiconfigScript], cwd: jsonCwd },
   // Warm: the config compiled by jiti before, the bundle and jiti from their V8 code caches.
   { name: "dropkit config (.ts, warm cache)", args: [bin, "config"], cwd: tsCwd, cacheHome: cacheHomeFor("ts-warm") },
-  // Cold: the config stripped (src/native.ts) or compiled by jiti again (both caches emptied before each run); the V8
+  // Cold: the config stripped (src/config/native.ts) or compiled by jiti again (both caches emptied before each run); the V8
   // code caches stay warm.
   {
     name: "dropkit config (.ts, cold cache)",

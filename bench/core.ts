@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { defu } from "defu";
 import { z } from "zod";
-import { Core } from "../src/core.ts";
+import { Core } from "../src/core/host.ts";
 import { wasmExports } from "../scripts/lib/abi.ts";
 import { benchInputs, realisticArchives, realisticEnv, realisticFlags } from "./inputs.ts";
 

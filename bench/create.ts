@@ -65,11 +65,11 @@ for (const file of process.argv.slice(2)) {
 }
 `,
 );
-// One core doing what create does to each archive, with create's own code (src/digest.ts, bundled as the CLI bundles
+// One core doing what create does to each archive, with create's own code (src/archives/digest.ts, bundled as the CLI bundles
 // it): the SHA-256, then the zip check with every entry's data verified (CRC-32, deflated entries inflated).
 const peerDigestModule = path.join(dataDir, "peer-digest-module.cjs");
 buildSync({
-  entryPoints: [path.join(root, "src/digest.ts")],
+  entryPoints: [path.join(root, "src/archives/digest.ts")],
   outfile: peerDigestModule,
   bundle: true,
   platform: "node",
@@ -224,7 +224,7 @@ function makeBigDrop(): void {
       const r = spawnSync("zip", ["-q", "-0", path.join(bigDrop, archive.name), ...files], { cwd: staging, encoding: "utf8" });
       if (r.status !== 0)
         throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
-      // An hour old, so that the cache trusts them (see the racy window in src/cache.ts).
+      // An hour old, so that the cache trusts them (see the racy window in src/archives/cache.ts).
       const old = new Date(Date.now() - 3_600_000);
       fs.utimesSync(path.join(bigDrop, archive.name), old, old);
       process.stderr.write(`made ${archive.name} (${archive.megabytes} MB)\n`);

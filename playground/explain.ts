@@ -1,6 +1,6 @@
 // The explain view: every layer that set one key, the winner first, as `dropkit config --explain` prints it; union lists with each entry's origin.
 
-import { formatValue } from "../src/table.ts";
+import { formatValue } from "../src/output/table.ts";
 import { cell, entriesShown, moreRow, paragraph } from "./render.ts";
 import type { Answer } from "./resolve.ts";
 import { describeKey } from "./schema.ts";

@@ -1,7 +1,7 @@
 // Hover on a key (or its value) in the editor: the schema's description, the resolved value, and where that value came from.
 
 import type { EditorView, Tooltip } from "@codemirror/view";
-import { formatValue } from "../src/table.ts";
+import { formatValue } from "../src/output/table.ts";
 import { dotted, keyAt } from "./jsonpath.ts";
 import type { Row } from "./resolve.ts";
 import { schemaAt } from "./schema.ts";

@@ -1,6 +1,6 @@
 // The simulated layers as the core's request wants them: variables from `NAME=value` lines, flags from the fields, paths in /drop.
 
-import type { ResolveRequest } from "../src/core.ts";
+import type { ResolveRequest } from "../src/core/host.ts";
 import type { State } from "./state.ts";
 
 /** The simulated working directory: the core needs an absolute one, and a short one keeps sources readable. */

@@ -9,7 +9,7 @@ import type {
   ResolveDone,
   ResolveRequest,
   ResolvedConfig,
-} from "../src/core.ts";
+} from "../src/core/host.ts";
 import type { PageCore } from "./wasm.ts";
 
 /** A preset file in the simulated folder: an absolute path and its JSON text. */
@@ -80,7 +80,7 @@ export function resolveInputs(core: PageCore, inputs: Inputs): Answer {
 }
 
 /**
- * The preset files the core asked for, as the CLI finds them on disk (src/presets.ts): listed paths, listed
+ * The preset files the core asked for, as the CLI finds them on disk (src/config/presetfiles.ts): listed paths, listed
  * names as `<name>.json` in the search path directories in order, or in auto mode every `.json` file there.
  */
 function findPresets(

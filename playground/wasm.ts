@@ -1,7 +1,7 @@
-// The page's core: the release module through dropkit/abi's plain-WebAssembly host (src/abi.ts), which needs no loader, with the three requests the page sends.
+// The page's core: the release module through dropkit/abi's plain-WebAssembly host (src/core/abi.ts), which needs no loader, with the three requests the page sends.
 
-import { type AbiCore, CoreTrap, openCore } from "../src/abi.ts";
-import type { BundledPreset, CoreDiagnostic, ResolveRequest, ResolveResponse } from "../src/core.ts";
+import { type AbiCore, CoreTrap, openCore } from "../src/core/abi.ts";
+import type { BundledPreset, CoreDiagnostic, ResolveRequest, ResolveResponse } from "../src/core/host.ts";
 import { fromBase64, inflateRaw } from "./bytes.ts";
 
 /** What the page asks the core; `resolve.ts` is the only reader of `resolveLayers`' answer. */

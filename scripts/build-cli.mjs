@@ -18,7 +18,7 @@ const { version } = JSON.parse(await readFile(new URL("../package.json", import.
  * context lazy: as published it creates `process.stdin`, `process.stdout` and `process.stderr` (streams, and for a
  * terminal node:tty with node:net) and loads node:tty for the colour depth when the module loads, about a seventh of
  * `dropkit config`'s start-up profile. Only `init` reads stdin, dropkit passes its own stdout and stderr
- * (src/stdio.ts) and always `enableColors`, so most runs need none of them.
+ * (src/output/stdio.ts) and always `enableColors`, so most runs need none of them.
  */
 const clipanionPatches = {
   "lib/platform/node.js": [
@@ -32,7 +32,7 @@ const clipanionPatches = {
   ],
   "lib/advanced/Cli.js": [
     { from: "    stdin: process.stdin,", to: "    get stdin() { return process.stdin; },", count: 1 },
-    // dropkit passes its own stdout and stderr (src/stdio.ts): Node's streams are made only when a run needs them.
+    // dropkit passes its own stdout and stderr (src/output/stdio.ts): Node's streams are made only when a run needs them.
     { from: "    stdout: process.stdout,", to: "    get stdout() { return process.stdout; },", count: 1 },
     { from: "    stderr: process.stderr,", to: "    get stderr() { return process.stderr; },", count: 1 },
     {
@@ -73,7 +73,7 @@ const lazyClipanion = {
 const external = ["jiti", "tinyglobby", "@clack/prompts"];
 
 const result = await build({
-  entryPoints: ["src/cli.ts"],
+  entryPoints: ["src/cli/main.ts"],
   outfile: "dist/dropkit-cli.cjs",
   write: false,
   bundle: true,
@@ -84,7 +84,7 @@ const result = await build({
   define: {
     // The sources locate package.json and the wasm relative to import.meta.url; in the bundle that is the bundle's own URL.
     "import.meta.url": "__dropkitUrl",
-    // The version, so that start-up does not read and parse package.json; src/cli.ts reads it when run unbundled.
+    // The version, so that start-up does not read and parse package.json; src/cli/main.ts reads it when run unbundled.
     __DROPKIT_VERSION__: JSON.stringify(version),
   },
   banner: { js: 'const __dropkitUrl = require("node:url").pathToFileURL(__filename).href;' },
@@ -95,9 +95,9 @@ const result = await build({
 });
 
 // The digest pool's worker threads run their own small bundle (the hashing and the zip check), loaded only when
-// archives must be read: see src/digest-pool.ts.
+// archives must be read: see src/archives/digest-pool.ts.
 await build({
-  entryPoints: ["src/digest-worker.ts"],
+  entryPoints: ["src/archives/digest-worker.ts"],
   outfile: "dist/digest-worker.cjs",
   bundle: true,
   platform: "node",
@@ -107,7 +107,7 @@ await build({
   logLevel: "warning",
 });
 
-// The bin compiles the bundle as a function body, where src/cli.ts's hashbang would be a syntax error.
+// The bin compiles the bundle as a function body, where src/cli/main.ts's hashbang would be a syntax error.
 const bundle = routeImports(result.outputFiles[0].text.replace(/^#!.*\n/, ""));
 // V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
 // left from another build is never used.
@@ -123,12 +123,12 @@ checkCodeCaches(path.join(dist, "dropkit.cjs"));
 // --- helpers ---
 
 /**
- * src/cachedir.ts as a script defining `dropkitCacheDir`, for the bin: its code caches are code, so they live only
+ * src/files/codecache.ts as a script defining `dropkitCacheDir`, for the bin: its code caches are code, so they live only
  * where jiti's compiled configs may, under exactly the same checks.
  */
 async function cacheDirSource() {
   const built = await build({
-    entryPoints: ["src/cachedir.ts"],
+    entryPoints: ["src/files/codecache.ts"],
     write: false,
     bundle: true,
     platform: "node",
@@ -145,7 +145,7 @@ async function cacheDirSource() {
  * The bin: compiles the bundle, and jiti when a .ts/.js config needs it, with V8 code caches, and runs the bundle as
  * Node would a CommonJS module. A code cache fits one Node version (and V8 flags), so none ships in the package: the
  * first run on a Node version compiles as usual and saves the caches at exit in a directory private to the user
- * (\`$XDG_CACHE_HOME/dropkit/v8\` or \`~/.cache/dropkit/v8\`, checked by src/cachedir.ts as jiti's cache is, or not
+ * (\`$XDG_CACHE_HOME/dropkit/v8\` or \`~/.cache/dropkit/v8\`, checked by src/files/codecache.ts as jiti's cache is, or not
  * used at all: a code cache is code, and dropkit never loads code it did not choose); later runs on that version
  * load them.
  */
@@ -161,7 +161,7 @@ const path = require("node:path");
 const { Script } = require("node:vm");
 
 ${cacheDir}
-/** The private cache directory (src/cachedir.ts), or null: then no caches, as on Bun and Deno, whose process.version names the Node they emulate rather than their own engine. */
+/** The private cache directory (src/files/codecache.ts), or null: then no caches, as on Bun and Deno, whose process.version names the Node they emulate rather than their own engine. */
 function cacheDirectory() {
   if (process.versions.bun || process.versions.deno) return null;
   try {
@@ -287,7 +287,7 @@ function routeImports(text) {
     specifiers.push(specifier);
     return `__dropkitImport(${quote}${specifier}${quote})`;
   });
-  // src/native.ts imports a config by its URL, a variable: routed the same way.
+  // src/config/native.ts imports a config by its URL, a variable: routed the same way.
   const named = routed.replace(/(?<![\w$.])import\((\w+)\)/g, (_, variable) => `__dropkitImport(${variable})`);
   // Anything else that looks like import() (a computed expression, or the text in a string) needs a look.
   if (/(?<![\w$.])import\(/.test(named)) throw new Error("the bundle has an import() that build-cli.mjs cannot route; update routeImports");

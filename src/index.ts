@@ -19,9 +19,9 @@ export type {
   StrictConfig,
 } from "./types.js";
 export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
-export type { ConfigFlags } from "./config.js";
-export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core.js";
-export type { ConfigFormat, Discovery, StopReason } from "./discovery.js";
+export type { ConfigFlags } from "./config/resolve.js";
+export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core/host.js";
+export type { ConfigFormat, Discovery, StopReason } from "./config/discovery.js";
 export type { Diagnostic, ErrorCode, ErrorName } from "./errors.js";
 export { DropkitError, isDropkitError } from "./errors.js";
 

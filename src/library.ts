@@ -2,7 +2,7 @@
 
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config.js";
+import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config/resolve.js";
 import {
   CoreTrap,
   type CoreDiagnostic,
@@ -11,10 +11,10 @@ import {
   type Origin,
   type PresetChoice,
   type ResolvedConfig,
-} from "./core.js";
-import { loadCore } from "./core-node.js";
-import { deriveListEntries } from "./decisions.js";
-import type { Discovery } from "./discovery.js";
+} from "./core/host.js";
+import { loadCore } from "./core/node.js";
+import { deriveListEntries } from "./core/decisions.js";
+import type { Discovery } from "./config/discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
 import type { DropkitConfig } from "./types.js";
 

@@ -1,10 +1,10 @@
-// Tests for src/config.ts and src/index.ts: the pipeline as a library, preset lookup, detect, and planDrop.
+// Tests for src/config/resolve.ts and src/index.ts: the pipeline as a library, preset lookup, detect, and planDrop.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { loadConfig, planDrop } from "../../src/config.js";
+import { loadConfig, planDrop } from "../../src/config/resolve.js";
 import { DropkitError } from "../../src/errors.js";
 import * as entry from "../../src/index.js";
 import { fixture } from "../helpers/cli.js";

@@ -1,8 +1,8 @@
-// Tests for decision records derived from a resolve answer (src/decisions.ts): the log's records, from config + origins.
+// Tests for decision records derived from a resolve answer (src/core/decisions.ts): the log's records, from config + origins.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { deriveDecisions, deriveListEntries, valueAt } from "../../src/decisions.js";
+import { deriveDecisions, deriveListEntries, valueAt } from "../../src/core/decisions.js";
 import { resolveOk } from "../helpers/core.js";
 
 const answer = resolveOk({

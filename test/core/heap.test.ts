@@ -135,8 +135,8 @@ describe("dk_alloc refuses what does not fit with 0, and the instance goes on (d
 
   test("the JS hosts turn a refusal into a CoreTrap naming the size, and never write at address 0", () => {
     const script = `
-      import { openCore } from "./src/abi.ts";
-      import { createCore } from "./src/core.ts";
+      import { openCore } from "./src/core/abi.ts";
+      import { createCore } from "./src/core/host.ts";
       import { readFileSync } from "node:fs";
       const bytes = readFileSync("dist/dropkit.wasm");
       const text = JSON.stringify({ op: "parse", text: "x".repeat(20 << 20) });

@@ -380,7 +380,7 @@ describe("syntax error messages", () => {
 //
 // Files are bytes, but a parse request is JSON, whose strings hold text, not bytes. Decision: each
 // file is decoded with TextDecoder({fatal: true, ignoreBOM: true}) — the same strict UTF-8 check
-// the host applies to config files (src/loader.ts), keeping a byte-order mark so that the core sees
+// the host applies to config files (src/config/loader.ts), keeping a byte-order mark so that the core sees
 // it. A file that is not valid UTF-8 cannot be a config (the host rejects it as a ConfigSyntaxError
 // before the core sees it); such files may only be n_ or i_ cases. To still exercise the core's own
 // UTF-8 check on them, every file is also sent as raw request bytes through the plain ABI: the core

@@ -155,7 +155,7 @@ describe("nesting", () => {
   });
 
   test("a value source nested 128 levels, as deep as a JSON config may be, fits in a request as config and as preset file", () => {
-    // The host's limit for .ts/.js values (src/loader.ts) is the documents' 128: the request's envelope adds up to 3.
+    // The host's limit for .ts/.js values (src/config/loader.ts) is the documents' 128: the request's envelope adds up to 3.
     let value: unknown = "x";
     for (let i = 0; i < 127; i++) value = [value];
     const abi = openAbi();

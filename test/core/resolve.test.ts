@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { deriveDecisions } from "../../src/decisions.js";
+import { deriveDecisions } from "../../src/core/decisions.js";
 import { openAbi } from "../../scripts/lib/abi.js";
 import { positionOf, resolveDone } from "../helpers/core.js";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import Ajv from "ajv";
-import { loadCore } from "../../src/core-node.ts";
+import { loadCore } from "../../src/core/node.ts";
 
 const schema = JSON.parse(readFileSync(new URL("../../schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv({ allErrors: true, strict: true });

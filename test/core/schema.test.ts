@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../../assembly/messages.js";
-import { deriveListEntries } from "../../src/decisions.js";
+import { deriveListEntries } from "../../src/core/decisions.js";
 import { only, positionOf, resolveDone, resolveOk, validate } from "../helpers/core.js";
 
 /** The errors of a text that must not validate, as [path, message] pairs. */

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { DropkitError } from "../../src/errors.js";
-import { loadConfigFile } from "../../src/loader.js";
+import { loadConfigFile } from "../../src/config/loader.js";
 import { tempDir } from "./temp.js";
 
 /** Writes `files` into a fresh temp dir and returns the dir. */

@@ -1,6 +1,6 @@
 // State files for the tests: the SPEC's legacy example and a valid v1 file.
 
-import type { StateV1 } from "../../src/state.js";
+import type { StateV1 } from "../../src/state/file.js";
 
 /** The legacy example of SPEC section 9, as 0.7.2 wrote it. */
 export const specLegacy =

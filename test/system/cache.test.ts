@@ -1,4 +1,4 @@
-// Tests for src/cache.ts: what a cache file is (dropkit's, corrupt, someone else's), reuse of unchanged fingerprints, the safe atomic save.
+// Tests for src/archives/cache.ts: what a cache file is (dropkit's, corrupt, someone else's), reuse of unchanged fingerprints, the safe atomic save.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,15 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { describe, test } from "node:test";
-import { cacheFileLimits, commitCache, fingerprintArchives, loadCache, saveCache, stageCache, type Cache } from "../../src/cache.js";
+import {
+  cacheFileLimits,
+  commitCache,
+  fingerprintArchives,
+  loadCache,
+  saveCache,
+  stageCache,
+  type Cache,
+} from "../../src/archives/cache.js";
 import { DropkitError } from "../../src/errors.js";
 import { age, eventsOf, fixture, makeZip, runCli } from "../helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "../helpers/nobody.js";
@@ -595,7 +603,7 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
     const notes = path.join(root, "notes.txt");
     fs.writeFileSync(path.join(root, "dropkit.config.json"), `{\n  "cache": {\n    "file": "./notes.txt"\n  }\n}\n`);
     openUp(root);
-    // The drop is the runner's own (a folder anyone could write would make its config untrusted: src/trust.ts).
+    // The drop is the runner's own (a folder anyone could write would make its config untrusted: src/files/trust.ts).
     if (asNobody) fs.chownSync(root, nobody, nobody);
     if (asNobody) fs.chownSync(notes, nobody, nobody);
     fs.chmodSync(notes, 0o000);

@@ -1,4 +1,4 @@
-// Tests for `dropkit create` on real drops (src/commands/create.ts): archives checked as zips, the progress line, many archives.
+// Tests for `dropkit create` on real drops (src/cli/commands/create.ts): archives checked as zips, the progress line, many archives.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Tests for src/digest-pool.ts and src/digest.ts: the same digests on the main thread and in worker threads, progress, abort, unreadable files.
+// Tests for src/archives/digest-pool.ts and src/archives/digest.ts: the same digests on the main thread and in worker threads, progress, abort, unreadable files.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { digestArchives, planThreads, workerScript, type SizedJob } from "../../src/digest-pool.js";
+import { digestArchives, planThreads, workerScript, type SizedJob } from "../../src/archives/digest-pool.js";
 import { tempDir } from "../helpers/temp.js";
 import { writeSparseZip } from "../helpers/zips.js";
 

@@ -181,7 +181,7 @@ describe("state and cache files that cannot be written or read", () => {
       "locked/": "",
     });
     openUp(root);
-    // The drop is the user's own (a drop others can write is no place for its config: src/trust.ts).
+    // The drop is the user's own (a drop others can write is no place for its config: src/files/trust.ts).
     if (asNobody) fs.chownSync(path.join(root, "drop"), nobody, nobody);
     const r = permissions.run(path.join(root, "drop"), ["create", ...json]);
     assert.equal(r.status, 74, r.stderr);

@@ -1,4 +1,4 @@
-// Tests for src/hooks.ts: which files run, in what order, where their output goes, and how they fail.
+// Tests for src/hooks/scripts.ts: which files run, in what order, where their output goes, and how they fail.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
-import { runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../../src/hooks.js";
-import { Interrupted } from "../../src/signals.js";
+import { runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../../src/hooks/scripts.js";
+import { Interrupted } from "../../src/cli/signals.js";
 import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "../helpers/cli.js";
 import { assertStopped, killQuietly, waitFor } from "../helpers/processes.js";
 import { tempDir } from "../helpers/temp.js";
@@ -238,7 +238,7 @@ describe("runHooks: which hooks run", () => {
 
   test("hook stdout and stderr go to our stderr; our stdout stays clean", () => {
     const root = project({ talk: ["#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", 0o755] });
-    const hooks = new URL("../../src/hooks.ts", import.meta.url).href;
+    const hooks = new URL("../../src/hooks/scripts.ts", import.meta.url).href;
     const script = `
       const { runHooks } = await import(${JSON.stringify(hooks)});
       await runHooks("init-scripts", { cwd: ${JSON.stringify(root)}, onFailure: "fail", phase: "init", env: process.env, timeoutMs: 10000, log: () => {} });

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config/resolve.js";
 import { DropkitError } from "../../src/errors.js";
 import { cliPath, eventsOf, fixture, type FixtureFile, type RunResult } from "../helpers/cli.js";
 

@@ -64,7 +64,7 @@ describe("a config that leaves a handle open", () => {
 
   test("a large output on a full non-blocking pipe, read late, arrives whole before the exit", () => {
     // 3,000 module archives: the JSON log (a plan record each) is far larger than a pipe's buffer, and the writer
-    // falls back to Node's stream (src/stdio.ts), whose queue must be flushed before the process exits.
+    // falls back to Node's stream (src/output/stdio.ts), whose queue must be flushed before the process exits.
     const root = drop({ "dropkit.config.ts": 'setInterval(() => {}, 1000);\nexport default { theme: "ocean", exclude: [] };\n' });
     const zip = makeZip({ "index.html": "<p>x</p>" });
     for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(root, `module-${String(i).padStart(4, "0")}.zip`), zip);

@@ -1,4 +1,4 @@
-// Tests for src/listing.ts: one listing of the drop per run, and `create` listing it again when the folder may have changed.
+// Tests for src/files/listing.ts: one listing of the drop per run, and `create` listing it again when the folder may have changed.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { FolderListing } from "../../src/listing.js";
+import { FolderListing } from "../../src/files/listing.js";
 import { cliPath, eventsOf, fixture, makeZip, runCli, startCli } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 

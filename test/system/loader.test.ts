@@ -1,13 +1,13 @@
-// Tests for src/loader.ts: JSON forms as text within the limits, presets, what the checks before and after evaluation refuse, and .ts files loaded natively (src/native.ts).
+// Tests for src/config/loader.ts: JSON forms as text within the limits, presets, what the checks before and after evaluation refuse, and .ts files loaded natively (src/config/native.ts).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import type { DropkitError } from "../../src/errors.js";
-import { limits } from "../../src/limits.js";
-import { loadConfigFile, loadPresetFile } from "../../src/loader.js";
-import { canStripTypes } from "../../src/native.js";
+import { limits } from "../../src/files/limits.js";
+import { loadConfigFile, loadPresetFile } from "../../src/config/loader.js";
+import { canStripTypes } from "../../src/config/native.js";
 import { cliRuntime, fixture, runCli } from "../helpers/cli.js";
 import { load, loadError, tree } from "../helpers/load.js";
 import { tempDir } from "../helpers/temp.js";
@@ -73,7 +73,7 @@ describe("presets", () => {
   });
 });
 
-describe("limits (src/limits.ts): sizes, depth, and values that fight back", () => {
+describe("limits (src/files/limits.ts): sizes, depth, and values that fight back", () => {
   const mib = limits.fileBytes;
 
   test("a JSON config over 1 MiB is a ConfigLoadError naming the file, its size and the limit; 1 MiB exactly loads", async () => {
@@ -168,7 +168,7 @@ describe("limits (src/limits.ts): sizes, depth, and values that fight back", () 
   });
 });
 
-describe(".ts configs without jiti where Node strips types (src/native.ts), through the built CLI", {
+describe(".ts configs without jiti where Node strips types (src/config/native.ts), through the built CLI", {
   skip: !canStripTypes(nodeOnly()) && "this runtime does not strip types: jiti loads every .ts file",
 }, () => {
   const config = 'const theme: string = "ocean";\nexport default { theme };\n';
@@ -308,7 +308,7 @@ describe(".ts configs without jiti where Node strips types (src/native.ts), thro
   });
 });
 
-/** A private cache home (mode 0700, as src/cachedir.ts requires). */
+/** A private cache home (mode 0700, as src/files/codecache.ts requires). */
 function privateHome(): string {
   const dir = tempDir("dropkit-xdg-");
   fs.chmodSync(dir, 0o700);

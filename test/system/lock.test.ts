@@ -1,4 +1,4 @@
-// Tests for src/lock.ts and the folder's lock under the built CLI: one create at a time, stale locks taken over, a held lock refused with a clear message, concurrent runs serialised with no lost update.
+// Tests for src/state/lock.ts and the folder's lock under the built CLI: one create at a time, stale locks taken over, a held lock refused with a clear message, concurrent runs serialised with no lost update.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
-import { acquireLock, lockStaleMs, type LockHolder } from "../../src/lock.js";
-import { Interrupted } from "../../src/signals.js";
+import { acquireLock, lockStaleMs, type LockHolder } from "../../src/state/lock.js";
+import { Interrupted } from "../../src/cli/signals.js";
 import { age, deadPid, eventsOf, fixture, runCli, startCli } from "../helpers/cli.js";
 import { openUp, permissions } from "../helpers/nobody.js";
 import { isRunning, killQuietly, waitFor } from "../helpers/processes.js";

@@ -1,12 +1,12 @@
-// Tests for src/log.ts: NDJSON records, aligned text, code frames, and when colour is used.
+// Tests for src/output/log.ts: NDJSON records, aligned text, code frames, and when colour is used.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { alignColumns, DecisionLog, earlyLogFormat, shouldColor, type LogTarget } from "../../src/log.js";
-import { maxColumnWidth } from "../../src/table.js";
+import { alignColumns, DecisionLog, earlyLogFormat, shouldColor, type LogTarget } from "../../src/output/log.js";
+import { maxColumnWidth } from "../../src/output/table.js";
 import { fixture, runCli } from "../helpers/cli.js";
 import { hasScript, keys, Terminal } from "../helpers/pty.js";
 

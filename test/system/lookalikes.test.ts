@@ -1,10 +1,10 @@
-// Tests for src/lookalikes.ts and its use by discovery: files that look like a config but are none of the four forms.
+// Tests for src/config/lookalikes.ts and its use by discovery: files that look like a config but are none of the four forms.
 
 import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { findConfig } from "../../src/discovery.js";
-import { nearMissesIn, nearMissesInDotConfig, nearMissWarning } from "../../src/lookalikes.js";
+import { findConfig } from "../../src/config/discovery.js";
+import { nearMissesIn, nearMissesInDotConfig, nearMissWarning } from "../../src/config/lookalikes.js";
 import { eventsOf, fixture, runCli } from "../helpers/cli.js";
 
 const names = (misses: Array<{ file: string }>) => misses.map((m) => path.basename(m.file));

@@ -35,8 +35,8 @@ describe("the packed files", () => {
       "dist/dropkit.wasm",
       "dist/index.js",
       "dist/index.d.ts",
-      "dist/core.js",
-      "dist/abi.js",
+      "dist/core/host.js",
+      "dist/core/abi.js",
     ]) {
       assert.ok(files.includes(file), `${file} is not in the package: ${files.join(", ")}`);
     }
@@ -89,7 +89,7 @@ describe("the packed files", () => {
   });
 
   test("dropkit/core and dropkit/abi load no Node built-in, so they run in a browser", () => {
-    for (const entry of ["dist/core.js", "dist/abi.js"]) {
+    for (const entry of ["dist/core/host.js", "dist/core/abi.js"]) {
       const seen = new Set<string>();
       const visit = (file: string): void => {
         if (seen.has(file)) return;

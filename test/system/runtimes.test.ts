@@ -33,7 +33,7 @@ for (const runtime of runtimes) {
       fs.writeFileSync(
         script,
         `import { readFileSync, readdirSync } from "node:fs";
-import { openCore } from ${JSON.stringify(path.join(repoRoot, "dist/abi.js"))};
+import { openCore } from ${JSON.stringify(path.join(repoRoot, "dist/core/abi.js"))};
 const core = openCore(readFileSync(${JSON.stringify(path.join(repoRoot, "dist/dropkit.wasm"))}));
 const dir = ${JSON.stringify(path.join(repoRoot, "test/vectors"))};
 const failures = [];

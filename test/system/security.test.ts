@@ -6,10 +6,10 @@ import { syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 import { afterEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { loadCache } from "../../src/cache.js";
-import { loadConfig } from "../../src/config.js";
-import { findConfig } from "../../src/discovery.js";
-import { readState } from "../../src/state.js";
+import { loadCache } from "../../src/archives/cache.js";
+import { loadConfig } from "../../src/config/resolve.js";
+import { findConfig } from "../../src/config/discovery.js";
+import { readState } from "../../src/state/file.js";
 import { fixture, runCli } from "../helpers/cli.js";
 
 const hostile =

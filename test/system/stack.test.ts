@@ -1,11 +1,11 @@
-// Tests for src/stack.ts through the built CLI: a .ts/.js config that throws is reported at the 1-based line and column of the throw in the file as written.
+// Tests for src/config/stack.ts through the built CLI: a .ts/.js config that throws is reported at the 1-based line and column of the throw in the file as written.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { canStripTypes } from "../../src/native.js";
-import { plainError } from "../../src/stack.js";
+import { canStripTypes } from "../../src/config/native.js";
+import { plainError } from "../../src/config/stack.js";
 import { cliRuntime, eventsOf, fixture, runCli, type RunResult } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -203,7 +203,7 @@ describe("jiti's file cache keeps the source maps", { skip: bun && "best-effort 
     const root = fixture({ "dropkit.config.ts": config });
     const xdg = cacheHome();
     const source = `${path.join(root, "dropkit.config.ts")}:2:57`;
-    // jiti's path, also where Node could strip the types (src/native.ts).
+    // jiti's path, also where Node could strip the types (src/config/native.ts).
     const env = { XDG_CACHE_HOME: xdg, __DROPKIT_TEST_TS_LOADER: "jiti" };
     assert.equal(errorRecord(runCli(root, ["config", "--log-format=json"], env)).source, source);
     const dir = path.join(xdg, "dropkit", "jiti");
@@ -269,7 +269,7 @@ describe("plainError: whatever a config threw, safe to read", () => {
   });
 });
 
-describe("which path loads a .ts config (src/native.ts), on every runtime", () => {
+describe("which path loads a .ts config (src/config/native.ts), on every runtime", () => {
   const deno = path.basename(cliRuntime[0]!).startsWith("deno");
   /** Whether the runtime the CLI runs on loads a .ts file without jiti: Bun and Deno by their own import, Node when it strips types. */
   const native = bun || deno || (cliRuntime[0] === process.execPath && canStripTypes());

@@ -6,8 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { fitState, nextState, readState } from "../../src/state.js";
-import { writeState } from "../../src/transaction.js";
+import { fitState, nextState, readState } from "../../src/state/file.js";
+import { writeState } from "../../src/state/transaction.js";
 import { age, cliPath, deadPid, eventsOf, fixture, runCli, startCli, type RunResult } from "../helpers/cli.js";
 import { escapeRegExp } from "../helpers/regexp.js";
 import { specLegacy, v1File, v1Text } from "../helpers/states.js";
@@ -18,7 +18,7 @@ const version = JSON.parse(fs.readFileSync(new URL("../../package.json", import.
 
 const stateName = ".dropkit.json";
 
-describe("reading and the next state (src/state.ts)", () => {
+describe("reading and the next state (src/state/file.ts)", () => {
   test("readState tells the shapes apart: missing, v1, legacy, corrupt", () => {
     const dir = fixture({
       "v1.json": v1Text,

@@ -1,4 +1,4 @@
-// Tests for src/stdio.ts: stdout and stderr without Node's streams where no terminal is involved, and nothing lost or reordered.
+// Tests for src/output/stdio.ts: stdout and stderr without Node's streams where no terminal is involved, and nothing lost or reordered.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -6,13 +6,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { DirectWriter } from "../../src/stdio.js";
+import { DirectWriter } from "../../src/output/stdio.js";
 import { cliPath, fixture, makeZip } from "../helpers/cli.js";
 import { runWithLateReader } from "../helpers/pipes.js";
 import { hasScript } from "../helpers/pty.js";
 import { tempDir } from "../helpers/temp.js";
 
-const stdioModule = new URL("../../src/stdio.ts", import.meta.url).href;
+const stdioModule = new URL("../../src/output/stdio.ts", import.meta.url).href;
 
 /** What `standardStream(2)` gives in a process whose stderr is `stderr`: the writer's kind. */
 function kindFor(stderr: "pipe" | "ignore" | number): string {

@@ -1,4 +1,4 @@
-// Tests for src/transaction.ts under the built CLI: a change made by another program is refused, never lost; a run that fails leaves the state as it was; links, limits, modes, owners and syscall faults.
+// Tests for src/state/transaction.ts under the built CLI: a change made by another program is refused, never lost; a run that fails leaves the state as it was; links, limits, modes, owners and syscall faults.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -101,7 +101,7 @@ describe("a run that exits non-zero leaves the state as it was", () => {
       const root = fixture(before === undefined ? {} : { [stateName]: before });
       const file = path.join(root, stateName);
       const script = [
-        `const { beginTransaction } = await import(${JSON.stringify(new URL("../../src/transaction.ts", import.meta.url).href)});`,
+        `const { beginTransaction } = await import(${JSON.stringify(new URL("../../src/state/transaction.ts", import.meta.url).href)});`,
         "const fs = await import('node:fs');",
         "const t = await beginTransaction(process.argv[1]);",
         "await t.stageState({ theme: null, modules: ['late'], excluded: [], presets: [] }, '9.9.9');",

@@ -1,4 +1,4 @@
-// Tests for the trust rule (src/trust.ts, SPEC section 12): configs, presets and hooks that another user (the real
+// Tests for the trust rule (src/files/trust.ts, SPEC section 12): configs, presets and hooks that another user (the real
 // user dropkit-other) owns or could have written never run, discovery never walks into such a directory, and
 // DROPKIT_SAFE_DIRECTORIES allows what the user trusts.
 

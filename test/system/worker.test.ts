@@ -1,4 +1,4 @@
-// dist/abi.js in headless Chromium: a module Web Worker runs every vector through the plain-WebAssembly host; the page uses it too.
+// dist/core/abi.js in headless Chromium: a module Web Worker runs every vector through the plain-WebAssembly host; the page uses it too.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -15,7 +15,7 @@ const vectors = loadVectors();
 
 // The worker imports only what a browser gives it: the compiled host and the wasm, over HTTP.
 const workerJs = `
-import { CoreTrap, openCore, openCoreAsync } from "/dist/abi.js";
+import { CoreTrap, openCore, openCoreAsync } from "/dist/core/abi.js";
 const results = {};
 try {
   const core = await openCoreAsync(fetch("/dist/dropkit.wasm"));
@@ -47,7 +47,7 @@ const pageHtml = `<!doctype html>
 <meta charset="utf-8">
 <title>dropkit/abi</title>
 <script type="module">
-  import { openCoreAsync } from "/dist/abi.js";
+  import { openCoreAsync } from "/dist/core/abi.js";
   const worker = new Worker("/worker.js", { type: "module" });
   window.workerResult = new Promise((resolve) => {
     worker.onmessage = (event) => resolve(event.data);
@@ -63,7 +63,7 @@ function serve(): Promise<http.Server> {
   const routes: Record<string, () => [string, Uint8Array | string]> = {
     "/": () => ["text/html", pageHtml],
     "/worker.js": () => ["text/javascript", workerJs],
-    "/dist/abi.js": () => ["text/javascript", fs.readFileSync(new URL("abi.js", dist))],
+    "/dist/core/abi.js": () => ["text/javascript", fs.readFileSync(new URL("core/abi.js", dist))],
     "/dist/dropkit.wasm": () => ["application/wasm", fs.readFileSync(new URL("dropkit.wasm", dist))],
     "/trap.wasm": () => ["application/wasm", trapModule()],
     "/requests.json": () => ["application/json", JSON.stringify(vectors.map((v) => ({ file: v.file, request: requestText(v) })))],
@@ -97,7 +97,7 @@ describe("dropkit/abi in a Web Worker in headless Chromium", () => {
 
   before(async () => {
     assert.ok(fs.existsSync(executablePath), `Chromium is missing at ${executablePath}: install it (Debian: apt-get install chromium)`);
-    assert.ok(fs.existsSync(new URL("abi.js", dist)), "dist/abi.js is missing: run npm run build");
+    assert.ok(fs.existsSync(new URL("core/abi.js", dist)), "dist/core/abi.js is missing: run npm run build");
     server = await serve();
     browser = await chromium.launch({
       executablePath,

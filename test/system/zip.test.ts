@@ -1,11 +1,11 @@
-// Tests for src/zip.ts: archives made by zip, Python's zipfile and 7z pass; broken ones get a reason that says what is wrong.
+// Tests for src/archives/zip.ts: archives made by zip, Python's zipfile and 7z pass; broken ones get a reason that says what is wrong.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { checkZip, checkZipFile, zipCheckMemoryBytes, type ZipVerdict } from "../../src/zip.js";
+import { checkZip, checkZipFile, zipCheckMemoryBytes, type ZipVerdict } from "../../src/archives/zip.js";
 import { makeZip } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { infozipBytes, makeUnsoundZips, makeUnverifiableZips, makeValidZips, zipToolsSkip } from "../helpers/zips.js";
@@ -239,7 +239,7 @@ describe("memory of the check", () => {
   function checkInChild(file: string): { verdict: ZipVerdict; grew: number } {
     const script = `
       const fs = require("node:fs");
-      import(${JSON.stringify(new URL("../../src/zip.ts", import.meta.url).href)}).then(({ checkZipFile }) => {
+      import(${JSON.stringify(new URL("../../src/archives/zip.ts", import.meta.url).href)}).then(({ checkZipFile }) => {
         const fd = fs.openSync(process.argv[1], "r");
         const size = fs.fstatSync(fd).size;
         const before = process.resourceUsage().maxRSS;

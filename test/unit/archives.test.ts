@@ -1,11 +1,11 @@
-// Tests for src/archives.ts: which files are archives, and their order.
+// Tests for src/archives/scan.ts: which files are archives, and their order.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { scanArchives } from "../../src/archives.js";
+import { scanArchives } from "../../src/archives/scan.js";
 import { tempDir } from "../helpers/temp.js";
 
 function tree(entries: string[]): string {

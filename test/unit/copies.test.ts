@@ -1,10 +1,10 @@
-// Tests for src/copies.ts: the rollback's putBack (the .legacy and .corrupt copies are tested through create in transaction.test.ts and state.test.ts).
+// Tests for src/state/copies.ts: the rollback's putBack (the .legacy and .corrupt copies are tested through create in transaction.test.ts and state.test.ts).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { putBack } from "../../src/copies.js";
+import { putBack } from "../../src/state/copies.js";
 import { tempDir } from "../helpers/temp.js";
 
 const at = "2026-11-21T12:00:00.000Z";

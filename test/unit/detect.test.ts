@@ -1,11 +1,11 @@
-// Tests for src/detect.ts: auto-detect answered by a listing of the drop for top-level globs, by tinyglobby for deeper ones.
+// Tests for src/config/detect.ts: auto-detect answered by a listing of the drop for top-level globs, by tinyglobby for deeper ones.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "../../src/detect.js";
-import { FolderListing } from "../../src/listing.js";
+import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "../../src/config/detect.js";
+import { FolderListing } from "../../src/files/listing.js";
 import { tempDir } from "../helpers/temp.js";
 
 test("isTopLevelGlob: one segment that both matchers read alike", () => {

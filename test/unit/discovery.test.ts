@@ -1,10 +1,10 @@
-// Tests for src/discovery.ts: the walk up, its stops, the forms and their order, and explicit paths.
+// Tests for src/config/discovery.ts: the walk up, its stops, the forms and their order, and explicit paths.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { detectFormat, findConfig, locateConfig } from "../../src/discovery.js";
+import { detectFormat, findConfig, locateConfig } from "../../src/config/discovery.js";
 import { DropkitError } from "../../src/errors.js";
 import { fenced, tempDir } from "../helpers/temp.js";
 

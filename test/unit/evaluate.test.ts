@@ -1,4 +1,4 @@
-// Tests for src/evaluate.ts: .ts and .js configs through jiti, what they export, and where a throw is placed.
+// Tests for src/config/evaluate.ts: .ts and .js configs through jiti, what they export, and where a throw is placed.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { loadConfigFile } from "../../src/loader.js";
-import { canStripTypes } from "../../src/native.js";
+import { loadConfigFile } from "../../src/config/loader.js";
+import { canStripTypes } from "../../src/config/native.js";
 import { load, loadError, tree } from "../helpers/load.js";
 
 describe(".ts and .js through jiti", () => {
@@ -96,7 +96,7 @@ describe(".ts and .js through jiti", () => {
 
   test("jiti is loaded only when a .ts/.js file is (a .ts file not at all where Node strips its types)", () => {
     const root = tree({ "c.json": "{}", "c.ts": "export default {};", "c.js": "export default {};" });
-    const loader = new URL("../../src/loader.ts", import.meta.url).href;
+    const loader = new URL("../../src/config/loader.ts", import.meta.url).href;
     const script = `
       import { createRequire } from "node:module";
       const { loadConfigFile } = await import(${JSON.stringify(loader)});

@@ -1,11 +1,11 @@
-// Tests for src/found.ts: what is at a path, read without following a link or blocking, and whether it is still the same file.
+// Tests for src/files/found.ts: what is at a path, read without following a link or blocking, and whether it is still the same file.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { readFound, sameFile } from "../../src/found.js";
+import { readFound, sameFile } from "../../src/files/found.js";
 import { tempDir } from "../helpers/temp.js";
 
 test("readFound never follows a link, never blocks on a FIFO, and reads at most limit + 1 bytes", () => {

@@ -1,10 +1,10 @@
-// Tests for src/fsutil.ts: error reasons without paths, flushing a directory, and the small checks shared by the modules that write files.
+// Tests for src/files/fsutil.ts: error reasons without paths, flushing a directory, and the small checks shared by the modules that write files.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { errorReason, isFile, noHardLinks, syncDirectory, unlinkQuietly } from "../../src/fsutil.js";
+import { errorReason, isFile, noHardLinks, syncDirectory, unlinkQuietly } from "../../src/files/fsutil.js";
 import { tempDir } from "../helpers/temp.js";
 
 test("errorReason: the code and Node's message, without the path Node appends", () => {

@@ -1,10 +1,10 @@
-// Tests for src/group.ts: stopping a whole process group, and telling running processes from unreaped ones.
+// Tests for src/hooks/group.ts: stopping a whole process group, and telling running processes from unreaped ones.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { describe, test } from "node:test";
-import { groupRunning, sessionRunning, signalGroup, stopGroup } from "../../src/group.js";
+import { groupRunning, sessionRunning, signalGroup, stopGroup } from "../../src/hooks/group.js";
 import { tempDir } from "../helpers/temp.js";
 import { isRunning, waitFor } from "../helpers/processes.js";
 

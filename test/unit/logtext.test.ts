@@ -1,8 +1,8 @@
-// Tests for src/logtext.ts: the text of each record (its rendering through DecisionLog is tested in log.test.ts).
+// Tests for src/output/logtext.ts: the text of each record (its rendering through DecisionLog is tested in log.test.ts).
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { codeFrame, describeRecord, listSome, type Paint } from "../../src/logtext.js";
+import { codeFrame, describeRecord, listSome, type Paint } from "../../src/output/logtext.js";
 
 const plain: Paint = (text) => text;
 

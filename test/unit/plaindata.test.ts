@@ -1,10 +1,10 @@
-// Tests for src/plaindata.ts: what a .ts/.js config exports, as plain JSON data or every problem with its path.
+// Tests for src/config/plaindata.ts: what a .ts/.js config exports, as plain JSON data or every problem with its path.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
-import { limits } from "../../src/limits.js";
-import { toJsonValue } from "../../src/plaindata.js";
+import { limits } from "../../src/files/limits.js";
+import { toJsonValue } from "../../src/config/plaindata.js";
 
 describe("toJsonValue: only plain JSON data", () => {
   test("plain data is copied", () => {

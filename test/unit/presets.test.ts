@@ -1,12 +1,12 @@
-// Tests for src/presets.ts: the search path, which preset file wins, and every preset file's problems at once.
+// Tests for src/config/presetfiles.ts: the search path, which preset file wins, and every preset file's problems at once.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import type { CoreWarning } from "../../src/core.js";
+import type { CoreWarning } from "../../src/core/host.js";
 import type { DropkitError } from "../../src/errors.js";
-import { loadPresets } from "../../src/presets.js";
+import { loadPresets } from "../../src/config/presetfiles.js";
 import { tempDir } from "../helpers/temp.js";
 
 test("auto: every preset file of the search path, .ts before .js before .json in a directory, the first directory first", async () => {

@@ -1,8 +1,8 @@
-// Tests for src/progress.ts: when the line is drawn, what it says, that it fits and is erased.
+// Tests for src/output/progress.ts: when the line is drawn, what it says, that it fits and is erased.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { canShowProgress, formatBytes, formatDuration, ProgressLine } from "../../src/progress.js";
+import { canShowProgress, formatBytes, formatDuration, ProgressLine } from "../../src/output/progress.js";
 
 /** A terminal stand-in with a clock the test moves. */
 function setup(options: { columns?: number; color?: boolean } = {}) {

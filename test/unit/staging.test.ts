@@ -1,11 +1,11 @@
-// Tests for src/staging.ts: atomic writes leave the whole new file or the whole old one, and no debris.
+// Tests for src/files/staging.ts: atomic writes leave the whole new file or the whole old one, and no debris.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { createFileExclusive, linkOrCopy, stageFile, writeFileAtomic } from "../../src/staging.js";
+import { createFileExclusive, linkOrCopy, stageFile, writeFileAtomic } from "../../src/files/staging.js";
 import { tempDir } from "../helpers/temp.js";
 
 test("writes a new file and leaves no temporary file", async () => {
@@ -82,7 +82,7 @@ test("a replaced file keeps its permission bits plus owner read and write: 0640 
 
 test("a new file is readable and writable by its owner even under umask 0777", () => {
   const dir = tempDir();
-  const script = `import("${new URL("../../src/staging.ts", import.meta.url).href}").then((m) => m.writeFileAtomic(process.argv[1], "x"))`;
+  const script = `import("${new URL("../../src/files/staging.ts", import.meta.url).href}").then((m) => m.writeFileAtomic(process.argv[1], "x"))`;
   const run = spawnSync(process.execPath, ["--import", "tsx", "-e", `process.umask(0o777); ${script}`, path.join(dir, "new.json")], {
     encoding: "utf8",
   });

@@ -1,8 +1,8 @@
-// Tests for the pure table of `dropkit config` (src/table.ts), which the CLI and the playground share.
+// Tests for the pure table of `dropkit config` (src/output/table.ts), which the CLI and the playground share.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { alignColumns, configTableHeader, configTableLines, configTableRows, formatValue, maxColumnWidth } from "../../src/table.js";
+import { alignColumns, configTableHeader, configTableLines, configTableRows, formatValue, maxColumnWidth } from "../../src/output/table.js";
 
 describe("config table", () => {
   test("one row per leaf, and one per union-list entry right after its list", () => {

@@ -1,11 +1,11 @@
-// Tests for src/tempfile.ts: unique temporary names, and the removal of the ones a killed run left behind.
+// Tests for src/files/tempfile.ts: unique temporary names, and the removal of the ones a killed run left behind.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { FolderListing } from "../../src/listing.js";
-import { processAlive, removeStaleTempFiles, tempName } from "../../src/tempfile.js";
+import { FolderListing } from "../../src/files/listing.js";
+import { processAlive, removeStaleTempFiles, tempName } from "../../src/files/tempfile.js";
 import { age, deadPid } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 

@@ -1,0 +1,151 @@
+// The shared flags of every command, and turning what a run ends with into a log record and an exit code.
+
+import { clipanion, t } from "./clipanion.js";
+import type { CoreDiagnostic } from "../../core/host.js";
+import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
+import { deriveDecisions } from "../../core/decisions.js";
+import { workingDirectory } from "../../files/fsutil.js";
+import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
+import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
+
+const { Command, Option } = clipanion;
+
+/**
+ * The base of every dropkit command: the layer-1 flags of SPEC section 4, `--version`, and error
+ * handling. Subclasses implement `run`, which gets the decisions log; `execute` never throws.
+ */
+export abstract class DropkitCommand extends Command {
+  configPath = Option.String("--config", {
+    description: "use this config file instead of looking for one (also DROPKIT_CONFIG)",
+  });
+
+  theme = Option.String("--theme", {
+    description: "the theme: auto, none, a theme name, or a path ending in .zip",
+  });
+
+  exclude = Option.Array("--exclude", {
+    description: "leave out modules matching this glob (repeatable; wins over everything)",
+  });
+
+  preset = Option.Array("--preset", {
+    description: "apply this preset (repeatable; replaces the preset list)",
+  });
+
+  logFormat = Option.String("--log-format", {
+    description: "the decisions log on stderr: text or json",
+    validator: t.isEnum(["text", "json"]),
+  });
+
+  // SPEC section 6 asks for --version on every command, not only at the top level.
+  showVersion = Option.Boolean("--version", false, { hidden: true });
+
+  /**
+   * Runs the command with a decisions log; returns the exit code. `signal` is aborted at SIGINT, SIGTERM or
+   * SIGHUP: pass it to what can be stopped (hooks, prompts) and check it before writing anything.
+   */
+  protected abstract run(log: DecisionLog, signal: AbortSignal): Promise<number>;
+
+  /**
+   * Handles `--version`, sets up the log, and maps whatever `run` throws to an exit code. While `run` runs,
+   * SIGINT, SIGTERM and SIGHUP stop it: the command ends with an `Interrupted` error record and exit 130,
+   * 143 or 129, however it ended; a second signal hurries it (see `trapSignals`).
+   */
+  async execute(): Promise<number> {
+    if (this.showVersion) {
+      this.context.stdout.write(`${this.cli.binaryVersion ?? "unknown"}\n`);
+      return 0;
+    }
+    const log = new DecisionLog(
+      earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env),
+      this.context.stderr,
+      this.context.env,
+    );
+    const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
+    try {
+      const code = await this.run(log, trap.signal);
+      const interrupted = interruptionOf(trap.signal);
+      return interrupted ? reportInterrupted(log, interrupted, false) : code;
+    } catch (error) {
+      const interrupted = interruptionOf(trap.signal);
+      if (interrupted && error === interrupted) return reportInterrupted(log, interrupted, false);
+      const { reportFailure } = await import("../failure.js");
+      const code = reportFailure(error, log, this.context.env);
+      // A failure while stopping is reported too, but the run still ends as interrupted.
+      return interrupted ? reportInterrupted(log, interrupted, false) : code;
+    } finally {
+      trap.release();
+    }
+  }
+
+  /** The flags that take part in the merge. */
+  protected configFlags(): ConfigFlags {
+    return { config: this.configPath, theme: this.theme, exclude: this.exclude, preset: this.preset, logFormat: this.logFormat };
+  }
+
+  /**
+   * The log format a command's own flags imply when `--log-format` is not given (`config --json`: JSON error
+   * records); it then wins over the environment and the config.
+   */
+  protected impliedLogFormat(): "json" | undefined {
+    return undefined;
+  }
+
+  /** The working directory: the drop. */
+  protected cwd(): string {
+    return workingDirectory(this.context.env);
+  }
+}
+
+/**
+ * Logs how the config was resolved: the file (and the directories searched), warnings, the presets,
+ * and, when asked, one decision per leaf. Switches the log to the format the config asks for (unless `keepFormat`). Returns
+ * 0, or the exit code of the first problem after logging every problem.
+ */
+export function reportResolution(
+  log: DecisionLog,
+  loaded: LoadConfigResult,
+  options: { decisions: boolean; keepFormat?: boolean },
+): number {
+  if (loaded.logFormat && !options.keepFormat) log.format = loaded.logFormat;
+  const d = loaded.discovery;
+  log.write({ event: "config", file: d.file, via: d.via, format: d.format, searched: d.searched.map((s) => s.dir), stop: d.stop });
+  for (const w of loaded.warnings) log.warn(w.message, w.source);
+  if (loaded.presets) {
+    for (const p of loaded.presets.applied) log.write({ event: "preset", status: "applied", mode: loaded.presets.mode, ...p });
+    for (const p of loaded.presets.skipped) log.write({ event: "preset", status: "skipped", mode: loaded.presets.mode, ...p });
+  }
+  if (!loaded.ok) return reportProblems(log, loaded.errors);
+  if (options.decisions) log.decisions(deriveDecisions(loaded));
+  return 0;
+}
+
+/** Logs every problem the core reported; returns the first one's exit code. */
+export function reportProblems(log: DecisionLog, errors: CoreDiagnostic[]): number {
+  log.errors(errors.map(toProblem));
+  return errors[0]?.exitCode ?? 70;
+}
+
+// --- helpers ---
+
+/**
+ * The record of an interrupted run: an `error` named `Interrupted` whose `source` is the signal. Not in SPEC
+ * section 8's list on purpose: it is no problem with the input (and never an InternalError).
+ */
+function reportInterrupted(log: DecisionLog, reason: Interrupted, exiting: boolean): number {
+  log.errors([{ name: reason.name, exitCode: reason.exitCode, path: "", source: reason.signal, message: reason.describe(exiting) }]);
+  return reason.exitCode;
+}
+
+function toProblem(d: CoreDiagnostic): Problem {
+  return {
+    name: d.name,
+    exitCode: d.exitCode,
+    message: d.message,
+    path: d.path,
+    source: d.source,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    length: d.length,
+  };
+}

@@ -1,0 +1,85 @@
+// What dropkit's help says beyond clipanion's: value placeholders instead of `#0`, and a footer with the variables and exit codes.
+
+import { clipanion } from "./commands/clipanion.js";
+import { exitCodes } from "../errors.js";
+import { signalExitCodes } from "./signals.js";
+
+const { Cli } = clipanion;
+
+/** The value each flag takes, as help shows it (clipanion would print `--config #0`). */
+export const placeholders: Record<string, string> = {
+  "--config": "<path>",
+  "--theme": "<theme>",
+  "--exclude": "<glob>",
+  "--preset": "<name>",
+  "--log-format": "<text|json>",
+  "--explain": "<key>",
+};
+
+/** The environment variables dropkit reads, with what each does, in the order help lists them. */
+export const helpVariables: Array<[string, string]> = [
+  ["DROPKIT_THEME", "theme"],
+  ["DROPKIT_MODULES_INCLUDE", "modules.include (lists are comma-separated)"],
+  ["DROPKIT_MODULES_EXCLUDE", "modules.exclude"],
+  ["DROPKIT_MODULES_ONLY", "modules.only"],
+  ["DROPKIT_PRESETS", "presets (empty: no presets)"],
+  ["DROPKIT_PRESETS_SEARCH_PATH", "presetsSearchPath"],
+  ["DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "hooks.initScriptsDir"],
+  ["DROPKIT_HOOKS_POST_SCRIPTS_DIR", "hooks.postScriptsDir"],
+  ["DROPKIT_HOOKS_ON_FAILURE", "hooks.onFailure: continue or fail"],
+  ["DROPKIT_CACHE_FILE", "cache.file"],
+  ["DROPKIT_CACHE_ENABLED", "cache.enabled: true, false, 1, 0, yes, no"],
+  ["DROPKIT_LOG_FORMAT", "log.format: text or json"],
+  ["DROPKIT_CONFIG", "like --config"],
+  ["DROPKIT_HOOK_TIMEOUT", "seconds a hook may run before it is stopped (default 60)"],
+  ["DROPKIT_DEBUG", "1 adds the stack trace to an internal error"],
+  ["DROPKIT_SAFE_DIRECTORIES", 'directories (":"-separated, * for all) whose configs, presets and hooks are used whoever owns them'],
+  ["GIT_CEILING_DIRECTORIES", "directories the config search never enters (as git)"],
+  ["NO_COLOR", "no colour, even on a terminal (nor with TERM=dumb)"],
+  ["FORCE_COLOR", "colour even off a terminal (0 or false: none); NO_COLOR wins"],
+];
+
+/** The footer of the general help: every variable and every exit code, grouped by code from errors.ts so that none drifts. */
+export function helpFooter(): string {
+  const width = Math.max(...helpVariables.map(([name]) => name.length)) + 2;
+  let text = "\nEnvironment\n\n";
+  for (const [name, what] of helpVariables) text += `  ${name.padEnd(width)}${what}\n`;
+  const byCode = new Map<number, string[]>([[0, ["success"]]]);
+  for (const [name, code] of Object.entries(exitCodes)) byCode.set(code, [...(byCode.get(code) ?? []), name]);
+  for (const [signal, code] of Object.entries(signalExitCodes)) byCode.set(code, [`Interrupted (${signal})`]);
+  byCode.set(130, [...byCode.get(130)!, "init cancelled (Ctrl-C or Escape)"]);
+  text += "\nExit codes\n\n";
+  for (const [code, names] of [...byCode].sort(([a], [b]) => a - b)) text += `  ${String(code).padEnd(5)}${names.join(", ")}\n`;
+  text += "\nEvery error, with an example and its fix: docs/errors.md in the package.\n";
+  return text;
+}
+
+/** `text` with each flag's `#0` replaced by its placeholder. */
+export function withPlaceholders(text: string): string {
+  return text.replace(/(--[a-z-]+) #0/g, (whole, flag: string) => (placeholders[flag] ? `${flag} ${placeholders[flag]}` : whole));
+}
+
+/**
+ * clipanion's Cli with dropkit's help: placeholders in every usage line (help, usage errors, definitions), the
+ * footer under the general help, and a pointer to it under each command's.
+ */
+export class DropkitCli extends Cli {
+  protected override getUsageByIndex(
+    n: number,
+    opts?: { detailed?: boolean; inlineOptions?: boolean },
+  ): { usage: string; options: Array<{ definition: string; description: string; required: boolean }> } {
+    const { usage, options } = super.getUsageByIndex(n, opts);
+    return { usage: withPlaceholders(usage), options: options.map((o) => ({ ...o, definition: withPlaceholders(o.definition) })) };
+  }
+
+  override usage(
+    command: Parameters<InstanceType<typeof Cli>["usage"]>[0] = null,
+    opts: Parameters<InstanceType<typeof Cli>["usage"]>[1] = {},
+  ): string {
+    const text = super.usage(command, opts);
+    // The general help asked for (dropkit help, --help); not the usage printed with a usage error.
+    if (command === null) return opts.detailed ? text + helpFooter() : text;
+    if (opts.detailed) return text + "\nEnvironment variables and exit codes: dropkit help\n";
+    return text;
+  }
+}

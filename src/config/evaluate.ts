@@ -1,0 +1,275 @@
+// Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
+
+import { createRequire } from "node:module";
+import { types } from "node:util";
+import { dropkitAliases } from "./alias.js";
+import { privateCacheDir } from "../files/codecache.js";
+import { DropkitError, fail } from "../errors.js";
+import { limits, type ReadBudget } from "../files/limits.js";
+import { importNative, nativeTypeScript } from "./native.js";
+import { sharedPatch } from "./patch.js";
+import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
+import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
+import { testConfigSettleMs } from "../state/testpause.js";
+
+/** What a file is, for messages: a config or a preset. */
+export type FileRole = "config" | "preset";
+
+/**
+ * Evaluates a `.ts`/`.js` file natively (a `.ts` file on a Node that strips types) or through jiti (loaded only now, so JSON-only runs never pay for it) and converts its
+ * default export to plain JSON data: an object, or a sync or async function returning one. The file is known to be
+ * a regular file within `limits.fileBytes` (`loadConfigFile` checks it first).
+ *
+ * @param file - Absolute path of the file.
+ * @param role - Whether the file is a config or a preset, for messages.
+ * @param budget - What the resolve has read so far, charged with the JSON text of the data.
+ * @throws DropkitError `ConfigLoadError` (65) when evaluation throws or exports no object, or the data is over the
+ *   limits; `SchemaValidationError` (65, one diagnostic per value) when the export holds values JSON cannot carry.
+ */
+export async function evaluateConfig(file: string, role: FileRole, budget?: ReadBudget): Promise<{ [key: string]: JsonValue }> {
+  // Recorded until the data is read: an error's position is mapped through the code jiti ran.
+  return withoutExit(() =>
+    recordCompiledCode(async () => {
+      try {
+        const value = await evaluate(file, role);
+        return toJsonValue(value, file, budget) as { [key: string]: JsonValue };
+      } catch (error) {
+        if (error instanceof DropkitError) throw error;
+        // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
+        throw loadError(file, role, "exports a value that cannot be read", plainError(error));
+      }
+    }),
+  );
+}
+
+// --- helpers ---
+
+type Jiti = { import(id: string): Promise<unknown> };
+
+/** The jiti instances by cache directory (or none) and alias, created on first use: requiring jiti costs start-up time. */
+const jitis = new Map<string, Jiti>();
+let noCacheSaid = false;
+
+/**
+ * The jiti instance for the next evaluation. Its compiled files go only to the user's private cache
+ * directory, checked again now (src/files/codecache.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
+ * and a file planted there under the predictable name would run instead of the user's config. `alias` (from
+ * `dropkitAliases`) makes `dropkit` the running one, for projects that have none.
+ */
+function getJiti(alias?: Record<string, string>): Jiti {
+  const cache = privateCacheDir();
+  if (cache.dir === null && !noCacheSaid && process.env.DROPKIT_DEBUG === "1") {
+    noCacheSaid = true;
+    process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
+  }
+  const fsCache = cache.dir ?? false;
+  const key = `${alias !== undefined}:${fsCache}`;
+  let jiti = jitis.get(key);
+  if (!jiti) {
+    const { createJiti } = createRequire(import.meta.url)("jiti") as {
+      createJiti(id: string, options: Record<string, unknown>): Jiti;
+    };
+    jiti = createJiti(import.meta.url, {
+      ...(alias ? { alias } : {}),
+      // Given here, these win over JITI_* variables: no cache elsewhere, and no ESM temp files in os.tmpdir().
+      fsCache,
+      rebuildFsCache: false,
+      esmEvalTempFile: false,
+      // No module cache: a config edited between two loads in one process must be re-read.
+      moduleCache: false,
+      // Without interop, `default` is exactly the default export, so a file with only named exports
+      // can be told apart from one exporting an object.
+      interopDefault: false,
+      // An inline source map in each compiled file (and in its cache entry): positions in the code V8 runs are
+      // mapped back to the file as written when it throws (src/config/stack.ts).
+      sourceMaps: true,
+    });
+    jitis.set(key, jiti);
+  }
+  return jiti;
+}
+
+/**
+ * A `.ts`/`.js` file's module: a `.ts` file loaded natively where the runtime can (src/config/native.ts: Node that strips
+ * types, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase) compiled by jiti.
+ */
+async function importModule(file: string): Promise<unknown> {
+  const alias = dropkitAliases(file);
+  if (file.endsWith(".ts")) {
+    const native =
+      nativeTypeScript() === null
+        ? { why: "this runtime has no type stripping (Node 22.18 or later has)" }
+        : await importNative(file, alias);
+    if (!("why" in native)) return native.module;
+    if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
+  }
+  return getJiti(alias).import(file);
+}
+
+/** Evaluates a `.ts`/`.js` file and returns its default export, called if it is a function. */
+async function evaluate(file: string, role: FileRole): Promise<object> {
+  let mod: unknown;
+  try {
+    mod = commonJsAsDefault(await settled(importModule(file), file, role, "its top-level code"));
+  } catch (error) {
+    if (neverSettled.has(error as object)) throw error;
+    throw loadError(file, role, "could not be evaluated", plainError(error));
+  }
+  if (typeof mod !== "object" || mod === null || !Object.hasOwn(mod, "default")) {
+    const named =
+      typeof mod === "object" && mod !== null
+        ? Object.keys(mod)
+            .filter((k) => k !== "__esModule")
+            .sort()
+        : [];
+    const found = named.length > 0 ? ` (it has named exports: ${named.join(", ")})` : "";
+    fail(
+      "ConfigLoadError",
+      `The ${role} ${file} has no default export${found}. Export the ${role} object: \`export default { ... }\` or \`module.exports = { ... }\`.`,
+      { file, source: file },
+    );
+  }
+  let exported = (mod as { default: unknown }).default;
+  // TypeScript compiled to CommonJS puts the default export under `exports.default` next to `__esModule`.
+  if (
+    typeof exported === "object" &&
+    exported !== null &&
+    (exported as { __esModule?: unknown }).__esModule === true &&
+    Object.hasOwn(exported, "default")
+  ) {
+    exported = (exported as { default: unknown }).default;
+  }
+  let what = "default export";
+  if (typeof exported === "function") {
+    what = "function exported by default";
+    try {
+      exported = await settled(Promise.resolve((exported as () => unknown)()), file, role, "the promise its exported function returned");
+    } catch (error) {
+      if (neverSettled.has(error as object)) throw error;
+      throw loadError(file, role, "threw when its exported function was called", plainError(error));
+    }
+  }
+  if (!isPlainObject(exported)) {
+    fail(
+      "ConfigLoadError",
+      `The ${what} of ${file} is ${describeValue(exported)}, not an object. A ${role} file must export an object, or a function returning one.`,
+      { file, source: file },
+    );
+  }
+  return exported;
+}
+
+/**
+ * `pending`, unless it never settles: a config's code that awaits a promise nothing will resolve leaves the event loop
+ * with nothing to do, and Node would end the process there, with the code of a success and nothing done. So:
+ *
+ * - when the event loop would empty (Node's `beforeExit`: no timer, no I/O, no other work left) while `pending` is
+ *   still pending, it can never settle: a `ConfigLoadError` naming the file;
+ * - when something else keeps the loop alive (a timer or a server the config started, a host program's own work),
+ *   it may yet settle, but only within `limits.configSettleMs`, then the same error. The timer is unref'd: it never
+ *   keeps a process alive by itself.
+ *
+ * The same rule holds in the CLI and in the library's `loadConfig`.
+ */
+/**
+ * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
+ * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
+ */
+const neverSettled = new WeakSet<object>();
+
+function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: string): Promise<T> {
+  const limitMs = testConfigSettleMs(process.env) ?? limits.configSettleMs;
+  return new Promise<T>((resolve, reject) => {
+    const end = (): void => {
+      clearTimeout(timer);
+      process.off("beforeExit", idle);
+    };
+    const never = (why: string): void => {
+      end();
+      const error = new DropkitError({
+        name: "ConfigLoadError",
+        message: `The ${role} ${file} never settled: ${what} was still pending ${why}. A ${role} file must produce its settings: check for an \`await\` on a promise that is never resolved or rejected (a callback that is never called, a forgotten \`resolve\`).`,
+        file,
+        source: file,
+      });
+      neverSettled.add(error);
+      reject(error);
+    };
+    const idle = (): void => never("when nothing was left for it to wait on (no timer, no I/O, no other work)");
+    const timer = setTimeout(
+      () => never(`after ${limitMs / 1000} s, while a timer, a server or other work kept the process alive`),
+      limitMs,
+    );
+    timer.unref();
+    process.on("beforeExit", idle);
+    pending.then(
+      (value) => {
+        end();
+        resolve(value);
+      },
+      (error: unknown) => {
+        end();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The module with a CommonJS file's `module.exports` as its default export. jiti gives it so in Node, but in Deno
+ * it gives `module.exports` itself: a function or another value that no module is, or an object that is neither a
+ * module namespace nor ES module code compiled to CommonJS (`__esModule`), which then becomes the default export.
+ */
+function commonJsAsDefault(mod: unknown): unknown {
+  if (typeof mod !== "object" || mod === null) return { default: mod };
+  if (Object.hasOwn(mod, "default")) return mod;
+  if (types.isModuleNamespaceObject(mod) || (mod as { __esModule?: unknown }).__esModule === true) return mod;
+  return { default: mod };
+}
+
+/**
+ * Runs a config's code with `process.exit` turned into a throw: a config that ends the process would end the run
+ * with its own exit code (even 0, having done nothing), instead of a ConfigLoadError.
+ */
+const withoutExit = sharedPatch(() => {
+  const exit = process.exit;
+  const refuse = ((code?: number | string | null) => {
+    const error = new Error(
+      `it called process.exit(${code ?? ""}); a config or preset file exports its settings and must not end the process`,
+    );
+    // The stack starts at the call in the config, which is where the error is placed.
+    Error.captureStackTrace(error, refuse);
+    throw error;
+  }) as typeof process.exit;
+  process.exit = refuse;
+  return () => {
+    // Left alone when the config replaced it meanwhile: that is not dropkit's to undo.
+    if (process.exit === refuse) process.exit = exit;
+  };
+});
+
+/**
+ * A ConfigLoadError carrying the original message, and the position of the throw when one is known (src/config/stack.ts):
+ * `source`, `file`, `line` and `column` are where it was thrown, in another file of the project when a file the config
+ * imports threw, and then the message also names the config's line that led there.
+ */
+function loadError(file: string, role: FileRole, what: string, error: unknown): DropkitError {
+  let original = error instanceof Error ? error.message : String(error);
+  // Node appends the require stack of module-not-found errors: our internals, not the user's business.
+  original = original.split("\nRequire stack:")[0]!;
+  // jiti's parse errors end with "\n <file>:line:column", which the source gives.
+  if (/^ParseError\b/.test(original)) original = original.replace(/\s*\n\s*\S.*:\d+:\d+\s*$/, "");
+  original = original.trim();
+  const site = error instanceof Error ? locateError(error, file) : undefined;
+  if (!site) return new DropkitError({ name: "ConfigLoadError", message: `The ${role} ${file} ${what}: ${original}`, file, source: file });
+  const at = site.file === file ? site : site.calledFrom;
+  const elsewhere = site.file === file ? "" : `, ${/^ParseError\b/.test(original) ? "in" : "thrown in"} ${formatPosition(site)}`;
+  return new DropkitError({
+    name: "ConfigLoadError",
+    message: `The ${role} ${at ? formatPosition(at) : file} ${what}: ${original}${elsewhere}`,
+    file: site.file,
+    source: formatPosition(site),
+    line: site.line,
+    ...(site.column === undefined ? {} : { column: site.column }),
+  });
+}

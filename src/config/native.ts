@@ -1,0 +1,246 @@
+// Loading a .ts config or preset without jiti where the runtime can: on Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the private cache; on Bun and Deno by their own import.
+
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import nodeModule from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { privateCacheDir } from "../files/codecache.js";
+import { testTsLoader } from "../state/testpause.js";
+
+/** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
+interface ModuleHooks {
+  registerHooks?(hooks: { resolve?: ResolveHook; load?: LoadHook }): unknown;
+  stripTypeScriptTypes?(code: string, options?: { mode?: "strip" }): string;
+}
+type ResolveHook = (
+  specifier: string,
+  context: { parentURL?: string },
+  next: (specifier: string, context: object) => { url: string },
+) => { url: string; shortCircuit?: boolean };
+type LoadHook = (
+  url: string,
+  context: object,
+  next: (url: string, context: object) => { format?: string; source?: unknown },
+) => { format?: string; source?: unknown; shortCircuit?: boolean };
+
+const nodeHooks = nodeModule as unknown as ModuleHooks;
+
+/** The query that marks a load's files: only they are seen by the hooks, so a host program's own imports are left alone. */
+const mark = "dropkit-load";
+
+/** How this runtime loads a `.ts` file without jiti: Node's stripper behind module hooks, Bun's or Deno's own import, or not at all. */
+export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | null {
+  if (testTsLoader(env) === "jiti") return null;
+  if (process.versions.bun !== undefined || process.versions.deno !== undefined) return "import";
+  return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function" ? "strip" : null;
+}
+
+/**
+ * Whether `.ts` files are loaded here by Node's own type stripping: Node with `module.registerHooks` and
+ * `module.stripTypeScriptTypes` (not Bun or Deno, which import `.ts` themselves; not Node 20).
+ */
+export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
+  return nativeTypeScript(env) === "strip";
+}
+
+/**
+ * Imports a `.ts` file natively: on Node its types (and those of the `.ts` files it imports) stripped, erased so that
+ * every `line:column` stays where it was written, with `alias` (from `dropkitAliases`) making `dropkit` the running
+ * one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load the file instead,
+ * decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that
+ * does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an import
+ * of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
+ */
+export async function importNative(
+  file: string,
+  alias: Record<string, string> | undefined,
+): Promise<{ module: unknown } | { why: string }> {
+  const source = readFileSync(file, "utf8");
+  const unsupported = nativeBlocker(source);
+  if (unsupported) return { why: unsupported };
+  const own = nativeTypeScript() === "import";
+  // Bun and Deno have no hook that could make `dropkit` the running one: a config that needs that alias goes to jiti.
+  if (own && alias !== undefined && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source))
+    return { why: "it imports dropkit, which only jiti can alias on this runtime" };
+  if (!own) installHooks();
+  const load = String(++loads);
+  loadAliases.set(load, alias);
+  try {
+    const url = `${pathToFileURL(file).href}?${mark}=${load}`;
+    // The bundle routes this import() through its bin (scripts/build-cli.mjs, routeImports).
+    return { module: await import(url) };
+  } catch (error) {
+    if (fallbacks.has(error as object)) return { why: (error as Error).message };
+    if (linkFailure(error)) return { why: `it did not link natively (${(error as { code?: string }).code ?? (error as Error).name})` };
+    throw error;
+  } finally {
+    loadAliases.delete(load);
+  }
+}
+
+// --- helpers ---
+
+let loads = 0;
+let installed = false;
+const loadAliases = new Map<string, Record<string, string> | undefined>();
+/** Errors the hooks threw to hand a file to jiti: thrown while linking, before any code ran. */
+const fallbacks = new WeakSet<object>();
+
+/** Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. */
+function nativeBlocker(source: string): string {
+  const cjs = /\b(?:require\s*\(|__dirname\b|__filename\b|module\.exports\b|exports\.\w)/.exec(source);
+  if (cjs) return `it uses CommonJS (${cjs[0].trim()})`;
+  if (/(?<![\w$.])import\s*\(/.test(source)) return "it has a dynamic import";
+  for (const m of source.matchAll(/(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]+)\1/g)) {
+    const specifier = m[2]!;
+    if (/\.json$/i.test(specifier)) return `it imports JSON (${specifier})`;
+    if (/^\.{0,2}\//.test(specifier) && !/\.(?:[mc]?ts|[mc]?js)$/i.test(specifier)) return `it imports ${specifier} without its extension`;
+  }
+  return "";
+}
+
+/**
+ * An error from loading or linking the files (one not found or not parsed, a missing export), before any code ran:
+ * Bun's build and resolve messages, Node's and Deno's resolution codes (a dynamic import, which could fail later, is
+ * left to jiti from the start), or a SyntaxError none of whose frames is in a file (a runtime one, from `JSON.parse` in
+ * the config, has the config's frame).
+ */
+function linkFailure(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const name = (error as { name?: unknown }).name;
+  if (name === "BuildMessage" || name === "ResolveMessage") return true;
+  const errors = (error as { errors?: unknown }).errors;
+  if (name === "AggregateError" && Array.isArray(errors) && errors.length > 0 && errors.every((e) => linkFailure(e))) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code !== undefined)
+    return /^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX|UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING)$/.test(
+      code,
+    );
+  return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
+}
+
+function loadOf(url: string | undefined): string | undefined {
+  if (!url?.startsWith("file:")) return undefined;
+  const q = url.indexOf(`?${mark}=`);
+  return q < 0 ? undefined : url.slice(q + mark.length + 2);
+}
+
+/** The hooks, registered once for the process; inert for every URL a load did not mark. */
+function installHooks(): void {
+  if (installed) return;
+  installed = true;
+  nodeHooks.registerHooks!({
+    resolve(specifier, context, next) {
+      // A load's files are resolved here, whole: another loader's hooks (tsx in the tests) would rewrite the URL.
+      if (loadOf(specifier) !== undefined) return { url: specifier, shortCircuit: true };
+      const load = loadOf(context.parentURL);
+      if (load === undefined) return next(specifier, context);
+      const alias = loadAliases.get(load);
+      const target = alias?.[specifier];
+      if (target !== undefined) return { url: pathToFileURL(target).href, shortCircuit: true };
+      if (/^\.{0,2}\//.test(specifier) && /\.ts$/.test(specifier)) {
+        const url = new URL(specifier, context.parentURL);
+        url.search = `?${mark}=${load}`;
+        return { url: url.href, shortCircuit: true };
+      }
+      const resolved = next(specifier, context);
+      // The project's own files are marked too, so that each load reads them again (a config edited between two loads).
+      if (resolved.url.startsWith("file:") && !resolved.url.includes("/node_modules/") && /\.ts$/.test(new URL(resolved.url).pathname)) {
+        return { ...resolved, url: `${resolved.url.split("?")[0]}?${mark}=${load}`, shortCircuit: true };
+      }
+      return resolved;
+    },
+    load(url, context, next) {
+      if (loadOf(url) === undefined || !/\.ts$/.test(new URL(url).pathname)) return next(url, context);
+      return { format: "module", source: stripped(fileURLToPath(url)), shortCircuit: true };
+    },
+  });
+}
+
+let cacheDirFor: string | null | undefined;
+
+/**
+ * `file`'s code with its types erased, from the private cache when this text was stripped before (keyed by its hash
+ * and the Node version, whose stripper made it), else stripped now and saved. Throws a fallback for what cannot be
+ * erased or parsed, and for CommonJS or other forms jiti handles.
+ */
+function stripped(file: string): string {
+  const source = readFileSync(file, "utf8");
+  const blocker = nativeBlocker(source);
+  if (blocker) throw fallback(`${file}: ${blocker}`);
+  if (cacheDirFor === undefined) {
+    const cache = privateCacheDir(process.env, process.platform, "ts");
+    cacheDirFor = cache.dir;
+    if (cache.dir === null) debug(`.ts configs are stripped without a file cache: ${cache.why}`);
+  }
+  // node:crypto would cost 5 ms of a 50 ms run: the key is a fast hash, and an entry holds the text it was stripped
+  // from, compared in full, so that two texts with one key never share an entry.
+  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${textKey(`${process.version}\0${source}`)}.js`);
+  if (cacheFile) {
+    const code = cachedStrip(cacheFile, source);
+    if (code !== undefined) {
+      debug(`${file}: types stripped before, read from ${cacheFile}`);
+      return code;
+    }
+  }
+  let code: string;
+  const emitWarning = process.emitWarning;
+  // Node calls the stripper experimental once a process; dropkit's stderr carries only its own records.
+  process.emitWarning = (() => undefined) as typeof process.emitWarning;
+  try {
+    code = nodeHooks.stripTypeScriptTypes!(source, { mode: "strip" });
+  } catch (error) {
+    throw fallback(`${file}: ${(error as { code?: string }).code ?? "ERR"}: ${String((error as Error).message).split("\n")[0]}`);
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  debug(`${file}: types stripped${cacheFile ? `, saved to ${cacheFile}` : ""}`);
+  if (cacheFile) {
+    try {
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, `${source.length}\n${source}${code}`, { mode: 0o600 });
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A cache is an optimisation: a full disk costs only the next run's stripping.
+    }
+  }
+  return code;
+}
+
+/** The stripped code of a cache entry (`<length of the text>\n<text><code>`) made from exactly `source`, or undefined. */
+function cachedStrip(cacheFile: string, source: string): string | undefined {
+  let entry: string;
+  try {
+    entry = readFileSync(cacheFile, "utf8");
+  } catch {
+    return undefined;
+  }
+  const newline = entry.indexOf("\n");
+  const start = newline + 1;
+  if (newline < 1 || entry.slice(0, newline) !== String(source.length) || entry.slice(start, start + source.length) !== source)
+    return undefined;
+  return entry.slice(start + source.length);
+}
+
+/** A 64-bit FNV-1a hash of `text`'s UTF-16 code units, as 16 hex digits (two 32-bit halves, each its own basis). */
+function textKey(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c ^ (a >>> 16), 0x01000193);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+function fallback(why: string): Error {
+  const error = new Error(why);
+  fallbacks.add(error);
+  return error;
+}
+
+function debug(text: string): void {
+  if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${text}\n`);
+}

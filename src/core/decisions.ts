@@ -1,0 +1,51 @@
+// Decision records (SPEC section 7) derived from the core's resolve answer: a leaf's value in `config` with its origin. Browser-safe.
+
+import type { Origin, ResolvedConfig } from "./host.js";
+
+/** One leaf of the resolved config with the layer and source that set it: a `decision` record of the log. */
+export interface Decision extends Origin {
+  /** The dotted key, such as `hooks.onFailure`. */
+  key: string;
+  value: unknown;
+}
+
+/** One item of a union list (`modules.*`) with its own origin. */
+export interface ListEntry extends Origin {
+  value: string;
+}
+
+/** The parts of a resolve answer that decisions come from. */
+export interface Resolution {
+  config?: ResolvedConfig;
+  origins?: Record<string, Origin & { entries?: Origin[] }>;
+}
+
+/**
+ * One decision per leaf, in the order of `origins` (the order of SPEC section 2): the core does not repeat them,
+ * since each is a value of `config` with its origin. Empty when the answer has no config.
+ */
+export function deriveDecisions(answer: Resolution): Decision[] {
+  const { config, origins } = answer;
+  if (!config || !origins) return [];
+  return Object.entries(origins).map(([key, origin]) => ({ key, value: valueAt(config, key), layer: origin.layer, source: origin.source }));
+}
+
+/** Every union list's items, each with its own origin: `origins[key].entries` beside the list in `config`. */
+export function deriveListEntries(answer: Resolution): Record<string, ListEntry[]> {
+  const out: Record<string, ListEntry[]> = {};
+  const { config, origins } = answer;
+  if (!config || !origins) return out;
+  for (const [key, origin] of Object.entries(origins)) {
+    if (!origin.entries) continue;
+    const values = valueAt(config, key) as string[];
+    out[key] = origin.entries.map((e, i) => ({ value: values[i]!, layer: e.layer, source: e.source }));
+  }
+  return out;
+}
+
+/** The value at a dotted key of the config (`hooks.onFailure`). */
+export function valueAt(config: ResolvedConfig, key: string): unknown {
+  let value: unknown = config;
+  for (const part of key.split(".")) value = (value as Record<string, unknown>)[part];
+  return value;
+}

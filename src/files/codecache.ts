@@ -1,0 +1,151 @@
+// The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches): private to the user, or none (SPEC section 12).
+
+import { chmodSync, lstatSync, mkdirSync, statSync, type Stats } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** Where a private cache directory is, and why there is none when it is refused. */
+export type CacheDir = { dir: string } | { dir: null; why: string };
+
+/**
+ * A directory for cached compiled code (`jiti`: compiled configs; `ts`: `.ts` configs with their types stripped by
+ * Node, src/config/native.ts; `v8`: the bin's code caches, which the bin gets
+ * from this module through the build), created (mode 0700) when missing and checked before every use, so that no
+ * other user can plant code that dropkit would run: `$XDG_CACHE_HOME/dropkit/<name>` when `XDG_CACHE_HOME` is an
+ * absolute path, else `~/Library/Caches/dropkit/<name>` on macOS, `%LOCALAPPDATA%\dropkit\<name>` on Windows and
+ * `~/.cache/dropkit/<name>` elsewhere. Never a shared temp folder.
+ *
+ * The base directory (`$XDG_CACHE_HOME`, `~/.cache`, ...) must be a directory owned by the user or root and not
+ * writable by group or others; `dropkit` and `jiti` (or `ts`, `v8`) below it (dropkit's own) must be real directories, not
+ * symbolic links, owned by the user and not writable by group or others. A missing base is made only when the
+ * nearest directory above it that exists is owned by the user: never a `~/.cache` in another user's home (root run
+ * with that user's `HOME`). When any check fails, or a directory
+ * cannot be made, the answer says why and nothing is cached. On Windows, where modes and owners are not
+ * POSIX, only the kind of each directory is checked: `%LOCALAPPDATA%` is private to its user by default.
+ *
+ * @param env - Read for `XDG_CACHE_HOME`, `LOCALAPPDATA` and `HOME`.
+ * @param name - The directory below `dropkit`.
+ * @default env process.env
+ * @default name "jiti"
+ */
+export function privateCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  name: "jiti" | "ts" | "v8" = "jiti",
+): CacheDir {
+  const base = cacheBase(env, platform);
+  if (!base) return { dir: null, why: "no home directory" };
+  const posix = platform !== "win32" && typeof process.getuid === "function";
+  const uid = posix ? process.getuid!() : -1;
+  let stats: Stats;
+  try {
+    // The base may be a symbolic link (a home on another disk): it is followed, and what it points to is checked.
+    stats = statSync(base);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return refuse(base, error);
+    // Root with another user's HOME (sudo without -H, CI images) must not make that user's ~/.cache: a root-owned
+    // ~/.cache would lock the user's own tools out of it. A missing base is made only inside a directory this user owns.
+    const foreign = posix ? foreignAncestor(base, uid) : "";
+    if (foreign) return { dir: null, why: `${base} does not exist and ${foreign}: dropkit makes no directory in a home it does not own` };
+    // XDG: a missing base directory is created, mode 0700; then it is dropkit's own and checked as such.
+    const made = makeDir(base, true);
+    if (made) return { dir: null, why: made };
+    stats = lstatSync(base);
+  }
+  const problem = !stats.isDirectory() ? "is not a directory" : posix ? unsafeMode(stats, uid, true) : "";
+  if (problem) return { dir: null, why: `${base} ${problem}` };
+  let dir = base;
+  for (const part of ["dropkit", name]) {
+    dir = path.join(dir, part);
+    const why = ownDir(dir, posix, uid);
+    if (why) return { dir: null, why };
+  }
+  return { dir };
+}
+
+// --- helpers ---
+
+function cacheBase(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | null {
+  // The XDG spec ignores a relative XDG_CACHE_HOME.
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return xdg;
+  if (platform === "win32") {
+    const local = env.LOCALAPPDATA;
+    return local && path.isAbsolute(local) ? local : null;
+  }
+  const home = env.HOME || safeHomedir();
+  if (!home || !path.isAbsolute(home)) return null;
+  return platform === "darwin" ? path.join(home, "Library", "Caches") : path.join(home, ".cache");
+}
+
+function safeHomedir(): string | null {
+  try {
+    return os.homedir();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When the nearest existing directory above `dir` (which is missing) belongs to another user: says so; else "".
+ * A directory that cannot be looked at is left to the mkdir that follows, which then says why it failed.
+ */
+function foreignAncestor(dir: string, uid: number): string {
+  for (let above = path.dirname(dir); ; above = path.dirname(above)) {
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(above, { throwIfNoEntry: false });
+    } catch {
+      return "";
+    }
+    if (stats) return stats.uid === uid ? "" : `${above} is owned by user ${stats.uid}, not by this user (${uid})`;
+    if (path.dirname(above) === above) return "";
+  }
+}
+
+/** Checks (making it when missing) one directory that dropkit owns; returns what is wrong, or "". */
+function ownDir(dir: string, posix: boolean, uid: number): string {
+  let stats: Stats;
+  try {
+    stats = lstatSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return refuse(dir, error).why;
+    const made = makeDir(dir, false);
+    if (made) return made;
+    stats = lstatSync(dir);
+  }
+  if (stats.isSymbolicLink()) return `${dir} is a symbolic link`;
+  if (!stats.isDirectory()) return `${dir} is not a directory`;
+  const problem = posix ? unsafeMode(stats, uid, false) : "";
+  return problem ? `${dir} ${problem}` : "";
+}
+
+/** A directory another user could write to (or own): what is wrong with it, or "". */
+function unsafeMode(stats: Stats, uid: number, rootMayOwn: boolean): string {
+  if (stats.uid !== uid && !(rootMayOwn && stats.uid === 0)) return `is owned by user ${stats.uid}, not by this user (${uid})`;
+  if ((stats.mode & 0o022) !== 0) {
+    const who = [stats.mode & 0o020 ? "its group" : "", stats.mode & 0o002 ? "others" : ""].filter(Boolean).join(" and ");
+    return `is writable by ${who} (mode ${(stats.mode & 0o7777).toString(8)})`;
+  }
+  if ((stats.mode & 0o700) !== 0o700)
+    return `is not readable, writable and searchable by its owner (mode ${(stats.mode & 0o7777).toString(8)})`;
+  return "";
+}
+
+/** Makes one directory, mode 0700 whatever the umask; returns what went wrong, or "". */
+function makeDir(dir: string, recursive: boolean): string {
+  try {
+    mkdirSync(dir, { mode: 0o700, recursive });
+    // The umask may have taken bits away; 0700 exactly. The parent is checked, so the name is still ours.
+    chmodSync(dir, 0o700);
+    return "";
+  } catch (error) {
+    // Another dropkit made it first: it is checked like any existing one.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "";
+    return refuse(dir, error).why;
+  }
+}
+
+function refuse(dir: string, error: unknown): { dir: null; why: string } {
+  return { dir: null, why: `${dir} cannot be used (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+}

@@ -1,0 +1,244 @@
+// Whose files dropkit takes code from (SPEC section 12): configs, presets, hooks directories and hook scripts only when they and the directories above them are owned by the running user or root and writable by no one else, as git's safe.directory reasons.
+
+import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import path from "node:path";
+import type { Discovery } from "../config/discovery.js";
+import { DropkitError, fail } from "../errors.js";
+import type { Env } from "../types.js";
+
+/** What is checked, for messages: `config`, `preset`, `init hooks directory`, `post hook`, ... */
+export type TrustRole = "config" | "preset" | `${"init" | "post"} hooks directory` | `${"init" | "post"} hook`;
+
+/** Whose files are trusted, and which directories the user allowed whatever their owner (`DROPKIT_SAFE_DIRECTORIES`). */
+export interface TrustPolicy {
+  /** The owners whose files are trusted: the running user, root, and under sudo the user who ran it; `null` where there are no POSIX owners (Windows): nothing is checked. */
+  owners: number[] | null;
+  /** The running user's id (effective), for messages. */
+  uid: number;
+  /** `DROPKIT_SAFE_DIRECTORIES=*`: every path is allowed. */
+  allowAll: boolean;
+  /** The allowed directories, absolute, as written and with links resolved: each allows itself and everything below it. */
+  allowed: string[];
+}
+
+/** A trust policy and how far up a path's directories are checked: the last directory discovery searched (`null`: none). */
+export interface TrustScope {
+  policy: TrustPolicy;
+  fence: string | null;
+}
+
+/** Why a path is not trusted: it, or the directory named, is owned by someone else or writable by others. */
+export interface Distrust {
+  /** The path that fails: the item itself or a directory above it. */
+  path: string;
+  /** `owner`: owned by another user; `writable`: writable by its group or others. */
+  kind: "owner" | "writable";
+  /** Its owner's user id, its mode bits, and whether it is a directory. */
+  uid: number;
+  mode: number;
+  directory: boolean;
+}
+
+/** The variable that lists the directories whose files are trusted whatever their owner and mode. */
+export const safeDirectoriesVariable = "DROPKIT_SAFE_DIRECTORIES";
+
+/**
+ * The trust policy of a run: the running user and root own trusted files (and, when root runs under sudo, the user
+ * in `SUDO_UID`, as git does); `DROPKIT_SAFE_DIRECTORIES` lists directories (separated by `path.delimiter`, `*` for
+ * every one) whose files are trusted whatever their owner and mode.
+ *
+ * @throws DropkitError `SchemaValidationError` (65) naming the variable when an entry is not an absolute path or
+ *   holds a NUL character.
+ */
+export function trustPolicy(env: Env, platform: string = process.platform): TrustPolicy {
+  const uid = platform !== "win32" ? effectiveUid() : -1;
+  const owners = uid >= 0 ? [uid, 0] : null;
+  const sudo = env.SUDO_UID;
+  if (owners && uid === 0 && sudo && /^\d+$/.test(sudo)) owners.push(Number(sudo));
+  const policy: TrustPolicy = { owners, uid, allowAll: false, allowed: [] };
+  const value = env[safeDirectoriesVariable];
+  if (!value) return policy;
+  for (const entry of value.split(path.delimiter)) {
+    if (entry === "") continue;
+    if (entry === "*") {
+      policy.allowAll = true;
+      continue;
+    }
+    if (entry.includes("\0") || !path.isAbsolute(entry)) {
+      const what = entry.includes("\0") ? "holds a NUL character (\\u0000)" : "is not an absolute path";
+      fail(
+        "SchemaValidationError",
+        `Invalid value in ${safeDirectoriesVariable}: the entry ${JSON.stringify(entry)} ${what}. List absolute directories separated by "${path.delimiter}", or * for every directory.`,
+        { source: safeDirectoriesVariable },
+      );
+    }
+    const dir = path.resolve(entry);
+    policy.allowed.push(dir);
+    const real = realOrNull(dir);
+    if (real && real !== dir) policy.allowed.push(real);
+  }
+  return policy;
+}
+
+/** The scope of a resolve: the policy, fenced at the last directory discovery searched (none for an explicit config). */
+export function trustScope(env: Env, discovery: Discovery | null): TrustScope {
+  return { policy: trustPolicy(env), fence: discovery?.searched.at(-1)?.dir ?? null };
+}
+
+/**
+ * Why discovery must not enter `dir`: it is owned by someone else or writable by others (a sticky directory such as
+ * `/tmp` included); `null` when it is trusted, allowed, or cannot be looked at (then it is searched as before).
+ */
+export function distrustOfDirectory(dir: string, policy: TrustPolicy): Distrust | null {
+  if (policy.owners === null || isAllowed(dir, policy)) return null;
+  const stats = statOrNull(dir);
+  return stats ? distrustOf(dir, stats, policy) : null;
+}
+
+/**
+ * Refuses `item` unless it is trusted: the item itself, then each directory above it up to `scope.fence` when the
+ * item is below the fence, else up to the directory that holds it. Each must be owned by an owner of the policy and
+ * not writable by group or others (sticky or not), unless it is in an allowed directory. A missing item passes: the
+ * caller reports it as missing.
+ *
+ * @throws DropkitError `UntrustedFile` (77) naming the item, the path that fails, its owner, and how to allow it.
+ */
+export function requireTrusted(item: string, role: TrustRole, scope: TrustScope): void {
+  const distrust = distrustOfPath(item, scope);
+  if (distrust) throw untrusted(item, role, distrust, scope.policy);
+}
+
+/** Why `item` is not trusted (see `requireTrusted`), or `null`. */
+export function distrustOfPath(item: string, scope: TrustScope): Distrust | null {
+  const { policy, fence } = scope;
+  if (policy.owners === null || isAllowed(item, policy)) return null;
+  const stats = statOrNull(item);
+  if (!stats) return null;
+  const own = distrustOf(item, stats, policy);
+  if (own) return own;
+  const top = fence !== null && isWithin(item, fence) ? fence : path.dirname(item);
+  for (let dir = path.dirname(item); ; dir = path.dirname(dir)) {
+    const distrust = distrustOfDirectory(dir, policy);
+    if (distrust) return distrust;
+    if (dir === top || path.dirname(dir) === dir) return null;
+  }
+}
+
+/** The error for an item that is not trusted. */
+export function untrusted(item: string, role: TrustRole, distrust: Distrust, policy: TrustPolicy): DropkitError {
+  const where = distrust.path === item ? "it is" : `it is in ${distrust.path}, which is`;
+  const allow = distrust.directory && distrust.path === item ? item : path.dirname(item);
+  const fix =
+    distrust.path !== item
+      ? "or move it to a directory that only you or root can write"
+      : distrust.kind === "owner"
+        ? `or have it owned by ${policy.uid === 0 ? "root" : "you or root"}`
+        : `or take the write permission away from others (chmod go-w ${quote(item)})`;
+  const message = `The ${role} ${item} is not used: ${where} ${describe(distrust)}. dropkit runs code only from files owned by ${owners(policy)} and writable by no one else (as git's safe.directory), so that another user cannot make it run theirs. If you trust it, allow its directory with ${safeDirectoriesVariable}=${quote(allow)}, ${fix}.`;
+  return new DropkitError({ name: "UntrustedFile", message, file: item, source: item });
+}
+
+/** The warning for a config candidate in a directory discovery did not enter (see `distrustOfDirectory`). */
+export function untrustedCandidateWarning(candidate: string, distrust: Distrust): string {
+  const owner = statOrNull(candidate);
+  const whose = owner ? ` (owned by ${userText(owner.uid)})` : "";
+  return `${candidate}${whose} is not used as the config: ${distrust.path} is ${describe(distrust)}, so the search for a config stopped below it. If you trust it, allow the directory with ${safeDirectoriesVariable}=${quote(distrust.path)}.`;
+}
+
+// --- helpers ---
+
+/** The effective user id, or -1 where the runtime has none (no POSIX owners to compare with). */
+function effectiveUid(): number {
+  try {
+    return typeof process.geteuid === "function" ? process.geteuid() : -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** Why one path, with its `stats`, is not trusted; `null` when it is. */
+function distrustOf(file: string, stats: Stats, policy: TrustPolicy): Distrust | null {
+  // A runtime whose stat has no owner (an emulated node:fs) gives nothing to compare: as on Windows.
+  if (typeof stats.uid !== "number") return null;
+  const kind = !policy.owners!.includes(stats.uid) ? "owner" : (stats.mode & 0o022) !== 0 ? "writable" : null;
+  return kind ? { path: file, kind, uid: stats.uid, mode: stats.mode & 0o7777, directory: stats.isDirectory() } : null;
+}
+
+/** `owned by alice (uid 1000)`, or `writable by others (mode 1777, ...), owned by root (uid 0)`. */
+function describe(distrust: Distrust): string {
+  const { mode } = distrust;
+  const owner = userText(distrust.uid);
+  if (distrust.kind === "owner") return `owned by ${owner}`;
+  const who = [mode & 0o020 ? "its group" : "", mode & 0o002 ? "others" : ""].filter(Boolean).join(" and ");
+  const sticky =
+    distrust.directory && mode & 0o1000 ? " (the sticky bit stops others from replacing files there, not from adding them)" : "";
+  return `writable by ${who} (mode ${mode.toString(8)}), owned by ${owner}${sticky}`;
+}
+
+/** Whose files are trusted, for messages: `root (you)`, or `you, alice (uid 1000), or root`. */
+function owners(policy: TrustPolicy): string {
+  return policy.uid === 0 ? "root (you)" : `you, ${userText(policy.uid)}, or root`;
+}
+
+/** `alice (uid 1000)`, or `uid 1000` for an id with no name in /etc/passwd. */
+function userText(uid: number): string {
+  const name = userName(uid);
+  return name ? `${name} (uid ${uid})` : `uid ${uid}`;
+}
+
+/** A user id's name in /etc/passwd (read once, for messages: a file's owner), or undefined. */
+export function userName(uid: number): string | undefined {
+  return userNames().get(uid);
+}
+
+let names: Map<number, string> | undefined;
+
+/** User names by id, from /etc/passwd (read once, and only for a message). */
+function userNames(): Map<number, string> {
+  if (names) return names;
+  names = new Map();
+  try {
+    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
+      const [name, , id] = line.split(":");
+      if (name && id && /^\d+$/.test(id) && !names.has(Number(id))) names.set(Number(id), name);
+    }
+  } catch {
+    // No /etc/passwd (or users from a directory service only): ids are shown alone.
+  }
+  return names;
+}
+
+/** Whether `file` is at or below an allowed directory, as written or with links resolved. */
+function isAllowed(file: string, policy: TrustPolicy): boolean {
+  if (policy.allowAll) return true;
+  if (policy.allowed.length === 0) return false;
+  const abs = path.resolve(file);
+  if (policy.allowed.some((dir) => isWithin(abs, dir))) return true;
+  const real = realOrNull(abs);
+  return real !== null && policy.allowed.some((dir) => isWithin(real, dir));
+}
+
+function isWithin(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+function quote(file: string): string {
+  return /^[\w./,:@+-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function realOrNull(file: string): string | null {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,404 @@
+// Running the init and post hook scripts: each executable file of a directory, in name order.
+
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { DropkitError, fail } from "../errors.js";
+import { signalGroup, stopGroup } from "./group.js";
+import { LineSplitter } from "./output.js";
+import { interruptionOf } from "../cli/signals.js";
+import { requireTrusted, trustPolicy, type TrustScope } from "../files/trust.js";
+
+/** Which hooks run: before (`init`) or after (`post`) the drop is created. */
+export type HookPhase = "init" | "post";
+
+/** How one hook ended, or why there was none to run. */
+export type HookStatus = "ok" | "failed" | "timed-out" | "interrupted" | "spawn-error" | "skipped" | "no-directory";
+
+/** One entry of the decisions log (event `hook`). */
+export interface HookRecord {
+  event: "hook";
+  phase: HookPhase;
+  /** Absolute path of the hook; for `no-directory`, of the directory that is missing. */
+  file: string;
+  /** How it ended. `skipped`: not run, an entry that is no hook (a file without execute permission, a directory). */
+  status: HookStatus;
+  /** The exit code; `null` when killed by a signal, never started, or not run. */
+  exitCode: number | null;
+  /** The signal that ended it, when one did (e.g. `SIGTERM` after a timeout or an interruption). */
+  signal?: string;
+  /** Wall-clock time from start to exit; 0 when not run. */
+  durationMs: number;
+  /** A human explanation for anything but `ok`. */
+  message?: string;
+}
+
+/** Options for `runHooks`. */
+export interface HookOptions {
+  /** The working directory the hooks run in; a relative `dir` resolves against it too. */
+  cwd: string;
+  /** `continue`: a failing hook is a warning. `fail`: the run stops at the first failing hook. */
+  onFailure: "continue" | "fail";
+  phase: HookPhase;
+  /** The environment the hooks get. */
+  env: NodeJS.ProcessEnv;
+  /** How long one hook may run before it is killed, in ms; see `hookTimeoutMs`. */
+  timeoutMs: number;
+  /** Receives one record per hook (and one when the directory is missing). */
+  log: (record: HookRecord) => void;
+  /**
+   * When given, the hooks' stdout and stderr are captured through pipes and handed over line by line (the
+   * JSON log: a hook can never write a record of its own). Otherwise both go straight to our stderr.
+   */
+  output?: (record: HookOutputRecord) => void;
+  /** Aborting it stops the running hook's whole process group and the run (see `trapSignals`). */
+  signal?: AbortSignal;
+  /**
+   * Told the process group of each hook as it starts, and `null` once that group is empty (the folder's lock
+   * records it: a run whose process is gone is not over while its hook runs).
+   */
+  onGroup?: (pgid: number | null) => void;
+  /**
+   * Whose hooks may run (src/files/trust.ts): the directory, the directories above it and each hook are checked before any
+   * runs. @default the policy of `env`, fenced at `cwd`
+   */
+  trust?: TrustScope;
+}
+
+/** One line of a hook's output, captured for the JSON log (event `hook-output`). */
+export interface HookOutputRecord {
+  event: "hook-output";
+  phase: HookPhase;
+  /** Absolute path of the hook. */
+  file: string;
+  stream: "stdout" | "stderr";
+  /** One line without its newline; invalid UTF-8 replaced by U+FFFD; at most `maxLineLength` characters. */
+  text: string;
+  /** Present (`true`) when the line was longer than `maxLineLength` and goes on in the next record. */
+  continues?: true;
+}
+
+/** What a phase's hooks did. */
+export interface HookOutcome {
+  /** Absolute path of the hooks directory. */
+  dir: string;
+  /** `false` when the directory does not exist, which means no hooks. */
+  exists: boolean;
+  /** One record per executable hook that was started, in run order. */
+  ran: HookRecord[];
+  /** Entries of the directory that were not run because they are no hooks (not executable, a directory...), in name order. */
+  skipped: string[];
+  /**
+   * For the caller to log as warnings, each with its hook as the source: one per failed hook (with `onFailure:
+   * continue`), and one per file whose name is not valid UTF-8 (it cannot be run by name, as such an archive cannot be read).
+   */
+  warnings: Array<{ message: string; source: string }>;
+}
+
+/**
+ * @default 60 s per hook, when `DROPKIT_HOOK_TIMEOUT` is unset or empty. The variable's value rule (seconds, up to what
+ * a timer holds) is the core's: a resolve answer carries the timeout it sets as `hookTimeoutMs` (docs/abi.md).
+ */
+export const defaultHookTimeoutMs = 60_000;
+
+/** How long a hook's process group gets to exit on SIGTERM (after a timeout, an interruption, or the hook's own exit) before SIGKILL. */
+const killGraceMs = 2000;
+
+/**
+ * Runs every executable regular file of `dir`, in name order (code-unit order), directly — no shell,
+ * no interpolation — with `opts.cwd` as working directory, stdin closed, and both stdout and stderr
+ * forwarded to this process's stderr (stdout carries only requested data), or captured line by line
+ * when `opts.output` is given. Symbolic links to executable files run; hidden files (`.name`) are ignored; any other
+ * entry (a file without the execute bit, a subdirectory) is logged as `skipped` at its turn in name order.
+ *
+ * Each hook leads its own process group. When it exits, whatever it left running in the group is stopped
+ * (SIGTERM, then SIGKILL after a grace period), so that no process outlives the run; a process that leaves
+ * the group on purpose (`setsid`) is out of reach (and is not counted by the folder's lock, see `opts.onGroup`). A hook fails when it exits non-zero, is killed by a
+ * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
+ *
+ * Before any hook runs, the directory (with the directories above it, up to `opts.trust.fence`) and every hook in it
+ * must be trusted: owned by the user or root and writable by no one else (src/files/trust.ts).
+ *
+ * @param dir - The hooks directory; a missing one means no hooks.
+ * @throws DropkitError `HookFailed` (exit 1) on the first failing hook when `onFailure` is `fail`;
+ *   `IOError` (74) when the directory exists but cannot be listed; `UntrustedFile` (77) when it or a hook is not trusted.
+ * @throws Interrupted (the reason of `opts.signal`) once the signal is aborted: the running hook's group
+ *   is stopped and logged as `interrupted`, and no further hook starts.
+ */
+export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutcome> {
+  const abs = path.resolve(opts.cwd, dir);
+  const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
+  const listed = listHooks(abs);
+  if (listed)
+    requireTrustedHooks(
+      abs,
+      runnable(listed.entries),
+      opts.phase,
+      opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) },
+    );
+  if (listed === null) {
+    outcome.exists = false;
+    opts.log({
+      event: "hook",
+      phase: opts.phase,
+      file: abs,
+      status: "no-directory",
+      exitCode: null,
+      durationMs: 0,
+      message: `no ${opts.phase} hooks: ${abs} does not exist`,
+    });
+    return outcome;
+  }
+  for (const file of listed.misnamed) {
+    outcome.warnings.push({
+      message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`,
+      source: file,
+    });
+  }
+  // In name order, each at its turn: an entry that is not run is logged after the hooks ahead of it, and not at all
+  // when the run stops before it.
+  for (const { file, notRun } of listed.entries) {
+    if (notRun !== undefined) {
+      outcome.skipped.push(file);
+      opts.log({
+        event: "hook",
+        phase: opts.phase,
+        file,
+        status: "skipped",
+        exitCode: null,
+        durationMs: 0,
+        message: `not run: ${file} ${notRun}`,
+      });
+      continue;
+    }
+    opts.signal?.throwIfAborted();
+    const record = await runOne(file, opts);
+    outcome.ran.push(record);
+    opts.log(record);
+    opts.signal?.throwIfAborted();
+    if (record.status === "ok") continue;
+    if (opts.onFailure === "fail") {
+      fail(
+        "HookFailed",
+        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`,
+        { file, source: file },
+      );
+    }
+    outcome.warnings.push({
+      message: `The ${opts.phase} hook ${file} ${record.message}; continuing because hooks.onFailure is "continue".`,
+      source: file,
+    });
+  }
+  return outcome;
+}
+
+/**
+ * Refuses a hooks directory that is not trusted, or one with a hook that is not (src/files/trust.ts), both phases, before
+ * anything runs or is written: `create` checks up front (and `runHooks` again before it runs one), and `config`
+ * gives the same verdict.
+ *
+ * @param dirs - The resolved `hooks` settings; relative directories resolve against `cwd`. A missing one passes (no
+ *   hooks), and so does one that cannot be listed: `runHooks` reports that (IOError) when its phase comes.
+ * @throws DropkitError `UntrustedFile` (77).
+ */
+export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: string }, cwd: string, trust: TrustScope): void {
+  for (const [phase, dir] of [
+    ["init", dirs.initScriptsDir],
+    ["post", dirs.postScriptsDir],
+  ] as const) {
+    const abs = path.resolve(cwd, dir);
+    let listed: ReturnType<typeof listHooks> = null;
+    try {
+      listed = listHooks(abs);
+    } catch (error) {
+      if (!(error instanceof DropkitError && error.name === "IOError")) throw error;
+    }
+    if (listed) requireTrustedHooks(abs, runnable(listed.entries), phase, trust);
+  }
+}
+
+// --- helpers ---
+
+/**
+ * The entries of `dir` in name order, each a hook or, with why, an entry that is not one (a file without the execute
+ * bit, a directory, a link to nothing, a socket); and those whose names are not valid UTF-8 (listed with U+FFFD in
+ * place of the bad bytes, so that no path reaches them). Hidden entries are left out. `null` if no `dir`.
+ */
+function listHooks(dir: string): { entries: Array<{ file: string; notRun?: string }>; misnamed: string[] } | null {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    const reason = code === "ENOTDIR" ? "it is a file, not a directory" : (code ?? String(error));
+    fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, {
+      file: dir,
+      source: dir,
+    });
+  }
+  const entries: Array<{ file: string; notRun?: string }> = [];
+  const misnamed: string[] = [];
+  for (const name of names.sort()) {
+    // Hidden files are editor swap files, .DS_Store, .gitkeep: never hooks.
+    if (name.startsWith(".")) continue;
+    const file = path.join(dir, name);
+    // statSync follows symbolic links: a link to an executable file is a hook.
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats && name.includes("\uFFFD")) misnamed.push(file);
+    else if (!stats) entries.push({ file, notRun: "is a symbolic link to nothing (fix or remove the link)" });
+    else if (stats.isDirectory())
+      entries.push({ file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" });
+    else if (!stats.isFile()) entries.push({ file, notRun: "is not a regular file" });
+    else entries.push(isExecutable(file) ? { file } : { file, notRun: "is not executable (chmod +x to run it)" });
+  }
+  return { entries, misnamed };
+}
+
+/** The entries that are hooks (run), not the ones only reported. */
+function runnable(entries: Array<{ file: string; notRun?: string }>): string[] {
+  return entries.filter((e) => e.notRun === undefined).map((e) => e.file);
+}
+
+/** The directory with the directories above it, then each hook with the directory that holds it (already checked). */
+function requireTrustedHooks(dir: string, hooks: string[], phase: HookPhase, trust: TrustScope): void {
+  requireTrusted(dir, `${phase} hooks directory`, trust);
+  for (const hook of hooks) requireTrusted(hook, `${phase} hook`, { policy: trust.policy, fence: dir });
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one hook to its end, and every process it left in its group, and describes how it ended. */
+async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
+  const started = performance.now();
+  const base = { event: "hook" as const, phase: opts.phase, file };
+  const done = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): HookRecord => ({
+    ...base,
+    ...record,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const capture = opts.output !== undefined;
+  // detached: the hook leads a new process group (and session), so that everything it starts can be stopped
+  // together, and a Ctrl-C at the terminal reaches dropkit alone, which then stops the group itself.
+  // Without capture, stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
+  // Loaded here, when there is a hook to run: node:child_process (with node:net) is a fair share of a run's start-up.
+  const { spawn } = await import("node:child_process");
+  const child = spawn(file, [], {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    shell: false,
+    stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2],
+  });
+  const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
+  const pid = child.pid;
+  if (pid !== undefined) opts.onGroup?.(pid);
+  let stopping: "timeout" | "interrupt" | "exited" | null = null;
+  let stopped: Promise<unknown> = Promise.resolve();
+  const stop = (why: "timeout" | "interrupt" | "exited"): void => {
+    if (stopping !== null || pid === undefined) return;
+    stopping = why;
+    stopped = stopGroup(pid, killGraceMs);
+  };
+  // SIGKILL to the whole group, without a grace period: at a second signal, and when anything ends dropkit
+  // (a last signal, an uncaught error), so that the group never outlives it.
+  const killNow = (): void => void (pid !== undefined && signalGroup(pid, "SIGKILL"));
+  const onAbort = (): void => {
+    stop("interrupt");
+    interruptionOf(opts.signal)?.hurry.addEventListener("abort", killNow, { once: true });
+  };
+  process.on("exit", killNow);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => stop("timeout"), opts.timeoutMs);
+  try {
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException }>(
+      (resolve) => {
+        child.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
+        child.once("exit", (code, signal) => resolve({ code, signal }));
+      },
+    );
+    clearTimeout(timer);
+    // The hook has exited: what it left running in its group (`sleep &`) is stopped too, so that nothing holds
+    // our stderr or the capture pipes, and nothing outlives the run.
+    stop("exited");
+    await stopped;
+    // The group is empty now, and its number free for the system to reuse: never signal it again.
+    if (pid !== undefined) opts.onGroup?.(null);
+    process.off("exit", killNow);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
+    await Promise.all(streams.map((s) => s.drain()));
+    if ("error" in ended)
+      return done({ status: "spawn-error", exitCode: null, message: `could not be started (${ended.error.code ?? ended.error.message})` });
+    const { code, signal } = ended;
+    const how = signal ? { signal } : {};
+    if (stopping === "interrupt") {
+      const received = interruptionOf(opts.signal)?.signal ?? "a signal";
+      return done({
+        status: "interrupted",
+        exitCode: code,
+        ...how,
+        message: `was stopped with every process it started, because dropkit received ${received}`,
+      });
+    }
+    if (stopping === "timeout") {
+      return done({
+        status: "timed-out",
+        exitCode: code,
+        ...how,
+        message: `timed out after ${formatSeconds(opts.timeoutMs)} and was killed (raise DROPKIT_HOOK_TIMEOUT if it needs longer)`,
+      });
+    }
+    if (signal) return done({ status: "failed", exitCode: null, signal, message: `was killed by ${signal}` });
+    if (code !== 0) return done({ status: "failed", exitCode: code, message: `failed with exit code ${code}` });
+    return done({ status: "ok", exitCode: 0 });
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", onAbort);
+    interruptionOf(opts.signal)?.hurry.removeEventListener("abort", killNow);
+    process.off("exit", killNow);
+  }
+}
+
+/**
+ * Reads one of a hook's output pipes into `hook-output` records. `drain()` resolves at the end of the
+ * stream, or `killGraceMs` later when a process that escaped the group (`setsid`) still holds the pipe: then
+ * our end is closed. Either way the last line is flushed, even without a newline.
+ */
+function readLines(stream: Readable, name: "stdout" | "stderr", file: string, opts: HookOptions): { drain(): Promise<void> } {
+  const splitter = new LineSplitter((line) =>
+    opts.output!({
+      event: "hook-output",
+      phase: opts.phase,
+      file,
+      stream: name,
+      text: line.text,
+      ...(line.continues ? { continues: true } : {}),
+    }),
+  );
+  stream.on("data", (chunk: Buffer) => splitter.push(chunk));
+  const closed = new Promise<void>((resolve) => {
+    stream.once("close", resolve);
+    stream.once("error", () => resolve());
+  });
+  return {
+    async drain() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, killGraceMs)));
+      await Promise.race([closed, late]);
+      clearTimeout(timer);
+      stream.destroy();
+      splitter.end();
+    },
+  };
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}

@@ -1,0 +1,347 @@
+// The file transaction of one `create` run: the folder's lock, the state and cache staged before either is committed, the check for a change made meanwhile, and the state put back when the run fails.
+
+import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
+import path from "node:path";
+import type { CacheData } from "../archives/cache.js";
+import { commitCache, stageCache, type Cache } from "../archives/cachefile.js";
+import { changeSince, refuseConflict, secondNameOf } from "./conflict.js";
+import { keepCopies, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
+import { DropkitError, fail } from "../errors.js";
+import { errorReason, noHardLinks, syncDirectory, unlinkQuietly } from "../files/fsutil.js";
+import type { FolderListing } from "../files/listing.js";
+import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
+import { fitState, nextState, readState, setAsideWarning, type ReadStateResult, type StatePlan, type StateV1 } from "./file.js";
+import { stageFile, type StagedFile } from "../files/staging.js";
+import { removeStaleTempFiles } from "../files/tempfile.js";
+import { pauseForTest, testLockWaitMs } from "./testpause.js";
+
+/** Options of `beginTransaction`. */
+export interface TransactionOptions {
+  /** The time of the run. @default new Date() */
+  now?: Date;
+  /** Read for the test-only `__DROPKIT_TEST_*` variables. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Called when another run holds the lock and this one starts to wait. */
+  onLockWait?: (holder: LockHolder | null, lockFile: string) => void;
+  /** Called with a warning (a stale lock removed). */
+  onWarning?: (message: string) => void;
+  /** Aborting it ends the wait for the lock at once (see `acquireLock`). */
+  signal?: AbortSignal;
+}
+
+/** What the commit did: the fields of the `state` records in the decisions log. */
+export interface CommitResult {
+  state: StateV1;
+  /** `created` when there was no usable state file, `updated` otherwise. */
+  action: "created" | "updated";
+  /** What was at the state file's path: `missing`, `link`, `v1`, `legacy` or `corrupt`. */
+  read: ReadStateResult["kind"];
+  /** Whether a legacy file was lifted to v1. */
+  lifted: boolean;
+  /** Where the legacy file's bytes are kept (made now, or already there), or `null`. */
+  legacyCopy: string | null;
+  /** Where an unusable state file was moved, or `null`. */
+  movedAside: string | null;
+  /** Where an unusable cache was moved, or `null`; `undefined` when no cache was written. */
+  cacheMovedAside?: string | null;
+  /** Problems to log as warnings. */
+  warnings: string[];
+}
+
+/** How a run ended for the state file: nothing to undo (`null`), or the state put back. */
+export interface EndResult {
+  /** `restored`: the previous file is back; `removed`: there was none, the new one is gone. */
+  action: "restored" | "removed" | null;
+  warnings: string[];
+}
+
+/** Transactions not yet ended: rolled back if the process exits first (`process.exit` from a signal handler, a crash). */
+const open = new Set<StateTransaction>();
+let exitWatched = false;
+
+/**
+ * Takes the folder's lock and starts the transaction of a `create` run. End it with `finish` after
+ * success or `abort` on any failure; both release the lock, and the process's exit aborts one left open.
+ *
+ * @param stateFile - Absolute path of the state file; the lock is `<stateFile>.lock`.
+ * @throws DropkitError `StateConflict` (75) when another run holds the lock; `IOError` (74) when the lock cannot be
+ *   created, or a stale one removed; the reason of `options.signal` when it is aborted during the wait.
+ */
+export async function beginTransaction(stateFile: string, options: TransactionOptions = {}): Promise<StateTransaction> {
+  const env = options.env ?? process.env;
+  const lockFile = stateFile + lockSuffix;
+  const waitMs = testLockWaitMs(env);
+  await pauseForTest("locking", env);
+  const lock = await acquireLock(lockFile, {
+    ...(waitMs !== undefined ? { waitMs } : {}),
+    onWait: (holder) => options.onLockWait?.(holder, lockFile),
+    onStale: options.onWarning,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const transaction = new StateTransaction(stateFile, lock, options.now ?? new Date(), env);
+  if (!exitWatched) process.on("exit", abortOpen);
+  exitWatched = true;
+  open.add(transaction);
+  return transaction;
+}
+
+/**
+ * Writes the state file alone, as `create` does (lock, stage, copies, commit), for callers without a cache.
+ *
+ * @throws DropkitError `IOError` (74), `StateConflict` (75); the state file is then unchanged.
+ */
+export async function writeState(
+  file: string,
+  plan: StatePlan,
+  toolVersion: string,
+  options: TransactionOptions = {},
+): Promise<CommitResult> {
+  const transaction = await beginTransaction(file, options);
+  try {
+    await transaction.stageState(plan, toolVersion);
+    const result = await transaction.commit();
+    result.warnings.push(...(await transaction.finish()).warnings);
+    return result;
+  } finally {
+    transaction.abort();
+  }
+}
+
+/** One run's changes to the state file and the cache; see `beginTransaction`. */
+export class StateTransaction {
+  private previous: ReadStateResult | undefined;
+  private state: StateV1 | undefined;
+  private staged: StagedFile | undefined;
+  private readonly warnings: string[] = [];
+  private cache: { staged: StagedFile; loaded: Cache } | undefined;
+  /** A second name for the previous state file (a hard link, or a copy), made just before the commit. */
+  private backup: string | null = null;
+  /** Copies (`.legacy`, `.corrupt-*`) this run made. */
+  private readonly made: string[] = [];
+  /** The new state file, once it has replaced the old one. */
+  private committed: Stats | null = null;
+  private ended = false;
+
+  constructor(
+    readonly stateFile: string,
+    private readonly lock: Lock,
+    private readonly now: Date,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /**
+   * Reads the state file and stages the new one: written and flushed under a temporary name. A v1 file
+   * keeps its `createdAt`, `migratedFrom` and `extra`; a legacy file is lifted.
+   *
+   * @throws DropkitError `IOError` (74) when the file cannot be read, or the new one cannot be written.
+   */
+  async stageState(plan: StatePlan, toolVersion: string): Promise<void> {
+    const file = this.stateFile;
+    const at = this.now.toISOString();
+    const previous = readState(file);
+    const next = nextState(file, previous, plan, toolVersion, at);
+    // What is written must pass the limits the next run reads it with.
+    const { state, text, leftOut, warning } = fitState(file, next.state, previous.kind === "legacy");
+    // An entry left out is not "kept under extra": only the warning that left it out names it.
+    const setAside = previous.kind === "v1" || previous.kind === "legacy" ? previous.setAside : [];
+    const left = new Set(leftOut);
+    this.warn(
+      left.size === 0
+        ? next.warning
+        : setAsideWarning(
+            file,
+            setAside.filter((s) => !left.has(s.key)),
+          ),
+    );
+    this.warn(warning);
+    if (previous.kind === "link") {
+      this.warnings.push(
+        `The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`,
+      );
+    }
+    try {
+      this.staged = await stageFile(file, text);
+    } catch (error) {
+      fail(
+        "IOError",
+        `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`,
+        { file, source: file },
+      );
+    }
+    this.previous = previous;
+    this.state = state;
+  }
+
+  /**
+   * Stages the cache next to the state: both are written and flushed before either is committed, so a
+   * cache that cannot be written stops the run with the state file untouched.
+   *
+   * @throws DropkitError `IOError` (74).
+   */
+  async stageCache(file: string, data: CacheData, loaded: Cache): Promise<void> {
+    this.cache = { staged: await stageCache(file, data), loaded };
+  }
+
+  /**
+   * Commits: keeps a second name for the previous state file and checks it is still what was read; makes
+   * the `.legacy` or `.corrupt-*` copy; commits the cache; checks once more that the state file is what
+   * was read and replaces it. A state file changed meanwhile by another program is never replaced.
+   *
+   * @throws DropkitError `StateConflict` (75) for such a change, `IOError` (74); the state file is then unchanged.
+   */
+  async commit(): Promise<CommitResult> {
+    const file = this.stateFile;
+    const previous = this.previous!;
+    const at = this.now.toISOString();
+    await pauseForTest("staged", this.env);
+    let copies: KeptCopies = { legacyCopy: null, movedAside: null, made: [], warnings: [] };
+    if (previous.kind !== "missing") {
+      this.backup = await secondNameOf(file, previous);
+      try {
+        copies = await keepCopies(file, previous, this.backup, at);
+      } catch (error) {
+        const step = previous.kind === "legacy" ? "keep a copy of the legacy state file" : "move the unusable state file aside";
+        fail(
+          "IOError",
+          `Cannot ${step} ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`,
+          { file, source: file },
+        );
+      }
+      this.made.push(...copies.made);
+      this.warnings.push(...copies.warnings);
+      if (copies.made.length > 0) this.warn(syncDirectory(path.dirname(file), copies.made[0]!));
+    }
+    await pauseForTest("copied", this.env);
+    let cacheMovedAside: string | null | undefined;
+    if (this.cache) {
+      const committed = await commitCache(this.cache.staged, this.cache.loaded, this.now);
+      cacheMovedAside = committed.movedAside;
+      this.warnings.push(...committed.warnings);
+    }
+    this.requireUnchanged(previous);
+    await this.replace(previous);
+    this.warn(syncDirectory(path.dirname(file), file));
+    await pauseForTest("committed", this.env);
+    const result: CommitResult = {
+      state: this.state!,
+      action: previous.kind === "v1" || previous.kind === "legacy" ? "updated" : "created",
+      read: previous.kind,
+      lifted: previous.kind === "legacy",
+      legacyCopy: copies.legacyCopy,
+      movedAside: copies.movedAside,
+      warnings: this.warnings.splice(0),
+    };
+    if (cacheMovedAside !== undefined) result.cacheMovedAside = cacheMovedAside;
+    return result;
+  }
+
+  /**
+   * Ends a run that succeeded: drops the second name of the old state file, removes debris of killed runs, releases the lock.
+   *
+   * @param listing - A listing of the state file's folder made earlier in the run, to look for debris in.
+   */
+  async finish(listing?: FolderListing): Promise<EndResult> {
+    if (this.ended) return { action: null, warnings: [] };
+    this.end();
+    try {
+      if (this.backup) unlinkQuietly(this.backup);
+      removeStaleTempFiles(this.stateFile, listing);
+      if (this.cache) removeStaleTempFiles(this.cache.staged.target, listing);
+    } finally {
+      this.lock.release();
+    }
+    return { action: null, warnings: this.warnings.splice(0) };
+  }
+
+  /**
+   * Ends a run that failed, synchronously (so that an exiting process can call it): discards what is
+   * staged and, when the state was already committed, puts the previous state file back (or removes the
+   * new one when there was none), unless another program replaced it since; removes the copies this run
+   * made when the file they copy is back in place; releases the lock. Never throws.
+   */
+  abort(): EndResult {
+    if (this.ended) return { action: null, warnings: [] };
+    this.end();
+    let action: EndResult["action"] = null;
+    try {
+      for (const staged of [this.staged, this.cache?.staged]) if (staged) unlinkQuietly(staged.temp);
+      if (this.committed) action = this.restore();
+      else if (this.backup) unlinkQuietly(this.backup);
+      removeRedundantCopies(this.stateFile, this.previous, this.made);
+    } catch (error) {
+      this.warnings.push(`Could not put the state file ${this.stateFile} back as it was (${errorReason(error)}).`);
+    } finally {
+      this.lock.release();
+    }
+    return { action, warnings: this.warnings.splice(0) };
+  }
+
+  /** Records in the lock the process group of the hook that runs now (`null`: none), so that a run is over only when its hooks are. */
+  recordHookGroup(pgid: number | null): void {
+    this.lock.recordHookGroup(pgid);
+  }
+
+  // --- steps ---
+
+  private end(): void {
+    this.ended = true;
+    open.delete(this);
+  }
+
+  private warn(warning: string | undefined): void {
+    if (warning) this.warnings.push(warning);
+  }
+
+  /** Just before the rename: the state file must still be exactly what was read (or still be missing). */
+  private requireUnchanged(previous: ReadStateResult): void {
+    const change = changeSince(this.stateFile, previous);
+    if (change !== null) this.conflict(change);
+  }
+
+  /** Puts the new state file in place: a hard link where nothing was (fails rather than replaces), a rename otherwise. */
+  private async replace(previous: ReadStateResult): Promise<void> {
+    const staged = this.staged!;
+    const file = this.stateFile;
+    try {
+      if (previous.kind === "missing") {
+        try {
+          linkSync(staged.temp, file);
+          unlinkSync(staged.temp);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === "EEXIST") this.conflict("a file appeared there");
+          if (!noHardLinks(code)) throw error;
+          await staged.commit();
+        }
+      } else {
+        await staged.commit();
+      }
+    } catch (error) {
+      if (error instanceof DropkitError) throw error;
+      fail(
+        "IOError",
+        `Cannot write the state file ${file} (${errorReason(error)}). The state file was not changed; check that the directory is writable.`,
+        { file, source: file },
+      );
+    }
+    this.committed = lstatSync(file);
+  }
+
+  /** The rollback of a committed state: the previous file back, if the new one is still this run's. */
+  private restore(): EndResult["action"] {
+    const { action, warning } = putBack(this.stateFile, this.committed!, this.backup, this.now.toISOString());
+    this.warn(warning);
+    return action;
+  }
+
+  private conflict(what: string): never {
+    refuseConflict(this.stateFile, what);
+  }
+}
+
+// --- helpers ---
+
+/** Rolls back every transaction still open when the process exits. */
+function abortOpen(): void {
+  for (const transaction of [...open]) transaction.abort();
+}
