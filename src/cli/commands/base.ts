@@ -1,12 +1,12 @@
 // The shared flags of every command, and turning what a run ends with into a log record and an exit code.
 
 import { clipanion, t } from "./clipanion.js";
-import type { CoreDiagnostic } from "../../core/host.js";
+import type { CoreDiagnostic } from "../../core/protocol.js";
 import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions } from "../../core/decisions.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
-import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
+import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
 
 const { Command, Option } = clipanion;
 
