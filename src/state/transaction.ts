@@ -2,8 +2,7 @@
 
 import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { CacheData } from "../archives/cache.js";
-import { commitCache, stageCache, type Cache } from "../archives/cachefile.js";
+import { commitCache, stageCache, type Cache, type CacheData } from "../archives/cache.js";
 import { keepCopies, keepSecondName, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
 import { DropkitError, fail } from "../errors.js";
 import { readFound, sameFile } from "../files/found.js";
