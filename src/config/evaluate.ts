@@ -12,7 +12,6 @@ import { importNative, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./patch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
-import { testConfigSettleMs } from "../state/testpause.js";
 
 /** What a file is, for messages: a config or a preset. */
 export type FileRole = "config" | "preset";
@@ -256,6 +255,16 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
       },
     );
   });
+}
+
+/**
+ * Test-only: the time in ms that `__DROPKIT_TEST_CONFIG_SETTLE_MS` gives a config to settle while something keeps the
+ * process alive (tests of a config that never settles need not wait a minute), or `undefined` for
+ * `limits.configSettleMs`. Outside the `DROPKIT_*` namespace, like `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+function testConfigSettleMs(env: NodeJS.ProcessEnv): number | undefined {
+  const ms = Number(env.__DROPKIT_TEST_CONFIG_SETTLE_MS);
+  return env.__DROPKIT_TEST_CONFIG_SETTLE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 /**

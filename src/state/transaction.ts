@@ -21,7 +21,6 @@ import {
 } from "./file.js";
 import { stageFile, type StagedFile } from "../files/staging.js";
 import { removeStaleTempFiles } from "../files/tempfile.js";
-import { pauseForTest, testLockWaitMs } from "./testpause.js";
 
 /** Options of `beginTransaction`. */
 export interface TransactionOptions {
@@ -348,6 +347,42 @@ export class StateTransaction {
 }
 
 // --- helpers ---
+
+// The test-only hooks of the transaction (`__DROPKIT_TEST_*`, docs/state-file.md), exported for their unit test.
+
+/** The points of the transaction where a test can pause the process (see `pauseForTest`): before the lock, and in the commit. */
+const testPausePoints = ["locking", "staged", "copied", "committed"] as const;
+
+/**
+ * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s
+ * (or until SIGUSR2), so that a test can kill the process there or change files under it. The name is
+ * outside the `DROPKIT_*` namespace on purpose: it is not configuration. Unset (always, outside tests), it
+ * does nothing.
+ */
+export async function pauseForTest(point: (typeof testPausePoints)[number], env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.__DROPKIT_TEST_STATE_PAUSE !== point) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      process.removeListener("SIGUSR2", done);
+      resolve();
+    };
+    const timer = setTimeout(done, 10_000);
+    // Listening before saying so: a test may send the signal as soon as it reads the line.
+    process.once("SIGUSR2", done);
+    process.stderr.write(`__dropkit_test_state_pause ${point} ${process.pid}\n`);
+  });
+}
+
+/**
+ * Test-only: the lock wait in ms that `__DROPKIT_TEST_LOCK_WAIT_MS` asks for (tests of many concurrent runs on a
+ * loaded machine let them all take their turn), or `undefined` for the usual wait. Outside the `DROPKIT_*`
+ * namespace, like `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+export function testLockWaitMs(env: NodeJS.ProcessEnv): number | undefined {
+  const waitMs = Number(env.__DROPKIT_TEST_LOCK_WAIT_MS);
+  return Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
+}
 
 // A change another program made to the state file between this run's read and its replacement: noticed, and
 // refused (StateConflict, 75), never lost. `changeSince` and `secondNameOf` are exported for their unit test.
