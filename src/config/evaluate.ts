@@ -9,7 +9,7 @@ import { DropkitError, fail } from "../errors.js";
 import { packageRoot } from "../installed.js";
 import { limits, type ReadBudget } from "../files/limits.js";
 import { importNative, nativeTypeScript } from "./native.js";
-import { sharedPatch } from "./patch.js";
+import { sharedPatch } from "./sharedpatch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
 
