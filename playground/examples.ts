@@ -1,11 +1,11 @@
 // The examples the page offers: real configs for the situations dropkit is made for, and one with mistakes to fix.
 
-import { defaultArchives, type State } from "./state.ts";
+import { defaultArchives, type PageInputs } from "./pageinputs.ts";
 
 export interface Example {
   id: string;
   title: string;
-  state: Partial<State>;
+  state: Partial<PageInputs>;
 }
 
 export const examples: Example[] = [
@@ -88,7 +88,7 @@ export const examples: Example[] = [
 ];
 
 /** The whole state an example sets: what it gives, and the defaults for every other input. */
-export function exampleState(example: Example): State {
+export function exampleInputs(example: Example): PageInputs {
   return {
     config: "",
     format: "auto",

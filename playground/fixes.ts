@@ -1,6 +1,6 @@
 // Quick fixes: every "did you mean" of the core (keys, enum values, preset and theme names, variable names) as an edit of the input it came from.
 
-import type { CoreDiagnostic, CoreWarning } from "../src/core/host.ts";
+import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 
 /** Where a fix writes: a span of a text (the editor or a preset file), a variable, or a flag field. */
 export type FixEdit =

@@ -1,13 +1,13 @@
-// The inputs form: the editor's text and the simulated layers, read into a State and set from one.
+// The inputs form: the editor's text and the simulated layers, read into the page inputs and set from them.
 
 import type { EditorView } from "@codemirror/view";
 import { replaceText } from "./editor.ts";
 import { archiveNames, lines } from "./layers.ts";
 import { readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
-import { defaults, type State } from "./state.ts";
+import { defaults, type PageInputs } from "./pageinputs.ts";
 import { ui } from "./ui.ts";
 
-export function readState(editor: EditorView): State {
+export function readInputs(editor: EditorView): PageInputs {
   const checked = [...ui.presets.querySelectorAll<HTMLInputElement>("input:checked")].map((c) => c.value);
   return {
     config: editor.state.doc.toString(),
@@ -22,7 +22,7 @@ export function readState(editor: EditorView): State {
   };
 }
 
-export function applyState(editor: EditorView, state: State): void {
+export function applyInputs(editor: EditorView, state: PageInputs): void {
   if (editor.state.doc.toString() !== state.config) replaceText(editor, state.config);
   ui.format.value = state.format;
   if (ui.format.selectedIndex < 0) ui.format.value = defaults.format;

@@ -1,12 +1,12 @@
 // The simulated layers as the core's request wants them: variables from `NAME=value` lines, flags from the fields, paths in /drop.
 
-import type { ResolveRequest } from "../src/core/host.ts";
-import type { State } from "./state.ts";
+import type { ResolveRequest } from "../src/core/protocol.ts";
+import type { PageInputs } from "./pageinputs.ts";
 
 /** The simulated working directory: the core needs an absolute one, and a short one keeps sources readable. */
 export const cwd = "/drop";
 
-export function parseFlags(state: State): NonNullable<ResolveRequest["flags"]> {
+export function parseFlags(state: PageInputs): NonNullable<ResolveRequest["flags"]> {
   const flags: NonNullable<ResolveRequest["flags"]> = {};
   // An empty field is a flag not given; `--theme=` with an empty value would be a usage error nobody meant.
   if (state.theme.trim() !== "") flags.theme = state.theme.trim();

@@ -4,13 +4,13 @@ import type { EditorView } from "@codemirror/view";
 import wasmDeflated from "virtual:dropkit-wasm";
 import { configCompletions } from "./complete.ts";
 import { createEditor, replaceText } from "./editor.ts";
-import { exampleState, examples } from "./examples.ts";
+import { exampleInputs, examples } from "./examples.ts";
 import { renderExplain } from "./explain.ts";
 import { applyToEnv, type Fix, fixFor, locate } from "./fixes.ts";
 import { configHover } from "./hover.ts";
 import { type ProblemMark, showProblems } from "./marks.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
-import { applyState, presetChoice, presetNames, readState, showNotes, themesAndModules } from "./form.ts";
+import { applyInputs, presetChoice, presetNames, readInputs, showNotes, themesAndModules } from "./form.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
 import {
   entriesMore,
@@ -24,7 +24,7 @@ import {
 } from "./render.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
-import { decodeFragment, defaults, encodeFragment, type State } from "./state.ts";
+import { decodeFragment, defaults, encodeFragment, type PageInputs } from "./pageinputs.ts";
 import { looksLikePackageJson } from "./packagejson.ts";
 import { copyText, exportConfig, formatConfig } from "./tools.ts";
 import { byId, ui } from "./ui.ts";
@@ -87,7 +87,7 @@ async function start(): Promise<void> {
     return;
   }
   ui.presets.append(...core.listPresets().map((p) => presetChoice(p.name)));
-  applyState(editor, state);
+  applyInputs(editor, state);
   wireEvents();
   run();
 }
@@ -144,7 +144,7 @@ function wireEvents(): void {
   ui.examples.addEventListener("change", () => {
     const example = examples.find((e) => e.id === ui.examples.value);
     if (!example) return;
-    loadState(exampleState(example));
+    loadInputs(exampleInputs(example));
   });
   byId("format-text").addEventListener("click", () => {
     const formatted = formatConfig(core, editor.state.doc.toString());
@@ -162,7 +162,7 @@ function wireEvents(): void {
   );
   byId("copy-link").addEventListener("click", async () => {
     // The state as it is now, typing included that the address does not hold yet.
-    const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readState(editor)));
+    const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readInputs(editor)));
     ui.shareNote.textContent = (await copyText(link)) ? "Link copied." : "Copy the address from the address bar: it holds the whole state.";
   });
   // The address is written when typing pauses; leaving the page must not lose the last edits.
@@ -171,7 +171,7 @@ function wireEvents(): void {
   });
   window.addEventListener("hashchange", async () => {
     if (location.hash === writtenHash) return;
-    loadState(await readLink());
+    loadInputs(await readLink());
   });
 }
 
@@ -199,7 +199,7 @@ function resolveAndRender(): void {
   clearTimeout(timer);
   // Typing while the core still compiles: its first run, right after, reads the text as it is then.
   if (!core) return;
-  const state = readState(editor);
+  const state = readInputs(editor);
   scheduleHash();
   packageJson = isPackageJson(state);
   const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
@@ -240,7 +240,7 @@ function resolveAndRender(): void {
   }
 }
 
-function render(source: string, state: State): void {
+function render(source: string, state: PageInputs): void {
   const textOf = (file: string) => (file === source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
   listed = answer.errors.map((problem) => {
     const span = locate(problem, textOf);
@@ -367,15 +367,15 @@ function jumpTo({ at }: ListedProblem): void {
 
 // --- state ---
 
-function loadState(state: State): void {
+function loadInputs(state: PageInputs): void {
   // A loaded state is a new start: nothing of the previous one is shown as its stale result.
   resolved = { ok: true, errors: [], warnings: [], rows: [], partial: false };
-  applyState(editor, state);
+  applyInputs(editor, state);
   run();
 }
 
 /** The state of the address's fragment; a damaged link says so and opens the defaults. */
-async function readLink(): Promise<State> {
+async function readLink(): Promise<PageInputs> {
   try {
     return await decodeFragment(location.hash);
   } catch {
@@ -396,7 +396,7 @@ function scheduleHash(): void {
 async function writeHash(): Promise<void> {
   clearTimeout(hashTimer);
   hashTimer = undefined;
-  const state = readState(editor);
+  const state = readInputs(editor);
   const hash = await encodeFragment(state);
   // Only the latest state's fragment is written; an older one finishing late must not win.
   if (hash === location.hash || hashTimer !== undefined) return;
@@ -408,7 +408,7 @@ async function writeHash(): Promise<void> {
 // --- inputs ---
 
 /** `auto`: a top-level `dropkit` key (or a package's `name`/`version`) means a package.json; those are never config keys. */
-function isPackageJson(state: State): boolean {
+function isPackageJson(state: PageInputs): boolean {
   if (state.format !== "auto") return state.format === "package.json";
   return looksLikePackageJson(state.config);
 }

@@ -1,9 +1,9 @@
 // The preset files of the simulated folder: one path field and one text area each, added and removed by the user.
 
-import type { PresetFileState } from "./state.ts";
+import type { PresetFileFields } from "./pageinputs.ts";
 
 /** Puts one row per file in `list` (its path field, its text, its Remove button). */
-export function renderPresetFiles(list: HTMLElement, files: PresetFileState[]): void {
+export function renderPresetFiles(list: HTMLElement, files: PresetFileFields[]): void {
   list.replaceChildren(...files.map((file, i) => row(file, i)));
 }
 
@@ -16,14 +16,14 @@ export function addPresetFile(list: HTMLElement): void {
 }
 
 /** The files as the rows hold them. */
-export function readPresetFiles(list: HTMLElement): PresetFileState[] {
+export function readPresetFiles(list: HTMLElement): PresetFileFields[] {
   return [...list.querySelectorAll<HTMLElement>(".preset-file")].map((el) => ({
     path: el.querySelector("input")!.value.trim(),
     text: el.querySelector("textarea")!.value,
   }));
 }
 
-function row(file: PresetFileState, index: number): HTMLElement {
+function row(file: PresetFileFields, index: number): HTMLElement {
   const box = document.createElement("div");
   box.className = "preset-file";
   const id = `preset-file-${index + 1}`;

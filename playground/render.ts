@@ -1,6 +1,6 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
-import type { CoreDiagnostic, CoreWarning } from "../src/core/host.ts";
+import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { configTableLines, configTableRows } from "../src/output/table.ts";
 import type { Fix } from "./fixes.ts";
 import type { Answer, Row } from "./resolve.ts";

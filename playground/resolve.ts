@@ -1,15 +1,17 @@
 // The page's one reader of the core's `resolve` answer: runs the staged request on the simulated folder and turns the answer into rows.
 
+import { deriveDecisions, deriveListEntries, type Decision, type ListEntry } from "../src/core/decisions.ts";
 import type {
   CoreDiagnostic,
   CoreWarning,
   LeafOrigin,
+  Origin,
   Plan,
   PresetChoice,
   ResolveDone,
   ResolveRequest,
   ResolvedConfig,
-} from "../src/core/host.ts";
+} from "../src/core/protocol.ts";
 import type { PageCore } from "./wasm.ts";
 
 /** A preset file in the simulated folder: an absolute path and its JSON text. */
@@ -23,23 +25,10 @@ export interface Inputs extends Omit<ResolveRequest, "presetFiles" | "presetName
   presetFiles: SimulatedFile[];
 }
 
-/** One origin: the layer and the flag, variable, `file:line:column`, preset or `default` that set a value. */
-export interface Origin {
-  layer: string;
-  source: string;
-}
-
-/** One entry of a union list (`modules.*`) with its own origin. */
-export interface Entry extends Origin {
-  value: string;
-}
-
 /** One leaf of the resolved config: a decision record (SPEC section 7), plus what the page marks. */
-export interface Row extends Origin {
-  key: string;
-  value: unknown;
+export interface Row extends Decision {
   /** Set for the union lists: each entry with its origin. */
-  entries?: Entry[];
+  entries?: ListEntry[];
   /** The key has a problem: its value is what applies meanwhile (the next layer down's). */
   invalid: boolean;
 }
@@ -148,17 +137,9 @@ function readAnswer(done: ResolveDone): Answer {
  * With problems, the core has left the invalid values out, so a leaf in `invalid` shows what applies meanwhile.
  */
 export function decisionRows(config: ResolvedConfig, origins: Record<string, LeafOrigin>, invalid: Set<string>): Row[] {
-  const rows: Row[] = [];
-  for (const [key, origin] of Object.entries(origins)) {
-    const value = key
-      .split(".")
-      .reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), config);
-    if (value === undefined) continue;
-    const entries =
-      origin.entries && Array.isArray(value)
-        ? origin.entries.map((o, i): Entry => ({ value: String(value[i]), layer: o.layer, source: o.source }))
-        : undefined;
-    rows.push({ key, value, layer: origin.layer, source: origin.source, invalid: invalid.has(key), ...(entries ? { entries } : {}) });
-  }
-  return rows;
+  const answer = { config, origins };
+  const lists = deriveListEntries(answer);
+  return deriveDecisions(answer)
+    .filter((d) => d.value !== undefined)
+    .map((d) => ({ ...d, invalid: invalid.has(d.key), ...(lists[d.key] ? { entries: lists[d.key] } : {}) }));
 }

@@ -1,32 +1,12 @@
-// The page's core: the release module through dropkit/abi's plain-WebAssembly host (src/core/abi.ts), which needs no loader, with the three requests the page sends.
+// The page's core: the release module inlined in the page, opened by the one host of the core (src/core/host.ts).
 
-import { type AbiCore, CoreTrap, openCore } from "../src/core/abi.ts";
-import type { BundledPreset, CoreDiagnostic, ResolveRequest, ResolveResponse } from "../src/core/host.ts";
+import { type Core, openCoreAsync } from "../src/core/host.ts";
 import { fromBase64, inflateRaw } from "./bytes.ts";
 
 /** What the page asks the core; `resolve.ts` is the only reader of `resolveLayers`' answer. */
-export interface PageCore {
-  resolveLayers(request: ResolveRequest): ResolveResponse;
-  listPresets(): BundledPreset[];
-  parseJson(text: string): { ok: boolean; value?: unknown; errors: CoreDiagnostic[] };
-}
+export type PageCore = Pick<Core, "resolveLayers" | "listPresets" | "parseJson">;
 
-/** Opens the inlined module (deflate-raw, base64: see vite.config.ts). */
+/** Opens the inlined module (deflate-raw, base64: see vite.config.ts), compiled off the main thread while the page makes its editor. */
 export async function openPageCore(deflatedBase64: string): Promise<PageCore> {
-  const bytes = await inflateRaw(fromBase64(deflatedBase64));
-  // Compiled asynchronously, off the main thread: the page makes its editor meanwhile.
-  const abi = openCore(await WebAssembly.compile(bytes));
-  return {
-    resolveLayers: (request) => expect(abi, { op: "resolve", ...request }),
-    listPresets: () => expect<{ presets: BundledPreset[] }>(abi, { op: "presets" }).presets,
-    parseJson: (text) => expect(abi, { op: "parse", text }),
-  };
-}
-
-function expect<T>(abi: AbiCore, request: object): T {
-  const response = abi.call<T & { errors?: CoreDiagnostic[] }>(request);
-  // A request the core cannot read is the page's bug, never the user's.
-  if (abi.lastStatus !== 0)
-    throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + abi.lastStatus}`);
-  return response;
+  return openCoreAsync(await inflateRaw(fromBase64(deflatedBase64)));
 }

@@ -116,34 +116,7 @@ export function corpus(): Case[] {
   // full answers (config, origins, presets, plan, explain) are covered as widely.
   for (const r of sample(validResolve, 3000, 1410)) add("valid-resolve", r);
   for (const bytes of sample(F.requestBytes, 2000, 1407)) addBytes("fuzz-bytes", bytes);
-  const field = fc.oneof(
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer(),
-    fc.string({ maxLength: 5 }),
-    fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
-    fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
-  );
-  const fields = fc.record(
-    {
-      op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), field),
-      text: field,
-      format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), field),
-      kind: fc.oneof(fc.constantFrom("config", "preset"), field),
-      source: field,
-      cwd: fc.oneof(fc.constantFrom("/d", "d", ""), field),
-      flags: field,
-      env: field,
-      config: field,
-      presetFiles: field,
-      files: field,
-      archives: field,
-      detected: field,
-      explain: field,
-    },
-    { requiredKeys: ["op"] },
-  );
-  for (const r of sample(fields, 1500, 1408)) add("fuzz-fields", r);
+  for (const r of sample(F.requestOfAnyFields, 1500, 1408)) add("fuzz-fields", r);
   const shapes = fc.record({
     depth: fc.integer({ min: 1, max: 3000 }),
     objects: fc.boolean(),

@@ -20,7 +20,7 @@ export type {
 } from "./types.js";
 export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 export type { ConfigFlags } from "./config/resolve.js";
-export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core/host.js";
+export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core/protocol.js";
 export type { ConfigFormat, Discovery, StopReason } from "./config/discovery.js";
 export type { Diagnostic, ErrorCode, ErrorName } from "./errors.js";
 export { DropkitError, isDropkitError } from "./errors.js";

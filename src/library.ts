@@ -3,15 +3,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config/resolve.js";
-import {
-  CoreTrap,
-  type CoreDiagnostic,
-  type CoreWarning,
-  type LeafOrigin,
-  type Origin,
-  type PresetChoice,
-  type ResolvedConfig,
-} from "./core/host.js";
+import { CoreTrap } from "./core/host.js";
+import type { CoreDiagnostic, CoreWarning, LeafOrigin, Origin, PresetChoice, ResolvedConfig } from "./core/protocol.js";
 import { loadCore } from "./core/node.js";
 import { deriveListEntries } from "./core/decisions.js";
 import type { Discovery } from "./config/discovery.js";

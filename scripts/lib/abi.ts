@@ -1,4 +1,4 @@
-// A plain-WebAssembly host of the dk_* ABI for tests, scripts and benches: no loader, the bytes in and out by hand.
+// A plain-WebAssembly reading of the dk_* ABI for tests, scripts and benches, the bytes in and out by hand: independent of src/core/host.ts on purpose, so that tests check the shipped host against it byte for byte.
 
 import { readFileSync } from "node:fs";
 

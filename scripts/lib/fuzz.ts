@@ -812,3 +812,34 @@ export const requestBytes = fc.oneof(
     return b;
   }),
 );
+
+/** A value of any JSON type, small. */
+const anyField = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.string({ maxLength: 5 }),
+  fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }),
+);
+
+/** A request of the right shape whose fields hold values of any type: the op, and every field a request may carry. */
+export const requestOfAnyFields = fc.record(
+  {
+    op: fc.oneof(fc.constantFrom("validate", "resolve", "presets", "parse", "Parse", ""), anyField),
+    text: anyField,
+    format: fc.oneof(fc.constantFrom("json", "package.json", "value", "yaml"), anyField),
+    kind: fc.oneof(fc.constantFrom("config", "preset"), anyField),
+    source: anyField,
+    cwd: fc.oneof(fc.constantFrom("/d", "d", ""), anyField),
+    flags: anyField,
+    env: anyField,
+    config: anyField,
+    presetFiles: anyField,
+    files: anyField,
+    archives: anyField,
+    detected: anyField,
+    explain: anyField,
+  },
+  { requiredKeys: ["op"] },
+);

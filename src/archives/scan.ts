@@ -2,7 +2,7 @@
 
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Plan } from "../core/host.js";
+import type { Plan } from "../core/protocol.js";
 import type { DigestOptions } from "./digest-pool.js";
 import { notRegularProblem } from "../files/found.js";
 import type { FolderListing, ListedEntry } from "../files/listing.js";

@@ -2,7 +2,7 @@
 
 import { clipanion } from "./commands/clipanion.js";
 import { exitCodes } from "../errors.js";
-import { signalExitCodes } from "./signals.js";
+import { signalExitCodes } from "../signals.js";
 
 const { Cli } = clipanion;
 

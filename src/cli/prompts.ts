@@ -1,7 +1,8 @@
 // The seven questions of `dropkit init`, asked on the terminal with @clack/prompts (loaded only here, only for init).
 
 import { styleText } from "node:util";
-import type { Core, ResolvedConfig } from "../core/host.js";
+import type { Core } from "../core/host.js";
+import type { ResolvedConfig } from "../core/protocol.js";
 import type { InitAnswers, Survey } from "../config/starter.js";
 import { escapeControls } from "../output/controls.js";
 

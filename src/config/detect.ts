@@ -2,7 +2,7 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { ResolveNeedsDetect } from "../core/host.js";
+import type { ResolveNeedsDetect } from "../core/protocol.js";
 import { isFile } from "../files/fsutil.js";
 import type { FolderListing } from "../files/listing.js";
 

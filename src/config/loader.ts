@@ -2,7 +2,7 @@
 
 import { readlinkSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { SourceInput } from "../core/host.js";
+import type { SourceInput } from "../core/protocol.js";
 import { detectFormat, isSymbolicLink, type ConfigFormat } from "./discovery.js";
 import { fail } from "../errors.js";
 import type { FileRole } from "./evaluate.js";

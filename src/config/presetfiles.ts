@@ -2,7 +2,7 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { CoreWarning, PresetFileInput, ResolveNeedsPresets, ResolveRequest } from "../core/host.js";
+import type { CoreWarning, PresetFileInput, ResolveNeedsPresets, ResolveRequest } from "../core/protocol.js";
 import { DropkitError, type Diagnostic } from "../errors.js";
 import { isFile } from "../files/fsutil.js";
 import type { ReadBudget } from "../files/limits.js";

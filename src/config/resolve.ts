@@ -1,16 +1,8 @@
 // The config pipeline: discovery, loading the file, and the core's staged resolve, answering its presets (src/config/presetfiles.ts) and detect (src/config/detect.ts) stages.
 
 import path from "node:path";
-import {
-  CoreTrap,
-  type Core,
-  type CoreWarning,
-  type ResolveDone,
-  type ResolveNeedsDetect,
-  type ResolveNeedsPresets,
-  type ResolveRequest,
-  type SourceInput,
-} from "../core/host.js";
+import { CoreTrap, type Core } from "../core/host.js";
+import type { CoreWarning, ResolveDone, ResolveNeedsDetect, ResolveNeedsPresets, ResolveRequest, SourceInput } from "../core/protocol.js";
 import { loadCore } from "../core/node.js";
 import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "./detect.js";
 import { locateConfig, type Discovery } from "./discovery.js";

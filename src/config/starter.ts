@@ -2,7 +2,8 @@
 
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { Core, CoreDiagnostic, Plan, ResolveDone, ResolvedConfig } from "../core/host.js";
+import type { Core } from "../core/host.js";
+import type { CoreDiagnostic, Plan, ResolveDone, ResolvedConfig } from "../core/protocol.js";
 import { resolveSource } from "./resolve.js";
 import { findConfig } from "./discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "../errors.js";

@@ -2,7 +2,7 @@
 
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Origin, Plan } from "../core/host.js";
+import type { Origin, Plan } from "../core/protocol.js";
 import { fail } from "../errors.js";
 import { listSome } from "../output/logtext.js";
 import { closest } from "../cli/suggest.js";

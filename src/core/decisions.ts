@@ -1,6 +1,6 @@
 // Decision records (SPEC section 7) derived from the core's resolve answer: a leaf's value in `config` with its origin. Browser-safe.
 
-import type { Origin, ResolvedConfig } from "./host.js";
+import type { Origin, ResolvedConfig } from "./protocol.js";
 
 /** One leaf of the resolved config with the layer and source that set it: a `decision` record of the log. */
 export interface Decision extends Origin {
@@ -36,16 +36,18 @@ export function deriveListEntries(answer: Resolution): Record<string, ListEntry[
   const { config, origins } = answer;
   if (!config || !origins) return out;
   for (const [key, origin] of Object.entries(origins)) {
-    if (!origin.entries) continue;
-    const values = valueAt(config, key) as string[];
-    out[key] = origin.entries.map((e, i) => ({ value: values[i]!, layer: e.layer, source: e.source }));
+    const values = valueAt(config, key);
+    // A partial answer (with problems) may lack a list that could not be resolved.
+    if (!origin.entries || !Array.isArray(values)) continue;
+    out[key] = origin.entries.map((e, i) => ({ value: String(values[i]), layer: e.layer, source: e.source }));
   }
   return out;
 }
 
-/** The value at a dotted key of the config (`hooks.onFailure`). */
+/** The value at a dotted key of the config (`hooks.onFailure`); undefined where a partial answer has none. */
 export function valueAt(config: ResolvedConfig, key: string): unknown {
   let value: unknown = config;
-  for (const part of key.split(".")) value = (value as Record<string, unknown>)[part];
+  for (const part of key.split("."))
+    value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
   return value;
 }

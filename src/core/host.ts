@@ -1,195 +1,75 @@
-// The boundary to the wasm core for the rest of the host: instantiates it (through the loader) and calls it with src/core/abi.ts's byte ABI. Browser-safe.
+// The one host of the wasm core: instantiates the module through @assemblyscript/loader and speaks the byte ABI of
+// SPEC section 11 (docs/abi.md) to it, for the CLI, the library, the playground and `dropkit/core`. Browser-safe.
 
 import { instantiateSync } from "@assemblyscript/loader";
-import { type AbiExports, callExportsText, CoreTrap } from "./abi.js";
-import type { WasmBytes, WasmModule } from "./wasmtypes.js";
+import type {
+  AbiCore,
+  AbiExports,
+  BundledPreset,
+  CoreDiagnostic,
+  RawResponse,
+  ResolveRequest,
+  ResolveResponse,
+  ValidateResponse,
+} from "./protocol.js";
+import type { FetchResponse, WasmBytes, WasmModule } from "./wasmtypes.js";
 
-/** Thrown when the core traps or answers with something unreadable: a bug, exit 70. The same class as `dropkit/abi`'s. */
-export { CoreTrap };
-/** Decision records and list entries from a resolve answer (`config` + `origins`). */
-export { deriveDecisions, deriveListEntries, type Decision, type ListEntry } from "./decisions.js";
+/** The ABI version this host speaks (SPEC section 11). */
+export const ABI_VERSION = 1;
 
-/** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
-export interface CoreDiagnostic {
-  name: "SchemaValidationError" | "ConfigSyntaxError" | "UsageError" | "PresetNotFound" | "ThemeNotFound" | "RequestError";
-  exitCode: number;
-  /** Dotted key path such as `modules.include[2]`, or "". */
-  path: string;
-  /** `file:line:column`, a file, a flag, a variable or a preset name. */
-  source: string;
-  message: string;
-  /** Present when the problem has a position in a text. */
-  file?: string;
-  line?: number;
-  column?: number;
-  /** UTF-16 offset of the offending span in the text, and its length. */
-  offset?: number;
-  length?: number;
+/** The core trapped, answered outside its memory or with bytes that are not UTF-8 JSON: a bug in the core (exit 70 in the CLI). */
+export class CoreTrap extends Error {
+  override readonly name = "InternalError";
 }
 
-export interface CoreWarning {
-  message: string;
-  source: string;
-}
+const encoder = new TextEncoder();
+// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD.
+const decoder = new TextDecoder("utf-8", { fatal: true });
 
-export type Layer = "cli" | "env" | "config" | "preset" | "default";
-
-/** The resolved config: every field of SPEC section 2, defaults filled in, paths absolute. */
-export interface ResolvedConfig {
-  schema: 1;
-  theme: string;
-  modules: { include: string[]; exclude: string[]; only: string[] };
-  presets: string[];
-  presetsSearchPath: string[];
-  hooks: { initScriptsDir: string; postScriptsDir: string; onFailure: "continue" | "fail" };
-  cache: { file: string; enabled: boolean };
-  log: { format: "text" | "json" };
-}
-
-export interface Origin {
-  layer: Layer;
-  source: string;
-}
-
-/** A leaf's origin in a resolve answer; a union list's also has one origin per item of the list in `config`. */
-export interface LeafOrigin extends Origin {
-  entries?: Origin[];
-}
-
-/** Where a config or preset comes from: JSON text (with positions) or a value a host evaluated. */
-export type SourceInput =
-  | { source: string; format: "json" | "package.json"; text: string }
-  | { source: string; format: "value"; value: unknown };
-
-export type PresetFileInput = SourceInput & { ref?: string; name?: string };
-
-export interface ResolveRequest {
-  cwd: string;
-  flags?: { theme?: string; exclude?: string[]; preset?: string[]; logFormat?: string; config?: string };
-  env?: Record<string, string>;
-  config?: SourceInput | null;
-  presetFiles?: PresetFileInput[];
-  presetNames?: string[];
-  detected?: Record<string, string | null>;
-  files?: string[];
-  archives?: string[];
-  /** Ask for `explain` in the answer (every layer that set each key): only `dropkit config --explain` needs it. */
-  explain?: boolean;
-}
-
-export interface PresetChoice {
-  name: string;
-  source: string;
-  reason: string;
-  glob?: string;
-}
-
-export interface ModuleDecision {
-  name: string;
-  file: string;
-  selected: boolean;
-  reason: string;
-  glob?: string;
-  layer?: Layer;
-  source?: string;
-}
-
-export interface Plan {
-  /** `name`: the theme as the state file keeps it (the archive's theme name, or the path of one outside the drop), or null. */
-  theme: { file: string | null; path: string | null; name: string | null; reason: string; alternatives: string[] };
-  modules: string[];
-  excluded: string[];
-  decisions: ModuleDecision[];
-}
-
-interface Staged {
-  ok: boolean;
-  logFormat?: "text" | "json";
-  errors?: CoreDiagnostic[];
-  warnings: CoreWarning[];
-}
-
-/**
- * The final answer (docs/abi.md, "The answer"). With problems (`ok: false`) it still has `config` and `origins`
- * for what the valid values give, and `invalid` names the leaves the problems are about. Decision records are
- * derived from `config` and `origins` (src/core/decisions.ts).
- */
-export interface ResolveDone extends Staged {
-  stage: "done";
-  errors: CoreDiagnostic[];
-  /** The per-hook timeout `DROPKIT_HOOK_TIMEOUT` sets, in ms; absent when it is unset or empty (the host's default). */
-  hookTimeoutMs?: number;
-  config?: ResolvedConfig;
-  /** Every leaf's origin, in the order of SPEC section 2. */
-  origins?: Record<string, LeafOrigin>;
-  /** Only with problems: the dotted keys of the leaves they are about. */
-  invalid?: string[];
-  /** Only when the request asked for it (`explain: true`). */
-  explain?: Record<string, Array<{ value: unknown } & Origin>>;
-  /** Absent when the presets could not be worked out (problems came first, and files would have had to be loaded). */
-  presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
-  plan?: Plan;
-}
-
-export interface ResolveNeedsPresets extends Staged {
-  stage: "presets";
-  needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] };
-}
-
-export interface ResolveNeedsDetect extends Staged {
-  stage: "detect";
-  needs: { detect: Array<{ id: string; name: string; globs: string[] }> };
-}
-
-export type ResolveResponse = ResolveDone | ResolveNeedsPresets | ResolveNeedsDetect;
-
-export interface ValidateResponse {
-  ok: boolean;
-  config?: unknown;
-  errors: CoreDiagnostic[];
-  warnings: CoreWarning[];
-}
-
-export interface BundledPreset {
-  name: string;
-  preset: Record<string, unknown>;
-  detect: string[] | null;
-}
-
-const decoder = new TextDecoder();
-
-/** One instance of the core. A trap discards the instance; the next call makes a fresh one. */
-export class Core {
+/** One instance of the core at a time. A trap discards the instance; the next call makes a fresh one from the module. */
+export class Core implements AbiCore {
   readonly module: WasmModule;
-  private exports: AbiExports | null = null;
+  readonly abiVersion: number;
+  lastStatus = 0;
+  private exports: AbiExports | null;
 
   constructor(source: WasmModule | WasmBytes) {
     this.module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+    this.exports = instantiate(this.module);
+    this.abiVersion = this.exports.dk_abi_version();
   }
 
-  /** Sends one request object and returns the parsed response, with the ABI status. */
-  request<T>(req: object): { status: number; response: T } {
-    // The loader instantiates the module; the binding then speaks the same byte ABI as every other host, on the
-    // instance's own exports (the loader's wrappers would add a call and an arguments array to each of the five).
-    const exports = this.exports ?? (this.exports = instantiateSync(this.module, {}).instance.exports as unknown as AbiExports);
-    let text: string;
-    let status: number;
+  /** Sends raw request bytes (which need not be valid UTF-8); the response bytes are a copy. */
+  callBytes(request: Uint8Array): RawResponse {
+    const { status, view } = this.send((e) => callExports(e, request));
+    return { status, bytes: view.slice() };
+  }
+
+  /** Sends request text; returns the response text exactly as the core wrote it. */
+  callText(text: string): string {
+    const { view } = this.send((e) => callExportsText(e, text));
     try {
-      const answer = callExportsText(exports, JSON.stringify(req));
-      status = answer.status;
       // Decoding the view copies it: no slice first.
-      text = decoder.decode(answer.view);
+      return decoder.decode(view);
     } catch (error) {
-      // After a trap the instance's state is unknown: drop it, as SPEC section 11 asks of every host.
-      this.exports = null;
-      if (error instanceof CoreTrap) throw error;
-      throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
+      throw new CoreTrap("the core answered with bytes that are not UTF-8", { cause: error });
     }
+  }
+
+  /** Sends one request (an object is sent as JSON, a string as is) and returns the parsed response. */
+  call<T = Record<string, unknown>>(request: object | string): T {
+    const text = this.callText(typeof request === "string" ? request : JSON.stringify(request));
     try {
-      return { status, response: JSON.parse(text) as T };
+      return JSON.parse(text) as T;
     } catch (error) {
       throw new CoreTrap("the core answered with text that is not JSON", { cause: error });
     }
+  }
+
+  /** Sends one request object and returns the parsed response, with the ABI status. */
+  request<T>(request: object): { status: number; response: T } {
+    const response = this.call<T>(request);
+    return { status: this.lastStatus, response };
   }
 
   /** Validates one config (or preset) text: all problems at once, with positions. */
@@ -215,17 +95,113 @@ export class Core {
     return this.expect({ op: "parse", text });
   }
 
-  private expect<T>(req: object): T {
-    const { status, response } = this.request<T & { errors?: CoreDiagnostic[] }>(req);
-    if (status !== 0) {
+  private send(call: (e: AbiExports) => { status: number; view: Uint8Array }): { status: number; view: Uint8Array } {
+    // After a trap the old instance is gone; a fresh one starts from the module's initial state.
+    const e = (this.exports ??= instantiate(this.module));
+    try {
+      const answer = call(e);
+      this.lastStatus = answer.status;
+      return answer;
+    } catch (error) {
+      // A trap (or an answer outside memory) leaves the instance in an unknown state: discard it (SPEC section 11).
+      this.exports = null;
+      if (error instanceof CoreTrap) throw error;
+      throw new CoreTrap(`the core trapped: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  private expect<T>(request: object): T {
+    const response = this.call<T & { errors?: CoreDiagnostic[] }>(request);
+    if (this.lastStatus !== 0) {
       // A request the core cannot read is the host's bug, never the user's.
-      throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + status}`);
+      throw new CoreTrap(`the core rejected a request: ${response.errors?.[0]?.message ?? "status " + this.lastStatus}`);
     }
     return response;
   }
 }
 
-/** Makes a core from the module's bytes or a compiled module. */
-export function createCore(source: WasmModule | WasmBytes): Core {
+/**
+ * Opens the core from the module's bytes or a compiled module, synchronously. Browsers cap synchronous compiles on a
+ * page's main thread (older Chromium at 4 KB): there, prefer `openCoreAsync`; workers, Deno, Bun and Node may pass bytes.
+ */
+export function openCore(source: WasmBytes | WasmModule): Core {
   return new Core(source);
+}
+
+/** `openCore` by the name `dropkit/core` has always used. */
+export const createCore = openCore;
+
+/** Opens the core from bytes, a compiled module, or a fetch `Response` (compiled while it streams). */
+export async function openCoreAsync(source: WasmBytes | WasmModule | FetchResponse | PromiseLike<FetchResponse>): Promise<Core> {
+  const resolved = await source;
+  if (resolved instanceof WebAssembly.Module) return new Core(resolved);
+  if (isResponse(resolved)) {
+    if (!resolved.ok) throw new Error(`cannot load the core: ${resolved.status} ${resolved.statusText} for ${resolved.url}`);
+    // compileStreaming needs the application/wasm type; a server (or file: fetch) without it still gives the bytes.
+    const compiled =
+      resolved.headers.get("content-type")?.startsWith("application/wasm") && typeof WebAssembly.compileStreaming === "function"
+        ? await WebAssembly.compileStreaming(resolved)
+        : await WebAssembly.compile(await resolved.arrayBuffer());
+    return new Core(compiled);
+  }
+  return new Core(await WebAssembly.compile(resolved));
+}
+
+/**
+ * One request through the byte ABI: writes `request` into the module's memory, calls `dk_call` and frees the buffer.
+ * Returns the status and a view of the response, valid only until the next call into the module. A trap propagates:
+ * the caller discards the instance.
+ */
+export function callExports(e: AbiExports, request: Uint8Array): { status: number; view: Uint8Array } {
+  const ptr = allocRequest(e, request.length);
+  // memory.buffer is re-read after every call into the module: growth detaches the old ArrayBuffer.
+  new Uint8Array(e.memory.buffer, ptr, request.length).set(request);
+  return finishCall(e, ptr, request.length);
+}
+
+/**
+ * `callExports` for request text: a short text is encoded straight into the module's buffer (no copy on the
+ * way), a long one first on its own (so that the buffer is not three times the text, UTF-8's worst case).
+ */
+export function callExportsText(e: AbiExports, text: string): { status: number; view: Uint8Array } {
+  if (text.length > 16384) return callExports(e, encoder.encode(text));
+  const room = text.length * 3;
+  const ptr = allocRequest(e, room);
+  const { written } = encoder.encodeInto(text, new Uint8Array(e.memory.buffer, ptr, room));
+  return finishCall(e, ptr, written);
+}
+
+// --- helpers ---
+
+/**
+ * A fresh instance's exports, checked: the dk_* functions, the memory and the ABI version. The loader instantiates
+ * the module (it has no imports: docs/embedding.md); the host then calls the instance's own exports, since the
+ * loader's wrappers would add a call and an arguments array to each of the five.
+ */
+function instantiate(module: WasmModule): AbiExports {
+  const exports = instantiateSync(module as WebAssembly.Module, {}).instance.exports as unknown as AbiExports;
+  for (const name of ["dk_abi_version", "dk_alloc", "dk_free", "dk_call", "dk_out_ptr", "dk_out_len"] as const) {
+    if (typeof exports[name] !== "function") throw new TypeError(`the module does not export ${name}: is it dropkit's core?`);
+  }
+  if (!(exports.memory instanceof WebAssembly.Memory)) throw new TypeError("the module does not export its memory");
+  const version = exports.dk_abi_version();
+  if (version !== ABI_VERSION) throw new TypeError(`the core speaks ABI version ${version}; this host knows version ${ABI_VERSION}`);
+  return exports;
+}
+
+function allocRequest(e: AbiExports, len: number): number {
+  const ptr = e.dk_alloc(len) >>> 0;
+  // 0 is dk_alloc's "no buffer" (docs/embedding.md): writing there would overwrite the module's own data.
+  if (ptr === 0) throw new CoreTrap(`the core has no room for a request of ${len} bytes (dk_alloc returned 0)`);
+  return ptr;
+}
+
+function finishCall(e: AbiExports, ptr: number, len: number): { status: number; view: Uint8Array } {
+  const status = e.dk_call(ptr, len);
+  e.dk_free(ptr);
+  return { status, view: new Uint8Array(e.memory.buffer, e.dk_out_ptr() >>> 0, e.dk_out_len() >>> 0) };
+}
+
+function isResponse(value: unknown): value is Response {
+  return typeof Response !== "undefined" && value instanceof Response;
 }

@@ -2,7 +2,6 @@
 
 import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { Discovery } from "../config/discovery.js";
 import { DropkitError, fail } from "../errors.js";
 import type { Env } from "../types.js";
 
@@ -80,8 +79,11 @@ export function trustPolicy(env: Env, platform: string = process.platform): Trus
   return policy;
 }
 
-/** The scope of a resolve: the policy, fenced at the last directory discovery searched (none for an explicit config). */
-export function trustScope(env: Env, discovery: Discovery | null): TrustScope {
+/**
+ * The scope of a resolve: the policy, fenced at the last directory discovery searched (none for an explicit config).
+ * Of a discovery (src/config/discovery.ts) it reads only the directories searched.
+ */
+export function trustScope(env: Env, discovery: { searched: ReadonlyArray<{ dir: string }> } | null): TrustScope {
   return { policy: trustPolicy(env), fence: discovery?.searched.at(-1)?.dir ?? null };
 }
 

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { DropkitError, fail } from "../errors.js";
 import { signalGroup, stopGroup } from "./group.js";
-import { interruptionOf } from "../cli/signals.js";
+import { interruptionOf } from "../signals.js";
 import { requireTrusted, trustPolicy, type TrustScope } from "../files/trust.js";
 
 /** Which hooks run: before (`init`) or after (`post`) the drop is created. */

@@ -1,21 +1,7 @@
 // The text of `dropkit config`'s table, as pure functions: shared by the CLI and the browser playground.
 
+import type { Decision, ListEntry } from "../core/decisions.js";
 import { escapeControls } from "./controls.js";
-
-/** One leaf of the resolved config with its winning origin (a decision record: src/core/decisions.ts). */
-export interface TableDecision {
-  key: string;
-  value: unknown;
-  layer: string;
-  source: string;
-}
-
-/** One entry of a union list (`modules.*`) with its own origin. */
-export interface TableEntry {
-  value: string;
-  layer: string;
-  source: string;
-}
 
 /** The header of the table. */
 export const configTableHeader = ["KEY", "VALUE", "LAYER", "SOURCE"] as const;
@@ -53,7 +39,7 @@ export function alignColumns(rows: string[][]): string[] {
  * carry their own origin; another list's origin is on its first line. Every cell is escaped
  * (`escapeControls`): values and sources come from configs and file names.
  */
-export function configTableLines(decisions: TableDecision[], entries: Record<string, TableEntry[]> | undefined): string[] {
+export function configTableLines(decisions: Decision[], entries: Record<string, ListEntry[]> | undefined): string[] {
   const rows: string[][] = [[...configTableHeader]];
   for (const d of decisions) {
     const listed = entries?.[d.key] ?? [];
@@ -76,7 +62,7 @@ export function configTableLines(decisions: TableDecision[], entries: Record<str
  * The rows of the table, without the header: one per leaf, and one per entry of the union lists right
  * after its list (`modules.exclude[0]`, ...), because a union list has no single origin.
  */
-export function configTableRows(decisions: TableDecision[], entries: Record<string, TableEntry[]> | undefined): string[][] {
+export function configTableRows(decisions: Decision[], entries: Record<string, ListEntry[]> | undefined): string[][] {
   const rows: string[][] = [];
   for (const d of decisions) {
     rows.push([d.key, formatValue(d.value), d.layer, d.source]);

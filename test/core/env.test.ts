@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { ResolveDone } from "../../src/core/host.js";
+import type { ResolveDone } from "../../src/core/protocol.js";
 import { only, resolve, resolveDone, resolveOk } from "../helpers/core.js";
 
 const cwd = "/work/drop";

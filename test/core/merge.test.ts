@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { PresetFileInput, ResolveDone, ResolveRequest } from "../../src/core/host.js";
+import type { PresetFileInput, ResolveDone, ResolveRequest } from "../../src/core/protocol.js";
 import { deriveDecisions, deriveListEntries } from "../../src/core/decisions.js";
 import { only, positionOf, resolve, resolveDone, resolveOk } from "../helpers/core.js";
 

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { ResolveDone, ResolveRequest } from "../../src/core/host.js";
+import type { ResolveDone, ResolveRequest } from "../../src/core/protocol.js";
 import { only, positionOf, resolveDone, resolveOk } from "../helpers/core.js";
 
 const cwd = "/drop";

@@ -1,7 +1,7 @@
 // Shared access to the built core for the core's tests: the JS binding, and typed shortcuts over it.
 
 import { loadCore } from "../../src/core/node.js";
-import type { CoreDiagnostic, ResolveDone, ResolveRequest, ResolveResponse, ValidateResponse } from "../../src/core/host.js";
+import type { CoreDiagnostic, ResolveDone, ResolveRequest, ResolveResponse, ValidateResponse } from "../../src/core/protocol.js";
 
 export const core = loadCore();
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { openCore } from "../../src/core/abi.js";
+import { openCore } from "../../src/core/host.js";
 import { openAbi, wasmBytes } from "../../scripts/lib/abi.js";
 import { trapModule, trapModuleResponse, trapModuleWithVersion } from "../helpers/trap-module.js";
 import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";

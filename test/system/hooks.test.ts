@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
 import { runHooks, type HookOptions, type HookOutputRecord, type HookRecord } from "../../src/hooks/scripts.js";
-import { Interrupted } from "../../src/cli/signals.js";
+import { Interrupted } from "../../src/signals.js";
 import { cliPath, eventsOf, fixture, runCli, type FixtureFile } from "../helpers/cli.js";
 import { assertStopped, killQuietly, waitFor } from "../helpers/processes.js";
 import { tempDir } from "../helpers/temp.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { DropkitError } from "../../src/errors.js";
 import { acquireLock, lockStaleMs, type LockHolder } from "../../src/state/lock.js";
-import { Interrupted } from "../../src/cli/signals.js";
+import { Interrupted } from "../../src/signals.js";
 import { age, deadPid, eventsOf, fixture, runCli, startCli } from "../helpers/cli.js";
 import { openUp, permissions } from "../helpers/nobody.js";
 import { isRunning, killQuietly, waitFor } from "../helpers/processes.js";

@@ -36,7 +36,7 @@ describe("the packed files", () => {
       "dist/index.js",
       "dist/index.d.ts",
       "dist/core/host.js",
-      "dist/core/abi.js",
+      "dist/core/index.js",
     ]) {
       assert.ok(files.includes(file), `${file} is not in the package: ${files.join(", ")}`);
     }
@@ -89,7 +89,7 @@ describe("the packed files", () => {
   });
 
   test("dropkit/core and dropkit/abi load no Node built-in, so they run in a browser", () => {
-    for (const entry of ["dist/core/host.js", "dist/core/abi.js"]) {
+    for (const entry of ["dist/core/host.js", "dist/core/index.js"]) {
       const seen = new Set<string>();
       const visit = (file: string): void => {
         if (seen.has(file)) return;

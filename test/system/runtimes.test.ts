@@ -1,4 +1,4 @@
-// dropkit on Bun and Deno (their binaries from npm, which .ci/run installs): dropkit/abi with every vector, the CLI, and docs/embedding.md's snippets.
+// dropkit on Bun and Deno (their binaries from npm, which .ci/run installs): dropkit/core with every vector, the CLI, and docs/embedding.md's snippets.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -27,14 +27,15 @@ for (const runtime of runtimes) {
     test("is installed", () =>
       assert.ok(runtime.bin && fs.existsSync(runtime.bin), `${runtime.name.toUpperCase()}_BIN is not set or missing`));
 
-    test("dropkit/abi answers every vector byte for byte", () => {
+    test("dropkit/core, installed from the packed tarball, answers every vector byte for byte", () => {
       const dir = tempDir("dropkit-runtime-");
+      installTarball(dir, packRepo().tarball, { type: "module" });
       const script = path.join(dir, "vectors.mjs");
       fs.writeFileSync(
         script,
         `import { readFileSync, readdirSync } from "node:fs";
-import { openCore } from ${JSON.stringify(path.join(repoRoot, "dist/core/abi.js"))};
-const core = openCore(readFileSync(${JSON.stringify(path.join(repoRoot, "dist/dropkit.wasm"))}));
+import { openCore } from "dropkit/core";
+const core = openCore(readFileSync(${JSON.stringify(path.join(dir, "node_modules/dropkit/dist/dropkit.wasm"))}));
 const dir = ${JSON.stringify(path.join(repoRoot, "test/vectors"))};
 const failures = [];
 let count = 0;
@@ -80,11 +81,11 @@ describe("docs/embedding.md", () => {
     return block[1]!;
   };
 
-  test("the Deno snippet runs as written, next to abi.js, abi.d.ts and dropkit.wasm", {
+  test("the Deno snippet runs as written, in a project that installed the packed dropkit", {
     skip: process.env.DENO_BIN || process.env.CI ? false : "set DENO_BIN",
   }, () => {
     const dir = tempDir("dropkit-deno-");
-    for (const file of ["abi.js", "abi.d.ts", "dropkit.wasm"]) fs.copyFileSync(path.join(repoRoot, "dist", file), path.join(dir, file));
+    installTarball(dir, packRepo().tarball, { type: "module" });
     fs.writeFileSync(path.join(dir, "dropkit.config.json"), '{ "theme": "ocean" }\n');
     fs.writeFileSync(path.join(dir, "main.ts"), snippet("embedding-deno-example"));
     const result = run(process.env.DENO_BIN!, ["run", "--allow-read", "main.ts"], dir);

@@ -1,4 +1,4 @@
-// Tests for src/cli/signals.ts, and SIGINT, SIGTERM and SIGHUP sent to the built CLI while a hook runs.
+// Tests for src/signals.ts, and SIGINT, SIGTERM and SIGHUP sent to the built CLI while a hook runs.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { Interrupted, signalExitCodes, trapSignals, type StopSignal } from "../../src/cli/signals.js";
+import { Interrupted, signalExitCodes, trapSignals, type StopSignal } from "../../src/signals.js";
 import { cliPath, deadPid, fixture, startCli as startWaiting } from "../helpers/cli.js";
 import { groupMembers, isRunning, killQuietly, waitFor } from "../helpers/processes.js";
 import { hasScript, keys, Terminal } from "../helpers/pty.js";
@@ -99,7 +99,7 @@ describe("trapSignals", () => {
   });
 
   test("in a real process: trapped, SIGINT is an abort; released, SIGINT ends the process as Node does", () => {
-    const signals = new URL("../../src/cli/signals.ts", import.meta.url).href;
+    const signals = new URL("../../src/signals.ts", import.meta.url).href;
     const script = (release: boolean) => `
       const { trapSignals } = await import(${JSON.stringify(signals)});
       const trap = trapSignals();

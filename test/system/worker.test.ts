@@ -1,10 +1,11 @@
-// dist/core/abi.js in headless Chromium: a module Web Worker runs every vector through the plain-WebAssembly host; the page uses it too.
+// dropkit/core in headless Chromium, bundled for the browser as a consumer would: a module Web Worker runs every vector through it; the page uses it too.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { buildSync } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { trapModule, trapModuleResponse } from "../helpers/trap-module.js";
 import { expectedText, loadVectors, requestText } from "../../scripts/lib/vectors.js";
@@ -13,9 +14,9 @@ const executablePath = "/usr/bin/chromium";
 const dist = new URL("../../dist/", import.meta.url);
 const vectors = loadVectors();
 
-// The worker imports only what a browser gives it: the compiled host and the wasm, over HTTP.
+// The worker imports only what a browser gives it: the host bundled with its dependency, and the wasm, over HTTP.
 const workerJs = `
-import { CoreTrap, openCore, openCoreAsync } from "/dist/core/abi.js";
+import { CoreTrap, openCore, openCoreAsync } from "/dropkit-core.js";
 const results = {};
 try {
   const core = await openCoreAsync(fetch("/dist/dropkit.wasm"));
@@ -45,9 +46,9 @@ postMessage(results);
 
 const pageHtml = `<!doctype html>
 <meta charset="utf-8">
-<title>dropkit/abi</title>
+<title>dropkit/core</title>
 <script type="module">
-  import { openCoreAsync } from "/dist/core/abi.js";
+  import { openCoreAsync } from "/dropkit-core.js";
   const worker = new Worker("/worker.js", { type: "module" });
   window.workerResult = new Promise((resolve) => {
     worker.onmessage = (event) => resolve(event.data);
@@ -59,11 +60,26 @@ const pageHtml = `<!doctype html>
     .catch((error) => "error: " + error);
 </script>`;
 
+let bundled: string | undefined;
+
+/** dist/core/index.js (what `dropkit/core` names) and @assemblyscript/loader as one ES module for the browser: a Node built-in in it fails the build. */
+function browserBundle(): string {
+  bundled ??= buildSync({
+    entryPoints: [new URL("core/index.js", dist).pathname],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    logLevel: "silent",
+  }).outputFiles[0]!.text;
+  return bundled;
+}
+
 function serve(): Promise<http.Server> {
   const routes: Record<string, () => [string, Uint8Array | string]> = {
     "/": () => ["text/html", pageHtml],
     "/worker.js": () => ["text/javascript", workerJs],
-    "/dist/core/abi.js": () => ["text/javascript", fs.readFileSync(new URL("core/abi.js", dist))],
+    "/dropkit-core.js": () => ["text/javascript", browserBundle()],
     "/dist/dropkit.wasm": () => ["application/wasm", fs.readFileSync(new URL("dropkit.wasm", dist))],
     "/trap.wasm": () => ["application/wasm", trapModule()],
     "/requests.json": () => ["application/json", JSON.stringify(vectors.map((v) => ({ file: v.file, request: requestText(v) })))],
@@ -89,7 +105,7 @@ interface WorkerResult {
   nodeGlobals: string[];
 }
 
-describe("dropkit/abi in a Web Worker in headless Chromium", () => {
+describe("dropkit/core in a Web Worker in headless Chromium", () => {
   let server: http.Server;
   let browser: Browser | undefined;
   let fromWorker: WorkerResult;
@@ -97,7 +113,7 @@ describe("dropkit/abi in a Web Worker in headless Chromium", () => {
 
   before(async () => {
     assert.ok(fs.existsSync(executablePath), `Chromium is missing at ${executablePath}: install it (Debian: apt-get install chromium)`);
-    assert.ok(fs.existsSync(new URL("core/abi.js", dist)), "dist/core/abi.js is missing: run npm run build");
+    assert.ok(fs.existsSync(new URL("core/index.js", dist)), "dist/core/index.js is missing: run npm run build");
     server = await serve();
     browser = await chromium.launch({
       executablePath,

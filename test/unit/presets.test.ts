@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import type { CoreWarning } from "../../src/core/host.js";
+import type { CoreWarning } from "../../src/core/protocol.js";
 import type { DropkitError } from "../../src/errors.js";
 import { loadPresets } from "../../src/config/presetfiles.js";
 import { tempDir } from "../helpers/temp.js";

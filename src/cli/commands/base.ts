@@ -1,13 +1,13 @@
 // The shared flags of every command, and turning what a run ends with (its result, a signal, an exception) into log records and an exit code.
 
 import { clipanion, t } from "./clipanion.js";
-import type { CoreDiagnostic } from "../../core/host.js";
+import type { CoreDiagnostic } from "../../core/protocol.js";
 import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions } from "../../core/decisions.js";
 import { DropkitError, exitCodes } from "../../errors.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
-import { interruptionOf, trapSignals, type Interrupted } from "../signals.js";
+import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
 
 const { Command, Option } = clipanion;
 

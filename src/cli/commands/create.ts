@@ -5,7 +5,7 @@ import { FolderListing } from "../../files/listing.js";
 import { requireThemePath } from "../../config/themepath.js";
 import { clipanion } from "./clipanion.js";
 import type { Cache, FingerprintResult } from "../../archives/cache.js";
-import type { Plan, ResolvedConfig } from "../../core/host.js";
+import type { Plan, ResolvedConfig } from "../../core/protocol.js";
 import type { HookOutputRecord, HookRecord } from "../../hooks/scripts.js";
 import type { DecisionLog } from "../../output/log.js";
 import type { ProgressLine, ProgressTarget } from "../../output/progress.js";

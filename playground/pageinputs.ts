@@ -3,13 +3,13 @@
 import { deflateRaw, fromBase64, inflateRaw, toBase64Url } from "./bytes.ts";
 
 /** A preset file of the simulated folder, its path relative to it. */
-export interface PresetFileState {
+export interface PresetFileFields {
   path: string;
   text: string;
 }
 
 /** Everything the page shows is a function of this value, which is also what a link holds. */
-export interface State {
+export interface PageInputs {
   config: string;
   format: string;
   env: string;
@@ -18,7 +18,7 @@ export interface State {
   preset: string;
   logFormat: string;
   archives: string;
-  presetFiles: PresetFileState[];
+  presetFiles: PresetFileFields[];
 }
 
 export const defaultArchives = [
@@ -30,7 +30,7 @@ export const defaultArchives = [
   "test-fixtures.zip",
 ].join("\n");
 
-export const defaults: State = {
+export const defaults: PageInputs = {
   config: `{
   "schema": 1,
   "theme": "ocean",
@@ -61,15 +61,15 @@ const compressedPrefix = "z=";
  * plain form earlier versions wrote, still read. A key that is absent keeps its default, so hand-made links
  * work too. Throws when a compressed fragment is damaged.
  */
-export async function decodeFragment(hash: string): Promise<State> {
+export async function decodeFragment(hash: string): Promise<PageInputs> {
   const body = hash.replace(/^#/, "");
-  const state: State = { ...defaults, presetFiles: [] };
+  const state: PageInputs = { ...defaults, presetFiles: [] };
   if (body.startsWith(compressedPrefix)) {
-    const parsed = JSON.parse(await inflate(body.slice(compressedPrefix.length))) as Partial<Record<keyof State, unknown>>;
+    const parsed = JSON.parse(await inflate(body.slice(compressedPrefix.length))) as Partial<Record<keyof PageInputs, unknown>>;
     for (const key of textKeys) if (typeof parsed[key] === "string") state[key] = parsed[key];
     if (Array.isArray(parsed.presetFiles)) {
       state.presetFiles = parsed.presetFiles
-        .filter((f): f is PresetFileState => typeof f?.path === "string" && typeof f?.text === "string")
+        .filter((f): f is PresetFileFields => typeof f?.path === "string" && typeof f?.text === "string")
         .map(({ path, text }) => ({ path, text }));
     }
     return state;
@@ -83,7 +83,7 @@ export async function decodeFragment(hash: string): Promise<State> {
 }
 
 /** The compressed fragment (with its `#`) for a state. */
-export async function encodeFragment(state: State): Promise<string> {
+export async function encodeFragment(state: PageInputs): Promise<string> {
   return "#" + compressedPrefix + (await deflate(JSON.stringify(state)));
 }
 

@@ -1,0 +1,182 @@
+// The protocol between a host and the core (SPEC section 11, docs/abi.md): the dk_* exports, and the requests and
+// answers as JSON values. Types only: src/core/host.ts speaks it.
+
+import type { WasmMemory } from "./wasmtypes.js";
+
+/** What `callBytes` returns: the ABI status (0 handled, 1 not JSON or not an object, 2 not a valid request) and the response. */
+export interface RawResponse {
+  status: number;
+  /** The response bytes as the core wrote them (a copy: the module's own are valid only until its next call). */
+  bytes: Uint8Array;
+}
+
+export interface AbiCore {
+  /** `dk_abi_version()` of the module. */
+  readonly abiVersion: number;
+  /** The status of the last request: 0 handled, 1 not JSON or not an object, 2 JSON but not a valid request. */
+  readonly lastStatus: number;
+  /** Sends one request (an object is sent as JSON, a string as is) and returns the parsed response. */
+  call<T = Record<string, unknown>>(request: object | string): T;
+  /** Sends request text; returns the response text exactly as the core wrote it. */
+  callText(text: string): string;
+  /** Sends raw request bytes (which need not be valid UTF-8). */
+  callBytes(request: Uint8Array): RawResponse;
+}
+
+/** The exports of the dk_* ABI (SPEC section 11): every host calls these, dropkit's own loader-based binding too. */
+export interface AbiExports {
+  memory: WasmMemory;
+  dk_abi_version(): number;
+  dk_alloc(len: number): number;
+  dk_free(ptr: number): void;
+  dk_call(ptr: number, len: number): number;
+  dk_out_ptr(): number;
+  dk_out_len(): number;
+}
+
+/** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
+export interface CoreDiagnostic {
+  name: "SchemaValidationError" | "ConfigSyntaxError" | "UsageError" | "PresetNotFound" | "ThemeNotFound" | "RequestError";
+  exitCode: number;
+  /** Dotted key path such as `modules.include[2]`, or "". */
+  path: string;
+  /** `file:line:column`, a file, a flag, a variable or a preset name. */
+  source: string;
+  message: string;
+  /** Present when the problem has a position in a text. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** UTF-16 offset of the offending span in the text, and its length. */
+  offset?: number;
+  length?: number;
+}
+
+export interface CoreWarning {
+  message: string;
+  source: string;
+}
+
+export type Layer = "cli" | "env" | "config" | "preset" | "default";
+
+/** The resolved config: every field of SPEC section 2, defaults filled in, paths absolute. */
+export interface ResolvedConfig {
+  schema: 1;
+  theme: string;
+  modules: { include: string[]; exclude: string[]; only: string[] };
+  presets: string[];
+  presetsSearchPath: string[];
+  hooks: { initScriptsDir: string; postScriptsDir: string; onFailure: "continue" | "fail" };
+  cache: { file: string; enabled: boolean };
+  log: { format: "text" | "json" };
+}
+
+export interface Origin {
+  layer: Layer;
+  source: string;
+}
+
+/** A leaf's origin in a resolve answer; a union list's also has one origin per item of the list in `config`. */
+export interface LeafOrigin extends Origin {
+  entries?: Origin[];
+}
+
+/** Where a config or preset comes from: JSON text (with positions) or a value a host evaluated. */
+export type SourceInput =
+  | { source: string; format: "json" | "package.json"; text: string }
+  | { source: string; format: "value"; value: unknown };
+
+export type PresetFileInput = SourceInput & { ref?: string; name?: string };
+
+export interface ResolveRequest {
+  cwd: string;
+  flags?: { theme?: string; exclude?: string[]; preset?: string[]; logFormat?: string; config?: string };
+  env?: Record<string, string>;
+  config?: SourceInput | null;
+  presetFiles?: PresetFileInput[];
+  presetNames?: string[];
+  detected?: Record<string, string | null>;
+  files?: string[];
+  archives?: string[];
+  /** Ask for `explain` in the answer (every layer that set each key): only `dropkit config --explain` needs it. */
+  explain?: boolean;
+}
+
+export interface PresetChoice {
+  name: string;
+  source: string;
+  reason: string;
+  glob?: string;
+}
+
+export interface ModuleDecision {
+  name: string;
+  file: string;
+  selected: boolean;
+  reason: string;
+  glob?: string;
+  layer?: Layer;
+  source?: string;
+}
+
+export interface Plan {
+  /** `name`: the theme as the state file keeps it (the archive's theme name, or the path of one outside the drop), or null. */
+  theme: { file: string | null; path: string | null; name: string | null; reason: string; alternatives: string[] };
+  modules: string[];
+  excluded: string[];
+  decisions: ModuleDecision[];
+}
+
+interface Staged {
+  ok: boolean;
+  logFormat?: "text" | "json";
+  errors?: CoreDiagnostic[];
+  warnings: CoreWarning[];
+}
+
+/**
+ * The final answer (docs/abi.md, "The answer"). With problems (`ok: false`) it still has `config` and `origins`
+ * for what the valid values give, and `invalid` names the leaves the problems are about. Decision records are
+ * derived from `config` and `origins` (src/core/decisions.ts).
+ */
+export interface ResolveDone extends Staged {
+  stage: "done";
+  errors: CoreDiagnostic[];
+  /** The per-hook timeout `DROPKIT_HOOK_TIMEOUT` sets, in ms; absent when it is unset or empty (the host's default). */
+  hookTimeoutMs?: number;
+  config?: ResolvedConfig;
+  /** Every leaf's origin, in the order of SPEC section 2. */
+  origins?: Record<string, LeafOrigin>;
+  /** Only with problems: the dotted keys of the leaves they are about. */
+  invalid?: string[];
+  /** Only when the request asked for it (`explain: true`). */
+  explain?: Record<string, Array<{ value: unknown } & Origin>>;
+  /** Absent when the presets could not be worked out (problems came first, and files would have had to be loaded). */
+  presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
+  plan?: Plan;
+}
+
+export interface ResolveNeedsPresets extends Staged {
+  stage: "presets";
+  needs: { mode: "auto" | "list"; presets: Array<{ ref: string; kind: "path" | "name" }>; searchPath: string[] };
+}
+
+export interface ResolveNeedsDetect extends Staged {
+  stage: "detect";
+  needs: { detect: Array<{ id: string; name: string; globs: string[] }> };
+}
+
+export type ResolveResponse = ResolveDone | ResolveNeedsPresets | ResolveNeedsDetect;
+
+export interface ValidateResponse {
+  ok: boolean;
+  config?: unknown;
+  errors: CoreDiagnostic[];
+  warnings: CoreWarning[];
+}
+
+export interface BundledPreset {
+  name: string;
+  preset: Record<string, unknown>;
+  detect: string[] | null;
+}
