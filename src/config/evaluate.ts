@@ -202,6 +202,12 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
 }
 
 /**
+ * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
+ * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
+ */
+const neverSettled = new WeakSet<object>();
+
+/**
  * `pending`, unless it never settles: a config's code that awaits a promise nothing will resolve leaves the event loop
  * with nothing to do, and Node would end the process there, with the code of a success and nothing done. So:
  *
@@ -213,12 +219,6 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
  *
  * The same rule holds in the CLI and in the library's `loadConfig`.
  */
-/**
- * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
- * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
- */
-const neverSettled = new WeakSet<object>();
-
 function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: string): Promise<T> {
   const limitMs = testConfigSettleMs(process.env) ?? limits.configSettleMs;
   return new Promise<T>((resolve, reject) => {
