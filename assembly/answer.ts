@@ -57,8 +57,8 @@ export class Resolved {
   plan: Plan | null;
   errors: Array<Diagnostic>;
   warnings: Array<Warning>;
-  /** Whether the answer has `explain`, which only `dropkit config --explain` reads. */
-  explain: bool;
+  /** Which chains the answer's `explain` holds, which only `dropkit config --explain` reads: -1 none, `LeafId.Count` every key's, else one key's. */
+  explain: i32;
 }
 
 /**
@@ -110,7 +110,7 @@ export function writeResolved(w: JsonWriter, resolved: Resolved): void {
 
   // Every layer that set each key, the winner first, with the values that were overridden: the largest
   // part of the resolved, which only `dropkit config --explain` reads, so it is written only when asked for.
-  if (resolved.explain) writeExplain(w, merged, auto, autoNames);
+  if (resolved.explain >= 0) writeExplain(w, merged, auto, autoNames, resolved.explain);
 
   const applied = resolved.applied;
   if (applied != null) {
@@ -154,10 +154,14 @@ function isAbout(path: string, key: string): bool {
   return path.length > 0 && path.length < key.length && key.startsWith(path) && key.charCodeAt(path.length) == PERIOD;
 }
 
-function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>): void {
+/** `explain`: the chain of leaf `only`, or of every leaf for `LeafId.Count`. */
+function writeExplain(w: JsonWriter, merged: Merged, auto: bool, autoNames: Array<Span>, only: i32): void {
   w.key("explain").beginObject();
   const layers = merged.layers;
-  for (let i = 0; i < LeafId.Count; i++) {
+  const all = only == LeafId.Count;
+  const first = all ? 0 : only;
+  const end = all ? <i32>LeafId.Count : only + 1;
+  for (let i = first; i < end; i++) {
     w.key(LEAVES[i].key).beginArray();
     for (let j = 0; j < layers.length; j++) {
       const layer = layers[j];

@@ -33,4 +33,4 @@ export const MSG_PRESET_ONLY_KEY = "is not allowed in a preset: a preset holds o
 
 export const MSG_REQUEST_NOT_JSON = "The request is not valid JSON";
 export const MSG_REQUEST_NOT_OBJECT = "The request must be a JSON object with an \"op\"";
-export const MSG_REQUEST_UNKNOWN_OP = "Unknown op: expected one of validate, resolve, presets, parse";
+export const MSG_REQUEST_UNKNOWN_OP = "Unknown op: expected one of validate, resolve, presets, parse, suggest";

@@ -6,9 +6,11 @@ import { writeValue } from "./echo";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "./messages";
 import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "./parser";
 import { BUNDLED_NAMES, bundledLayer, bundledTape } from "./presets";
-import { spanOf } from "./span";
+import { Span, spanOf, spanText } from "./span";
+import { spanList } from "./flags";
 import { resolveRequest } from "./resolve";
 import { writeDiagnostics, writeWarnings } from "./response";
+import { suggest } from "./suggest";
 import { JsonKind, Tape } from "./tape";
 import { format, intText } from "./text";
 import { listUnlisted, readInto } from "./validate";
@@ -53,6 +55,7 @@ export function handle(ptr: usize, len: i32): void {
   else if (op == "resolve") resolveRequest(tape, req, w, problems);
   else if (op == "presets") presetsRequest(w);
   else if (op == "parse") parseRequest(tape, req, w, problems);
+  else if (op == "suggest") suggestRequest(tape, req, w, problems);
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ", found \"" + op + "\"" : ""));
   if (problems.length > 0) {
     lastStatus = Status.Malformed;
@@ -134,6 +137,25 @@ function parseRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<strin
     writeValue(w, doc.tape!, doc.node);
   }
   writeDiagnostics(w, "errors", errors);
+  w.endObject();
+}
+
+/** `suggest`: the did-you-mean of the core's own messages, for the names the host checks (commands, flags, archives). */
+function suggestRequest(tape: Tape, req: i32, w: JsonWriter, problems: Array<string>): void {
+  const name = tape.member(req, "name");
+  if (name < 0 || tape.kind(name) != JsonKind.String) problems.push("name must be a string");
+  const node = tape.member(req, "candidates");
+  if (node < 0) problems.push("candidates must be an array of strings");
+  const spans = node >= 0 ? spanList(tape, node, "candidates", problems) : new Array<Span>();
+  if (problems.length > 0) return;
+  const candidates = new Array<string>(spans.length);
+  for (let i = 0; i < spans.length; i++) candidates[i] = spanText(unchecked(spans[i]));
+  const closest = suggest(tape.text(name), candidates);
+  w.beginObject();
+  w.key("ok").bool(true);
+  w.key("suggestion");
+  if (closest.length > 0) w.string(closest);
+  else w.null();
   w.endObject();
 }
 

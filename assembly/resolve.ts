@@ -4,7 +4,7 @@
 // needs is asked for them first. Once an input has a problem, the core asks for nothing more: it answers at
 // once with every problem and with what the valid values give.
 
-import { Diagnostic, Warning } from "./diagnostic";
+import { Diagnostic, USAGE_ERROR, Warning } from "./diagnostic";
 import { DocumentKind, sourceDocument } from "./document";
 import { HostSettings, readEnvironment } from "./env";
 import { readFlags, spanList } from "./flags";
@@ -15,10 +15,12 @@ import { PresetChoice, applyListed, baseDirOf, candidates, detectPresets, readPr
 import { isAbsolutePath } from "./paths";
 import { writeNeedDetect, writeNeedPresets, writeResolved } from "./answer";
 import { beginStage } from "./response";
-import { LeafId, isPresetPath } from "./schema";
+import { LEAVES, LeafId, isPresetPath } from "./schema";
 import { Plan, selectPlan } from "./select";
 import { Span, spanOf } from "./span";
+import { didYouMean } from "./suggest";
 import { JsonKind, Tape } from "./tape";
+import { format } from "./text";
 import { readInto } from "./validate";
 import { JsonWriter } from "./writer";
 
@@ -34,11 +36,13 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
     problems.push("cwd must be an absolute directory path");
     return;
   }
-  const explain = wantsExplain(tape, req, problems);
+  const explainNode = explainOf(tape, req, problems);
   const errors = new Array<Diagnostic>();
   const warnings = new Array<Warning>();
 
   const cli = readFlags(tape, tape.member(req, "flags"), cwd, errors, problems);
+  // The key of `--explain` is checked with the flags: an unknown one is their kind of problem, a UsageError.
+  const explain = explainedLeaf(tape, explainNode, errors);
   const host = new HostSettings();
   const env = readEnvironment(tape, tape.member(req, "env"), cwd, errors, warnings, problems, host);
   let config: Layer | null = null;
@@ -135,12 +139,32 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   });
 }
 
-/** Whether the request asks for `explain` (`"explain": true`); any other value than a boolean is malformed. */
-function wantsExplain(tape: Tape, req: i32, problems: Array<string>): bool {
+/** The request's `explain` when it asks for one (`true`, or a key as a string), else -1; any other value is malformed. */
+function explainOf(tape: Tape, req: i32, problems: Array<string>): i32 {
   const node = tape.member(req, "explain");
-  if (node < 0 || tape.kind(node) == JsonKind.Null) return false;
-  if (tape.kind(node) != JsonKind.Bool) problems.push("explain must be true or false");
-  return tape.isTrue(node);
+  if (node < 0) return -1;
+  const kind = tape.kind(node);
+  if (kind == JsonKind.String) return node;
+  if (kind != JsonKind.Bool && kind != JsonKind.Null) problems.push("explain must be true, false or a key");
+  return tape.isTrue(node) ? node : -1;
+}
+
+/**
+ * Which chains the answer's `explain` holds: every key's (`LeafId.Count`) for `true`, one key's for its name, none (-1).
+ * A name that is no key is a UsageError at `--explain`, with the did-you-mean and the keys, as `dropkit config` reports it.
+ */
+function explainedLeaf(tape: Tape, node: i32, errors: Array<Diagnostic>): i32 {
+  if (node < 0) return -1;
+  if (tape.kind(node) != JsonKind.String) return LeafId.Count;
+  const key = tape.text(node);
+  const keys = new Array<string>(LeafId.Count);
+  for (let i = 0; i < LeafId.Count; i++) {
+    if (LEAVES[i].key == key) return i;
+    keys[i] = LEAVES[i].key;
+  }
+  const message = format("Unknown key \"%\" for --explain.% Keys: %.", key, didYouMean(key, keys), keys.join(", "));
+  errors.push(Diagnostic.from(USAGE_ERROR, "", message, "--explain"));
+  return -1;
 }
 
 function hasPathEntry(entries: Array<Span>): bool {

@@ -1,4 +1,4 @@
-// Did-you-mean: the closest accepted name to a mistyped one.
+// Did-you-mean: the closest accepted name to a mistyped one, for every message of dropkit (the host asks through the `suggest` op).
 
 import { asciiLower } from "./text";
 
@@ -11,6 +11,9 @@ export function suggest(word: string, candidates: Array<string>): string {
   const limit = max<i32>(2, lower.length / 3);
   for (let i = 0, n = candidates.length; i < n; i++) {
     const candidate = candidates[i];
+    // At least as many edits away as the lengths differ: past the limit, never the answer, so not worth measuring
+    // (a name of a megabyte against short candidates stays cheap).
+    if (abs<i32>(candidate.length - lower.length) > limit) continue;
     const d = editDistance(lower, asciiLower(candidate));
     if (d < bestDistance) {
       bestDistance = d;

@@ -1,28 +1,80 @@
-// The archive fingerprint cache: size, mtime, sha256 and zip verdict of each archive, reading only what changed. The file on disk is src/archives/cachefile.ts.
+// The archive fingerprint cache: size, mtime, sha256 and zip verdict of each archive, so that a re-run reads only what changed; and its file (`.dropkit-cache.json`): what is at `cache.file` (dropkit's cache, a corrupt one, someone else's file), its layout, and its safe replacement.
 
-import { statSync, type Stats } from "node:fs";
+import { lstatSync, renameSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { Cache, CacheData, Fingerprint } from "./cachefile.js";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
-import { notRegularProblem } from "../files/found.js";
 import { fail } from "../errors.js";
+import { notRegularProblem, readFound, sameFile } from "../files/found.js";
+import { errorReason, syncDirectory } from "../files/fsutil.js";
+import { isRecord, parseJsonWithin, type JsonLimits } from "../files/jsonfile.js";
+import { stageFile, type StagedFile } from "../files/staging.js";
 import type { ZipVerdict } from "./zip.js";
 
-export {
-  cacheFileLimits,
-  cacheKind,
-  cacheText,
-  cacheVersion,
-  commitCache,
-  foreignCacheMessage,
-  loadCache,
-  saveCache,
-  stageCache,
-  type Cache,
-  type CacheData,
-  type CacheFound,
-  type Fingerprint,
-} from "./cachefile.js";
+/** What is known about one archive. */
+export interface Fingerprint {
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in milliseconds since the epoch, with the file system's precision. */
+  mtimeMs: number;
+  /** SHA-256 of the content, lowercase hex. */
+  sha256: string;
+  /** The zip check's verdict on this content; an entry without a readable one is checked again (caches written before the check). */
+  zip?: ZipVerdict;
+}
+
+/** What to write: the result of `fingerprintArchives`. */
+export interface CacheData {
+  /** Fingerprints by archive name. */
+  fingerprints: Record<string, Fingerprint>;
+  /** When fingerprinting started (epoch ms), from `fingerprintArchives`. */
+  checkedAtMs: number;
+}
+
+/** The cache as read from disk. */
+export interface Cache {
+  /** Fingerprints by archive name (relative to the working directory), with any further fields of each entry kept. */
+  entries: Record<string, Fingerprint>;
+  /**
+   * When the run that wrote the cache started looking at archives (epoch ms); entries modified shortly
+   * before it are not trusted, because a same-size change within one timestamp tick leaves mtime unchanged.
+   * @default 0 (nothing is known, so nothing racy is trusted)
+   */
+  checkedAtMs: number;
+  /** What is at the path, and so whether it may be replaced. */
+  found: CacheFound;
+  /** Set when the file exists but cannot be used; the cache then starts empty and is rebuilt. */
+  warning?: string;
+}
+
+/**
+ * What is at `cache.file`. Only `missing` and dropkit's own caches (`cache`, `corrupt`, `other-version`)
+ * may be replaced, plus a symbolic link (replaced itself, its target untouched) and a file that cannot be
+ * read (moved aside whole first); anything else is `foreign` and never touched.
+ */
+export type CacheFound =
+  | { kind: "missing" }
+  | { kind: "cache"; version: 1 | 2; stats: Stats }
+  /** A dropkit cache that cannot be used (torn, wrong entries, beyond `cacheFileLimits`): moved aside, then rebuilt. */
+  | { kind: "corrupt"; reason: string; stats: Stats }
+  /** A cache with dropkit's marker and another version (a newer dropkit): rebuilt, no copy kept. */
+  | { kind: "other-version"; version: unknown; stats: Stats }
+  /** A file this user cannot read, so cannot tell: moved aside whole (bytes, mode and owner kept), then rebuilt. */
+  | { kind: "unreadable"; reason: string; stats: Stats }
+  | { kind: "link"; target: string; stats: Stats }
+  /** Not a dropkit cache: `what` says what it is ("is a zip archive"). */
+  | { kind: "foreign"; what: string; stats?: Stats };
+
+/** The first key of every cache file since layout version 2: the file says what it is. */
+export const cacheKind = "dropkit-cache";
+
+/** Version of the cache file layout written; version 1 (`{version, checkedAtMs, archives}`) is still read. */
+export const cacheVersion = 2;
+
+/**
+ * A cache file larger or deeper than this is treated as corrupt (moved aside, rebuilt), never parsed:
+ * about 150 bytes an archive, so room for some 400,000 archives.
+ */
+export const cacheFileLimits: JsonLimits = { bytes: 64 * 1024 * 1024, depth: 128 };
 
 /** The result of fingerprinting a set of archives. */
 export interface FingerprintResult extends CacheData {
@@ -140,6 +192,194 @@ export function isZipVerdict(value: unknown): value is ZipVerdict {
     : v.ok === false && typeof v.problem === "string";
 }
 
+/**
+ * Reads the cache file, never following a symbolic link, and says what it is (`found`). A missing file is
+ * an empty cache. A dropkit cache that cannot be used, or a link, is an empty cache plus a warning, and is
+ * rebuilt by the next save. A file that is not a dropkit cache is an empty cache with `found.kind` `foreign`:
+ * the caller must refuse to write it.
+ *
+ * A file is a dropkit cache when it parses (within `cacheFileLimits`) to an object with `"kind":
+ * "dropkit-cache"`, or to a version-1 cache (`version` 1 with `checkedAtMs` and `archives`); or, when it
+ * does not parse, when its text begins as only dropkit writes a cache (`{"kind": "dropkit-cache"` or
+ * `{"version": 1, "checkedAtMs":`, any whitespace) or is such a beginning cut short; an empty (or
+ * whitespace-only) file counts as one too. At dropkit's own name (`.dropkit-cache.json`, SPEC section 12), any
+ * other regular file, one this user cannot read included, is a corrupt cache: moved aside whole, rebuilt. At
+ * any other name, anything else is someone else's, a file that cannot be read included. Something that is not
+ * a regular file is never a cache, at any name.
+ *
+ * @param file - Absolute path of the cache file.
+ */
+export function loadCache(file: string): Cache {
+  const empty = { entries: {}, checkedAtMs: 0 };
+  const reserved = reservedName(file);
+  // A file at dropkit's own name is dropkit's: whatever it holds that is not a usable cache is corrupt. At a name the
+  // user chose, it may be the user's: only what shows itself to be a cache is touched.
+  const ownName = path.basename(file) === defaultCacheName;
+  let found;
+  try {
+    found = readFound(file, cacheFileLimits.bytes);
+  } catch (error) {
+    const stats = lstatQuietly(file);
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    if (reserved !== undefined) return { ...empty, found: { kind: "foreign", what: reserved, stats } };
+    if (code === "ENOTDIR") return { ...empty, found: { kind: "missing" } };
+    if (!stats) return { ...empty, found: { kind: "foreign", what: `cannot be looked at (${code})` } };
+    // Only a regular file is ever moved aside (/proc/self/mem is not one to rename), and only at dropkit's own name:
+    // a file the user named that cannot be read cannot be shown to be a cache.
+    if (!stats.isFile()) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code})`, stats } };
+    if (!ownName)
+      return { ...empty, found: { kind: "foreign", what: `cannot be read (${code}), so it cannot be shown to be a dropkit cache`, stats } };
+    return {
+      ...empty,
+      found: { kind: "unreadable", reason: code, stats },
+      warning: `Cannot read the cache ${file} (${code}), so dropkit cannot tell whether it is a cache: every archive is hashed, and the file is moved aside whole (bytes, mode and owner kept) to ${file}.corrupt-<time> before a new cache is written.`,
+    };
+  }
+  if (found.kind === "missing") return { ...empty, found: reserved === undefined ? found : { kind: "foreign", what: reserved } };
+  if (reserved !== undefined) return { ...empty, found: { kind: "foreign", what: reserved, stats: found.stats } };
+  if (found.kind === "other") return { ...empty, found: { kind: "foreign", what: `is ${found.what}`, stats: found.stats } };
+  if (found.kind === "link") {
+    return {
+      ...empty,
+      found: { kind: "link", target: found.target, stats: found.stats },
+      warning: `The cache ${file} is a symbolic link to ${found.target}; dropkit does not follow it: every archive is hashed, and the link is replaced by a regular file (as git does), leaving ${found.target} as it is.`,
+    };
+  }
+  const text = found.bytes.toString("utf8");
+  const corrupt = (reason: string): Cache => ({
+    ...empty,
+    found: { kind: "corrupt", reason, stats: found.stats },
+    warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.`,
+  });
+  if (text.trim() === "" && found.complete) return corrupt("it is empty");
+  const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
+  if (!parsed.ok) {
+    if (beginsLikeCache(text)) return corrupt(parsed.reason);
+    return ownName
+      ? corrupt(parsed.reason)
+      : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, false), stats: found.stats } };
+  }
+  const data = parsed.value;
+  const ours = isRecord(data) && (data.kind === cacheKind || (data.version === 1 && "checkedAtMs" in data && "archives" in data));
+  if (!ours) {
+    if (beginsLikeCache(text)) return corrupt("it is not an object of the cache layout");
+    return ownName
+      ? corrupt("it holds JSON that is not a dropkit cache")
+      : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
+  }
+  const version = data.kind === cacheKind ? data.version : 1;
+  if (version !== 1 && version !== cacheVersion) {
+    return {
+      ...empty,
+      found: { kind: "other-version", version, stats: found.stats },
+      warning: `The cache ${file} has layout version ${JSON.stringify(version)}, written by another dropkit; it is rebuilt.`,
+    };
+  }
+  const read = readEntries(data);
+  if (typeof read === "string") return corrupt(read);
+  return { ...read, found: { kind: "cache", version, stats: found.stats } };
+}
+
+/**
+ * The text of a cache file (layout version 2): the `kind` marker first, so that the file says what it is,
+ * then the entries by name. Each entry's `size`, `mtimeMs` and `sha256` come first, then any further fields
+ * it carries, in their order.
+ */
+export function cacheText(data: CacheData): string {
+  // Prototype-free: any archive name is a plain key (`__proto__` too), and filling it stays linear for 10,000 names.
+  const archives = Object.create(null) as Record<string, Fingerprint>;
+  for (const name of Object.keys(data.fingerprints).sort()) {
+    const { size, mtimeMs, sha256, ...rest } = data.fingerprints[name]!;
+    archives[name] = { size, mtimeMs, sha256, ...rest };
+  }
+  return JSON.stringify({ kind: cacheKind, version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
+}
+
+/**
+ * Writes the cache atomically (temporary file + rename), so that a crash or a concurrent run never
+ * leaves a torn file, under the same rules as `create`: only a missing file or a dropkit cache is
+ * replaced, a corrupt one is moved aside first.
+ *
+ * @param file - Absolute path of the cache file.
+ * @param data - The fingerprints and the time the run started, from `fingerprintArchives`.
+ * @returns Warnings (the file moved aside, a directory that could not be flushed).
+ * @throws DropkitError `IOError` (74) with the path and the reason when it cannot or may not be written.
+ */
+export async function saveCache(file: string, data: CacheData, now = new Date()): Promise<string[]> {
+  const loaded = loadCache(file);
+  if (loaded.found.kind === "foreign")
+    fail("IOError", foreignCacheMessage(file, loaded.found.what), { path: "cache.file", file, source: file });
+  const staged = await stageCache(file, data);
+  try {
+    const committed = await commitCache(staged, loaded, now);
+    return committed.warnings;
+  } catch (error) {
+    await staged.discard();
+    throw error;
+  }
+}
+
+/**
+ * Stages the cache: the new file written and flushed under a temporary name next to `file`.
+ *
+ * @throws DropkitError `IOError` (74) naming the file and the ways out.
+ */
+export async function stageCache(file: string, data: CacheData): Promise<StagedFile> {
+  try {
+    return await stageFile(file, cacheText(data));
+  } catch (error) {
+    fail(
+      "IOError",
+      `Cannot write the cache ${file} (${errorReason(error)}). Check that its directory exists and is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      { path: "cache.file", file, source: file },
+    );
+  }
+}
+
+/**
+ * Replaces the cache by the staged file. What is at the path is looked at again first (another drop
+ * sharing the cache, or another program, may have written it since `loaded` was read): a foreign file is
+ * never replaced; a corrupt or unreadable one is moved aside to `<file>.corrupt-<timestamp>`.
+ *
+ * @returns Where the old file was moved, or `null`, and warnings.
+ * @throws DropkitError `IOError` (74); the staged file is then left for the caller to discard.
+ */
+export async function commitCache(
+  staged: StagedFile,
+  loaded: Cache,
+  now: Date,
+): Promise<{ movedAside: string | null; warnings: string[] }> {
+  const file = staged.target;
+  let found = loaded.found;
+  const stats = lstatQuietly(file);
+  const unchanged =
+    stats === undefined ? found.kind === "missing" : "stats" in found && found.stats !== undefined && sameFile(stats, found.stats);
+  if (!unchanged) found = loadCache(file).found;
+  if (found.kind === "foreign") fail("IOError", foreignCacheMessage(file, found.what), { path: "cache.file", file, source: file });
+  let movedAside: string | null = null;
+  try {
+    if (found.kind === "corrupt" || found.kind === "unreadable") movedAside = moveAside(file, now);
+    await staged.commit();
+  } catch (error) {
+    fail(
+      "IOError",
+      `Cannot ${movedAside === null && (found.kind === "corrupt" || found.kind === "unreadable") ? "move the unusable cache aside" : "write the cache"} ${file} (${errorReason(error)}). Check that its directory is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      { path: "cache.file", file, source: file },
+    );
+  }
+  const warning = syncDirectory(path.dirname(file), file);
+  return { movedAside, warnings: warning ? [warning] : [] };
+}
+
+/**
+ * The message for a `cache.file` that dropkit may not replace.
+ *
+ * @param what - What the file is, from `CacheFound` (`is a zip archive`).
+ */
+export function foreignCacheMessage(file: string, what: string): string {
+  return `cache.file is ${file}, which ${what}; dropkit replaces only a missing file or a cache it wrote, so nothing was written. Set cache.file to another path (the default is ${defaultCacheName}), move that file away, or disable the cache with cache.enabled: false.`;
+}
+
 // --- helpers ---
 
 /** A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and it is several times cheaper than a promise each. */
@@ -154,4 +394,86 @@ function statArchive(file: string): Stats {
 
 function failToRead(file: string, code: string): never {
   fail("IOError", `Cannot read the archive ${file} (${code}); check that it is readable.`, { file, source: file });
+}
+
+/** The default `cache.file`, for messages. */
+const defaultCacheName = ".dropkit-cache.json";
+
+/** Names `cache.file` may never have: files dropkit (or its users' tools) read as something else. */
+function reservedName(file: string): string | undefined {
+  const name = path.basename(file);
+  const lower = name.toLowerCase();
+  if (name === ".dropkit.json" || name.startsWith(".dropkit.json.")) return "is named like dropkit's state file or one of its copies";
+  if (/^dropkit\.config\.(ts|js|json)$/.test(name)) return "is named like a dropkit config file";
+  if (name === "package.json") return "is named like a package.json";
+  if (lower.endsWith(".zip")) return "is named like a zip archive, which create would read as a module";
+  return undefined;
+}
+
+/** `lstat` that never throws: a path the system cannot even look at (ENAMETOOLONG, ELOOP, EACCES) gives `undefined`. */
+function lstatQuietly(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a text that does not parse still begins as only dropkit writes a cache (the `kind` marker as the
+ * first key, or a version-1 file's `version` and `checkedAtMs`), or is a beginning of one cut short:
+ * a torn dropkit cache rather than someone else's file.
+ */
+function beginsLikeCache(text: string): boolean {
+  const head = text.replace(/^\ufeff/, "").slice(0, 256);
+  if (/^\s*\{\s*"kind"\s*:\s*"dropkit-cache"/.test(head) || /^\s*\{\s*"version"\s*:\s*1\s*,\s*"checkedAtMs"\s*:/.test(head)) return true;
+  const compact = head.replace(/\s+/g, "");
+  return compact.length > 0 && ['{"kind":"dropkit-cache"', '{"version":1,"checkedAtMs":'].some((start) => start.startsWith(compact));
+}
+
+/** What a file that is not a dropkit cache is, for the message. */
+function describeForeign(bytes: Buffer, parsed: boolean): string {
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return "is a zip archive";
+  if (parsed) return "is JSON that is not a dropkit cache";
+  return "is not a dropkit cache (it does not begin like one)";
+}
+
+/** Renames an unusable cache to the first free `<file>.corrupt-<timestamp>[-n]`, keeping it whole. */
+function moveAside(file: string, now: Date): string {
+  const base = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}`;
+  for (let n = 1; n < 100; n++) {
+    const name = n === 1 ? base : `${base}-${n}`;
+    if (lstatSync(name, { throwIfNoEntry: false })) continue;
+    renameSync(file, name);
+    return name;
+  }
+  throw new Error(`too many copies named ${path.basename(base)}`);
+}
+
+/** The entries and time of a cache object, or why they cannot be used. Each entry keeps every field it has. */
+function readEntries(data: Record<string, unknown>): Pick<Cache, "entries" | "checkedAtMs"> | string {
+  const checkedAtMs = data.checkedAtMs;
+  if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
+  if (!isRecord(data.archives)) return "archives is not an object";
+  // Prototype-free, as in cacheText.
+  const entries = Object.create(null) as Record<string, Fingerprint>;
+  for (const name of Object.keys(data.archives)) {
+    const entry = data.archives[name];
+    if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
+    entries[name] = entry;
+  }
+  return { entries, checkedAtMs };
+}
+
+function isFingerprint(value: unknown): value is Fingerprint {
+  return (
+    isRecord(value) &&
+    typeof value.size === "number" &&
+    Number.isInteger(value.size) &&
+    value.size >= 0 &&
+    typeof value.mtimeMs === "number" &&
+    Number.isFinite(value.mtimeMs) &&
+    typeof value.sha256 === "string" &&
+    /^[0-9a-f]{64}$/.test(value.sha256)
+  );
 }

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import type { CommandClass } from "clipanion";
 import { clipanion } from "./commands/clipanion.js";
+import { reportFailure } from "./commands/base.js";
 import { commands, describingCommands, partial } from "./commands/index.js";
 import { DropkitCli } from "./help.js";
 import { limits } from "../files/limits.js";
@@ -98,13 +99,12 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       command = cli.process(argv, context);
     } catch (error) {
       if (!isClipanionError(error)) throw error;
-      return reportUsageError(argv, stderr, parseProblem(error, argv, commandUsages(cli)));
+      return reportUsageError(argv, stderr, await parseProblem(error, argv, commandUsages(cli)));
     }
     // Help output goes to stdout: it was asked for.
     return await cli.run(command, context);
   } catch (error) {
-    const { reportFailure } = await import("./failure.js");
-    return reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
+    return await reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   }
 }
 
@@ -120,14 +120,13 @@ async function withOutputFailure(code: number, stderr: StandardStream): Promise<
   const failed = writeFailure(1);
   if (code !== 0 || failed === undefined) return code;
   const argv = process.argv.slice(2);
-  const { reportFailure } = await import("./failure.js");
   const { DropkitError } = await import("../errors.js");
   const error = new DropkitError({
     name: "IOError",
     message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`,
     source: "stdout",
   });
-  const exitCode = reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
+  const exitCode = await reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   await flushed([stderr]);
   return exitCode;
 }

@@ -2,7 +2,6 @@
 
 import { withPlaceholders } from "./help.js";
 import type { Problem } from "../output/log.js";
-import { closest } from "./suggest.js";
 
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 export const usageExitCode = 64;
@@ -31,12 +30,12 @@ export function usageProblem(message: string, source = "", usage?: string): Prob
  * @param argv - The arguments, as given.
  * @param commands - Every command, to name and suggest.
  */
-export function parseProblem(error: Error, argv: string[], commands: CommandUsage[]): Problem {
+export async function parseProblem(error: Error, argv: string[], commands: CommandUsage[]): Promise<Problem> {
   const first = argv[0] ?? "";
   const command = commands.find((c) => c.name === first);
   if (!command) {
     if (!first.startsWith("-")) {
-      const guess = closest(
+      const guess = await closest(
         first,
         commands.map((c) => c.name),
       );
@@ -77,6 +76,15 @@ export function parseProblem(error: Error, argv: string[], commands: CommandUsag
   );
 }
 
+/**
+ * The core's did-you-mean (the one of every dropkit message). The core is loaded here, on the error path only: a
+ * command line that parses never pays for it.
+ */
+export async function closest(name: string, candidates: string[]): Promise<string | undefined> {
+  const { loadCore } = await import("../core/node.js");
+  return loadCore().suggest(name, candidates);
+}
+
 // --- helpers ---
 
 /** `--colour` of `--colour=red`. */
@@ -85,13 +93,13 @@ function flagName(arg: string): string {
   return arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
 }
 
-function unknownFlag(arg: string, command: CommandUsage): Problem {
+async function unknownFlag(arg: string, command: CommandUsage): Promise<Problem> {
   const name = flagName(arg);
   const known = command.flags.find((f) => f.names.includes(name));
   // A flag the command has, given a value it does not take (--json=1, -y=no).
   if (known && !known.value) return usageProblem(`${name} takes no value, found "${arg}".`, name, command.usage);
   const names = command.flags.flatMap((f) => f.names).filter((n) => n.startsWith("--"));
-  const guess = closest(
+  const guess = await closest(
     name.replace(/^-+/, ""),
     names.map((n) => n.slice(2)),
   );

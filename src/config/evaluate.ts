@@ -1,16 +1,17 @@
-// Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
+// Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, `dropkit` the running one where the project has none, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
 
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { types } from "node:util";
-import { dropkitAliases } from "./alias.js";
 import { privateCacheDir } from "../files/codecache.js";
 import { DropkitError, fail } from "../errors.js";
+import { packageRoot } from "../installed.js";
 import { limits, type ReadBudget } from "../files/limits.js";
 import { importNative, nativeTypeScript } from "./native.js";
-import { sharedPatch } from "./patch.js";
+import { sharedPatch } from "./sharedpatch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
 import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
-import { testConfigSettleMs } from "../state/testpause.js";
 
 /** What a file is, for messages: a config or a preset. */
 export type FileRole = "config" | "preset";
@@ -106,6 +107,47 @@ async function importModule(file: string): Promise<unknown> {
   return getJiti(alias).import(file);
 }
 
+/**
+ * jiti aliases that make `import ... from "dropkit"` (and `dropkit/core`, `dropkit/abi`, ...) in `file` load the
+ * dropkit that is running, or `undefined` when the project has a dropkit of its own, which then wins as Node would
+ * resolve it. A config that imports `defineConfig` thus loads wherever dropkit runs from.
+ *
+ * @param file - The absolute path of the config or preset file.
+ */
+function dropkitAliases(file: string): Record<string, string> | undefined {
+  if (hasInstalledDropkit(path.dirname(file))) return undefined;
+  return runningAliases();
+}
+
+let aliases: Record<string, string> | undefined;
+
+/**
+ * The package's own exports as absolute paths, read from its package.json, so that every subpath a project could
+ * import is covered and none drifts from the package. The package root is one level above this module (src/ or
+ * dist/, and dist/ for the bundle).
+ */
+function runningAliases(): Record<string, string> {
+  if (aliases) return aliases;
+  const root = packageRoot();
+  const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    exports: Record<string, string | { default: string }>;
+  };
+  aliases = {};
+  for (const [subpath, target] of Object.entries(exports)) {
+    const file = typeof target === "string" ? target : target.default;
+    aliases[subpath === "." ? "dropkit" : `dropkit/${subpath.slice(2)}`] = path.join(root, file);
+  }
+  return aliases;
+}
+
+/** Whether Node's resolution from `dir` would find a `dropkit` package: `node_modules/dropkit` in `dir` or above. */
+function hasInstalledDropkit(dir: string): boolean {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, "node_modules", "dropkit", "package.json"))) return true;
+    if (path.dirname(current) === current) return false;
+  }
+}
+
 /** Evaluates a `.ts`/`.js` file and returns its default export, called if it is a function. */
 async function evaluate(file: string, role: FileRole): Promise<object> {
   let mod: unknown;
@@ -160,6 +202,12 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
 }
 
 /**
+ * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
+ * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
+ */
+const neverSettled = new WeakSet<object>();
+
+/**
  * `pending`, unless it never settles: a config's code that awaits a promise nothing will resolve leaves the event loop
  * with nothing to do, and Node would end the process there, with the code of a success and nothing done. So:
  *
@@ -171,12 +219,6 @@ async function evaluate(file: string, role: FileRole): Promise<object> {
  *
  * The same rule holds in the CLI and in the library's `loadConfig`.
  */
-/**
- * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
- * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
- */
-const neverSettled = new WeakSet<object>();
-
 function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: string): Promise<T> {
   const limitMs = testConfigSettleMs(process.env) ?? limits.configSettleMs;
   return new Promise<T>((resolve, reject) => {
@@ -213,6 +255,16 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
       },
     );
   });
+}
+
+/**
+ * Test-only: the time in ms that `__DROPKIT_TEST_CONFIG_SETTLE_MS` gives a config to settle while something keeps the
+ * process alive (tests of a config that never settles need not wait a minute), or `undefined` for
+ * `limits.configSettleMs`. Outside the `DROPKIT_*` namespace, like `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+function testConfigSettleMs(env: NodeJS.ProcessEnv): number | undefined {
+  const ms = Number(env.__DROPKIT_TEST_CONFIG_SETTLE_MS);
+  return env.__DROPKIT_TEST_CONFIG_SETTLE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 /**

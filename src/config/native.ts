@@ -5,7 +5,6 @@ import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { privateCacheDir } from "../files/codecache.js";
-import { testTsLoader } from "../state/testpause.js";
 
 /** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
 interface ModuleHooks {
@@ -79,6 +78,15 @@ export async function importNative(
 }
 
 // --- helpers ---
+
+/**
+ * Test-only: `__DROPKIT_TEST_TS_LOADER=jiti` has `.ts` files compiled by jiti even where Node could strip their types,
+ * so that the tests check both loading paths on one runtime. Outside the `DROPKIT_*` namespace, like
+ * `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+function testTsLoader(env: NodeJS.ProcessEnv): "jiti" | undefined {
+  return env.__DROPKIT_TEST_TS_LOADER === "jiti" ? "jiti" : undefined;
+}
 
 let loads = 0;
 let installed = false;

@@ -46,6 +46,8 @@ export interface LoadConfigOptions {
 export interface RunOptions extends LoadConfigOptions {
   /** A listing of `cwd` that discovery and detection fill, for the run's later steps to use or forget. @default none: listed here */
   listing?: FolderListing;
+  /** The key of `config --explain`: the core checks it (an unknown key is a UsageError) and answers with its chain alone. */
+  explainKey?: string;
 }
 
 /** The resolved config and how it came about. */
@@ -90,7 +92,8 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   for (const miss of discovery.nearMisses) hostWarnings.push({ message: nearMissWarning(miss, cwd), source: miss.file });
   for (const refused of discovery.untrusted) hostWarnings.push({ message: refused.message, source: refused.file });
   const request: ResolveRequest = { cwd, flags: coreFlags(flags), env: dropkitVariables(env) };
-  if (options.explain) request.explain = true;
+  if (options.explainKey !== undefined) request.explain = options.explainKey;
+  else if (options.explain) request.explain = true;
   // The config and the preset files together are held to limits.totalBytes.
   const budget: ReadBudget = { used: 0 };
   if (discovery.file && discovery.format) {

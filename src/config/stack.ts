@@ -5,7 +5,7 @@ import { createRequire, SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ownCodeDir } from "../installed.js";
-import { sharedPatch } from "./patch.js";
+import { sharedPatch } from "./sharedpatch.js";
 
 /** A position in a file: 1-based line, and 1-based column in UTF-16 code units when known. */
 export interface FilePosition {

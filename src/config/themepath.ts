@@ -5,7 +5,6 @@ import path from "node:path";
 import type { Origin, Plan } from "../core/protocol.js";
 import { fail } from "../errors.js";
 import { listSome } from "../output/logtext.js";
-import { closest } from "../cli/suggest.js";
 
 /** How many archives of the path's folder a message lists when none is close to the name given. */
 const maxListed = 5;
@@ -14,7 +13,7 @@ const maxListed = 5;
  * Throws ThemeNotFound (66) when the plan's theme is a path that is not a readable file: at the flag, variable or
  * `file:line:column` that set it (`origin`), with the closest `.zip` of the folder the path names.
  */
-export function requireThemePath(plan: Plan, origin: Origin | undefined): void {
+export async function requireThemePath(plan: Plan, origin: Origin | undefined): Promise<void> {
   const { path: file, file: inDrop } = plan.theme;
   if (file === null || inDrop !== null) return;
   let why = "not found";
@@ -33,7 +32,7 @@ export function requireThemePath(plan: Plan, origin: Origin | undefined): void {
         ? ` (the theme of preset ${origin.source})`
         : ` (the theme set by ${origin.source})`;
   const frame = where ? { file: where[1], line: Number(where[2]), column: Number(where[3]) } : {};
-  fail("ThemeNotFound", `Theme archive ${file} ${why}${setBy}.${nearby(file)} Check the theme path, or use a theme name or "auto".`, {
+  fail("ThemeNotFound", `Theme archive ${file} ${why}${setBy}.${await nearby(file)} Check the theme path, or use a theme name or "auto".`, {
     path: "theme",
     source: origin?.source ?? file,
     ...frame,
@@ -43,7 +42,7 @@ export function requireThemePath(plan: Plan, origin: Origin | undefined): void {
 // --- helpers ---
 
 /** " Did you mean <closest>?", or the archives the folder holds when none is close, or "" when it holds none. */
-function nearby(file: string): string {
+async function nearby(file: string): Promise<string> {
   const dir = path.dirname(file);
   let zips: string[];
   try {
@@ -53,7 +52,9 @@ function nearby(file: string): string {
   } catch {
     return "";
   }
-  const guess = closest(path.basename(file), zips);
+  // The core's did-you-mean, loaded only now: a theme path that exists never needs it.
+  const { loadCore } = await import("../core/node.js");
+  const guess = loadCore().suggest(path.basename(file), zips);
   if (guess) return ` Did you mean ${path.join(dir, guess)}?`;
   return zips.length > 0 ? ` Archives in ${dir}: ${listSome(zips, maxListed)}.` : "";
 }

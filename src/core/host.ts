@@ -95,6 +95,11 @@ export class Core implements AbiCore {
     return this.expect({ op: "parse", text });
   }
 
+  /** The did-you-mean of every dropkit message: the candidate closest to `name`, when one is close enough. */
+  suggest(name: string, candidates: string[]): string | undefined {
+    return this.expect<{ suggestion: string | null }>({ op: "suggest", name, candidates }).suggestion ?? undefined;
+  }
+
   private send(call: (e: AbiExports) => { status: number; view: Uint8Array }): { status: number; view: Uint8Array } {
     // After a trap the old instance is gone; a fresh one starts from the module's initial state.
     const e = (this.exports ??= instantiate(this.module));

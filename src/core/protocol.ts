@@ -98,8 +98,11 @@ export interface ResolveRequest {
   detected?: Record<string, string | null>;
   files?: string[];
   archives?: string[];
-  /** Ask for `explain` in the answer (every layer that set each key): only `dropkit config --explain` needs it. */
-  explain?: boolean;
+  /**
+   * Ask for `explain` in the answer (every layer that set each key): only `dropkit config --explain` needs it. A key
+   * asks for that key's chain alone, and an unknown one is a UsageError with the did-you-mean.
+   */
+  explain?: boolean | string;
 }
 
 export interface PresetChoice {
@@ -149,7 +152,7 @@ export interface ResolveDone extends Staged {
   origins?: Record<string, LeafOrigin>;
   /** Only with problems: the dotted keys of the leaves they are about. */
   invalid?: string[];
-  /** Only when the request asked for it (`explain: true`). */
+  /** Only when the request asked for it (`explain: true`, or one key). */
   explain?: Record<string, Array<{ value: unknown } & Origin>>;
   /** Absent when the presets could not be worked out (problems came first, and files would have had to be loaded). */
   presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };

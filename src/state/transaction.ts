@@ -2,18 +2,25 @@
 
 import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
-import type { CacheData } from "../archives/cache.js";
-import { commitCache, stageCache, type Cache } from "../archives/cachefile.js";
-import { changeSince, refuseConflict, secondNameOf } from "./conflict.js";
-import { keepCopies, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
+import { commitCache, stageCache, type Cache, type CacheData } from "../archives/cache.js";
+import { keepCopies, keepSecondName, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
 import { DropkitError, fail } from "../errors.js";
+import { readFound, sameFile } from "../files/found.js";
 import { errorReason, noHardLinks, syncDirectory, unlinkQuietly } from "../files/fsutil.js";
 import type { FolderListing } from "../files/listing.js";
 import { acquireLock, lockSuffix, type Lock, type LockHolder } from "./lock.js";
-import { fitState, nextState, readState, setAsideWarning, type ReadStateResult, type StatePlan, type StateV1 } from "./file.js";
+import {
+  fitState,
+  nextState,
+  readState,
+  setAsideWarning,
+  stateFileLimits,
+  type ReadStateResult,
+  type StatePlan,
+  type StateV1,
+} from "./file.js";
 import { stageFile, type StagedFile } from "../files/staging.js";
 import { removeStaleTempFiles } from "../files/tempfile.js";
-import { pauseForTest, testLockWaitMs } from "./testpause.js";
 
 /** Options of `beginTransaction`. */
 export interface TransactionOptions {
@@ -340,6 +347,99 @@ export class StateTransaction {
 }
 
 // --- helpers ---
+
+// The test-only hooks of the transaction (`__DROPKIT_TEST_*`, docs/state-file.md), exported for their unit test.
+
+/** The points of the transaction where a test can pause the process (see `pauseForTest`): before the lock, and in the commit. */
+const testPausePoints = ["locking", "staged", "copied", "committed"] as const;
+
+/**
+ * Test-only: when `__DROPKIT_TEST_STATE_PAUSE` names this point, says so on stderr and waits up to 10 s
+ * (or until SIGUSR2), so that a test can kill the process there or change files under it. The name is
+ * outside the `DROPKIT_*` namespace on purpose: it is not configuration. Unset (always, outside tests), it
+ * does nothing.
+ */
+export async function pauseForTest(point: (typeof testPausePoints)[number], env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.__DROPKIT_TEST_STATE_PAUSE !== point) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      process.removeListener("SIGUSR2", done);
+      resolve();
+    };
+    const timer = setTimeout(done, 10_000);
+    // Listening before saying so: a test may send the signal as soon as it reads the line.
+    process.once("SIGUSR2", done);
+    process.stderr.write(`__dropkit_test_state_pause ${point} ${process.pid}\n`);
+  });
+}
+
+/**
+ * Test-only: the lock wait in ms that `__DROPKIT_TEST_LOCK_WAIT_MS` asks for (tests of many concurrent runs on a
+ * loaded machine let them all take their turn), or `undefined` for the usual wait. Outside the `DROPKIT_*`
+ * namespace, like `__DROPKIT_TEST_STATE_PAUSE`.
+ */
+export function testLockWaitMs(env: NodeJS.ProcessEnv): number | undefined {
+  const waitMs = Number(env.__DROPKIT_TEST_LOCK_WAIT_MS);
+  return Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : undefined;
+}
+
+// A change another program made to the state file between this run's read and its replacement: noticed, and
+// refused (StateConflict, 75), never lost. `changeSince` and `secondNameOf` are exported for their unit test.
+
+/**
+ * What changed at the state file since this run read it as `previous`, or `null` when it is still exactly that:
+ * the same file (device, inode, size, modification time) with the same bytes, the same link, or still nothing.
+ *
+ * @throws The file-system error of reading it again.
+ */
+export function changeSince(file: string, previous: ReadStateResult): string | null {
+  const now = readFound(file, stateFileLimits.bytes);
+  if (previous.kind === "missing") return now.kind === "missing" ? null : "a file appeared there";
+  const same = now.kind !== "missing" && sameFile(now.stats, previous.stats);
+  if (previous.kind === "link") return same && now.kind === "link" && now.target === previous.target ? null : "the link was changed";
+  return same && now.kind === "file" && now.bytes.equals(previous.bytes) ? null : "its content or identity changed";
+}
+
+/**
+ * Gives the state file a second name for the rollback (see `keepSecondName`: the very file, where there are hard
+ * links) and checks that it is the file this run read as `previous`, with the same bytes: the first check for a change.
+ *
+ * @returns The second name.
+ * @throws DropkitError `StateConflict` (75) when the file was removed or is another one (the second name is then
+ *   removed); `IOError` (74) when the name cannot be made.
+ */
+export async function secondNameOf(file: string, previous: Exclude<ReadStateResult, { kind: "missing" }>): Promise<string> {
+  let kept;
+  try {
+    kept = await keepSecondName(file, previous);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") refuseConflict(file, "it was removed");
+    fail(
+      "IOError",
+      `Cannot write the state file ${file} (${errorReason(error)}). Nothing was changed; check that the directory is writable.`,
+      { file, source: file },
+    );
+  }
+  if (!kept.unchanged) {
+    unlinkQuietly(kept.name);
+    refuseConflict(file, "it is not the file this run read");
+  }
+  return kept.name;
+}
+
+/**
+ * Stops the run: the state file was changed by another program (`what`), so it is not replaced.
+ *
+ * @throws DropkitError `StateConflict` (75) naming the file and what changed.
+ */
+function refuseConflict(file: string, what: string): never {
+  fail(
+    "StateConflict",
+    `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`,
+    { file, source: file },
+  );
+}
 
 /** Rolls back every transaction still open when the process exits. */
 function abortOpen(): void {

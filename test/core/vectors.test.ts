@@ -29,7 +29,7 @@ describe("vectors", () => {
     const ops = new Set(
       files.map((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { request: { op?: string } }).request.op),
     );
-    for (const op of ["parse", "validate", "resolve", "presets"]) assert.ok(ops.has(op), op);
+    for (const op of ["parse", "validate", "resolve", "presets", "suggest"]) assert.ok(ops.has(op), op);
   });
 
   for (const file of files) {
@@ -93,6 +93,8 @@ describe("request-level failures", () => {
       [{ op: "resolve", cwd: "/d", env: { DROPKIT_PRESETS: "" }, archives: "a.zip" }, /archives must be an array of strings/],
       [{ op: "resolve", cwd: "/d", presetFiles: [{}] }, /presetFiles\[0\]\.source must be a string/],
       [{ op: "resolve", cwd: "/d", files: [1] }, /files\[0\] must be a string/],
+      [{ op: "resolve", cwd: "/d", explain: 1 }, /explain must be true, false or a key/],
+      [{ op: "suggest", name: "x", candidates: [1] }, /^Malformed suggest request: candidates\[0\] must be a string$/],
       [{ op: 7 }, /^Malformed request: Unknown op/],
     ];
     for (const [request, message] of cases) {

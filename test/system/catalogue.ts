@@ -607,6 +607,14 @@ export const cases: CatalogueCase[] = [
   },
   {
     input: "flags",
+    title: "an unknown key for config --explain, with the closest one",
+    args: [...config, "--explain", "cache.enable"],
+    exit: 64,
+    name: "UsageError",
+    place: ["--explain", 'Did you mean "cache.enabled"?'],
+  },
+  {
+    input: "flags",
     title: "a bad --log-format value",
     args: [...config, "--log-format=xml"],
     exit: 64,

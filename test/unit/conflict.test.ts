@@ -1,10 +1,10 @@
-// Tests for src/state/conflict.ts: a change another program made to the state file between this run's read and its replacement.
+// Tests for the check for a change in src/state/transaction.ts: a change another program made to the state file between this run's read and its replacement.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { changeSince, secondNameOf } from "../../src/state/conflict.js";
+import { changeSince, secondNameOf } from "../../src/state/transaction.js";
 import type { DropkitError } from "../../src/errors.js";
 import { readState } from "../../src/state/file.js";
 import { tempDir } from "../helpers/temp.js";

@@ -1,9 +1,10 @@
-// The shared flags of every command, and turning what a run ends with into a log record and an exit code.
+// The shared flags of every command, and turning what a run ends with (its result, a signal, an exception) into log records and an exit code.
 
 import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../../core/protocol.js";
 import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions } from "../../core/decisions.js";
+import { DropkitError, exitCodes } from "../../errors.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
 import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
@@ -68,8 +69,7 @@ export abstract class DropkitCommand extends Command {
     } catch (error) {
       const interrupted = interruptionOf(trap.signal);
       if (interrupted && error === interrupted) return reportInterrupted(log, interrupted, false);
-      const { reportFailure } = await import("../failure.js");
-      const code = reportFailure(error, log, this.context.env);
+      const code = await reportFailure(error, log, this.context.env);
       // A failure while stopping is reported too, but the run still ends as interrupted.
       return interrupted ? reportInterrupted(log, interrupted, false) : code;
     } finally {
@@ -123,6 +123,38 @@ export function reportResolution(
 export function reportProblems(log: DecisionLog, errors: CoreDiagnostic[]): number {
   log.errors(errors.map(toProblem));
   return errors[0]?.exitCode ?? 70;
+}
+
+/**
+ * Logs a failure and returns its exit code. A `DropkitError` logs each of its problems with its own
+ * exit code; a `CoreTrap` or any other exception is a bug (exit 70): the message asks for a report,
+ * and the stack trace is printed only with `DROPKIT_DEBUG=1`.
+ *
+ * @param error - What was thrown.
+ * @param log - The decisions log to write to.
+ * @param env - Read for `DROPKIT_DEBUG`.
+ */
+export async function reportFailure(error: unknown, log: DecisionLog, env: NodeJS.ProcessEnv): Promise<number> {
+  if (error instanceof DropkitError) {
+    log.errors(error.diagnostics.map((d) => ({ ...d, exitCode: exitCodes[d.name] })));
+    return error.exitCode;
+  }
+  // Loaded only for a bug: the commands that never call the core (help, --version) do not load its host at start-up.
+  const { CoreTrap } = await import("../../core/host.js");
+  const what = error instanceof CoreTrap ? "the wasm core failed" : "dropkit failed unexpectedly";
+  const detail = error instanceof Error ? error.message : String(error);
+  log.errors([
+    {
+      name: "InternalError",
+      exitCode: exitCodes.InternalError,
+      message: `${what}: ${detail}. This is a bug in dropkit: please report it with the command you ran, your dropkit version and this message (run again with DROPKIT_DEBUG=1 for the stack trace).`,
+    },
+  ]);
+  if (env.DROPKIT_DEBUG === "1" && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+    if (error.cause instanceof Error && error.cause.stack) process.stderr.write(`caused by: ${error.cause.stack}\n`);
+  }
+  return exitCodes.InternalError;
 }
 
 // --- helpers ---

@@ -5,7 +5,6 @@ import type { LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions, deriveListEntries, valueAt } from "../../core/decisions.js";
 import type { DecisionLog } from "../../output/log.js";
 import { escapeControls, jsonText } from "../../output/controls.js";
-import { closest } from "../suggest.js";
 import { alignColumns, configTableLines, maxColumnWidth } from "../../output/table.js";
 import { DropkitCommand, reportResolution } from "./base.js";
 
@@ -47,7 +46,8 @@ export class ConfigCommand extends DropkitCommand {
       cwd: this.cwd(),
       env: this.context.env,
       flags: this.configFlags(),
-      explain: this.explain !== undefined,
+      // The core checks the key with the flags: an unknown one is a UsageError, with the did-you-mean of every message.
+      ...(this.explain !== undefined ? { explainKey: this.explain } : {}),
     });
     // Interrupted while a .ts config loaded: print nothing.
     signal.throwIfAborted();
@@ -62,12 +62,7 @@ export class ConfigCommand extends DropkitCommand {
     checkHooksTrust(loaded.config!.hooks, this.cwd(), trustScope(this.context.env, loaded.discovery));
     const out = this.context.stdout;
     if (this.explain !== undefined) {
-      const explained = explainKey(loaded, this.explain, this.json);
-      if (typeof explained !== "string") {
-        log.errors([explained]);
-        return explained.exitCode;
-      }
-      out.write(explained);
+      out.write(explainKey(loaded, this.explain, this.json));
     } else if (this.json) {
       // The core's origins as they are: a union list's also has one origin per item (`entries`).
       out.write(jsonText({ config: loaded.config, origins: loaded.origins }, 2) + "\n");
@@ -85,24 +80,9 @@ function renderTable(loaded: LoadConfigResult): string {
   return configTableLines(deriveDecisions(loaded), deriveListEntries(loaded)).join("\n") + "\n";
 }
 
-/** What `--explain` prints for `key`, or the usage error for an unknown key. */
-function explainKey(
-  loaded: LoadConfigResult,
-  key: string,
-  json: boolean,
-): string | { name: string; exitCode: number; message: string; source: string } {
-  const keys = Object.keys(loaded.explain ?? {});
-  const layers = loaded.explain?.[key];
-  if (!layers) {
-    const guess = closest(key, keys);
-    const hint = guess ? ` Did you mean "${guess}"?` : "";
-    return {
-      name: "UsageError",
-      exitCode: 64,
-      source: "--explain",
-      message: `Unknown key "${key}" for --explain.${hint} Keys: ${keys.join(", ")}.`,
-    };
-  }
+/** What `--explain` prints for `key`: a key the core knows, as it reports an unknown one with the other problems. */
+function explainKey(loaded: LoadConfigResult, key: string, json: boolean): string {
+  const layers = loaded.explain![key]!;
   // Union lists take entries from every layer; every other key has one winner and overridden layers.
   const union = loaded.origins?.[key]?.entries !== undefined;
   const rows = layers.map((l, i) => ({ ...l, status: union ? "merged" : i === 0 ? "wins" : "overridden" }));

@@ -106,7 +106,7 @@ export class CreateCommand extends DropkitCommand {
       const planned = await planDrop(loaded, archives);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
-      requireThemePath(plan, loaded.origins?.theme);
+      await requireThemePath(plan, loaded.origins?.theme);
       logPlan(log, plan);
 
       // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the

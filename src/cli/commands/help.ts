@@ -1,8 +1,7 @@
 // `dropkit help [command]`: the general help with the variables and exit codes, or one command's help.
 
 import { DecisionLog, earlyLogFormat } from "../../output/log.js";
-import { closest } from "../suggest.js";
-import { usageExitCode, usageProblem } from "../usage.js";
+import { closest, usageExitCode, usageProblem } from "../usage.js";
 import { clipanion, t } from "./clipanion.js";
 
 const { Command, Option } = clipanion;
@@ -34,7 +33,7 @@ export class HelpCommand extends Command {
     }
     const known = this.cli.definitions().map((d) => d.path.split(" ").slice(1).join(" "));
     if (!known.includes(this.command)) {
-      const guess = closest(this.command, known);
+      const guess = await closest(this.command, known);
       const message = `Unknown command "${this.command}" for dropkit help.${guess ? ` Did you mean "${guess}"?` : ""} Commands: ${known.join(", ")}.`;
       // A record like every usage error, in the format DROPKIT_LOG_FORMAT asks for.
       new DecisionLog(earlyLogFormat(this.logFormat, this.context.env), this.context.stderr, this.context.env).errors([

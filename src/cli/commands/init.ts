@@ -74,7 +74,7 @@ export class InitCommand extends DropkitCommand {
       only: [],
     };
     // The flags meet the checks config and create give them, at the flag, before any question or file text.
-    requireThemePath(
+    await requireThemePath(
       await init.checkAnswers(cwd, defaults, survey, archives),
       this.theme === undefined ? undefined : { layer: "cli", source: "--theme" },
     );
@@ -99,7 +99,7 @@ export class InitCommand extends DropkitCommand {
       answers = await askAll({ survey, defaults, baseline, checkTheme, core, io: { input: stdin, output: stderr, signal } });
       if (answers === null) return cancelledExitCode;
       // The answers, as the flags were: the same checks, before the file text is built.
-      requireThemePath(await init.checkAnswers(cwd, answers, survey, archives), undefined);
+      await requireThemePath(await init.checkAnswers(cwd, answers, survey, archives), undefined);
     }
 
     const text = init.renderConfig(init.buildConfig(answers, survey, await baseline(answers.presets)));

@@ -1,8 +1,8 @@
-// Tests for src/hooks/output.ts: cutting a hook's output into lines for hook-output records.
+// Tests for src/hooks/scripts.ts' LineSplitter: cutting a hook's output into lines for hook-output records.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { LineSplitter, maxLineLength, type OutputLine } from "../../src/hooks/output.js";
+import { LineSplitter, maxLineLength, type OutputLine } from "../../src/hooks/scripts.js";
 
 /** Feeds `chunks` to a splitter and returns every line it emitted, with the flush at the end. */
 function split(chunks: Array<string | Buffer>, maxLength?: number): OutputLine[] {

@@ -1,8 +1,8 @@
-// Tests for src/state/testpause.ts: the test-only hooks do nothing unless asked, and do what they say when asked.
+// Tests for the test-only hooks of src/state/transaction.ts: they do nothing unless asked, and do what they say when asked.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { pauseForTest, testLockWaitMs } from "../../src/state/testpause.js";
+import { pauseForTest, testLockWaitMs } from "../../src/state/transaction.js";
 
 test("testLockWaitMs: a whole or decimal number of ms, else the usual wait", () => {
   assert.equal(testLockWaitMs({}), undefined);
