@@ -1,6 +1,6 @@
 // The examples the page offers: real configs for the situations dropkit is made for, and one with mistakes to fix.
 
-import { defaultArchives, type PageInputs } from "./pageinputs.ts";
+import { defaults, type PageInputs } from "./pageinputs.ts";
 
 export interface Example {
   id: string;
@@ -87,18 +87,7 @@ export const examples: Example[] = [
   },
 ];
 
-/** The whole state an example sets: what it gives, and the defaults for every other input. */
+/** The whole state an example sets: what it gives, and the page's defaults for every other input (no config text). */
 export function exampleInputs(example: Example): PageInputs {
-  return {
-    config: "",
-    format: "auto",
-    env: "",
-    theme: "",
-    exclude: "",
-    preset: "",
-    logFormat: "",
-    archives: defaultArchives,
-    presetFiles: [],
-    ...example.state,
-  };
+  return { ...defaults, config: "", presetFiles: [], ...example.state };
 }

@@ -21,14 +21,7 @@ export interface PageInputs {
   presetFiles: PresetFileFields[];
 }
 
-export const defaultArchives = [
-  "ocean-theme.zip",
-  "forest-theme.zip",
-  "blog.zip",
-  "shop.zip",
-  "legacy-forum.zip",
-  "test-fixtures.zip",
-].join("\n");
+const defaultArchives = ["ocean-theme.zip", "forest-theme.zip", "blog.zip", "shop.zip", "legacy-forum.zip", "test-fixtures.zip"].join("\n");
 
 export const defaults: PageInputs = {
   config: `{
