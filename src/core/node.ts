@@ -6,12 +6,7 @@ import { Core } from "./host.js";
 
 let shared: Core | null = null;
 
-/** The process-wide core, compiled on first use. */
+/** The process-wide core, compiled on first use from dist/dropkit.wasm (also when running from src/, in tests). */
 export function loadCore(): Core {
-  return (shared ??= new Core(readFileSync(wasmFile())));
-}
-
-/** Where the release module is: dist/dropkit.wasm, also when running from src/ (tests). */
-export function wasmFile(): string {
-  return builtFile("dropkit.wasm");
+  return (shared ??= new Core(readFileSync(builtFile("dropkit.wasm"))));
 }
