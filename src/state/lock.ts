@@ -24,6 +24,7 @@ import { errorReason, unlinkQuietly } from "../files/fsutil.js";
 import { sessionRunning } from "../hooks/group.js";
 import { processAlive } from "../files/tempfile.js";
 import { userName } from "../files/trust.js";
+import { isoTime } from "../isotime.js";
 
 /** The lock file is the state file's name plus this suffix. */
 export const lockSuffix = ".lock";
@@ -414,7 +415,7 @@ function parseHolder(text: string): LockHolder | null {
 
 /** This process as a lock holder; the Linux-only fields are left out elsewhere. */
 function currentHolder(): LockHolder {
-  const holder: LockHolder = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
+  const holder: LockHolder = { pid: process.pid, hostname: os.hostname(), startedAt: isoTime(new Date()) };
   try {
     holder.bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     holder.pidNamespace = readlinkSync("/proc/self/ns/pid");
