@@ -252,7 +252,8 @@ export function loadCache(file: string): Cache {
     found: { kind: "corrupt", reason, stats: found.stats },
     warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.`,
   });
-  if (text.trim() === "" && found.complete) return corrupt("it is empty");
+  // Whitespace alone (what trim() removes, without copying the text to find out).
+  if (found.complete && !/\S/.test(text)) return corrupt("it is empty");
   const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
   if (!parsed.ok) {
     if (beginsLikeCache(text)) return corrupt(parsed.reason);
