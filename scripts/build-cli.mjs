@@ -127,7 +127,7 @@ const cliOptions = (outfile, plugins = []) => ({
   banner: {
     js: 'const __dropkitBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } }; const __dropkitCommonJs = (m) => ({ __proto__: m, default: m });',
   },
-  plugins: [lazyClipanion, ...plugins],
+  plugins: [lazyClipanion, lazyBuiltin("node:os"), ...plugins],
   legalComments: "none",
   minifyWhitespace: true,
   logLevel: "warning",
@@ -194,15 +194,20 @@ checkCodeCaches(path.join(dist, "dropkit.cjs"));
 // --- helpers ---
 
 /**
- * An esbuild plugin that makes a Node built-in load on first use: the bin's src/files/codecache.ts asks node:os only when
- * there is no HOME, and loading it anyway costs about 0.2 ms of every start-up.
+ * An esbuild plugin that makes a Node built-in load on first use: src/files/codecache.ts (in the bin, and in the
+ * bundles for the answer cache) asks node:os only when there is no HOME, and loading it anyway costs about 0.3 ms of
+ * every start-up; the lock asks it only when another run holds the lock.
  */
 function lazyBuiltin(specifier) {
   const filter = new RegExp(`^${specifier}$`);
   return {
     name: `lazy-${specifier}`,
     setup(b) {
-      b.onResolve({ filter }, () => ({ path: specifier, namespace: "lazy-builtin" }));
+      // The stand-in's own require is the built-in itself: resolved like the others, it was the stand-in again, and
+      // every property read recursed until the stack overflowed (os.homedir() without HOME gave no cache directory).
+      b.onResolve({ filter }, (args) =>
+        args.namespace === "lazy-builtin" ? { path: specifier, external: true } : { path: specifier, namespace: "lazy-builtin" },
+      );
       b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
         contents: `module.exports = new Proxy({}, { get: (_, name) => require(${JSON.stringify(specifier)})[name] });`,
         loader: "js",
