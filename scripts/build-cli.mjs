@@ -135,7 +135,7 @@ const configOnly = {
   name: "config-only",
   setup(b) {
     b.onResolve({ filter: /^\.\/commands\/index\.js$/ }, (args) =>
-      args.importer.endsWith(path.join("src", "cli", "main.ts")) ? { path: path.resolve("src/cli/commands/config-only.ts") } : undefined,
+      args.importer.endsWith(path.join("src", "cli", "clis.ts")) ? { path: path.resolve("src/cli/commands/config-only.ts") } : undefined,
     );
   },
 };
