@@ -34,3 +34,15 @@ export function buildCli(registered: ReadonlyArray<CommandClass>, options: { bin
   for (const command of registered) cli.register(command);
   return cli;
 }
+
+/**
+ * Every CLI this bundle can build, as a run builds it: one for each first word that names commands, and the full
+ * one unless the bundle holds only some commands. scripts/build-cli.mjs ships their parsers in the bundle
+ * (./machines.ts), and test/system/parsers.test.ts checks them against clipanion's.
+ */
+export function everyCli(): DropkitCli[] {
+  const firsts = new Set(commands.flatMap((c) => (c.paths ?? []).map((path) => path[0])));
+  const lists = [...firsts].map(namedCommands).filter((named) => named.length > 0);
+  if (!partialCli) lists.push(fullCommands);
+  return lists.map((registered) => buildCli(registered, { binaryVersion: "", enableColors: false }));
+}

@@ -56,9 +56,10 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
     );
   }
   try {
-    // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
-    // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one
-    // the full CLI makes; anything else is left to the full CLI.
+    // Start-up: clipanion's parser covers every registered command (shipped in the bundle, ./machines.ts, or
+    // compiled), so an argv naming a command is first parsed by that command alone: a smaller parser to read and
+    // to run. Paths are fixed and disjoint, so a parse that succeeds is the one the full CLI makes; anything else
+    // is left to the full CLI.
     const named = namedCommands(argv[0]);
     if (named.length > 0) {
       const cli = buildCli(named, stdout);
@@ -98,6 +99,10 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
     return await reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
   }
 }
+
+// For tests (test/system/parsers.test.ts, through the bin): every CLI this bundle builds, and the parser it ships for one.
+export { everyCli } from "./clis.js";
+export { shippedMachine } from "./machines.js";
 
 // --- helpers ---
 
