@@ -12,6 +12,11 @@ import path from "node:path";
 import { build } from "esbuild";
 
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
+// The core the bundles run, by its content: the answer cache (src/files/answercache.ts) never reads another core's answers.
+const coreHash = createHash("sha256")
+  .update(await readFile("dist/dropkit.wasm"))
+  .digest("hex")
+  .slice(0, 16);
 
 /** clipanion's CliBuilder.compile, which builds the machine of every registered command and merges them. */
 const compileBody = [
@@ -207,6 +212,7 @@ const cliOptions = (outfile, plugins = []) => ({
     "import.meta.dirname": "__dirname",
     // The version, so that start-up does not read and parse package.json; src/cli/main.ts reads it when run unbundled.
     __DROPKIT_VERSION__: JSON.stringify(version),
+    __DROPKIT_CORE_HASH__: JSON.stringify(coreHash),
   },
   banner: { js: 'const __dropkitBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   plugins: [lazyClipanion, ...plugins],

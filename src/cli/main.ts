@@ -8,16 +8,23 @@ import type { CommandClass } from "clipanion";
 import { reportFailure } from "./commands/base.js";
 import { buildCli as buildCommandsCli, fullCommands, namedCommands, partialCli } from "./clis.js";
 import type { DropkitCli } from "./help.js";
+import { useAnswers } from "../core/node.js";
+import { AnswerCache } from "../files/answercache.js";
 import { limits } from "../files/limits.js";
-import { packageRoot } from "../installed.js";
+import { builtFile, packageRoot } from "../installed.js";
 import { DecisionLog, earlyLogFormat, shouldColor, type Problem } from "../output/log.js";
 import { flushed, standardStream, writeFailure, type StandardStream } from "../output/stdio.js";
 import { parseProblem, usageExitCode, usageProblem, type CommandUsage } from "./usage.js";
 
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
+/** A hash of dist/dropkit.wasm, set by the bundle build; undefined when run from tsc's output. */
+declare const __DROPKIT_CORE_HASH__: string | undefined;
 /** Runs the full CLI in this process: given by the bin to a bundle that holds only some commands (scripts/build-cli.mjs). */
 declare const __dropkitFullCli: (() => void) | undefined;
+
+// The core's answers are kept for the next run in this folder, and saved as the process exits (src/files/answercache.ts).
+rememberAnswers();
 
 // stdout and stderr are Node's streams only on a terminal (src/output/stdio.ts).
 const stdout = standardStream(1);
@@ -166,6 +173,20 @@ function logFormatFlag(argv: string[]): string | undefined {
     else if (arg === "--json") json = true;
   }
   return value === "text" || value === "json" ? value : json ? "json" : undefined;
+}
+
+/** Makes the core consult the answer cache of this folder's runs, saved at exit; none when the folder is gone. */
+function rememberAnswers(): void {
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    return;
+  }
+  const moduleHash = typeof __DROPKIT_CORE_HASH__ === "string" ? __DROPKIT_CORE_HASH__ : undefined;
+  const answers = new AnswerCache({ cwd, module: builtFile("dropkit.wasm"), moduleHash }, process.env);
+  useAnswers(answers);
+  process.once("exit", () => answers.save());
 }
 
 /** Clipanion's parse errors (unknown command or flag, bad value) carry a `clipanion` marker. */

@@ -4,7 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { privateCacheDir } from "../files/codecache.js";
+import { cacheEntryName, privateCacheDir } from "../files/codecache.js";
 
 /** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
 interface ModuleHooks {
@@ -184,7 +184,7 @@ function stripped(file: string): string {
   }
   // node:crypto would cost 5 ms of a 50 ms run: the key is a fast hash, and an entry holds the text it was stripped
   // from, compared in full, so that two texts with one key never share an entry.
-  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${textKey(`${process.version}\0${source}`)}.js`);
+  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${cacheEntryName(`${process.version}\0${source}`)}.js`);
   if (cacheFile) {
     const code = cachedStrip(cacheFile, source);
     if (code !== undefined) {
@@ -229,18 +229,6 @@ function cachedStrip(cacheFile: string, source: string): string | undefined {
   if (newline < 1 || entry.slice(0, newline) !== String(source.length) || entry.slice(start, start + source.length) !== source)
     return undefined;
   return entry.slice(start + source.length);
-}
-
-/** A 64-bit FNV-1a hash of `text`'s UTF-16 code units, as 16 hex digits (two 32-bit halves, each its own basis). */
-function textKey(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0xcbf29ce4;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c ^ (a >>> 16), 0x01000193);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
 function fallback(why: string): Error {

@@ -26,17 +26,56 @@ const encoder = new TextEncoder();
 // Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD.
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** One instance of the core at a time. A trap discards the instance; the next call makes a fresh one from the module. */
-export class Core implements AbiCore {
-  readonly module: WasmModule;
-  readonly abiVersion: number;
-  lastStatus = 0;
-  private exports: AbiExports | null;
+/**
+ * Answers the core gave before, kept by a host between runs (the CLI's answer cache, src/files/answercache.ts). The
+ * core is pure (no imports, no clock, no randomness: SPEC section 11), so its answer is a function of the request
+ * text and of the module: a store that is given the exact request text, for one module, can answer for it.
+ */
+export interface AnswerStore {
+  /** The answer the core gave to exactly `request`, when the store has it. */
+  recall(request: string): string | undefined;
+  /** The core's answer (status 0) to `request`, just computed. */
+  keep(request: string, answer: string): void;
+}
 
-  constructor(source: WasmModule | WasmBytes) {
-    this.module = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
-    this.exports = instantiate(this.module);
-    this.abiVersion = this.exports.dk_abi_version();
+/** A core's options: `answers`, a store consulted before the module is asked (and told what it answers). */
+export interface CoreOptions {
+  answers?: AnswerStore;
+}
+
+/**
+ * One instance of the core at a time. A trap discards the instance; the next call makes a fresh one from the module.
+ * Given a function for its bytes, the module is compiled only when a request needs it: with an answer store that
+ * knows every request of a run, never.
+ */
+export class Core implements AbiCore {
+  lastStatus = 0;
+  private source: (() => WasmBytes) | null;
+  private compiled: WasmModule | null;
+  private exports: AbiExports | null = null;
+  private readonly answers: AnswerStore | undefined;
+
+  constructor(source: WasmModule | WasmBytes | (() => WasmBytes), options: CoreOptions = {}) {
+    this.answers = options.answers;
+    if (typeof source === "function") {
+      this.source = source as () => WasmBytes;
+      this.compiled = null;
+      return;
+    }
+    this.source = null;
+    this.compiled = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+    // Checked now: a module that is not dropkit's core fails where it is opened.
+    this.exports = instantiate(this.compiled);
+  }
+
+  /** The compiled module (compiled now, when the core was given a function for its bytes and has not needed it yet). */
+  get module(): WasmModule {
+    return (this.compiled ??= new WebAssembly.Module(this.source!()));
+  }
+
+  /** `dk_abi_version()` of the module. */
+  get abiVersion(): number {
+    return (this.exports ??= instantiate(this.module)).dk_abi_version();
   }
 
   /** Sends raw request bytes (which need not be valid UTF-8); the response bytes are a copy. */
@@ -47,13 +86,22 @@ export class Core implements AbiCore {
 
   /** Sends request text; returns the response text exactly as the core wrote it. */
   callText(text: string): string {
-    const { view } = this.send((e) => callExportsText(e, text));
+    const known = this.answers?.recall(text);
+    if (known !== undefined) {
+      this.lastStatus = 0;
+      return known;
+    }
+    const { status, view } = this.send((e) => callExportsText(e, text));
+    let answer: string;
     try {
       // Decoding the view copies it: no slice first.
-      return decoder.decode(view);
+      answer = decoder.decode(view);
     } catch (error) {
       throw new CoreTrap("the core answered with bytes that are not UTF-8", { cause: error });
     }
+    // Only a request the core handled: any other status is a host's bug, to be seen again rather than remembered.
+    if (status === 0) this.answers?.keep(text, answer);
+    return answer;
   }
 
   /** Sends one request (an object is sent as JSON, a string as is) and returns the parsed response. */

@@ -1,4 +1,4 @@
-// The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches): private to the user, or none (SPEC section 12).
+// The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches, the core's answers): private to the user, or none (SPEC section 12).
 
 import { chmodSync, lstatSync, mkdirSync, statSync, type Stats } from "node:fs";
 import os from "node:os";
@@ -10,13 +10,14 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
 /**
  * A directory for cached compiled code (`jiti`: compiled configs; `ts`: `.ts` configs with their types stripped by
  * Node, src/config/native.ts; `v8`: the bin's code caches, which the bin gets
- * from this module through the build), created (mode 0700) when missing and checked before every use, so that no
+ * from this module through the build; `answers`: the core's answers, src/files/answercache.ts, which name the hooks
+ * dropkit runs), created (mode 0700) when missing and checked before every use, so that no
  * other user can plant code that dropkit would run: `$XDG_CACHE_HOME/dropkit/<name>` when `XDG_CACHE_HOME` is an
  * absolute path, else `~/Library/Caches/dropkit/<name>` on macOS, `%LOCALAPPDATA%\dropkit\<name>` on Windows and
  * `~/.cache/dropkit/<name>` elsewhere. Never a shared temp folder.
  *
  * The base directory (`$XDG_CACHE_HOME`, `~/.cache`, ...) must be a directory owned by the user or root and not
- * writable by group or others; `dropkit` and `jiti` (or `ts`, `v8`) below it (dropkit's own) must be real directories, not
+ * writable by group or others; `dropkit` and `jiti` (or `ts`, `v8`, `answers`) below it (dropkit's own) must be real directories, not
  * symbolic links, owned by the user and not writable by group or others. A missing base is made only when the
  * nearest directory above it that exists is owned by the user: never a `~/.cache` in another user's home (root run
  * with that user's `HOME`). When any check fails, or a directory
@@ -31,7 +32,7 @@ export type CacheDir = { dir: string } | { dir: null; why: string };
 export function privateCacheDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
-  name: "jiti" | "ts" | "v8" = "jiti",
+  name: "jiti" | "ts" | "v8" | "answers" = "jiti",
 ): CacheDir {
   const base = cacheBase(env, platform);
   if (!base) return { dir: null, why: "no home directory" };
@@ -61,6 +62,22 @@ export function privateCacheDir(
     if (why) return { dir: null, why };
   }
   return { dir };
+}
+
+/**
+ * A name for a cache entry made from `text`: a 64-bit FNV-1a hash of its UTF-16 code units, as 16 hex digits (two
+ * 32-bit halves, each its own basis). Not a security measure: each cache compares the text an entry was made from in
+ * full before using it. node:crypto would cost about 0.6 ms to load, for a name.
+ */
+export function cacheEntryName(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c ^ (a >>> 16), 0x01000193);
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
 // --- helpers ---
