@@ -27,8 +27,8 @@ export type Machine = { nodes: MachineNode[] };
  * Everything compiling these builders' machine reads, and only that: the command's index and the binary's name, its
  * paths, its positional arguments, and each option's names, arity, and whether it is hidden or required. Two CLIs
  * with the same key compile the same machine, up to the arrays of its builders a machine holds (option names,
- * options with their descriptions and whether they bind a value), which parsing reads and decoding takes from the
- * builders themselves, as compiling does.
+ * options with their descriptions and whether they bind a value): parsing reads those, and a shipped machine takes
+ * them from the builders it is given, as compiling does.
  */
 export function machineKey(builders: ReadonlyArray<MachineBuilder>): string {
   return JSON.stringify(
