@@ -34,10 +34,11 @@ const compileBody = [
 /**
  * Text replacements in clipanion, each of which must match exactly `count` times (a clipanion update that
  * changes the text fails the build instead of silently losing the patch). They make its parser allocate less and
- * parse with the machine shipped in the bundle (below), and its default context lazy: as published it creates `process.stdin`, `process.stdout` and `process.stderr` (streams, and for a
- * terminal node:tty with node:net) and loads node:tty for the colour depth when the module loads, about a seventh of
- * `dropkit config`'s start-up profile. Only `init` reads stdin, dropkit passes its own stdout and stderr
- * (src/output/stdio.ts) and always `enableColors`, so most runs need none of them.
+ * parse with the machine shipped in the bundle (below), and its default context lazy: as published it creates
+ * `process.stdin`, `process.stdout` and `process.stderr` (streams, and for a terminal node:tty with node:net) and
+ * loads node:tty for the colour depth when the module loads, about a seventh of `dropkit config`'s start-up profile.
+ * Only `init` reads stdin, dropkit passes its own stdout and stderr (src/output/stdio.ts) and always `enableColors`,
+ * so most runs need none of them.
  */
 const clipanionPatches = {
   "lib/platform/node.js": [
@@ -294,7 +295,7 @@ async function machinesTable(plugins) {
     stdin: {
       contents: 'export { everyCli } from "./src/cli/clis.ts";\nexport { machinesTableSource } from "./src/cli/machines-encode.ts";\n',
       resolveDir: process.cwd(),
-      sourcefile: "machines-table.ts",
+      sourcefile: "machines-generator.ts",
       loader: "ts",
     },
   });
