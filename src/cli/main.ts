@@ -5,10 +5,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import type { CommandClass } from "clipanion";
-import { clipanion } from "./commands/clipanion.js";
 import { reportFailure } from "./commands/base.js";
-import { commands, describingCommands, partial } from "./commands/index.js";
-import { DropkitCli } from "./help.js";
+import { buildCli as buildCommandsCli, fullCommands, namedCommands, partialCli } from "./clis.js";
+import type { DropkitCli } from "./help.js";
 import { useAnswers } from "../core/node.js";
 import { AnswerCache } from "../files/answercache.js";
 import { limits } from "../files/limits.js";
@@ -17,20 +16,12 @@ import { DecisionLog, earlyLogFormat, shouldColor, type Problem } from "../outpu
 import { flushed, standardStream, writeFailure, type StandardStream } from "../output/stdio.js";
 import { parseProblem, usageExitCode, usageProblem, type CommandUsage } from "./usage.js";
 
-const { Builtins } = clipanion;
-
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
 /** A hash of dist/dropkit.wasm, set by the bundle build; undefined when run from tsc's output. */
 declare const __DROPKIT_CORE_HASH__: string | undefined;
 /** Runs the full CLI in this process: given by the bin to a bundle that holds only some commands (scripts/build-cli.mjs). */
 declare const __dropkitFullCli: (() => void) | undefined;
-
-// Declared before the run starts: a class is not hoisted.
-/** `--version` and `-v` (clipanion's), and `dropkit version` as many CLIs take it: all print the version. */
-class VersionCommand extends Builtins.VersionCommand {
-  static override paths = [["-v"], ["--version"], ["version"]];
-}
 
 // The core's answers are kept for the next run in this folder, and saved as the process exits (src/files/answercache.ts).
 rememberAnswers();
@@ -72,11 +63,12 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
     );
   }
   try {
-    // Start-up: clipanion compiles a parser over every registered command, so an argv naming a command is
-    // first parsed by that command alone. Paths are fixed and disjoint, so a parse that succeeds is the one
-    // the full CLI makes; anything else is left to the full CLI.
-    const named = commands.filter((c) => c.paths?.some((path) => path[0] === argv[0]));
-    if (named.length > 0 && !named.some((c) => describingCommands.has(c))) {
+    // Start-up: clipanion's parser covers every registered command (shipped in the bundle, ./machines.ts, or
+    // compiled), so an argv naming a command is first parsed by that command alone: a smaller parser to read and
+    // to run. Paths are fixed and disjoint, so a parse that succeeds is the one the full CLI makes; anything else
+    // is left to the full CLI.
+    const named = namedCommands(argv[0]);
+    if (named.length > 0) {
       const cli = buildCli(named, stdout);
       let command;
       try {
@@ -86,8 +78,8 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       }
       if (command) return await cli.run(command, context);
     }
-    if (partial && typeof __dropkitFullCli === "function") return null;
-    const cli = buildCli([...commands, VersionCommand], stdout);
+    if (partialCli && typeof __dropkitFullCli === "function") return null;
+    const cli = buildCli(fullCommands, stdout);
     if (argv.length === 0) {
       // No command is not a request for help: a usage error, on stderr like any other.
       const names = commandUsages(cli).map((c) => c.name);
@@ -115,6 +107,10 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
   }
 }
 
+// For tests (test/system/parsers.test.ts, through the bin): every CLI this bundle builds, and the parser it ships for one.
+export { everyCli } from "./clis.js";
+export { shippedMachine } from "./machines.js";
+
 // --- helpers ---
 
 /**
@@ -138,17 +134,10 @@ async function withOutputFailure(code: number, stderr: StandardStream): Promise<
   return exitCode;
 }
 
-/** A clipanion CLI with these commands registered. */
+/** A clipanion CLI with these commands registered, printing on `stdout`. */
 function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStream): DropkitCli {
   // Colours follow the stream help is printed on; usage errors are stripped of them when stderr is not a terminal.
-  const cli = new DropkitCli({
-    binaryName: "dropkit",
-    binaryLabel: "dropkit",
-    binaryVersion: readVersion(),
-    enableColors: colorOn(stdout),
-  });
-  for (const command of registered) cli.register(command);
-  return cli;
+  return buildCommandsCli(registered, { binaryVersion: readVersion(), enableColors: colorOn(stdout) });
 }
 
 /**
