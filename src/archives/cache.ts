@@ -8,6 +8,7 @@ import { notRegularProblem, readFound, sameFile } from "../files/found.js";
 import { errorReason, syncDirectory } from "../files/fsutil.js";
 import { isRecord, parseJsonWithin, type JsonLimits } from "../files/jsonfile.js";
 import { stageFile, type StagedFile } from "../files/staging.js";
+import { isoTime } from "../isotime.js";
 import type { ZipVerdict } from "./zip.js";
 
 /** What is known about one archive. */
@@ -251,7 +252,8 @@ export function loadCache(file: string): Cache {
     found: { kind: "corrupt", reason, stats: found.stats },
     warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.`,
   });
-  if (text.trim() === "" && found.complete) return corrupt("it is empty");
+  // Whitespace alone (what trim() removes, without copying the text to find out).
+  if (found.complete && !/\S/.test(text)) return corrupt("it is empty");
   const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
   if (!parsed.ok) {
     if (beginsLikeCache(text)) return corrupt(parsed.reason);
@@ -440,7 +442,7 @@ function describeForeign(bytes: Buffer, parsed: boolean): string {
 
 /** Renames an unusable cache to the first free `<file>.corrupt-<timestamp>[-n]`, keeping it whole. */
 function moveAside(file: string, now: Date): string {
-  const base = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}`;
+  const base = `${file}.corrupt-${isoTime(now).replace(/[:.]/g, "-")}`;
   for (let n = 1; n < 100; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
     if (lstatSync(name, { throwIfNoEntry: false })) continue;

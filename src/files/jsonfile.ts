@@ -36,6 +36,14 @@ export function parseJsonWithin(text: string, complete: boolean, size: number, l
  * counted. Text that is not JSON may be misjudged, which is harmless: it fails to parse anyway.
  */
 export function nestingExceeds(text: string, max: number): boolean {
+  // A text with no more opening brackets than `max`, inside strings or not, cannot nest deeper: counted with
+  // indexOf, which most files (a cache of a few archives, a state file) end at, where the walk below is a tenth of a
+  // millisecond per 3 KB the first time it runs.
+  let opening = 0;
+  for (const bracket of ["{", "["]) {
+    for (let i = text.indexOf(bracket); i !== -1 && opening <= max; i = text.indexOf(bracket, i + 1)) opening++;
+  }
+  if (opening <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

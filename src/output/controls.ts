@@ -7,6 +7,9 @@
  */
 const controls = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** The same set, to test for: most text has nothing to escape, and is then returned as it is, with nothing made. */
+const anyControl = new RegExp(controls.source);
+
 /** The same set minus C0, which `JSON.stringify` already escapes. */
 const controlsJsonLeaves = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -18,6 +21,7 @@ const controlsJsonLeaves = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\
  * @param keepTabs - Leave tabs raw (a code frame's indentation, which the caret line copies). @default false
  */
 export function escapeControls(text: string, keepTabs = false): string {
+  if (!anyControl.test(text)) return text;
   return text.replace(controls, (c) => {
     if (c === "\t" && keepTabs) return c;
     if (c === "\n") return "\\n";
@@ -42,12 +46,25 @@ export function jsonText(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(controlsJsonLeaves, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** `value` with every string in it (keys too) passed through `escapeControls`. */
+/**
+ * `value` with every string in it (keys too) passed through `escapeControls`. A value with nothing to escape is
+ * returned itself, not copied: the text log renders every record through this, and copying each (its entries, its
+ * arrays) was most of what a record cost.
+ */
 export function escapeDeep(value: unknown): unknown {
   if (typeof value === "string") return escapeControls(value);
-  if (Array.isArray(value)) return value.map(escapeDeep);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const escaped = escapeDeep(value[i]);
+      if (!Object.is(escaped, value[i])) (copy ??= value.slice())[i] = escaped;
+    }
+    return copy ?? value;
+  }
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeControls(k), escapeDeep(v)]));
+    const record = value as Record<string, unknown>;
+    const unchanged = Object.keys(record).every((k) => escapeControls(k) === k && Object.is(escapeDeep(record[k]), record[k]));
+    return unchanged ? value : Object.fromEntries(Object.entries(record).map(([k, v]) => [escapeControls(k), escapeDeep(v)]));
   }
   return value;
 }

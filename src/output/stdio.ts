@@ -63,25 +63,27 @@ export class DirectWriter implements StandardStream {
     if (this.stream) return this.stream.write(text, done);
     if (done) queueMicrotask(done);
     if (this.closed || text === "") return true;
-    let bytes = Buffer.from(text, "utf8");
-    while (bytes.length > 0) {
+    // The text is written as it is (Node encodes it without a Buffer of ours); a Buffer is made only for what a
+    // short write left.
+    let rest: string | Buffer = text;
+    for (;;) {
       let written: number;
       try {
-        written = writeSync(this.fd, bytes);
+        written = typeof rest === "string" ? writeSync(this.fd, rest) : writeSync(this.fd, rest);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EAGAIN") {
           this.stream = this.fallback();
-          return this.stream.write(bytes);
+          return this.stream.write(rest);
         }
         // EPIPE, EBADF, EIO, ENOSPC...: the text has nowhere to go; the run goes on without it.
         noteFailure(this.fd, error);
         this.closed = true;
         return true;
       }
-      bytes = bytes.subarray(written);
+      if (written >= (typeof rest === "string" ? Buffer.byteLength(rest, "utf8") : rest.length)) return true;
+      rest = (typeof rest === "string" ? Buffer.from(rest, "utf8") : rest).subarray(written);
     }
-    return true;
   }
 }
 

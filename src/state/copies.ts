@@ -125,11 +125,16 @@ export async function keepSecondName(
   } else {
     await linkOrCopy(file, name);
   }
-  const stats = lstatSync(name);
-  const same = stats.ino === previous.stats.ino && stats.dev === previous.stats.dev;
-  if (previous.kind === "link") return { name, unchanged: (same || stats.isSymbolicLink()) && readlinkSync(name) === previous.target };
-  if (!(same ? sameFile(stats, previous.stats) : stats.size === previous.stats.size)) return { name, unchanged: false };
+  if (previous.kind === "link") {
+    const stats = lstatSync(name);
+    const same = stats.ino === previous.stats.ino && stats.dev === previous.stats.dev;
+    return { name, unchanged: (same || stats.isSymbolicLink()) && readlinkSync(name) === previous.target };
+  }
+  // One look at the name (its own lstat, then the open file's fstat), its identity and its bytes from the same read.
   const now = readFound(name, stateFileLimits.bytes);
+  if (now.kind === "missing") throw Object.assign(new Error(`ENOENT: no such file, ${name}`), { code: "ENOENT" });
+  const same = now.stats.ino === previous.stats.ino && now.stats.dev === previous.stats.dev;
+  if (!(same ? sameFile(now.stats, previous.stats) : now.stats.size === previous.stats.size)) return { name, unchanged: false };
   return { name, unchanged: now.kind === "file" && now.bytes.equals(previous.bytes) };
 }
 

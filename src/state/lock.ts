@@ -15,15 +15,14 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { fail } from "../errors.js";
 import { describeNonFile, readFound, sameFile } from "../files/found.js";
 import { errorReason, unlinkQuietly } from "../files/fsutil.js";
 import { sessionRunning } from "../hooks/group.js";
 import { processAlive } from "../files/tempfile.js";
 import { userName } from "../files/trust.js";
+import { isoTime } from "../isotime.js";
 
 /** The lock file is the state file's name plus this suffix. */
 export const lockSuffix = ".lock";
@@ -108,7 +107,7 @@ export interface AcquireLockOptions {
 export async function acquireLock(file: string, options: AcquireLockOptions = {}): Promise<Lock> {
   const waitMs = options.waitMs ?? lockWaitMs;
   const deadline = Date.now() + waitMs;
-  const me = currentHolder();
+  const me = await currentHolder();
   let waiting = false;
   for (;;) {
     options.signal?.throwIfAborted();
@@ -116,7 +115,9 @@ export async function acquireLock(file: string, options: AcquireLockOptions = {}
     if (fd !== null) return hold(file, fd, me, options.refreshMs ?? lockRefreshMs);
     const seen = readLock(file);
     if (seen === null) continue;
-    const stale = staleReason(seen, me);
+    // node:os only here, where another run's lock is looked at: loading it costs an uncontended run about 0.3 ms.
+    const { uptime } = await import("node:os");
+    const stale = staleReason(seen, me, Date.now() - uptime() * 1000);
     let blocked: Guard | null = null;
     if (stale !== null) {
       const took = takeOver(file, seen.stats, stale);
@@ -171,15 +172,22 @@ function tryCreate(file: string, me: LockHolder): number | null {
 function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock {
   const mine = fstatSync(fd);
   let length = mine.size;
-  const timer = setInterval(() => {
-    try {
-      const now = new Date();
-      futimesSync(fd, now, now);
-    } catch {
-      // A refresh that fails only makes the lock look older to another host.
-    }
-  }, refreshMs);
-  timer.unref();
+  // The refresh starts when the event loop first turns: until then the run is synchronous work and promptly resolved
+  // promises, which no timer could interrupt, and a cached create, which never waits for anything, makes no timer at
+  // all (Node's first setInterval costs 0.3 ms; an immediate half as much). Neither keeps the process alive.
+  let timer: NodeJS.Timeout | undefined;
+  const start = setImmediate(() => {
+    timer = setInterval(() => {
+      try {
+        const now = new Date();
+        futimesSync(fd, now, now);
+      } catch {
+        // A refresh that fails only makes the lock look older to another host.
+      }
+    }, refreshMs);
+    timer.unref();
+  });
+  start.unref();
   let released = false;
   return {
     file,
@@ -199,6 +207,7 @@ function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock
     release() {
       if (released) return;
       released = true;
+      clearImmediate(start);
       clearInterval(timer);
       try {
         const now = lstatSync(file, { throwIfNoEntry: false });
@@ -241,8 +250,12 @@ function readLock(file: string): { stats: Stats; holder: LockHolder | null; unre
   return { stats: found.stats, holder: parseHolder(found.bytes.toString("utf8")), unreadable: false };
 }
 
-/** Why a lock is stale, or `null` when it may still be held. */
-function staleReason(seen: { stats: Stats; holder: LockHolder | null; unreadable: boolean }, me: LockHolder): string | null {
+/** Why a lock is stale, or `null` when it may still be held; `bootMs` is when this machine started (epoch ms). */
+function staleReason(
+  seen: { stats: Stats; holder: LockHolder | null; unreadable: boolean },
+  me: LockHolder,
+  bootMs: number,
+): string | null {
   const age = Date.now() - seen.stats.mtimeMs;
   const holder = seen.holder;
   if (holder === null) {
@@ -250,7 +263,6 @@ function staleReason(seen: { stats: Stats; holder: LockHolder | null; unreadable
     return age > unnamedStaleMs ? `it names no holder and is ${formatAge(age)} old` : null;
   }
   if (holder.hostname === me.hostname) {
-    const bootMs = Date.now() - os.uptime() * 1000;
     // Another boot id: this machine restarted since (if the lock is older than the restart), or it is another machine of the same name.
     if (holder.bootId && me.bootId && holder.bootId !== me.bootId && seen.stats.mtimeMs < bootMs)
       return "this machine has restarted since it was taken";
@@ -413,8 +425,8 @@ function parseHolder(text: string): LockHolder | null {
 }
 
 /** This process as a lock holder; the Linux-only fields are left out elsewhere. */
-function currentHolder(): LockHolder {
-  const holder: LockHolder = { pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() };
+async function currentHolder(): Promise<LockHolder> {
+  const holder: LockHolder = { pid: process.pid, hostname: await hostName(), startedAt: isoTime(new Date()) };
   try {
     holder.bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     holder.pidNamespace = readlinkSync("/proc/self/ns/pid");
@@ -422,6 +434,20 @@ function currentHolder(): LockHolder {
     // Not Linux, or /proc is not mounted: the host name and process id alone identify the holder.
   }
   return holder;
+}
+
+/**
+ * `os.hostname()`: on Linux read from /proc (the same `gethostname` answer, for this UTS namespace), so that an
+ * uncontended run does not load node:os for it.
+ */
+async function hostName(): Promise<string> {
+  try {
+    const name = readFileSync("/proc/sys/kernel/hostname", "utf8").replace(/\n$/, "");
+    if (name !== "") return name;
+  } catch {
+    // Not Linux, or /proc is not mounted.
+  }
+  return (await import("node:os")).hostname();
 }
 
 /** Whether process ids of `holder` mean the same processes here: same boot and same pid namespace, as far as known. */
@@ -444,6 +470,8 @@ function formatAge(ms: number): string {
 /** Waits `ms`; rejects with the signal's reason (an `Interrupted`) as soon as it is aborted. */
 async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   try {
+    // Loaded only when a run waits: an uncontended run never needs node:timers/promises.
+    const { setTimeout: delay } = await import("node:timers/promises");
     await delay(ms, undefined, signal ? { signal } : {});
   } catch (error) {
     // The timer's own AbortError says nothing of which signal came: the reason does.

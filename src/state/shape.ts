@@ -1,6 +1,7 @@
 // The state's data, whatever file it came from: the v1 and legacy shapes read tolerantly from parsed JSON, the lift to v1, and the order the file is written in.
 
 import { isRecord, setOwn } from "../files/jsonfile.js";
+import { isoTime } from "../isotime.js";
 
 /** What `create` chose. */
 export interface StatePlan {
@@ -238,9 +239,9 @@ class SetAside {
     if (value === undefined) return undefined;
     if (epoch && typeof value === "number" && Number.isFinite(value)) {
       const date = new Date(value);
-      if (!Number.isNaN(date.getTime())) return date.toISOString();
+      if (!Number.isNaN(date.getTime())) return isoTime(date);
     }
-    if (isIsoTime(value)) return new Date(value).toISOString();
+    if (isIsoTime(value)) return isoTime(new Date(value));
     this.keep(key, value, expected(epoch ? "epoch milliseconds or an ISO time" : "an ISO time", value));
     return undefined;
   }

@@ -21,6 +21,7 @@ import {
 } from "./file.js";
 import { stageFile, type StagedFile } from "../files/staging.js";
 import { removeStaleTempFiles } from "../files/tempfile.js";
+import { isoTime } from "../isotime.js";
 
 /** Options of `beginTransaction`. */
 export interface TransactionOptions {
@@ -144,7 +145,7 @@ export class StateTransaction {
    */
   async stageState(plan: StatePlan, toolVersion: string): Promise<void> {
     const file = this.stateFile;
-    const at = this.now.toISOString();
+    const at = isoTime(this.now);
     const previous = readState(file);
     const next = nextState(file, previous, plan, toolVersion, at);
     // What is written must pass the limits the next run reads it with.
@@ -199,7 +200,7 @@ export class StateTransaction {
   async commit(): Promise<CommitResult> {
     const file = this.stateFile;
     const previous = this.previous!;
-    const at = this.now.toISOString();
+    const at = isoTime(this.now);
     await pauseForTest("staged", this.env);
     let copies: KeptCopies = { legacyCopy: null, movedAside: null, made: [], warnings: [] };
     if (previous.kind !== "missing") {
@@ -336,7 +337,7 @@ export class StateTransaction {
 
   /** The rollback of a committed state: the previous file back, if the new one is still this run's. */
   private restore(): EndResult["action"] {
-    const { action, warning } = putBack(this.stateFile, this.committed!, this.backup, this.now.toISOString());
+    const { action, warning } = putBack(this.stateFile, this.committed!, this.backup, isoTime(this.now));
     this.warn(warning);
     return action;
   }

@@ -135,6 +135,23 @@ describe("the bin's code caches", () => {
     assert.equal(runBin(home).rejected, "false", "the cache in use still works");
   });
 
+  test("without HOME the home directory is the system's (os.homedir()), as for jiti's cache", () => {
+    const home = tempDir("dropkit-home-");
+    // The user database's answer, stood in for by a preload: the bin asks node:os for it only now.
+    const preload = path.join(home, "homedir.cjs");
+    fs.writeFileSync(preload, `require("node:os").homedir = () => ${JSON.stringify(home)};\n`);
+    const result = spawnSync(process.execPath, ["-r", preload, cliPath, "config", "--json"], {
+      cwd: drop,
+      env: { PATH: process.env.PATH ?? "", GIT_CEILING_DIRECTORIES: path.dirname(drop) },
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 0, result.stderr);
+    assert.ok(
+      fs.readdirSync(path.join(home, ".cache", "dropkit", "v8")).some((name) => name.endsWith(".cache")),
+      "the bundle's cache is saved under the home directory",
+    );
+  });
+
   test("no usable cache directory (a relative XDG_CACHE_HOME, no home): the CLI runs without caches", () => {
     const result = runBin("relative/cache");
     assert.equal(result.status, 0);
@@ -221,9 +238,9 @@ describe("only what a command uses is loaded", () => {
     return JSON.parse(/loaded=(.*)/.exec(result.stderr)![1]!) as { builtins: string[]; packages: string[] };
   }
   // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
-  // readline), jiti.
+  // readline), jiti; node:os (a home directory without HOME, a lock another run holds) and the lock's wait.
   const unused = (l: { builtins: string[]; packages: string[] }) => [
-    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto"].includes(b)),
+    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises"].includes(b)),
     ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p)),
   ];
 

@@ -25,6 +25,16 @@ test("escapeDeep escapes every string of a value, keys too, and leaves the rest 
   });
 });
 
+test("escapeDeep returns a value with nothing to escape as it is, and copies only what changes", () => {
+  const clean = { event: "plan", modules: ["blog", "shop"], plan: { theme: "ocean", excluded: [] }, n: 1 };
+  assert.equal(escapeDeep(clean), clean);
+  const dirty = { a: ["x", "y\n"], b: { c: "z" } };
+  const escaped = escapeDeep(dirty) as typeof dirty;
+  assert.deepEqual(escaped, { a: ["x", "y\\n"], b: { c: "z" } });
+  assert.deepEqual(dirty, { a: ["x", "y\n"], b: { c: "z" } });
+  assert.equal(escaped.b, dirty.b);
+});
+
 test("jsonLine: C0 escaped by JSON; DEL, C1, U+2028/U+2029 and bidi controls as \\u escapes; the value exact; one line", () => {
   const value = "a\nb\u001b\u007f\u0085\u2028\u2029\u202e\u2066é😀";
   const line = jsonLine({ v: value });
