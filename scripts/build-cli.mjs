@@ -366,7 +366,9 @@ function binSource(bundleHashes, cacheDir) {
 // configs) gets the same. The caches live in a directory private to the user; without one, code compiles as usual.
 "use strict";
 const { lstatSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = require("node:fs");
-const Module = require("node:module");
+// Node's CommonJS module class is this module's own constructor: require("node:module") would load the module
+// facade, about 0.2 ms of every start-up on Node 20. Bun's modules are made otherwise: there, the facade.
+const Module = typeof module.constructor.createRequire === "function" ? module.constructor : require("node:module");
 const path = require("node:path");
 const { Script } = require("node:vm");
 
