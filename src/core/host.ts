@@ -23,8 +23,9 @@ export class CoreTrap extends Error {
 }
 
 const encoder = new TextEncoder();
-// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD.
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD. Made on first use:
+// a process's first TextDecoder costs about 0.1 ms, and a run the answer cache answers decodes nothing.
+let decoder: TextDecoder | undefined;
 
 /**
  * Answers the core gave before, kept by a host between runs (the CLI's answer cache, src/files/answercache.ts). The
@@ -95,7 +96,7 @@ export class Core implements AbiCore {
     let answer: string;
     try {
       // Decoding the view copies it: no slice first.
-      answer = decoder.decode(view);
+      answer = (decoder ??= new TextDecoder("utf-8", { fatal: true })).decode(view);
     } catch (error) {
       throw new CoreTrap("the core answered with bytes that are not UTF-8", { cause: error });
     }
