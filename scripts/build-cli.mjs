@@ -410,10 +410,7 @@ function cacheDirectory() {
 const cacheDir = cacheDirectory();
 /** The function jiti's file is compiled as (the bundles are written so, by scripts/build-cli.mjs). */
 const wrapper = ${JSON.stringify(wrapper)};
-/**
- * Scripts whose cache is missing, was rejected, or was made by a run that did first-time work: their caches are
- * written at exit, with every function the run compiled.
- */
+/** Scripts whose cache is missing or was rejected: their caches are written at exit, with every function the run compiled. */
 const unsaved = [];
 /**
  * The bundle's cache is kept per command: a cache holds what the run that wrote it compiled, so one made by \`config\`
@@ -422,43 +419,20 @@ const unsaved = [];
  */
 const command = ["create", "config", "init", "completion", "help"].includes(process.argv[2]) ? process.argv[2] : "other";
 
-/**
- * \`source\`, a function (a bundle, or jiti's file in \`wrapper\`), compiled with its code cache \`name\` when there is one.
- * A cache holds every function the run that wrote it compiled, and every function compiled from it: one written by a
- * run that did first-time work (compiled the core, read archives: src/files/codecache.ts, markFirstTimeWork) is kept
- * as \`name.first\` and serves the runs like it. A run without such work that was given it removes it, so that the next
- * run compiles afresh and writes \`name\`, the cache of what later runs do (30 KB and 0.6 ms less for a cached
- * \`create\`, made once).
- */
+/** \`source\`, a function (a bundle, or jiti's file in \`wrapper\`), compiled with its code cache \`name\` when there is one. */
 function compile(source, filename, name) {
-  const base = cacheDir && path.join(cacheDir, name + "-" + process.version + "-" + process.arch);
-  const cacheFile = base && base + ".cache";
-  const firstFile = base && base + ".first.cache";
+  const cacheFile = cacheDir && path.join(cacheDir, name + "-" + process.version + "-" + process.arch + ".cache");
   let cachedData;
-  let from = "none";
-  for (const [file, kind] of cacheFile ? [[cacheFile, "own"], [firstFile, "first"]] : []) {
-    try {
-      cachedData = readFileSync(file);
-      from = kind;
-      break;
-    } catch {
-      // No cache of this kind: the next, or none.
-    }
+  try {
+    if (cacheFile) cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet: compile without one, and save one at exit.
   }
   const script = new Script(source, { filename, cachedData });
-  if (script.cachedDataRejected) from = "none";
-  const compiled = { script, cacheFile, firstFile, from };
-  if (cacheFile && from !== "own") unsaved.push(compiled);
+  const compiled = { script, cacheFile };
+  if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push(compiled);
   else if (cacheFile) keepFresh(cacheFile);
   return compiled;
-}
-
-function unlinkQuietly(file) {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone: nothing to remove.
-  }
 }
 
 /** A cache not used for this long is taken to belong to a dropkit or a Node no longer used, and removed. */
@@ -479,27 +453,16 @@ function keepFresh(cacheFile) {
 // its command to be worth keeping, and the next run saves it instead.
 process.once("exit", (code) => {
   if (code !== 0) return;
-  const firstTime = dropkitCacheDir.didFirstTimeWork();
-  let saved = 0;
-  for (const { script, cacheFile, firstFile, from } of unsaved) {
-    if (from === "first") {
-      // A run with first-time work keeps the cache it was given; one without it cannot write a cache of only what it
-      // ran from a script compiled with that cache, so it removes it: the next run compiles afresh and writes one.
-      if (firstTime) keepFresh(firstFile);
-      else unlinkQuietly(firstFile);
-      continue;
-    }
-    const target = firstTime ? firstFile : cacheFile;
+  for (const { script, cacheFile } of unsaved) {
     try {
-      const temporary = target + "." + process.pid + ".tmp";
+      const temporary = cacheFile + "." + process.pid + ".tmp";
       writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
-      renameSync(temporary, target);
-      saved++;
+      renameSync(temporary, cacheFile);
     } catch {
       // A cache is an optimisation: a full disk or a vanished directory costs only speed.
     }
   }
-  if (saved > 0) pruneCaches(cacheDir);
+  if (unsaved.length > 0) pruneCaches(cacheDir);
 });
 
 /**

@@ -1,7 +1,6 @@
 // Loads the core in Node: reads the release module that ships in dist/ (the one module of src/core/ that needs Node).
 
 import { readFileSync } from "node:fs";
-import { markFirstTimeWork } from "../files/codecache.js";
 import { builtFile } from "../installed.js";
 import { Core, type AnswerStore } from "./host.js";
 
@@ -14,12 +13,7 @@ let answers: AnswerStore | undefined;
  */
 export function loadCore(): Core {
   const file = builtFile("dropkit.wasm");
-  const bytes = () => {
-    // A run that compiles the core does what the next run in the folder, answered by the answer cache, will not.
-    markFirstTimeWork();
-    return readFileSync(file);
-  };
-  return (shared ??= new Core(bytes, { answers }));
+  return (shared ??= new Core(() => readFileSync(file), { answers }));
 }
 
 /**

@@ -80,25 +80,6 @@ export function cacheEntryName(text: string): string {
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
-/** The mark a run leaves when it did work that later runs skip: see `markFirstTimeWork`. */
-const firstTimeWork = Symbol.for("dropkit.firstTimeWork");
-
-/**
- * Marks this run as one that did work the next runs in the same folder skip: it compiled the WebAssembly core (a
- * request the answer cache did not know) or read archives (ones the archive cache did not know). The bin keeps a code
- * cache holding every function its run compiled, so such a run's cache is saved under a second name, and the first
- * run without such work saves the cache later runs load: a cached `create` loaded 30 KB more for a cache made by the
- * first `create` in a drop (0.6 ms). Read by the bin through `didFirstTimeWork`.
- */
-export function markFirstTimeWork(): void {
-  (globalThis as Record<symbol, unknown>)[firstTimeWork] = true;
-}
-
-/** Whether this run called `markFirstTimeWork`. */
-export function didFirstTimeWork(): boolean {
-  return (globalThis as Record<symbol, unknown>)[firstTimeWork] === true;
-}
-
 // --- helpers ---
 
 function cacheBase(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | null {
