@@ -450,9 +450,11 @@ function keepFresh(cacheFile) {
 }
 
 // Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
-// its command to be worth keeping, and the next run saves it instead.
+// its command to be worth keeping, and the next run saves it instead. Nor by a run that read archives into the
+// archive cache (src/files/codecache.ts, markOneOffWork): its cache would hold the reading's code, which the next runs
+// skip but would load on every start (30 KB for a cached create).
 process.once("exit", (code) => {
-  if (code !== 0) return;
+  if (code !== 0 || dropkitCacheDir.didOneOffWork()) return;
   for (const { script, cacheFile } of unsaved) {
     try {
       const temporary = cacheFile + "." + process.pid + ".tmp";

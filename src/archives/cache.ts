@@ -4,6 +4,7 @@ import { lstatSync, renameSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "../errors.js";
+import { markOneOffWork } from "../files/codecache.js";
 import { notRegularProblem, readFound, sameFile } from "../files/found.js";
 import { errorReason, syncDirectory } from "../files/fsutil.js";
 import { isRecord, parseJsonWithin, type JsonLimits } from "../files/jsonfile.js";
@@ -141,6 +142,8 @@ export async function fingerprintArchives(
   const hashedNames = new Set<string>();
   const refused = Object.create(null) as Record<string, ZipVerdict>;
   if (jobs.length > 0) {
+    // Reading archives is what the next runs, answered by this cache, will not do: no code cache is saved for it.
+    markOneOffWork();
     const { digestArchives } = await import("./digest-pool.js");
     options.progress?.start(
       jobs.length,

@@ -80,6 +80,24 @@ export function cacheEntryName(text: string): string {
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
+/** The mark of a run that did work the next runs skip: see `markOneOffWork`. */
+const oneOffWork = Symbol.for("dropkit.oneOffWork");
+
+/**
+ * Marks this run as one that read archives into the archive cache: work the next runs in the drop skip. The bin saves
+ * a missing code cache at exit holding every function the run compiled, so such a run saves none: the next run saves
+ * the cache later runs load, without the archive reading's code (a cached `create` loaded 30 KB, 0.6 ms, more for a
+ * cache made by the first `create` in a drop). Read by the bin through `didOneOffWork`.
+ */
+export function markOneOffWork(): void {
+  (globalThis as Record<symbol, unknown>)[oneOffWork] = true;
+}
+
+/** Whether this run called `markOneOffWork`. */
+export function didOneOffWork(): boolean {
+  return (globalThis as Record<symbol, unknown>)[oneOffWork] === true;
+}
+
 // --- helpers ---
 
 function cacheBase(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | null {

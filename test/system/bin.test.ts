@@ -49,6 +49,31 @@ describe("the bin's code caches", () => {
     assert.equal(JSON.parse(second.stdout).config.theme, "ocean");
   });
 
+  test("a create that reads archives into the archive cache saves no code cache; the next, cached, create saves the one runs load", () => {
+    const home = tempDir("dropkit-xdg-");
+    const zips = fixture({ "a.zip": { zip: { "a.txt": "a" } }, "b.zip": { zip: { "b.txt": "b" } } });
+    // Aged past the archive cache's guard against racy timestamps, so that the runs after the first read nothing.
+    for (const name of ["a.zip", "b.zip"]) age(path.join(zips, name));
+    const run = () =>
+      spawnSync(process.execPath, [cliPath, "create", "--log-format=json"], {
+        cwd: zips,
+        env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", XDG_CACHE_HOME: home, GIT_CEILING_DIRECTORIES: path.dirname(zips) },
+        encoding: "utf8",
+      });
+    const dir = path.join(home, "dropkit/v8");
+    const createCaches = () => cacheFiles(dir).filter((f) => f.includes("-create-"));
+    assert.equal(run().status, 0);
+    assert.deepEqual(createCaches(), [], "the run that read the archives saved no cache");
+    assert.equal(run().status, 0);
+    const [saved] = createCaches();
+    assert.ok(saved, "the cached run saved the cache");
+    // A new archive is read again: the cache stays the one cached runs made.
+    const before = fs.readFileSync(path.join(dir, saved));
+    fs.copyFileSync(path.join(zips, "a.zip"), path.join(zips, "c.zip"));
+    assert.equal(run().status, 0);
+    assert.deepEqual(fs.readFileSync(path.join(dir, saved)), before);
+  });
+
   test("each command has a cache of its own, holding what that command's run compiled", () => {
     const home = tempDir("dropkit-xdg-");
     assert.equal(runBin(home).status, 0);
