@@ -31,17 +31,17 @@ export interface AnswerCacheKey {
 }
 
 /** The file's first line: the format, so that a later dropkit with another format reads nothing here. */
-const MAGIC = "dropkit-answers 1";
+const formatLine = "dropkit-answers 1";
 /** One answer (request and response) longer than this is not kept: a run over 10,000 archives asks the core anew. */
-const MAX_ENTRY = 256 * 1024;
+const maxEntryLength = 256 * 1024;
 /** A file longer than this is not read (nor written): it is not one this dropkit wrote. */
-const MAX_FILE = 1024 * 1024;
+const maxFileLength = 1024 * 1024;
 /** An answer cache no run has used for this long is removed, as the bin removes unused code caches. */
-const STALE_MS = 30 * 24 * 60 * 60 * 1000;
+const staleMs = 30 * 24 * 60 * 60 * 1000;
 /** How often an answer cache in use has its time brought forward, so that pruning never takes it. */
-const REFRESH_MS = 7 * 24 * 60 * 60 * 1000;
+const refreshMs = 7 * 24 * 60 * 60 * 1000;
 /** At most this many folders' answers are kept: the least recently used go first. */
-const MAX_FILES = 256;
+const maxFiles = 256;
 
 /**
  * The answer store of the CLI's runs in `key.cwd`, in the private cache directory's `answers` folder (src/files/
@@ -58,7 +58,7 @@ export class AnswerCache implements AnswerStore {
   /** This run's answers, in the order asked: what `save` writes. */
   private readonly used = new Map<string, string>();
   private changed = false;
-  /** Whether the file was there when first read: a new one may take the folder past MAX_FILES. */
+  /** Whether the file was there when first read: a new one may take the folder past maxFiles. */
   private existed = false;
 
   constructor(
@@ -74,7 +74,7 @@ export class AnswerCache implements AnswerStore {
   }
 
   keep(request: string, answer: string): void {
-    if (request.length + answer.length > MAX_ENTRY) return;
+    if (request.length + answer.length > maxEntryLength) return;
     this.used.set(request, answer);
     this.changed = true;
   }
@@ -84,7 +84,7 @@ export class AnswerCache implements AnswerStore {
     if (!this.changed || this.file === null) return;
     let text = this.header;
     for (const [request, answer] of this.used) text += `${request.length} ${answer.length}\n${request}${answer}`;
-    if (text.length > MAX_FILE) return;
+    if (text.length > maxFileLength) return;
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
       writeFileSync(temporary, text, { mode: 0o600 });
@@ -104,7 +104,7 @@ export class AnswerCache implements AnswerStore {
     if (identity === null) return;
     const dir = privateCacheDir(this.env, process.platform, "answers").dir;
     if (dir === null) return;
-    this.header = `${MAGIC}\n${JSON.stringify([this.key.cwd, identity])}\n`;
+    this.header = `${formatLine}\n${JSON.stringify([this.key.cwd, identity])}\n`;
     this.file = path.join(dir, `${cacheEntryName(this.header)}.answers`);
     const text = readAnswerFile(this.file);
     this.existed = text !== null;
@@ -134,7 +134,7 @@ function readAnswerFile(file: string): string | null {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > MAX_FILE) return null;
+    if (!stats.isFile() || stats.size > maxFileLength) return null;
     const bytes = Buffer.allocUnsafe(stats.size);
     let read = 0;
     while (read < stats.size) {
@@ -142,7 +142,7 @@ function readAnswerFile(file: string): string | null {
       if (n === 0) break;
       read += n;
     }
-    if (Date.now() - stats.mtimeMs > REFRESH_MS) utimesSync(file, new Date(), new Date());
+    if (Date.now() - stats.mtimeMs > refreshMs) utimesSync(file, new Date(), new Date());
     return bytes.toString("utf8", 0, read);
   } catch {
     return null;
@@ -174,7 +174,7 @@ function parseEntries(text: string, start: number): Map<string, string> {
 }
 
 /**
- * Removes the answer caches no run has used for STALE_MS, the least recently used beyond MAX_FILES, and temporary
+ * Removes the answer caches no run has used for staleMs, the least recently used beyond maxFiles, and temporary
  * files of runs killed while saving. Runs only when a new file was saved (a run in a folder for the first time, or
  * with another core), so that a run in a known folder never lists the folder.
  */
@@ -188,11 +188,11 @@ function pruneAnswerCaches(dir: string): void {
       const file = path.join(dir, name);
       const stats = lstatSync(file, { throwIfNoEntry: false });
       if (!stats?.isFile()) continue;
-      if (now - stats.mtimeMs > (temporary ? 60 * 60 * 1000 : STALE_MS)) unlinkSync(file);
+      if (now - stats.mtimeMs > (temporary ? 60 * 60 * 1000 : staleMs)) unlinkSync(file);
       else if (!temporary) kept.push({ file, mtimeMs: stats.mtimeMs });
     }
     kept.sort((a, b) => b.mtimeMs - a.mtimeMs);
-    for (const { file } of kept.slice(MAX_FILES)) unlinkSync(file);
+    for (const { file } of kept.slice(maxFiles)) unlinkSync(file);
   } catch {
     // Housekeeping: a folder that cannot be listed or a file that vanished changes nothing.
   }
