@@ -389,7 +389,7 @@ function binSource(bundleHashes, cacheDir) {
 // this Node version, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and .js
 // configs) gets the same. The caches live in a directory private to the user; without one, code compiles as usual.
 "use strict";
-const { lstatSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = require("node:fs");
+const { readFileSync, renameSync, writeFileSync } = require("node:fs");
 // Node's CommonJS module class is this module's own constructor: require("node:module") would load the module
 // facade, about 0.2 ms of every start-up on Node 20. Bun's modules are made otherwise: there, the facade.
 const Module = typeof module.constructor.createRequire === "function" ? module.constructor : require("node:module");
@@ -431,22 +431,8 @@ function compile(source, filename, name) {
   const script = new Script(source, { filename, cachedData });
   const compiled = { script, cacheFile };
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push(compiled);
-  else if (cacheFile) keepFresh(cacheFile);
+  else if (cacheFile) dropkitCacheDir.keepCacheFresh(cacheFile);
   return compiled;
-}
-
-/** A cache not used for this long is taken to belong to a dropkit or a Node no longer used, and removed. */
-const staleMs = 30 * 24 * 60 * 60 * 1000;
-/** How often a cache in use has its time brought forward, so that pruning never takes it. */
-const refreshMs = 7 * 24 * 60 * 60 * 1000;
-
-/** Brings a cache's modification time forward when it is older than \`refreshMs\`: one \`stat\` a run, one write a week. */
-function keepFresh(cacheFile) {
-  try {
-    if (Date.now() - statSync(cacheFile).mtimeMs > refreshMs) utimesSync(cacheFile, new Date(), new Date());
-  } catch {
-    // A cache that vanished or cannot be touched is only saved again, or pruned, later.
-  }
 }
 
 // Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
@@ -464,28 +450,9 @@ process.once("exit", (code) => {
       // A cache is an optimisation: a full disk or a vanished directory costs only speed.
     }
   }
-  if (unsaved.length > 0) pruneCaches(cacheDir);
+  // Each upgrade of dropkit, jiti or Node leaves caches that nothing reads again, about 300 KB per command.
+  if (unsaved.length > 0) dropkitCacheDir.pruneCacheDir(cacheDir, ".cache");
 });
-
-/**
- * Removes the caches that no run has used for \`staleMs\` (a cache in use is kept fresh, above), and the temporary
- * files of runs killed while saving: each upgrade of dropkit, jiti or Node leaves caches that nothing reads again,
- * about 300 KB per command. Runs only when a cache was saved, which is rare, so that start-up never lists the
- * directory.
- */
-function pruneCaches(dir) {
-  try {
-    const now = Date.now();
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith(".cache") && !name.endsWith(".tmp")) continue;
-      const file = path.join(dir, name);
-      const stats = lstatSync(file, { throwIfNoEntry: false });
-      if (stats?.isFile() && now - stats.mtimeMs > (name.endsWith(".tmp") ? 60 * 60 * 1000 : staleMs)) unlinkSync(file);
-    }
-  } catch {
-    // Pruning is housekeeping: a directory that cannot be listed or a file that vanished changes nothing.
-  }
-}
 
 // jiti's file is known only once the bundle requires it; its cache is named by a hash of its text, and crypto costs
 // nothing extra here since jiti loads it anyway.

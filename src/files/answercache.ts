@@ -1,21 +1,10 @@
 // The answer cache: the core's answers in one folder's last run, kept in the private cache directory, so that a run
 // whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md, "The answer cache").
 
-import {
-  closeSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  unlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { AnswerStore } from "../core/host.js";
-import { cacheEntryName, privateCacheDir } from "./codecache.js";
+import { cacheEntryName, keepCacheFresh, privateCacheDir, pruneCacheDir } from "./codecache.js";
 
 /**
  * What an answer cache is for: the folder the runs are made in, and the core's identity (the module's file, checked by
@@ -36,10 +25,6 @@ const formatLine = "dropkit-answers 1";
 const maxEntryLength = 256 * 1024;
 /** A file longer than this is not read (nor written): it is not one this dropkit wrote. */
 const maxFileLength = 1024 * 1024;
-/** An answer cache no run has used for this long is removed, as the bin removes unused code caches. */
-const staleMs = 30 * 24 * 60 * 60 * 1000;
-/** How often an answer cache in use has its time brought forward, so that pruning never takes it. */
-const refreshMs = 7 * 24 * 60 * 60 * 1000;
 /** At most this many folders' answers are kept: the least recently used go first. */
 const maxFiles = 256;
 
@@ -95,7 +80,7 @@ export class AnswerCache implements AnswerStore {
         unlinkSync(temporary);
       } catch {}
     }
-    if (!this.existed) pruneAnswerCaches(path.dirname(this.file));
+    if (!this.existed) pruneCacheDir(path.dirname(this.file), ".answers", maxFiles);
   }
 
   private load(): void {
@@ -142,7 +127,7 @@ function readAnswerFile(file: string): string | null {
       if (n === 0) break;
       read += n;
     }
-    if (Date.now() - stats.mtimeMs > refreshMs) utimesSync(file, new Date(), new Date());
+    keepCacheFresh(file, stats.mtimeMs);
     return bytes.toString("utf8", 0, read);
   } catch {
     return null;
@@ -171,29 +156,4 @@ function parseEntries(text: string, start: number): Map<string, string> {
     at = answerEnd;
   }
   return entries;
-}
-
-/**
- * Removes the answer caches no run has used for staleMs, the least recently used beyond maxFiles, and temporary
- * files of runs killed while saving. Runs only when a new file was saved (a run in a folder for the first time, or
- * with another core), so that a run in a known folder never lists the folder.
- */
-function pruneAnswerCaches(dir: string): void {
-  try {
-    const now = Date.now();
-    const kept: Array<{ file: string; mtimeMs: number }> = [];
-    for (const name of readdirSync(dir)) {
-      const temporary = name.endsWith(".tmp");
-      if (!temporary && !name.endsWith(".answers")) continue;
-      const file = path.join(dir, name);
-      const stats = lstatSync(file, { throwIfNoEntry: false });
-      if (!stats?.isFile()) continue;
-      if (now - stats.mtimeMs > (temporary ? 60 * 60 * 1000 : staleMs)) unlinkSync(file);
-      else if (!temporary) kept.push({ file, mtimeMs: stats.mtimeMs });
-    }
-    kept.sort((a, b) => b.mtimeMs - a.mtimeMs);
-    for (const { file } of kept.slice(maxFiles)) unlinkSync(file);
-  } catch {
-    // Housekeeping: a folder that cannot be listed or a file that vanished changes nothing.
-  }
 }

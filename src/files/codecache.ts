@@ -1,6 +1,6 @@
 // The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches, the core's answers): private to the user, or none (SPEC section 12).
 
-import { chmodSync, lstatSync, mkdirSync, statSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -78,6 +78,49 @@ export function cacheEntryName(text: string): string {
     b = Math.imul(b ^ c ^ (a >>> 16), 0x01000193);
   }
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/** A cache file no run has used for this long is taken to belong to a dropkit, a Node or a folder no longer used. */
+const staleMs = 30 * 24 * 60 * 60 * 1000;
+/** How often a cache file in use has its time brought forward, so that pruning never takes it. */
+const refreshMs = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Brings a cache file's modification time forward when it is older than a week (one write a week), so that
+ * `pruneCacheDir` never takes a cache in use. `mtimeMs` is the file's time when the caller has it, else it is looked at.
+ */
+export function keepCacheFresh(file: string, mtimeMs?: number): void {
+  try {
+    if (Date.now() - (mtimeMs ?? statSync(file).mtimeMs) > refreshMs) utimesSync(file, new Date(), new Date());
+  } catch {
+    // A cache that vanished or cannot be touched is only saved again, or pruned, later.
+  }
+}
+
+/**
+ * Removes from a cache directory the files named `*<suffix>` that no run has used for 30 days, the least recently used
+ * beyond `maxFiles`, and temporary files (`*.tmp`) an hour old, left by runs killed while saving. For the bin's code
+ * caches and the answer cache, called only when a cache was saved, so that start-up never lists the directory.
+ */
+export function pruneCacheDir(dir: string, suffix: string, maxFiles = Number.POSITIVE_INFINITY): void {
+  try {
+    const now = Date.now();
+    const kept: Array<{ file: string; mtimeMs: number }> = [];
+    for (const name of readdirSync(dir)) {
+      const temporary = name.endsWith(".tmp");
+      if (!temporary && !name.endsWith(suffix)) continue;
+      const file = path.join(dir, name);
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      if (!stats?.isFile()) continue;
+      if (now - stats.mtimeMs > (temporary ? 60 * 60 * 1000 : staleMs)) unlinkSync(file);
+      else if (!temporary) kept.push({ file, mtimeMs: stats.mtimeMs });
+    }
+    if (kept.length <= maxFiles) return;
+    kept.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { file } of kept.slice(maxFiles)) unlinkSync(file);
+  } catch {
+    // Housekeeping: a directory that cannot be listed or a file that vanished changes nothing.
+  }
 }
 
 /** The mark of a run that did work the next runs skip: see `markOneOffWork`. */
