@@ -12,11 +12,11 @@ import path from "node:path";
 import { build, transform } from "esbuild";
 
 const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-// The core the bundles run, by its content: the answer cache (src/files/answercache.ts) never reads another core's answers.
-const coreHash = createHash("sha256")
-  .update(await readFile("dist/dropkit.wasm"))
-  .digest("hex")
-  .slice(0, 16);
+// V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
+// left from another build is never used. The answer cache (src/files/answercache.ts) is keyed by the core's.
+const hashOf = (text) => createHash("sha256").update(text).digest("hex").slice(0, 16);
+// The core the bundles run, by its content: the answer cache never reads another core's answers.
+const coreHash = hashOf(await readFile("dist/dropkit.wasm"));
 
 /** clipanion's CliBuilder.compile, which builds the machine of every registered command and merges them. */
 const compileBody = [
@@ -181,7 +181,9 @@ const packagePatches = { clipanion: clipanionPatches, "@assemblyscript/loader": 
 const patchedPackages = {
   name: "patched-packages",
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/](clipanion|@assemblyscript[\\/]loader)[\\/].*\.js$/ }, async (args) => {
+    // The packages' names (letters, "@" and "/") with either separator, as esbuild's paths have them.
+    const names = Object.keys(packagePatches).map((n) => n.replace("/", "[\\\\/]"));
+    b.onLoad({ filter: new RegExp(`[\\\\/]node_modules[\\\\/](${names.join("|")})[\\\\/].*\\.js$`) }, async (args) => {
       const where = args.path.replace(/\\/g, "/");
       const name = Object.keys(packagePatches).find((n) => where.includes(`/node_modules/${n}/`));
       const file = where.slice(where.lastIndexOf(`/node_modules/${name}/`) + `/node_modules/${name}/`.length);
@@ -291,9 +293,6 @@ const wrapper = "(function (exports, require, module, __filename, __dirname, __d
 const asFunction = (output) => wrapper + commonJsImports(routeImports(output.outputFiles[0].text.replace(/^#!.*\n/, ""))) + "\n})";
 const bundle = asFunction(result);
 const configBundle = asFunction(configResult);
-// V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
-// left from another build is never used.
-const hashOf = (text) => createHash("sha256").update(text).digest("hex").slice(0, 16);
 const dist = path.resolve("dist");
 // Caches made by earlier builds, when they were kept in dist/: none is made there any more (see binSource).
 for (const file of readdirSync(dist)) if (/^(dropkit-cli|jiti)\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
