@@ -12,8 +12,7 @@ let answers: AnswerStore | undefined;
  * needs it: with the CLI's answer cache (`useAnswers`), a run the cache answers whole never compiles it.
  */
 export function loadCore(): Core {
-  const file = builtFile("dropkit.wasm");
-  return (shared ??= new Core(() => readFileSync(file), { answers }));
+  return (shared ??= new Core(() => readFileSync(builtFile("dropkit.wasm")), { answers }));
 }
 
 /**
