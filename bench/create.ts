@@ -91,7 +91,11 @@ for (const file of process.argv.slice(2)) {
 const bigFiles = bigArchives.map((a) => path.join(bigDrop, a.name));
 const deflatedFiles = deflatedArchives.map((name) => path.join(deflatedDrop, name));
 const measured = benchEnvironment();
-const env = { ...measured.env, GIT_CEILING_DIRECTORIES: dataDir };
+// A cache home of the bench's own, as bench/cli.ts gives each case: the code caches are the ones these runs make, not
+// whichever run on the machine (a test suite's) saved one first for this build.
+const cacheHome = path.join(dataDir, "cache-home");
+fs.mkdirSync(cacheHome, { recursive: true, mode: 0o700 });
+const env = { ...measured.env, GIT_CEILING_DIRECTORIES: dataDir, XDG_CACHE_HOME: cacheHome };
 
 const removeCache = (dir: string) => () => {
   for (const file of [".dropkit-cache.json", ".dropkit.json"]) fs.rmSync(path.join(dir, file), { force: true });
