@@ -80,6 +80,8 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const core = options.core ?? loadCore();
+  // Compiled while the config is found and read, when no answer is at hand: its first request comes after.
+  void core.prepare();
   const discovery = await locateConfig(cwd, env, flags.config, options.listing);
   const hostWarnings: CoreWarning[] = [];
   if (discovery.shadowed.length > 0) {

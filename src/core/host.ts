@@ -37,6 +37,8 @@ export interface AnswerStore {
   recall(request: string): string | undefined;
   /** The core's answer (status 0) to `request`, just computed. */
   keep(request: string, answer: string): void;
+  /** Whether the store has any answer at all: when it has none, `prepare` compiles the module meanwhile. */
+  holdsAnswers?(): boolean;
 }
 
 /** A core's options: `answers`, a store consulted before the module is asked (and told what it answers). */
@@ -53,6 +55,8 @@ export class Core implements AbiCore {
   lastStatus = 0;
   private source: (() => WasmBytes) | null;
   private compiled: WasmModule | null;
+  /** A compile `prepare` started, off the calling thread where the engine can. */
+  private pending: Promise<void> | null = null;
   private exports: AbiExports | null = null;
   private readonly answers: AnswerStore | undefined;
 
@@ -72,6 +76,32 @@ export class Core implements AbiCore {
   /** The compiled module (compiled now, when the core was given a function for its bytes and has not needed it yet). */
   get module(): WasmModule {
     return (this.compiled ??= new WebAssembly.Module(this.source!()));
+  }
+
+  /**
+   * Starts compiling the module in the background when it is not compiled yet and the answer store (if any) holds no
+   * answer: a host calls it before work of its own that comes before the first request (reading a config). A request
+   * made before that compile ends compiles the module itself, as without it; a compile that fails is left for that
+   * request to report. JavaScriptCore (Bun) compiles a whole module before it runs, about 1.3 ms of a first run
+   * there, on the thread that asks when the compile is synchronous. The promise settles when that compile has ended
+   * (it never rejects); nothing needs to wait for it.
+   */
+  prepare(): Promise<void> {
+    if (this.pending !== null) return this.pending;
+    if (this.compiled !== null || this.source === null || this.answers?.holdsAnswers?.() === true) return Promise.resolve();
+    let bytes: WasmBytes;
+    try {
+      bytes = this.source();
+    } catch {
+      return Promise.resolve();
+    }
+    this.pending = WebAssembly.compile(bytes).then(
+      (module) => {
+        this.compiled ??= module;
+      },
+      () => undefined,
+    );
+    return this.pending;
   }
 
   /** `dk_abi_version()` of the module. */

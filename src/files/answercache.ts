@@ -58,6 +58,11 @@ export class AnswerCache implements AnswerStore {
     return answer;
   }
 
+  holdsAnswers(): boolean {
+    if (!this.loaded) this.load();
+    return this.known.size > 0;
+  }
+
   keep(request: string, answer: string): void {
     if (request.length + answer.length > maxEntryLength) return;
     this.used.set(request, answer);

@@ -189,24 +189,55 @@ describe("the answer store behind the core", () => {
     return file;
   };
 
-  test("a core whose every request is known never compiles its module", () => {
+  /** A module file, a cache home, one request, and the module's bytes counting each time they are read. */
+  const counted = () => {
     const { env } = cacheHome();
     const key = { cwd: "/project", module: moduleFile() };
     const request = JSON.stringify({ op: "suggest", name: "cnofig", candidates: ["config", "create"] });
-    let compiled = 0;
+    const reads = { count: 0 };
     const bytes = () => {
-      compiled++;
+      reads.count++;
       return fs.readFileSync(key.module);
     };
+    return { env, key, request, reads, bytes };
+  };
+
+  test("a core whose every request is known never compiles its module", () => {
+    const { env, key, request, reads, bytes } = counted();
     const first = new AnswerCache(key, env);
     const answer = new Core(bytes, { answers: first }).callText(request);
     first.save();
-    assert.equal(compiled, 1);
+    assert.equal(reads.count, 1);
     const core = new Core(bytes, { answers: new AnswerCache(key, env) });
     assert.equal(core.callText(request), answer);
     assert.equal(core.lastStatus, 0);
     assert.deepEqual(core.call(request), { ok: true, suggestion: "config" });
-    assert.equal(compiled, 1, "answered from the store, the module was not compiled");
+    assert.equal(reads.count, 1, "answered from the store, the module was not compiled");
+  });
+
+  test("prepare compiles the module meanwhile when the store holds no answer, and leaves it when the store has some", async () => {
+    const { env, key, request, reads, bytes } = counted();
+    const empty = new AnswerCache(key, env);
+    const first = new Core(bytes, { answers: empty });
+    await first.prepare();
+    assert.equal(reads.count, 1, "an empty store: the module is compiled in the background");
+    const answer = first.callText(request);
+    assert.equal(reads.count, 1, "the request ran on the module prepare compiled");
+    empty.save();
+    const second = new Core(bytes, { answers: new AnswerCache(key, env) });
+    await second.prepare();
+    assert.equal(reads.count, 1, "a store with answers: nothing is compiled");
+    assert.equal(second.callText(request), answer);
+    // Without a store (the library's cores), and with a request made before the compile ends: the same answer.
+    const third = new Core(bytes);
+    const pending = third.prepare();
+    assert.equal(third.callText(request), answer);
+    await pending;
+    assert.equal(third.callText(request), answer);
+    // Bytes that are no module: prepare settles, and the request reports the failure as before.
+    const broken = new Core(() => new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9]));
+    await broken.prepare();
+    assert.throws(() => broken.callText(request), WebAssembly.CompileError);
   });
 
   test("a request the core rejects (status 2) is not kept", () => {
