@@ -240,7 +240,7 @@ const cliOptions = (outfile, plugins = []) => ({
   banner: {
     js: 'const __dropkitBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } }; const __dropkitCommonJs = (m) => ({ __proto__: m, default: m });',
   },
-  plugins: [patchedPackages, lazyBuiltin("node:os"), ...plugins],
+  plugins: [patchedPackages, lazyBuiltins(["node:os", "node:url", "node:util"]), ...plugins],
   legalComments: "none",
   minifyWhitespace: true,
   logLevel: "warning",
@@ -248,7 +248,7 @@ const cliOptions = (outfile, plugins = []) => ({
 
 /**
  * `dropkit config` runs a bundle of its own, dist/dropkit-config.cjs, holding the config command alone
- * (src/cli/commands/config-only.ts in place of the command list): 200 KB instead of 340, which a run reads, and whose
+ * (src/cli/commands/config-only.ts in place of the command list): 150 KB instead of 270, which a run reads, and whose
  * top level it compiles and runs, and about 170 fewer pages of memory touched (a page fault costs about 2 µs here).
  * An argv that command cannot parse alone (its help, a flag it does not know) is handed to the full CLI.
  */
@@ -291,8 +291,16 @@ const wrapper = "(function (exports, require, module, __filename, __dirname, __d
  * (about 80 pages of memory touched, and a copy of 340 KB, on every run).
  */
 const asFunction = (output) => wrapper + commonJsImports(routeImports(output.outputFiles[0].text.replace(/^#!.*\n/, ""))) + "\n})";
-const bundle = asFunction(result);
-const configBundle = asFunction(configResult);
+/**
+ * A bundle with its local names shortened, once the text patches above have found theirs: a run parses the file
+ * whole (Bun, and Node without its code cache), and short names made the config bundle 216 KB to 153 and its parse on
+ * Bun about 0.6 ms faster. Function names go too (esbuild's keepNames would put them back at a cost to every start-up,
+ * about 0.5 ms on Bun): the stack of an internal error, printed with DROPKIT_DEBUG=1, names its place by line and column
+ * in the bundle, which the same release's build makes again.
+ */
+const shortNames = async (text) => (await transform(text, { minifyIdentifiers: true, minifyWhitespace: true, legalComments: "none" })).code;
+const bundle = await shortNames(asFunction(result));
+const configBundle = await shortNames(asFunction(configResult));
 const dist = path.resolve("dist");
 // Caches made by earlier builds, when they were kept in dist/: none is made there any more (see binSource).
 for (const file of readdirSync(dist)) if (/^(dropkit-cli|jiti)\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
@@ -332,22 +340,24 @@ async function machinesTable(plugins) {
 }
 
 /**
- * An esbuild plugin that makes a Node built-in load on first use: src/files/codecache.ts (in the bin, and in the
- * bundles for the answer cache) asks node:os only when there is no HOME, and loading it anyway costs about 0.3 ms of
- * every start-up; the lock asks it only when another run holds the lock.
+ * An esbuild plugin that makes Node built-ins load on first use. src/files/codecache.ts (in the bin, and in the bundles
+ * for the answer cache) asks node:os only when there is no HOME, and loading it anyway costs about 0.3 ms of every
+ * start-up; the lock asks it only when another run holds the lock. node:url and node:util are asked only off the common
+ * path (a config's URL on Bun and Deno, a value no JSON can hold): Node has them loaded already, but Bun loads each as
+ * a module of its own, about 0.9 and 1.2 ms of every `dropkit config` there.
  */
-function lazyBuiltin(specifier) {
-  const filter = new RegExp(`^${specifier}$`);
+function lazyBuiltins(specifiers) {
+  const filter = new RegExp(`^(?:${specifiers.join("|")})$`);
   return {
-    name: `lazy-${specifier}`,
+    name: "lazy-builtins",
     setup(b) {
       // The stand-in's own require is the built-in itself: resolved like the others, it was the stand-in again, and
       // every property read recursed until the stack overflowed (os.homedir() without HOME gave no cache directory).
       b.onResolve({ filter }, (args) =>
-        args.namespace === "lazy-builtin" ? { path: specifier, external: true } : { path: specifier, namespace: "lazy-builtin" },
+        args.namespace === "lazy-builtin" ? { path: args.path, external: true } : { path: args.path, namespace: "lazy-builtin" },
       );
-      b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
-        contents: `module.exports = new Proxy({}, { get: (_, name) => require(${JSON.stringify(specifier)})[name] });`,
+      b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+        contents: `module.exports = new Proxy({}, { get: (_, name) => require(${JSON.stringify(args.path)})[name] });`,
         loader: "js",
       }));
     },
@@ -367,7 +377,7 @@ async function cacheDirSource() {
     format: "iife",
     globalName: "dropkitCacheDir",
     target: "node20",
-    plugins: [lazyBuiltin("node:os")],
+    plugins: [lazyBuiltins(["node:os"])],
     legalComments: "none",
     logLevel: "warning",
   });
@@ -393,7 +403,6 @@ const { readFileSync, renameSync, writeFileSync } = require("node:fs");
 // facade, about 0.2 ms of every start-up on Node 20. Bun's modules are made otherwise: there, the facade.
 const Module = typeof module.constructor.createRequire === "function" ? module.constructor : require("node:module");
 const path = require("node:path");
-const { Script } = require("node:vm");
 
 ${cacheDir}
 /** The private cache directory (src/files/codecache.ts), or null: then no caches, as on Bun and Deno, whose process.version names the Node they emulate rather than their own engine. */
@@ -420,6 +429,12 @@ const command = ["create", "config", "init", "completion", "help"].includes(proc
 
 /** \`source\`, a function (a bundle, or jiti's file in \`wrapper\`), compiled with its code cache \`name\` when there is one. */
 function compile(source, filename, name) {
+  // Bun keeps no code cache (cacheDirectory) and loads node:vm as a module of its own, about 0.4 ms: it compiles by
+  // indirect eval, the code named by its sourceURL as a Script's is by its filename (which a line break would end).
+  if (process.versions.bun && !/[\\n\\r\\u2028\\u2029]/.test(filename)) {
+    return { script: { runInThisContext: () => (0, eval)(source + "\\n//# sourceURL=" + filename) }, cacheFile: null };
+  }
+  const { Script } = require("node:vm");
   const cacheFile = cacheDir && path.join(cacheDir, name + "-" + process.version + "-" + process.arch + ".cache");
   let cachedData;
   try {

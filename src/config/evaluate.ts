@@ -11,7 +11,7 @@ import { limits, type ReadBudget } from "../files/limits.js";
 import { importNative, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./sharedpatch.js";
 import { describeValue, isPlainObject, toJsonValue, type JsonValue } from "./plaindata.js";
-import { formatPosition, locateError, plainError, recordCompiledCode } from "./stack.js";
+import { formatPosition, locateError, plainError, recordCompiledCode, recordJiti } from "./stack.js";
 
 /** What a file is, for messages: a config or a preset. */
 export type FileRole = "config" | "preset";
@@ -95,16 +95,19 @@ function getJiti(alias?: Record<string, string>): Jiti {
  * types, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase) compiled by jiti.
  */
 async function importModule(file: string): Promise<unknown> {
-  const alias = dropkitAliases(file);
+  // Looked up when a loader needs them: Bun and Deno only for a file that imports dropkit.
+  let alias: { value: Record<string, string> | undefined } | undefined;
+  const aliases = () => (alias ??= { value: dropkitAliases(file) }).value;
   if (file.endsWith(".ts")) {
     const native =
       nativeTypeScript() === null
         ? { why: "this runtime has no type stripping (Node 22.18 or later has)" }
-        : await importNative(file, alias);
+        : await importNative(file, aliases);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
   }
-  return getJiti(alias).import(file);
+  recordJiti();
+  return getJiti(aliases()).import(file);
 }
 
 /**

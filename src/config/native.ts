@@ -44,7 +44,7 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /**
  * Imports a `.ts` file natively: on Node its types (and those of the `.ts` files it imports) stripped, erased so that
- * every `line:column` stays where it was written, with `alias` (from `dropkitAliases`) making `dropkit` the running
+ * every `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making `dropkit` the running
  * one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load the file instead,
  * decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that
  * does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an import
@@ -52,20 +52,20 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export async function importNative(
   file: string,
-  alias: Record<string, string> | undefined,
+  aliases: () => Record<string, string> | undefined,
 ): Promise<{ module: unknown } | { why: string }> {
   const source = readFileSync(file, "utf8");
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
   const own = nativeTypeScript() === "import";
   // Bun and Deno have no hook that could make `dropkit` the running one: a config that needs that alias goes to jiti.
-  if (own && alias !== undefined && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source))
+  if (own && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source) && aliases() !== undefined)
     return { why: "it imports dropkit, which only jiti can alias on this runtime" };
   if (!own) installHooks();
   const load = String(++loads);
-  loadAliases.set(load, alias);
+  loadAliases.set(load, own ? undefined : aliases());
   try {
-    const url = `${pathToFileURL(file).href}?${mark}=${load}`;
+    const url = `${fileUrl(file)}?${mark}=${load}`;
     // The bundle routes this import() through its bin (scripts/build-cli.mjs, routeImports).
     return { module: await import(url) };
   } catch (error) {
@@ -126,6 +126,15 @@ function linkFailure(error: unknown): boolean {
       code,
     );
   return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
+}
+
+/**
+ * `file`'s URL: Bun's own conversion where there is one (the same conversion; node:url costs Bun about 0.9 ms to
+ * load, and its config runs need nothing else of it), else node:url's.
+ */
+function fileUrl(file: string): string {
+  const bun = (globalThis as { Bun?: { pathToFileURL(file: string): URL } }).Bun;
+  return (bun ? bun.pathToFileURL(file) : pathToFileURL(file)).href;
 }
 
 function loadOf(url: string | undefined): string | undefined {
