@@ -248,7 +248,7 @@ const cliOptions = (outfile, plugins = []) => ({
 
 /**
  * `dropkit config` runs a bundle of its own, dist/dropkit-config.cjs, holding the config command alone
- * (src/cli/commands/config-only.ts in place of the command list): 150 KB instead of 270, which a run reads, and whose
+ * (src/cli/commands/config-only.ts in place of the command list): 200 KB instead of 340, which a run reads, and whose
  * top level it compiles and runs, and about 170 fewer pages of memory touched (a page fault costs about 2 µs here).
  * An argv that command cannot parse alone (its help, a flag it does not know) is handed to the full CLI.
  */
@@ -291,16 +291,10 @@ const wrapper = "(function (exports, require, module, __filename, __dirname, __d
  * (about 80 pages of memory touched, and a copy of 340 KB, on every run).
  */
 const asFunction = (output) => wrapper + commonJsImports(routeImports(output.outputFiles[0].text.replace(/^#!.*\n/, ""))) + "\n})";
-/**
- * A bundle with its local names shortened, once the text patches above have found theirs: a run parses the file
- * whole (Bun, and Node without its code cache), and short names made the config bundle 216 KB to 153 and its parse on
- * Bun about 0.6 ms faster. Function names go too (esbuild's keepNames would put them back at a cost to every start-up,
- * about 0.5 ms on Bun): the stack of an internal error, printed with DROPKIT_DEBUG=1, names its place by line and column
- * in the bundle, which the same release's build makes again.
- */
-const shortNames = async (text) => (await transform(text, { minifyIdentifiers: true, minifyWhitespace: true, legalComments: "none" })).code;
-const bundle = await shortNames(asFunction(result));
-const configBundle = await shortNames(asFunction(configResult));
+// The bundles keep their names: shortening them (esbuild's minifyIdentifiers, after the text patches) made the config
+// bundle 216 KB to 153 and Bun's first run 0.965 as long, and cost the stack of an internal error its names.
+const bundle = asFunction(result);
+const configBundle = asFunction(configResult);
 const dist = path.resolve("dist");
 // Caches made by earlier builds, when they were kept in dist/: none is made there any more (see binSource).
 for (const file of readdirSync(dist)) if (/^(dropkit-cli|jiti)\.[0-9a-f]+\.cache$/.test(file)) rmSync(path.join(dist, file));
