@@ -156,6 +156,15 @@ const clipanionPatches = {
       count: 2,
     },
   ],
+  // A command's `static schema` is checked with three of typanion's validators, required (CommonJS) from the whole of
+  // typanion: they come from typanionEsm's module of those three instead, so that the bundle holds only what it uses.
+  "lib/advanced/Command.js": [
+    {
+      from: "_interopNamespace(require('typanion'))",
+      to: "_interopNamespace(require('dropkit:typanion-schema'))",
+      count: 1,
+    },
+  ],
 };
 
 /**
@@ -172,6 +181,25 @@ const loaderPatches = {
       count: 1,
     },
   ],
+};
+
+/**
+ * typanion from its ES module build, so that esbuild keeps only the validators used (src/cli/commands/clipanion.ts,
+ * and clipanion's schema check through \`dropkit:typanion-schema\`): its CommonJS build, which is typanion's main
+ * entry, went into each bundle whole (29 KB of the config bundle's 216) for the one validator dropkit's options use.
+ */
+const typanionEsm = {
+  name: "typanion-esm",
+  setup(b) {
+    const esm = createRequire(import.meta.url).resolve("typanion/lib/index.mjs");
+    b.onResolve({ filter: /^typanion$/ }, () => ({ path: esm }));
+    b.onResolve({ filter: /^dropkit:typanion-schema$/ }, () => ({ path: "typanion-schema", namespace: "dropkit" }));
+    b.onLoad({ filter: /^typanion-schema$/, namespace: "dropkit" }, () => ({
+      contents: 'export { applyCascade, isDict, isUnknown } from "typanion";',
+      loader: "js",
+      resolveDir: path.dirname(esm),
+    }));
+  },
 };
 
 /** The packages patched, each file's patches by its path in the package. */
@@ -240,7 +268,7 @@ const cliOptions = (outfile, plugins = []) => ({
   banner: {
     js: 'const __dropkitBundle = { get url() { return require("node:url").pathToFileURL(__filename).href; } }; const __dropkitCommonJs = (m) => ({ __proto__: m, default: m });',
   },
-  plugins: [patchedPackages, lazyBuiltins(["node:os", "node:url", "node:util"]), ...plugins],
+  plugins: [patchedPackages, typanionEsm, lazyBuiltins(["node:os", "node:url", "node:util"]), ...plugins],
   legalComments: "none",
   minifyWhitespace: true,
   logLevel: "warning",

@@ -1,10 +1,13 @@
 // Clipanion and typanion in one place, so that the commands share one import and the bin bundle (scripts/build-cli.mjs) inlines both.
 
 import * as clipanionModule from "clipanion";
-import * as typanionModule from "typanion";
+import { isEnum } from "typanion";
 
 /** The clipanion API (`Cli`, `Command`, `Option`, `Builtins`). */
 export const clipanion = clipanionModule;
 
-/** The typanion validators used by option definitions. */
-export const t = typanionModule;
+/**
+ * The typanion validators the options use, and no more: the bundles take typanion's ES module build, of which they
+ * then hold only these (scripts/build-cli.mjs).
+ */
+export const t = { isEnum };
