@@ -44,11 +44,11 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /**
  * Imports a `.ts` file natively: on Node its types (and those of the `.ts` files it imports) stripped, erased so that
- * every `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making `dropkit` the running
- * one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load the file instead,
- * decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that
- * does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an import
- * of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
+ * every `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making
+ * `dropkit` the running one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load
+ * the file instead, decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter
+ * property) or that does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON
+ * import, an import of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
  */
 export async function importNative(
   file: string,
