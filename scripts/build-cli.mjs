@@ -420,7 +420,7 @@ function binSource(bundleHashes, cacheDir) {
 // this Node version, which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and .js
 // configs) gets the same. The caches live in a directory private to the user; without one, code compiles as usual.
 "use strict";
-const { readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { readFileSync } = require("node:fs");
 // Node's CommonJS module class is this module's own constructor: require("node:module") would load the module
 // facade, about 0.2 ms of every start-up on Node 20. Bun's modules are made otherwise: there, the facade.
 const Module = typeof module.constructor.createRequire === "function" ? module.constructor : require("node:module");
@@ -477,15 +477,7 @@ function compile(source, filename, name) {
 // skip but would load on every start (30 KB for a cached create).
 process.once("exit", (code) => {
   if (code !== 0 || dropkitCacheDir.didOneOffWork()) return;
-  for (const { script, cacheFile } of unsaved) {
-    try {
-      const temporary = cacheFile + "." + process.pid + ".tmp";
-      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
-      renameSync(temporary, cacheFile);
-    } catch {
-      // A cache is an optimisation: a full disk or a vanished directory costs only speed.
-    }
-  }
+  for (const { script, cacheFile } of unsaved) dropkitCacheDir.writeCacheFile(cacheFile, script.createCachedData());
   // Each upgrade of dropkit, jiti or Node leaves caches that nothing reads again, about 300 KB per command.
   if (unsaved.length > 0) dropkitCacheDir.pruneCacheDir(cacheDir, ".cache");
 });

@@ -1,10 +1,10 @@
 // Loading a .ts config or preset without jiti where the runtime can: on Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the private cache; on Bun and Deno by their own import.
 
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cacheEntryName, privateCacheDir } from "../files/codecache.js";
+import { cacheEntryName, privateCacheDir, writeCacheFile } from "../files/codecache.js";
 
 /** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
 interface ModuleHooks {
@@ -213,15 +213,7 @@ function stripped(file: string): string {
     process.emitWarning = emitWarning;
   }
   debug(`${file}: types stripped${cacheFile ? `, saved to ${cacheFile}` : ""}`);
-  if (cacheFile) {
-    try {
-      const temporary = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temporary, `${source.length}\n${source}${code}`, { mode: 0o600 });
-      renameSync(temporary, cacheFile);
-    } catch {
-      // A cache is an optimisation: a full disk costs only the next run's stripping.
-    }
-  }
+  if (cacheFile) writeCacheFile(cacheFile, `${source.length}\n${source}${code}`);
   return code;
 }
 

@@ -1,10 +1,10 @@
 // The answer cache: the core's answers in one folder's last run, kept in the private cache directory, so that a run
 // whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md, "The answer cache").
 
-import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import type { AnswerStore } from "../core/host.js";
-import { cacheEntryName, keepCacheFresh, privateCacheDir, pruneCacheDir } from "./codecache.js";
+import { cacheEntryName, keepCacheFresh, privateCacheDir, pruneCacheDir, writeCacheFile } from "./codecache.js";
 
 /**
  * What an answer cache is for: the folder the runs are made in, and the core's identity (the module's file, checked by
@@ -75,16 +75,7 @@ export class AnswerCache implements AnswerStore {
     let text = this.header;
     for (const [request, answer] of this.used) text += `${request.length} ${answer.length}\n${request}${answer}`;
     if (text.length > maxFileLength) return;
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temporary, text, { mode: 0o600 });
-      renameSync(temporary, this.file);
-    } catch {
-      // An answer cache is an optimisation: a full disk or a vanished folder costs only speed.
-      try {
-        unlinkSync(temporary);
-      } catch {}
-    }
+    writeCacheFile(this.file, text);
     if (!this.existed) pruneCacheDir(path.dirname(this.file), ".answers", maxFiles);
   }
 

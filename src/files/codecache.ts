@@ -1,6 +1,17 @@
 // The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code caches, the core's answers): private to the user, or none (SPEC section 12).
 
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, unlinkSync, utimesSync, type Stats } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  type Stats,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -94,6 +105,26 @@ export function keepCacheFresh(file: string, mtimeMs?: number): void {
     if (Date.now() - (mtimeMs ?? statSync(file).mtimeMs) > refreshMs) utimesSync(file, new Date(), new Date());
   } catch {
     // A cache that vanished or cannot be touched is only saved again, or pruned, later.
+  }
+}
+
+/**
+ * Writes a cache file whole or not at all: to `<file>.<pid>.tmp` (mode 0600), then renamed over `file`, so that a run
+ * never reads one cut short. A cache is an optimisation: when it cannot be written (a full disk, a vanished directory)
+ * the temporary file is removed and nothing else happens. For the bin's code caches, the stripped `.ts` configs and the
+ * answer cache.
+ */
+export function writeCacheFile(file: string, data: string | Uint8Array): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Never made, or already gone: pruneCacheDir takes any left an hour later.
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { privateCacheDir } from "../../src/files/codecache.js";
+import { privateCacheDir, writeCacheFile } from "../../src/files/codecache.js";
 import { fixture, runCli } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { otherUser } from "../helpers/users.js";
@@ -213,6 +213,27 @@ describe("a compiled config planted by another user never runs (SPEC section 12)
     const debug = runCli(root, ["config"], { XDG_CACHE_HOME: open, DROPKIT_DEBUG: "1" });
     assert.equal(debug.stderr.split("\n").filter((l) => l.includes("without a file cache")).length, 1, debug.stderr);
     assert.doesNotMatch(runCli(root, ["config"], { XDG_CACHE_HOME: open }).stderr, /file cache/);
+  });
+});
+
+describe("a cache file written (writeCacheFile)", () => {
+  test("whole, mode 0600, in place of the old one; or not at all, with no temporary file left", () => {
+    const dir = tempDir("dropkit-cachefile-");
+    const file = path.join(dir, "entry.cache");
+    fs.writeFileSync(file, "old");
+    writeCacheFile(file, "new text");
+    assert.equal(fs.readFileSync(file, "utf8"), "new text");
+    assert.equal(modeOf(file), 0o600);
+    writeCacheFile(file, new Uint8Array([1, 2, 3]));
+    assert.deepEqual([...fs.readFileSync(file)], [1, 2, 3]);
+    // A directory at the name: the rename fails, and nothing of the attempt stays.
+    const blocked = path.join(dir, "blocked.cache");
+    fs.mkdirSync(path.join(blocked, "inside"), { recursive: true });
+    writeCacheFile(blocked, "text");
+    assert.ok(fs.statSync(blocked).isDirectory());
+    // A folder that is gone: nothing is made, nothing is thrown.
+    writeCacheFile(path.join(dir, "gone", "entry.cache"), "text");
+    assert.deepEqual(fs.readdirSync(dir).sort(), ["blocked.cache", "entry.cache"]);
   });
 });
 
