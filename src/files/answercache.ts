@@ -1,10 +1,11 @@
 // The answer cache: the core's answers in one folder's last run, kept in the private cache directory, so that a run
 // whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md, "The answer cache").
 
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync } from "node:fs";
 import path from "node:path";
 import type { AnswerStore } from "../core/host.js";
 import { cacheEntryName, keepCacheFresh, privateCacheDir, pruneCacheDir, writeCacheFile } from "./codecache.js";
+import { readOpened } from "./limits.js";
 
 /**
  * What an answer cache is for: the folder the runs are made in, and the core's identity (the module's file, checked by
@@ -116,15 +117,10 @@ function readAnswerFile(file: string): string | null {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() || stats.size > maxFileLength) return null;
-    const bytes = Buffer.allocUnsafe(stats.size);
-    let read = 0;
-    while (read < stats.size) {
-      const n = readSync(fd, bytes, read, stats.size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
+    const { bytes, over } = readOpened(fd, stats.size, maxFileLength);
+    if (over) return null;
     keepCacheFresh(file, stats.mtimeMs);
-    return bytes.toString("utf8", 0, read);
+    return bytes.toString("utf8");
   } catch {
     return null;
   } finally {
