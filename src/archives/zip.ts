@@ -68,9 +68,9 @@ interface Entry {
  * Reads the records of a zip archive as unzip and Python's `zipfile` do (extra bytes before the archive and after
  * its end record are tolerated, as both tolerate them) and checks that every entry's name is safe to unpack (no
  * absolute path, no drive letter, no `..` segment, no backslash), that its local header is where the central
- * directory says, that its data ends before the next entry and before the central directory, and that the data is
- * whole: a stored entry's length and CRC-32, a deflated entry inflated (in pieces: bounded memory) to its length and
- * CRC-32. An encrypted entry, or one of another method, cannot be verified: it is counted out of `verified` and
+ * directory says and gives the same sizes (unless they follow the data), that its data ends before the next entry and
+ * before the central directory, and that the data is whole: a stored entry's length and CRC-32, a deflated entry
+ * inflated (in pieces: bounded memory) to its length and CRC-32. An encrypted entry, or one of another method, cannot be verified: it is counted out of `verified` and
  * named in `note`. Problems start with `not a zip archive`, `truncated:`, `corrupt:`, `unsafe name:` or `unsupported:`.
  *
  * @param source - The file: the records, then each entry's header and data in file order.
@@ -337,15 +337,26 @@ function checkEntryData(source: ZipSource, directory: Directory, scan: Directory
   const data = new EntryData(source);
   let entry: Entry | undefined;
   for (const next of inDataOrder(directory, scan)) {
-    if (entry) checkEntry(window, data, entry, shift, directory.start, next);
+    if (entry) checkEntry(source, window, data, entry, shift, directory.start, next);
     entry = next;
   }
-  if (entry) checkEntry(window, data, entry, shift, directory.start, undefined);
+  if (entry) checkEntry(source, window, data, entry, shift, directory.start, undefined);
   return data.unverified;
 }
 
-/** Checks one entry's local header and where its data ends: before `next` (the following entry in data order) or the directory; then its data. */
-function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number, centralStart: number, next: Entry | undefined): void {
+/**
+ * Checks one entry's local header (its sizes too) and where its data ends: before `next` (the following entry in data
+ * order) or the directory; then its data.
+ */
+function checkEntry(
+  source: ZipSource,
+  window: Window,
+  data: EntryData,
+  entry: Entry,
+  shift: number,
+  centralStart: number,
+  next: Entry | undefined,
+): void {
   const at = entry.offset + shift;
   const limit = next ? next.offset + shift : centralStart;
   if (at + localHeaderLength > centralStart)
@@ -353,10 +364,64 @@ function checkEntry(window: Window, data: EntryData, entry: Entry, shift: number
   const p = window.at(at, localHeaderLength);
   const header = window.view;
   if (header.getUint32(p, true) !== sig.local) problem(`corrupt: no local header for "${entry.name}" at offset ${at}`);
-  const dataStart = at + localHeaderLength + header.getUint16(p + 26, true) + header.getUint16(p + 28, true);
+  const nameLength = header.getUint16(p + 26, true);
+  const extraLength = header.getUint16(p + 28, true);
+  const dataStart = at + localHeaderLength + nameLength + extraLength;
   if (dataStart + entry.compressedSize > limit)
     problem(`corrupt: the data of "${entry.name}" runs into ${next ? `the next entry, "${next.name}"` : "the central directory"}`);
+  // Bit 3: the sizes follow the data (a data descriptor), and the local header's are zeros or anything.
+  if ((header.getUint16(p + 6, true) & 8) === 0) {
+    const sizes = { compressed: header.getUint32(p + 18, true), uncompressed: header.getUint32(p + 22, true) };
+    checkLocalSizes(entry, sizes, () =>
+      readExactly(source, at + localHeaderLength + nameLength, extraLength, `the local header of "${entry.name}"`),
+    );
+  }
   data.verify(entry, dataStart);
+}
+
+/**
+ * Checks that a local header's sizes are the central directory's: a reader that streams local headers (and `unzip -t`,
+ * for a stored entry) would read other bytes than the directory says, so the archive means two things. A size of all
+ * ones is in the local zip64 field (size, then compressed size, as APPNOTE 4.5.3 has it), read only then; a local
+ * header that has no such field is not held to it.
+ */
+function checkLocalSizes(entry: Entry, local: { compressed: number; uncompressed: number }, extra: () => Uint8Array): void {
+  let { compressed, uncompressed } = local;
+  const bigSize = uncompressed === 0xffffffff;
+  const bigCompressed = compressed === 0xffffffff;
+  if (bigSize || bigCompressed) {
+    const field = zip64Field(extra());
+    if (field === undefined) return;
+    // Both sizes when the field has room for them (the format asks for both); else the one that is all ones.
+    const both = field.byteLength >= 16;
+    let at = 0;
+    if (bigSize || both) {
+      if (field.byteLength < 8) return;
+      uncompressed = readUint64(field, 0, `the local zip64 size of "${entry.name}"`);
+      at = 8;
+    }
+    if (bigCompressed || both) {
+      if (field.byteLength < at + 8) return;
+      compressed = readUint64(field, at, `the local zip64 compressed size of "${entry.name}"`);
+    }
+  }
+  const differs = (what: string, inLocal: number, inCentral: number): void => {
+    if (inLocal !== inCentral)
+      problem(`corrupt: the local header of "${entry.name}" gives ${what} as ${inLocal} bytes, the central directory as ${inCentral}`);
+  };
+  differs("its compressed size", compressed, entry.compressedSize);
+  differs("its size", uncompressed, entry.uncompressedSize);
+}
+
+/** The zip64 extended information field's data among extra fields, or undefined when there is none. */
+function zip64Field(extra: Uint8Array): DataView | undefined {
+  const v = view(extra);
+  for (let at = 0; at + 4 <= extra.length; ) {
+    const length = v.getUint16(at + 2, true);
+    if (v.getUint16(at, true) === 0x0001) return view(extra.subarray(at + 4, Math.min(extra.length, at + 4 + length)));
+    at += 4 + length;
+  }
+  return undefined;
 }
 
 /**
@@ -412,7 +477,8 @@ const methodNames: Record<number, string> = {
   93: "zstd",
   95: "xz",
   98: "PPMd",
-  99: "AES-encrypted",
+  // Only reached without the encryption flag (an encrypted entry is named as such first).
+  99: "AES's number, but not flagged as encrypted",
 };
 
 /** Verifies entry data as `unzip -t` does: a stored entry's length and CRC-32, a deflated one inflated to its length and CRC-32. */
@@ -424,7 +490,8 @@ class EntryData {
 
   verify(entry: Entry, dataStart: number): void {
     const what = JSON.stringify(entry.name);
-    if (entry.flags & 1 || entry.method === 99) {
+    // Method 99 is AES's marker, but only bit 0 says an entry is encrypted: without it, 99 is a method unzip does not know either.
+    if (entry.flags & 1) {
       this.unverified.add("encrypted (their data cannot be verified without the password)", entry.name);
       return;
     }
