@@ -399,11 +399,18 @@ async function cacheDirSource() {
     format: "iife",
     globalName: "dropkitCacheDir",
     target: "node20",
-    plugins: [lazyBuiltins(["node:os"])],
+    // Its bounded read comes from src/files/limits.ts, whose error messages (src/errors.ts) the bin never needs: marked
+    // free of side effects, that module is left out (5 KB the bin compiled on every run).
+    plugins: [lazyBuiltins(["node:os"]), { name: "no-errors", setup: (b) => b.onResolve({ filter: /\/errors\.js$/ }, noSideEffects) }],
     legalComments: "none",
     logLevel: "warning",
   });
   return built.outputFiles[0].text;
+}
+
+/** An esbuild resolution that lets the bundle leave a module out when nothing of it is used. */
+function noSideEffects(args) {
+  return { path: path.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), sideEffects: false };
 }
 
 /**
@@ -458,16 +465,13 @@ function compile(source, filename, name) {
   }
   const { Script } = require("node:vm");
   const cacheFile = cacheDir && path.join(cacheDir, name + "-" + process.version + "-" + process.arch + ".cache");
-  let cachedData;
-  try {
-    if (cacheFile) cachedData = readFileSync(cacheFile);
-  } catch {
-    // No cache yet: compile without one, and save one at exit.
-  }
+  // Opened once, judged on its descriptor and read with a bound, kept fresh when in use (src/files/codecache.ts): none
+  // yet, or anything but this user's own regular file (a FIFO, a link to /dev/zero), compiles without a cache and
+  // saves one at exit. 64 MiB is many times any code cache a run saves.
+  const cachedData = (cacheFile && dropkitCacheDir.readCacheFile(cacheFile, 64 * 1024 * 1024, true)) || undefined;
   const script = new Script(source, { filename, cachedData });
   const compiled = { script, cacheFile };
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push(compiled);
-  else if (cacheFile) dropkitCacheDir.keepCacheFresh(cacheFile);
   return compiled;
 }
 

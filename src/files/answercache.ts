@@ -1,11 +1,10 @@
 // The answer cache: the core's answers in one folder's last run, kept in the private cache directory, so that a run
 // whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md, "The answer cache").
 
-import { closeSync, fstatSync, lstatSync, openSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import type { AnswerStore } from "../core/host.js";
-import { cacheEntryName, keepCacheFresh, privateCacheDir, pruneCacheDir, writeCacheFile } from "./codecache.js";
-import { readOpened } from "./limits.js";
+import { cacheEntryName, privateCacheDir, pruneCacheDir, readCacheFile, writeCacheFile } from "./codecache.js";
 
 /**
  * What an answer cache is for: the folder the runs are made in, and the core's identity (the module's file, checked by
@@ -75,7 +74,8 @@ export class AnswerCache implements AnswerStore {
     if (!this.changed || this.file === null) return;
     let text = this.header;
     for (const [request, answer] of this.used) text += `${request.length} ${answer.length}\n${request}${answer}`;
-    if (text.length > maxFileLength) return;
+    // Counted in bytes, as the read counts them: a file written is always one that can be read back.
+    if (Buffer.byteLength(text) > maxFileLength) return;
     writeCacheFile(this.file, text);
     if (!this.existed) pruneCacheDir(path.dirname(this.file), ".answers", maxFiles);
   }
@@ -106,26 +106,13 @@ function moduleIdentity(key: AnswerCacheKey): string | null {
   }
 }
 
-/** The file's text, or null when there is none, it is not a regular file, or it is too long. Keeps a file in use fresh. */
+/**
+ * The file's text, or null when there is none, or it is not a regular file of this user's that others cannot write, or
+ * it is too long (readCacheFile: opened once, never waiting on a FIFO, judged and read on that descriptor). Keeps a
+ * file in use fresh.
+ */
 function readAnswerFile(file: string): string | null {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return null;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size > maxFileLength) return null;
-    const { bytes, over } = readOpened(fd, stats.size, maxFileLength);
-    if (over) return null;
-    keepCacheFresh(file, stats.mtimeMs);
-    return bytes.toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readCacheFile(file, maxFileLength, true)?.toString("utf8") ?? null;
 }
 
 /**

@@ -29,6 +29,14 @@ function whyNot(env: NodeJS.ProcessEnv): string {
   return (cache as { why: string }).why;
 }
 
+/** Where privateCacheDir's directory is (it must accept one), checked to be the very directory its `dir` reaches. */
+function accepted(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
+  const cache = privateCacheDir(env, platform);
+  assert.ok(cache.dir !== null, (cache as { why: string }).why);
+  assert.equal(fs.statSync(cache.dir).ino, fs.statSync(cache.real).ino);
+  return cache.real;
+}
+
 /** A drop whose .ts config sets the theme "real"; the planted code would set "planted". */
 function drop(): { root: string; config: string } {
   const root = fixture({ "dropkit.config.ts": 'export default { theme: "real" };\n' });
@@ -93,7 +101,7 @@ function sharedTemp(): string {
 describe("where the cache is (privateCacheDir)", () => {
   test("$XDG_CACHE_HOME/dropkit/jiti, made with mode 0700 at each level dropkit adds", () => {
     const xdg = tempDir("dropkit-xdg-");
-    assert.deepEqual(privateCacheDir({ XDG_CACHE_HOME: xdg }), { dir: path.join(xdg, "dropkit", "jiti") });
+    assert.equal(accepted({ XDG_CACHE_HOME: xdg }), path.join(xdg, "dropkit", "jiti"));
     assert.equal(modeOf(path.join(xdg, "dropkit")), 0o700);
     assert.equal(modeOf(path.join(xdg, "dropkit", "jiti")), 0o700);
   });
@@ -102,7 +110,7 @@ describe("where the cache is (privateCacheDir)", () => {
     const xdg = path.join(tempDir("dropkit-xdg-"), "not", "yet");
     const umask = process.umask(0o000);
     try {
-      assert.deepEqual(privateCacheDir({ XDG_CACHE_HOME: xdg }), { dir: path.join(xdg, "dropkit", "jiti") });
+      assert.equal(accepted({ XDG_CACHE_HOME: xdg }), path.join(xdg, "dropkit", "jiti"));
     } finally {
       process.umask(umask);
     }
@@ -111,13 +119,14 @@ describe("where the cache is (privateCacheDir)", () => {
 
   test("without XDG_CACHE_HOME (or with a relative one): ~/.cache, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows", () => {
     const home = tempDir("dropkit-home-");
-    assert.deepEqual(privateCacheDir({ HOME: home }, "linux"), { dir: path.join(home, ".cache", "dropkit", "jiti") });
-    assert.deepEqual(privateCacheDir({ HOME: home, XDG_CACHE_HOME: "relative/cache" }, "linux"), {
-      dir: path.join(home, ".cache", "dropkit", "jiti"),
-    });
-    assert.deepEqual(privateCacheDir({ HOME: home }, "darwin"), { dir: path.join(home, "Library", "Caches", "dropkit", "jiti") });
+    assert.equal(accepted({ HOME: home }, "linux"), path.join(home, ".cache", "dropkit", "jiti"));
+    assert.equal(accepted({ HOME: home, XDG_CACHE_HOME: "relative/cache" }, "linux"), path.join(home, ".cache", "dropkit", "jiti"));
+    assert.equal(accepted({ HOME: home }, "darwin"), path.join(home, "Library", "Caches", "dropkit", "jiti"));
     const local = tempDir("dropkit-localappdata-");
-    assert.deepEqual(privateCacheDir({ LOCALAPPDATA: local }, "win32"), { dir: path.join(local, "dropkit", "jiti") });
+    assert.deepEqual(privateCacheDir({ LOCALAPPDATA: local }, "win32"), {
+      dir: path.join(local, "dropkit", "jiti"),
+      real: path.join(local, "dropkit", "jiti"),
+    });
     assert.equal(privateCacheDir({}, "win32").dir, null);
   });
 
@@ -296,6 +305,6 @@ describe("another user's home (root run with that user's HOME, as sudo without -
     assert.deepEqual(fs.readdirSync(path.join(home!, ".cache")), []);
     // Root's own home: ~/.cache is made as before.
     const own = tempDir("dropkit-home-");
-    assert.deepEqual(privateCacheDir({ HOME: own }, "linux"), { dir: path.join(own, ".cache", "dropkit", "jiti") });
+    assert.equal(accepted({ HOME: own }, "linux"), path.join(own, ".cache", "dropkit", "jiti"));
   });
 });
