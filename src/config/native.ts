@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cacheEntryName, privateCacheDir, writeCacheFile } from "../files/codecache.js";
+import { cacheEntryName, privateCacheDir, readCacheFile, writeCacheFile } from "../files/codecache.js";
 
 /** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
 interface ModuleHooks {
@@ -219,12 +219,10 @@ function stripped(file: string): string {
 
 /** The stripped code of a cache entry (`<length of the text>\n<text><code>`) made from exactly `source`, or undefined. */
 function cachedStrip(cacheFile: string, source: string): string | undefined {
-  let entry: string;
-  try {
-    entry = readFileSync(cacheFile, "utf8");
-  } catch {
-    return undefined;
-  }
+  // Opened once, never a wait or a link followed, judged on its descriptor (src/files/codecache.ts): a FIFO or anything
+  // but this user's own regular file is a miss. 8 MiB holds a 1 MiB config twice over (its text and its code).
+  const entry = readCacheFile(cacheFile, 8 * 1024 * 1024)?.toString("utf8");
+  if (entry === undefined) return undefined;
   const newline = entry.indexOf("\n");
   const start = newline + 1;
   if (newline < 1 || entry.slice(0, newline) !== String(source.length) || entry.slice(start, start + source.length) !== source)
