@@ -1,20 +1,23 @@
 // Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
 
-import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fail } from "../errors.js";
+import { describeNonFile } from "../files/found.js";
 import { isFile } from "../files/fsutil.js";
-import { limits, readBounded } from "../files/limits.js";
+import { judge, openJudged, type JudgedFile, type OpenedFile } from "../files/judged.js";
+import { limits, readOpened } from "../files/limits.js";
 import type { FolderListing } from "../files/listing.js";
 import { nearMissesIn, nearMissesInDotConfig, type NearMiss } from "./lookalikes.js";
 import {
   distrustOfDirectory,
   distrustOfPath,
-  requireTrusted,
+  realPathOf,
   trustPolicy,
   untrusted,
   untrustedCandidateWarning,
   type TrustPolicy,
+  type TrustScope,
 } from "../files/trust.js";
 import type { Env } from "../types.js";
 
@@ -48,6 +51,11 @@ export interface Discovery {
   nearMisses: NearMiss[];
   /** Configs in the directory the walk did not enter because it is not trusted, each with why (worth a warning). */
   untrusted: Array<{ file: string; message: string }>;
+  /**
+   * The config as it was opened, judged by the trust rule on that descriptor and read (src/files/judged.ts): what is
+   * loaded, never the file opened again by name. Set by `locateConfig`; `null` without a config, and from `findConfig`.
+   */
+  judged: JudgedFile | null;
 }
 
 /** The file names looked for in each directory, in order of precedence (SPEC section 3). */
@@ -96,9 +104,17 @@ export async function locateConfig(cwd: string, env: Env, flagPath?: string, lis
   }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env", policy);
   const found = await findConfig(cwd, env, listing, policy);
-  if (found.file) requireTrusted(found.file, "config", { policy, fence: found.stop.dir });
+  if (found.file) {
+    const scope: TrustScope = { policy, fence: found.stop.dir };
+    const read = walkReads.get(found);
+    // A package.json the walk read whole is judged on that read; any other form is opened now, once.
+    found.judged = read ? judge(read, scope) : openJudged(found.file, "config", scope);
+  }
   return found;
 }
+
+/** The walk's read of its winning package.json, by result: judged and loaded as it was read, not read again. */
+const walkReads = new WeakMap<Discovery, OpenedFile>();
 
 /**
  * Walks up from `cwd` looking for a config (SPEC section 3). In each directory the first of
@@ -150,7 +166,7 @@ export async function findConfig(cwd: string, env: Env, listing?: FolderListing,
       );
     if (found.length > 0) {
       const [winner, ...others] = found;
-      return {
+      const result: Discovery = {
         file: winner!.file,
         format: winner!.format,
         via: "discovery",
@@ -159,7 +175,10 @@ export async function findConfig(cwd: string, env: Env, listing?: FolderListing,
         shadowed: others.map((f) => f.file),
         nearMisses,
         untrusted: [],
+        judged: null,
       };
+      if (winner!.read) walkReads.set(result, winner!.read);
+      return result;
     }
     if ((!names || names.includes(".git")) && exists(path.join(dir, ".git"))) return notFound(searched, dir, "repository-root", nearMisses);
     const parent = path.dirname(dir);
@@ -188,6 +207,7 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
   const origin = via === "flag" ? `--config=${given}` : `DROPKIT_CONFIG=${given}`;
   const source = via === "flag" ? "--config" : "DROPKIT_CONFIG";
   const unset = via === "flag" ? "drop --config" : "unset DROPKIT_CONFIG";
+  // Looked at by name only to say what is wrong; what is loaded is what the open below judges.
   const stats = statOrNull(file);
   if (!stats) {
     fail(
@@ -196,24 +216,38 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
       { source, file },
     );
   }
-  if (!stats.isFile()) {
+  if (stats.isDirectory()) {
     const example = path.join(file, "dropkit.config.json");
-    fail("ConfigNotFound", `Config path is not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`, {
-      source,
-      file,
-    });
-  }
-  const format = detectFormat(file);
-  // Named on purpose, a package.json without the key would otherwise be an empty config, used without a word.
-  if (format === "package.json" && dropkitKeyIn(file) === false) {
     fail(
       "ConfigNotFound",
-      `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`,
+      `Config path is a directory, not a file: ${file} (from ${origin}). Give the config file itself, e.g. ${example}.`,
+      {
+        source,
+        file,
+      },
+    );
+  }
+  if (!stats.isFile()) {
+    fail(
+      "ConfigNotFound",
+      `Config path is ${describeNonFile(stats)}, not a regular file: ${file} (from ${origin}). ` +
+        `Give the path of a dropkit.config.json, .ts or .js file, or ${unset} to let dropkit discover the config.`,
       { source, file },
     );
   }
-  // Naming a file does not make another user's code safe to run: it is checked with the directory that holds it.
-  requireTrusted(file, "config", { policy, fence: null });
+  const format = detectFormat(file);
+  // Naming a file does not make another user's code safe to run: it is judged with the directory that holds it. A
+  // file over the size limit is refused here whatever it holds, a package.json included.
+  const judged = openJudged(file, "config", { policy, fence: null });
+  // Named on purpose, a package.json without the key would otherwise be an empty config, used without a word.
+  if (format === "package.json" && dropkitKeyInText(judged.bytes.toString("utf8")) === false) {
+    fail(
+      "ConfigNotFound",
+      `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. ` +
+        `Add a "dropkit" key holding the settings, point ${source} at a dropkit.config.json, or ${unset} to let dropkit discover the config.`,
+      { source, file },
+    );
+  }
   return {
     file,
     format,
@@ -223,11 +257,12 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
     shadowed: [],
     nearMisses: [],
     untrusted: [],
+    judged,
   };
 }
 
 function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
-  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses, untrusted: [] };
+  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses, untrusted: [], judged: null };
 }
 
 /**
@@ -262,9 +297,12 @@ function nearMissesAround(dir: string, names: string[], found: string[]): NearMi
   return misses;
 }
 
-/** Every config form present in `dir`, in order of precedence; `names` (its listing, when known) spares the stats. */
-function configFormsIn(dir: string, names: string[] | null = null): Array<{ file: string; format: ConfigFormat }> {
-  const found: Array<{ file: string; format: ConfigFormat }> = [];
+/**
+ * Every config form present in `dir`, in order of precedence; `names` (its listing, when known) spares the stats. A
+ * package.json comes with the read that decided it (when it was read whole), for the config to be judged and loaded on.
+ */
+function configFormsIn(dir: string, names: string[] | null = null): Array<{ file: string; format: ConfigFormat; read?: OpenedFile }> {
+  const found: Array<{ file: string; format: ConfigFormat; read?: OpenedFile }> = [];
   for (const name of configFileNames) {
     if (names && !hasName(names, name)) continue;
     const file = path.join(dir, name);
@@ -273,30 +311,69 @@ function configFormsIn(dir: string, names: string[] | null = null): Array<{ file
     if (isFile(file) || isDanglingLink(file)) found.push({ file, format: detectFormat(file) });
   }
   const pkg = path.join(dir, "package.json");
-  if ((!names || hasName(names, "package.json")) && isFile(pkg) && dropkitKeyIn(pkg) === true)
-    found.push({ file: pkg, format: "package.json" });
+  if (!names || hasName(names, "package.json")) {
+    const read = readPackageJson(pkg);
+    if (read?.holdsKey) found.push({ file: pkg, format: "package.json", ...(read.whole ? { read: read.whole } : {}) });
+  }
   return found;
 }
 
+/** How far past `limits.fileBytes` a package.json is searched for a mention of dropkit: further, it counts as one. */
+const packageScanBytes = 64 * 1024 * 1024;
+
 /**
- * Whether a package.json holds a top-level `dropkit` key; an unparsable one that mentions it counts, and so does
- * one over `limits.fileBytes` that mentions it in what is read of it (its first `fileBytes + 1` bytes): loading
- * it then says it is too large, rather than its settings being silently ignored. `null` when it cannot be read.
+ * A package.json on the walk, read once: whether it holds a top-level `dropkit` key, with the read itself when it is
+ * within `limits.fileBytes` (the config is then judged and loaded on it). An unparsable one that mentions `"dropkit"`
+ * counts, so that the core reports its syntax error. One over the limit counts when `"dropkit"` appears anywhere in
+ * it (or it is too large to search), so that loading it says it is too large wherever the key lies: a limit never
+ * makes a config "no config". `null`: not a regular file, or it cannot be read (an unreadable package.json higher up
+ * must not break every run below it).
  */
-function dropkitKeyIn(file: string): boolean | null {
-  let text: string;
-  let over: boolean;
+function readPackageJson(file: string): { holdsKey: boolean; whole?: OpenedFile } | null {
+  let fd: number;
   try {
-    const read = readBounded(file, limits.fileBytes);
-    text = read.bytes.toString("utf8");
-    over = read.over;
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
-    // An unreadable package.json higher up must not break every run below it (and a named one is reported when loaded).
     return null;
   }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return null;
+    const { bytes, over } = readOpened(fd, stats.size, limits.fileBytes);
+    if (over) return { holdsKey: bytes.includes('"dropkit"') || mentionsLater(fd, bytes) };
+    const holdsKey = dropkitKeyInText(bytes.toString("utf8"));
+    return holdsKey ? { holdsKey, whole: { path: file, realPath: realPathOf(fd, file), stats, bytes, role: "config" } } : { holdsKey };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `"dropkit"` appears in the rest of an open file (read in pieces, each overlapping the last); true past `packageScanBytes`. */
+function mentionsLater(fd: number, start: Buffer): boolean {
+  const needle = Buffer.from('"dropkit"');
+  const piece = Buffer.allocUnsafe(1024 * 1024);
+  let carry = start.subarray(start.length - (needle.length - 1));
+  for (let read = start.length; read <= packageScanBytes; ) {
+    carry.copy(piece);
+    const n = readSync(fd, piece, carry.length, piece.length - carry.length, null);
+    if (n === 0) return false;
+    const window = piece.subarray(0, carry.length + n);
+    if (window.includes(needle)) return true;
+    carry = Buffer.from(window.subarray(window.length - (needle.length - 1)));
+    read += n;
+  }
+  return true;
+}
+
+/**
+ * Whether a package.json's text holds a top-level `dropkit` key; an unparsable one that mentions it counts, so that
+ * the core reports the syntax error with its line and column.
+ */
+function dropkitKeyInText(text: string): boolean {
   // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
   if (!text.includes('"dropkit"')) return false;
-  if (over) return true;
   let data: unknown;
   try {
     data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

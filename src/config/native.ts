@@ -43,27 +43,26 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Imports a `.ts` file natively: on Node its types (and those of the `.ts` files it imports) stripped, erased so that
+ * Imports a `.ts` file natively on Node that strips types: its judged `source` (src/files/judged.ts) served to the loader
+ * for the file itself, never read again by name, its types (and those of the `.ts` files it imports) erased so that
  * every `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making
- * `dropkit` the running one; on Bun and Deno by their own import. Returns the module namespace, or why jiti must load
- * the file instead, decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter
- * property) or that does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON
- * import, an import of `dropkit` that only jiti can alias (Bun, Deno), or a failure to link.
+ * `dropkit` the running one. (Bun's and Deno's own import would open the file by name: there, jiti compiles the text.)
+ * Returns the module namespace, or why jiti must load the file instead, decided before any of its code ran: syntax Node
+ * cannot erase (an enum, a namespace, a parameter property) or that does not parse, CommonJS names, a dynamic import, a
+ * relative import without its extension, a JSON import, or a failure to link.
  */
 export async function importNative(
   file: string,
+  source: string,
   aliases: () => Record<string, string> | undefined,
 ): Promise<{ module: unknown } | { why: string }> {
-  const source = readFileSync(file, "utf8");
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
-  const own = nativeTypeScript() === "import";
-  // Bun and Deno have no hook that could make `dropkit` the running one: a config that needs that alias goes to jiti.
-  if (own && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source) && aliases() !== undefined)
-    return { why: "it imports dropkit, which only jiti can alias on this runtime" };
-  if (!own) installHooks();
+  installHooks();
   const load = String(++loads);
-  loadAliases.set(load, own ? undefined : aliases());
+  loadAliases.set(load, aliases());
+  // The entry's code is the judged text: the load hook serves it, and never reads the file by name.
+  entrySources.set(load, { file, source });
   try {
     const url = `${fileUrl(file)}?${mark}=${load}`;
     // The bundle routes this import() through its bin (scripts/build-cli.mjs, routeImports).
@@ -74,6 +73,7 @@ export async function importNative(
     throw error;
   } finally {
     loadAliases.delete(load);
+    entrySources.delete(load);
   }
 }
 
@@ -91,6 +91,8 @@ function testTsLoader(env: NodeJS.ProcessEnv): "jiti" | undefined {
 let loads = 0;
 let installed = false;
 const loadAliases = new Map<string, Record<string, string> | undefined>();
+/** Each load's entry file and its judged text (src/files/judged.ts), which the load hook serves instead of reading the file. */
+const entrySources = new Map<string, { file: string; source: string }>();
 /** Errors the hooks threw to hand a file to jiti: thrown while linking, before any code ran. */
 const fallbacks = new WeakSet<object>();
 
@@ -170,7 +172,13 @@ function installHooks(): void {
     },
     load(url, context, next) {
       if (loadOf(url) === undefined || !/\.ts$/.test(new URL(url).pathname)) return next(url, context);
-      return { format: "module", source: stripped(fileURLToPath(url)), shortCircuit: true };
+      const file = fileURLToPath(url);
+      const entry = entrySources.get(loadOf(url)!);
+      return {
+        format: "module",
+        source: stripped(file, entry?.file === file ? entry.source : readFileSync(file, "utf8")),
+        shortCircuit: true,
+      };
     },
   });
 }
@@ -182,8 +190,7 @@ let cacheDirFor: string | null | undefined;
  * and the Node version, whose stripper made it), else stripped now and saved. Throws a fallback for what cannot be
  * erased or parsed, and for CommonJS or other forms jiti handles.
  */
-function stripped(file: string): string {
-  const source = readFileSync(file, "utf8");
+function stripped(file: string, source: string): string {
   const blocker = nativeBlocker(source);
   if (blocker) throw fallback(`${file}: ${blocker}`);
   if (cacheDirFor === undefined) {

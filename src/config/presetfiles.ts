@@ -6,8 +6,10 @@ import type { CoreWarning, PresetFileInput, ResolveNeedsPresets, ResolveRequest 
 import { DropkitError, type Diagnostic } from "../errors.js";
 import { isFile } from "../files/fsutil.js";
 import type { ReadBudget } from "../files/limits.js";
-import { loadPresetFile, sourceInputOf } from "./loader.js";
-import { requireTrusted, trustPolicy, type TrustScope } from "../files/trust.js";
+import { openJudged } from "../files/judged.js";
+import { loadConfigFile, sourceInputOf } from "./loader.js";
+import { detectFormat } from "./discovery.js";
+import { trustPolicy, type TrustScope } from "../files/trust.js";
 
 /** The preset file extensions, in lookup order within one directory. */
 const presetExtensions = [".ts", ".js", ".json"] as const;
@@ -46,8 +48,12 @@ export async function loadPresets(
   const problems: Diagnostic[] = [];
   for (const { file, name, ref } of wanted) {
     try {
-      requireTrusted(file, "preset", trust);
-      const source = sourceInputOf(file, await loadPresetFile(file, budget));
+      // Opened once and judged on that descriptor; a preset named package.json is still plain JSON, not a `dropkit` key.
+      const format = detectFormat(file);
+      const source = sourceInputOf(
+        file,
+        await loadConfigFile(openJudged(file, "preset", trust), format === "package.json" ? "json" : format, budget),
+      );
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;

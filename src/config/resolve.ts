@@ -98,8 +98,8 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   else if (options.explain) request.explain = true;
   // The config and the preset files together are held to limits.totalBytes.
   const budget: ReadBudget = { used: 0 };
-  if (discovery.file && discovery.format) {
-    request.config = sourceInputOf(discovery.file, await loadConfigFile(discovery.file, discovery.format, "config", budget));
+  if (discovery.judged && discovery.format) {
+    request.config = sourceInputOf(discovery.judged.path, await loadConfigFile(discovery.judged, discovery.format, budget));
   }
   const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing);
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.

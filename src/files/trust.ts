@@ -1,6 +1,6 @@
-// Whose files dropkit takes code from (SPEC section 12): configs, presets, hooks directories and hook scripts only when they and the directories above them are owned by the running user or root and writable by no one else, as git's safe.directory reasons.
+// Whose files dropkit takes code from (SPEC section 12): only those that, with the directories above them, its user or root owns and no one else can write.
 
-import { readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { DropkitError, fail } from "../errors.js";
 import type { Env } from "../types.js";
@@ -110,20 +110,57 @@ export function requireTrusted(item: string, role: TrustRole, scope: TrustScope)
   if (distrust) throw untrusted(item, role, distrust, scope.policy);
 }
 
-/** Why `item` is not trusted (see `requireTrusted`), or `null`. */
+/** Why `item` is not trusted (see `requireTrusted`), or `null`. Judged by path: for a directory, or where no descriptor is held. */
 export function distrustOfPath(item: string, scope: TrustScope): Distrust | null {
-  const { policy, fence } = scope;
-  if (policy.owners === null || isAllowed(item, policy)) return null;
+  const { policy } = scope;
+  if (policy.owners === null) return null;
   const stats = statOrNull(item);
   if (!stats) return null;
+  return distrustOfOpened(item, realOrNull(item) ?? item, stats, scope);
+}
+
+/**
+ * Why an opened item is not trusted, or `null`: `stats` are those of its open descriptor and `real` the path it has
+ * after every link (`realPathOf`), so the verdict is on the very file that is read or run. The item itself, then
+ * the directories above it as written, then those above it as resolved: up to `scope.fence` (as written, or its own
+ * real path) when the item is below it, else up to the directory that holds it. A link in a trusted directory can
+ * point anywhere, so the directories of its target are checked as well.
+ */
+export function distrustOfOpened(item: string, real: string, stats: Stats, scope: TrustScope): Distrust | null {
+  const { policy, fence } = scope;
+  if (policy.owners === null || isAllowed(item, policy, real)) return null;
   const own = distrustOf(item, stats, policy);
   if (own) return own;
-  const top = fence !== null && isWithin(item, fence) ? fence : path.dirname(item);
-  for (let dir = path.dirname(item); ; dir = path.dirname(dir)) {
-    const distrust = distrustOfDirectory(dir, policy);
-    if (distrust) return distrust;
-    if (dir === top || path.dirname(dir) === dir) return null;
+  const written = distrustOfDirectories(item, fence, policy);
+  if (written || real === item) return written;
+  return distrustOfDirectories(real, fence === null ? null : realOrNull(fence), policy);
+}
+
+/**
+ * Refuses an opened item unless it is trusted (see `distrustOfOpened`).
+ *
+ * @throws DropkitError `UntrustedFile` (77) naming the item, the path that fails, its owner, and how to allow it.
+ */
+export function requireTrustedOpened(item: string, real: string, stats: Stats, role: TrustRole, scope: TrustScope): void {
+  const distrust = distrustOfOpened(item, real, stats, scope);
+  if (distrust) throw untrusted(item, role, distrust, scope.policy);
+}
+
+/**
+ * The path of an open descriptor after every link: on Linux the kernel's name of the open file (`/proc/self/fd`),
+ * which no later rename or link swap changes for this check; elsewhere the real path of `named`.
+ */
+export function realPathOf(fd: number, named: string): string {
+  if (process.platform === "linux") {
+    try {
+      const real = readlinkSync(`/proc/self/fd/${fd}`);
+      // An open file removed since keeps its last name, marked: its directories are still the ones to judge.
+      if (real.startsWith("/")) return real.endsWith(" (deleted)") ? real.slice(0, -" (deleted)".length) : real;
+    } catch {
+      // No /proc (a container without it): as elsewhere.
+    }
   }
+  return realOrNull(named) ?? named;
 }
 
 /** The error for an item that is not trusted. */
@@ -136,7 +173,10 @@ export function untrusted(item: string, role: TrustRole, distrust: Distrust, pol
       : distrust.kind === "owner"
         ? `or have it owned by ${policy.uid === 0 ? "root" : "you or root"}`
         : `or take the write permission away from others (chmod go-w ${quote(item)})`;
-  const message = `The ${role} ${item} is not used: ${where} ${describe(distrust)}. dropkit runs code only from files owned by ${owners(policy)} and writable by no one else (as git's safe.directory), so that another user cannot make it run theirs. If you trust it, allow its directory with ${safeDirectoriesVariable}=${quote(allow)}, ${fix}.`;
+  const message =
+    `The ${role} ${item} is not used: ${where} ${describe(distrust)}. dropkit runs code only from files owned by ${owners(policy)} ` +
+    "and writable by no one else (a group counts only when it has another member), so that another user cannot make it run theirs. " +
+    `If you trust it, allow its directory with ${safeDirectoriesVariable}=${quote(allow)}, ${fix}.`;
   return new DropkitError({ name: "UntrustedFile", message, file: item, source: item });
 }
 
@@ -158,12 +198,44 @@ function effectiveUid(): number {
   }
 }
 
-/** Why one path, with its `stats`, is not trusted; `null` when it is. */
+/** Each directory above `item`, up to `fence` when the item is below it, else the one that holds it: why one fails, or `null`. */
+function distrustOfDirectories(item: string, fence: string | null, policy: TrustPolicy): Distrust | null {
+  const top = fence !== null && isWithin(item, fence) ? fence : path.dirname(item);
+  for (let dir = path.dirname(item); ; dir = path.dirname(dir)) {
+    const distrust = distrustOfDirectory(dir, policy);
+    if (distrust) return distrust;
+    if (dir === top || path.dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * Why one path, with its `stats`, is not trusted; `null` when it is. Write for others always fails; write for the
+ * group only when the group has a member besides the owner: a user-private group (Debian's and Fedora's default,
+ * whose users' umask 002 makes 664 files and 775 folders) gives no one else that write, as OpenSSH's StrictModes reasons.
+ */
 function distrustOf(file: string, stats: Stats, policy: TrustPolicy): Distrust | null {
   // A runtime whose stat has no owner (an emulated node:fs) gives nothing to compare: as on Windows.
   if (typeof stats.uid !== "number") return null;
-  const kind = !policy.owners!.includes(stats.uid) ? "owner" : (stats.mode & 0o022) !== 0 ? "writable" : null;
+  const writable = (stats.mode & 0o002) !== 0 || ((stats.mode & 0o020) !== 0 && !isPrivateGroup(stats.gid, stats.uid));
+  const kind = !policy.owners!.includes(stats.uid) ? "owner" : writable ? "writable" : null;
   return kind ? { path: file, kind, uid: stats.uid, mode: stats.mode & 0o7777, directory: stats.isDirectory() } : null;
+}
+
+/**
+ * Whether group `gid` has no member but the user `uid`: no other user has it as their primary group (/etc/passwd), and
+ * its member list (/etc/group) names no one else. A group not in /etc/group (a directory service) is not known to be
+ * private. Read only when a group-writable item is judged.
+ */
+export function isPrivateGroup(gid: number, uid: number): boolean {
+  const { users, groups } = accounts();
+  const members = groups.get(gid);
+  if (members === undefined) return false;
+  for (const [id, user] of users) if (id !== uid && user.gid === gid) return false;
+  for (const name of members) {
+    const member = [...users].find(([, user]) => user.name === name);
+    if (!member || member[0] !== uid) return false;
+  }
+  return true;
 }
 
 /** `owned by alice (uid 1000)`, or `writable by others (mode 1777, ...), owned by root (uid 0)`. */
@@ -188,36 +260,46 @@ function userText(uid: number): string {
   return name ? `${name} (uid ${uid})` : `uid ${uid}`;
 }
 
-/** A user id's name in /etc/passwd (read once, for messages: a file's owner), or undefined. */
-export function userName(uid: number): string | undefined {
-  return userNames().get(uid);
-}
+let known: { users: Map<number, { name: string; gid: number }>; groups: Map<number, string[]> } | undefined;
 
-let names: Map<number, string> | undefined;
-
-/** User names by id, from /etc/passwd (read once, and only for a message). */
-function userNames(): Map<number, string> {
-  if (names) return names;
-  names = new Map();
-  try {
-    for (const line of readFileSync("/etc/passwd", "utf8").split("\n")) {
-      const [name, , id] = line.split(":");
-      if (name && id && /^\d+$/.test(id) && !names.has(Number(id))) names.set(Number(id), name);
-    }
-  } catch {
-    // No /etc/passwd (or users from a directory service only): ids are shown alone.
+/** Users by id (name, primary group) from /etc/passwd and groups' member names by id from /etc/group, read once when needed. */
+function accounts(): NonNullable<typeof known> {
+  if (known) return known;
+  known = { users: new Map(), groups: new Map() };
+  for (const line of readLines("/etc/passwd")) {
+    const [name, , id, gid] = line.split(":");
+    if (name && id && /^\d+$/.test(id) && !known.users.has(Number(id))) known.users.set(Number(id), { name, gid: Number(gid) });
   }
-  return names;
+  for (const line of readLines("/etc/group")) {
+    const [name, , id, members] = line.split(":");
+    if (name && id && /^\d+$/.test(id) && !known.groups.has(Number(id)))
+      known.groups.set(Number(id), members ? members.split(",").filter(Boolean) : []);
+  }
+  return known;
 }
 
-/** Whether `file` is at or below an allowed directory, as written or with links resolved. */
-function isAllowed(file: string, policy: TrustPolicy): boolean {
+function readLines(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8").split("\n");
+  } catch {
+    // No such file (users from a directory service only): ids are shown alone, and no group is known to be private.
+    return [];
+  }
+}
+
+/** A user id's name in /etc/passwd (for messages: a file's owner), or undefined. */
+export function userName(uid: number): string | undefined {
+  return accounts().users.get(uid)?.name;
+}
+
+/** Whether `file` is at or below an allowed directory, as written or with links resolved (`real`, when known). */
+function isAllowed(file: string, policy: TrustPolicy, real?: string): boolean {
   if (policy.allowAll) return true;
   if (policy.allowed.length === 0) return false;
   const abs = path.resolve(file);
   if (policy.allowed.some((dir) => isWithin(abs, dir))) return true;
-  const real = realOrNull(abs);
-  return real !== null && policy.allowed.some((dir) => isWithin(real, dir));
+  const resolved = real ?? realOrNull(abs);
+  return resolved !== null && policy.allowed.some((dir) => isWithin(resolved, dir));
 }
 
 function isWithin(file: string, dir: string): boolean {

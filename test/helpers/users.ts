@@ -51,3 +51,26 @@ export const otherUser: { skip: string | false; user: OtherUser } = (() => {
 export function asOtherUser(command: string, args: string[], cwd?: string) {
   return spawnSync("runuser", ["-u", otherUser.user.name, "--", command, ...args], { cwd, encoding: "utf8" });
 }
+
+/**
+ * A group shared by two users, as a team folder's (`chgrp dropkit-team`, mode 2775): root and `dropkit-other` are its
+ * members, so group write lets the other user change what is in such a folder. Created once with groupadd; `null`
+ * where there is no second user. A user's own private group (dropkit-other's primary group, root's group 0) has no
+ * other member.
+ */
+export function teamGroup(): { name: string; gid: number } | null {
+  if (otherUser.skip) return null;
+  const name = "dropkit-team";
+  const find = () => spawnSync("getent", ["group", name], { encoding: "utf8" }).stdout.trim();
+  if (!find()) spawnSync("groupadd", ["-U", `root,${otherUser.user.name}`, name], { encoding: "utf8" });
+  let entry = find();
+  // An older groupadd without -U: members added one by one.
+  if (entry && !entry.split(":")[3]) {
+    for (const user of ["root", otherUser.user.name]) spawnSync("gpasswd", ["-a", user, name], { encoding: "utf8" });
+    entry = find();
+  }
+  const [, , gid, members] = entry.split(":");
+  if (!gid || !members?.includes(otherUser.user.name))
+    throw new Error(`could not make the group ${name} with root and ${otherUser.user.name}`);
+  return { name, gid: Number(gid) };
+}

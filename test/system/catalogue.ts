@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliPath, fixture, makeZip, type FixtureFile } from "../helpers/cli.js";
+import { teamGroup } from "../helpers/users.js";
 
 /** Which input a case breaks: the sections of docs/errors.md's index. */
 export type InputKind =
@@ -51,6 +52,11 @@ export interface CatalogueCase {
   links?: Record<string, string>;
   /** Modes set after the tree is written (whatever the umask): name → mode. */
   modes?: Record<string, number>;
+  /**
+   * Names given to a group shared with another user (`teamGroup`), so that group write lets someone else in; where
+   * there is no second user, the name is made writable by others instead.
+   */
+  shared?: string[];
   /** The working directory, relative to the fixture root. @default "." */
   cwd?: string;
   args: string[];
@@ -226,13 +232,14 @@ export const cases: CatalogueCase[] = [
   },
   {
     input: "dropkit.config.json",
-    title: "a config writable by its group (another user could have written it)",
+    title: "a config writable by a group with another member (another user could have written it)",
     files: cfg({ theme: "none" }),
     modes: { "dropkit.config.json": 0o664 },
+    shared: ["dropkit.config.json"],
     args: config,
     exit: 77,
     name: "UntrustedFile",
-    place: ["<root>/dropkit.config.json", "mode 664", "DROPKIT_SAFE_DIRECTORIES=<root>"],
+    place: ["<root>/dropkit.config.json", "writable by its group", "DROPKIT_SAFE_DIRECTORIES=<root>"],
     example: true,
   },
   {
@@ -1250,6 +1257,11 @@ async function runCase(c: CatalogueCase, log: "json" | "text"): Promise<CaseResu
   for (const [name, bytes] of Object.entries(c.bytes ?? {})) fs.writeFileSync(path.join(root, name), bytes);
   for (const [name, target] of Object.entries(c.links ?? {})) fs.symlinkSync(target, path.join(root, name));
   for (const [name, mode] of Object.entries(c.modes ?? {})) fs.chmodSync(path.join(root, name), mode);
+  const team = c.shared ? teamGroup() : null;
+  for (const name of c.shared ?? []) {
+    if (team) fs.chownSync(path.join(root, name), 0, team.gid);
+    else fs.chmodSync(path.join(root, name), fs.statSync(path.join(root, name)).mode | 0o002);
+  }
   const cwd = path.join(root, c.cwd ?? ".");
   fs.mkdirSync(cwd, { recursive: true });
   const ownFormat = c.args.some((a) => a.startsWith("--log-format"));

@@ -50,7 +50,7 @@ describe("unreadable and odd config files", () => {
     const e = clean(r);
     assert.equal(r.status, 66, r.stderr);
     assert.equal(e?.name, "ConfigNotFound");
-    assert.match(e!.message, /broken symbolic link to \.\.\/shared\/dropkit\.config\.json/);
+    assert.match(e!.message, /broken symbolic link \(to \.\.\/shared\/dropkit\.config\.json\)/);
   });
 
   test("a .ts config that is a broken symbolic link says so too", () => {

@@ -24,6 +24,8 @@ interface HostileCase {
   /** The first error's name, or "warning" for a warning record; what its message must match. */
   name: string;
   message: RegExp;
+  /** What the first error's `source` must match, when it says where. */
+  source?: RegExp;
 }
 
 const cases: HostileCase[] = [
@@ -165,7 +167,25 @@ const cases: HostileCase[] = [
     args: ["config", "--config=c.json"],
     exit: 66,
     name: "ConfigNotFound",
-    message: /is not a file/,
+    // Named for what it is, with no did-you-mean of a config file inside it.
+    message:
+      /^Config path is a FIFO \(named pipe\), not a regular file: [^\n]*c\.json \(from --config=c\.json\)\. Give the path of a dropkit\.config\.json(?![^]*c\.json\/)/,
+  },
+  {
+    title: "--config naming a character device (/dev/zero)",
+    args: ["config", "--config=/dev/zero"],
+    exit: 66,
+    name: "ConfigNotFound",
+    message: /^Config path is a device, not a regular file: \/dev\/zero \(from --config=\/dev\/zero\)\.(?![^]*\/dev\/zero\/)/,
+  },
+  {
+    title: "a config that starts with two byte-order marks (JSON.parse rejects the second)",
+    files: { "dropkit.config.json": "\ufeff\ufeff{}" },
+    args: ["config"],
+    exit: 65,
+    name: "ConfigSyntaxError",
+    message: /found a non-ASCII character/,
+    source: /dropkit\.config\.json:1:1$/,
   },
   {
     title: "a preset that is a FIFO",
@@ -315,6 +335,7 @@ describe("hostile inputs never reach InternalError (70)", () => {
       assert.ok(record, `no ${c.name} record${shown}`);
       if (c.name !== "warning") assert.equal(record.name, c.name, shown);
       assert.match(String(record.message), c.message, shown);
+      if (c.source) assert.match(String(record.source), c.source, shown);
     });
   }
 });

@@ -6,10 +6,9 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import type { DropkitError } from "../../src/errors.js";
 import { limits } from "../../src/files/limits.js";
-import { loadConfigFile, loadPresetFile } from "../../src/config/loader.js";
 import { canStripTypes } from "../../src/config/native.js";
 import { cliRuntime, fixture, runCli } from "../helpers/cli.js";
-import { load, loadError, tree } from "../helpers/load.js";
+import { load, loadError, loadPath, loadPreset, tree } from "../helpers/load.js";
 import { tempDir } from "../helpers/temp.js";
 
 describe("JSON forms are returned as raw text", () => {
@@ -21,21 +20,21 @@ describe("JSON forms are returned as raw text", () => {
 
   test("package.json keeps its format", async () => {
     const root = tree({ "package.json": '{"dropkit":{}}' });
-    assert.deepEqual(await loadConfigFile(path.join(root, "package.json"), "package.json"), {
+    assert.deepEqual(await loadPath(path.join(root, "package.json"), "package.json"), {
       format: "package.json",
       text: '{"dropkit":{}}',
     });
   });
 
-  test("UTF-8 text with a byte-order mark: the mark is dropped, the rest kept", async () => {
+  test("UTF-8 text with a byte-order mark: kept for the core, which skips one mark (an offset, not a column)", async () => {
     const root = tree({ "c.json": Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"theme":"océan"}')]) });
-    assert.deepEqual(await loadConfigFile(path.join(root, "c.json"), "json"), { format: "json", text: '{"theme":"océan"}' });
+    assert.deepEqual(await loadPath(path.join(root, "c.json"), "json"), { format: "json", text: '\ufeff{"theme":"océan"}' });
   });
 
   test("bytes that are not UTF-8 are a ConfigSyntaxError", async () => {
     const root = tree({ "c.json": Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) });
     await assert.rejects(
-      loadConfigFile(path.join(root, "c.json"), "json"),
+      loadPath(path.join(root, "c.json"), "json"),
       (e: DropkitError) => e.name === "ConfigSyntaxError" && e.exitCode === 65 && /UTF-8/.test(e.message),
     );
   });
@@ -43,12 +42,12 @@ describe("JSON forms are returned as raw text", () => {
   test("a file that vanished is ConfigNotFound", async () => {
     const root = tree({});
     await assert.rejects(
-      loadConfigFile(path.join(root, "gone.json"), "json"),
+      loadPath(path.join(root, "gone.json"), "json"),
       (e: DropkitError) => e.name === "ConfigNotFound" && e.exitCode === 66,
     );
     await assert.rejects(
-      loadConfigFile(path.join(root, "gone.ts"), "ts"),
-      (e: DropkitError) => e.name === "ConfigNotFound" && /does not exist/.test(e.message),
+      loadPath(path.join(root, "gone.ts"), "ts"),
+      (e: DropkitError) => e.name === "ConfigNotFound" && /gone\.ts does not exist/.test(e.message),
     );
   });
 });
@@ -59,15 +58,15 @@ describe("presets", () => {
       "p.ts": "export default { theme: 't' as string };",
       "p.js": "module.exports = { theme: 'js' };",
     });
-    assert.deepEqual(await loadPresetFile(path.join(root, "p.json")), { format: "json", text: '{"theme":"j"}' });
-    assert.deepEqual(await loadPresetFile(path.join(root, "p.ts")), { format: "value", value: { theme: "t" } });
-    assert.deepEqual(await loadPresetFile(path.join(root, "p.js")), { format: "value", value: { theme: "js" } });
+    assert.deepEqual(await loadPreset(path.join(root, "p.json")), { format: "json", text: '{"theme":"j"}' });
+    assert.deepEqual(await loadPreset(path.join(root, "p.ts")), { format: "value", value: { theme: "t" } });
+    assert.deepEqual(await loadPreset(path.join(root, "p.js")), { format: "value", value: { theme: "js" } });
   });
 
   test("a preset's errors say preset", async () => {
     const root = tree({ "p.ts": "export default 1;" });
     await assert.rejects(
-      loadPresetFile(path.join(root, "p.ts")),
+      loadPreset(path.join(root, "p.ts")),
       (e: DropkitError) => e.name === "ConfigLoadError" && /preset file must export an object/.test(e.message),
     );
   });
@@ -94,7 +93,7 @@ describe("limits (src/files/limits.ts): sizes, depth, and values that fight back
     fs.writeFileSync(file, "");
     fs.truncateSync(file, 100 * 1024 * 1024);
     const started = performance.now();
-    await assert.rejects(loadConfigFile(file, "json"), /is 100 MiB \(104,857,600 bytes\), over the limit/);
+    await assert.rejects(loadPath(file, "json"), /is 100 MiB \(104,857,600 bytes\), over the limit/);
     assert.ok(performance.now() - started < 2_000);
   });
 
@@ -105,17 +104,17 @@ describe("limits (src/files/limits.ts): sizes, depth, and values that fight back
     const pkg = await loadError("package.json", JSON.stringify({ dropkit: {}, big: "x".repeat(mib) }));
     assert.match(pkg.message, /or move the dropkit key to a dropkit\.config\.json/);
     const root = tree({ "big.json": " ".repeat(mib + 10) });
-    await assert.rejects(loadPresetFile(path.join(root, "big.json")), /The preset .*big\.json is .* for a preset file/);
+    await assert.rejects(loadPreset(path.join(root, "big.json")), /The preset .*big\.json is .* for a preset file/);
   });
 
   test("the files of one resolve share a budget of 4 MiB; the file that passes it is named", async () => {
     const root = tree({ "a.json": "{}", "b.json": '{"theme": "t"}' });
     const budget = { used: 0 };
-    await loadConfigFile(path.join(root, "a.json"), "json", "config", budget);
+    await loadPath(path.join(root, "a.json"), "json", "config", budget);
     assert.equal(budget.used, 2);
     budget.used = limits.totalBytes - 5;
     await assert.rejects(
-      loadPresetFile(path.join(root, "b.json"), budget),
+      loadPreset(path.join(root, "b.json"), budget),
       (e: DropkitError) =>
         e.name === "ConfigLoadError" && /together with .*b\.json, over the limit of 4 MiB \(4,194,304 bytes\)/.test(e.message),
     );

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { eventsOf, fixture, runCli, type RunResult } from "../helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "../helpers/nobody.js";
 import { tempDir } from "../helpers/temp.js";
-import { otherUser } from "../helpers/users.js";
+import { otherUser, teamGroup } from "../helpers/users.js";
 
 const other = otherUser.user;
 
@@ -208,24 +208,40 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
 });
 
 describe("configs, presets and hooks in the user's own tree", { skip: otherUser.skip }, () => {
-  test("a config writable by its group is refused (77), the mode named; chmod g-w makes it usable", () => {
+  test("a config writable by a group with another member is refused (77), the mode named; chmod g-w makes it usable", () => {
+    const team = teamGroup()!;
     const root = fixture({ "dropkit.config.json": '{"theme": "none"}\n' });
     const config = path.join(root, "dropkit.config.json");
     fs.chmodSync(config, 0o664);
+    fs.chownSync(config, 0, team.gid);
     const r = json(root, ["config"]);
     assert.equal(r.status, 77, r.stderr);
-    assert.match(errorOf(r).message, /it is writable by its group \(mode 664\), owned by root \(uid 0\).*chmod go-w/);
+    assert.match(
+      errorOf(r).message,
+      /it is writable by its group \(mode 664\), owned by root \(uid 0\).*a group counts only when it has another member.*chmod go-w/,
+    );
     fs.chmodSync(config, 0o644);
     assert.equal(json(root, ["config"]).status, 0);
   });
 
-  test("a config in a group-writable directory of the project is refused", () => {
+  test("a config in a directory of the project writable by a group with another member is refused", () => {
+    const team = teamGroup()!;
     const root = fixture({ "sub/dropkit.config.json": '{"theme": "none"}\n' });
     fs.chmodSync(path.join(root, "sub"), 0o775);
+    fs.chownSync(path.join(root, "sub"), 0, team.gid);
     const r = json(path.join(root, "sub"), ["config"]);
     // The working directory itself fails: its config is refused, not passed over.
     assert.equal(r.status, 77, r.stderr);
     assert.match(errorOf(r).message, /it is in .*sub, which is writable by its group \(mode 775\)/);
+  });
+
+  test("group write for a user-private group (no other member) is harmless: a 664 config in a 775 folder is used", () => {
+    // root's group 0 has no member but root, as a user's own group under Debian's and Fedora's umask 002.
+    const root = fixture({ "sub/dropkit.config.json": '{"theme": "none"}\n' });
+    fs.chmodSync(path.join(root, "sub"), 0o775);
+    fs.chmodSync(path.join(root, "sub", "dropkit.config.json"), 0o664);
+    const r = json(path.join(root, "sub"), ["config"]);
+    assert.equal(r.status, 0, r.stderr);
   });
 
   test("--config and DROPKIT_CONFIG naming another user's file: refused all the same (naming it does not make it safe)", () => {

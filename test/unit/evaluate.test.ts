@@ -6,9 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { loadConfigFile } from "../../src/config/loader.js";
 import { canStripTypes } from "../../src/config/native.js";
-import { load, loadError, tree } from "../helpers/load.js";
+import { load, loadError, loadPath, tree } from "../helpers/load.js";
 
 describe(".ts and .js through jiti", () => {
   test(".ts with a default object, type annotations and an import", async () => {
@@ -82,31 +81,34 @@ describe(".ts and .js through jiti", () => {
   test("an edited config is re-read by the same process", async () => {
     const root = tree({ "c.ts": "export default { theme: 'one' };" });
     const file = path.join(root, "c.ts");
-    assert.deepEqual(await loadConfigFile(file, "ts"), { format: "value", value: { theme: "one" } });
+    assert.deepEqual(await loadPath(file, "ts"), { format: "value", value: { theme: "one" } });
     fs.writeFileSync(file, "export default { theme: 'two' };");
-    assert.deepEqual(await loadConfigFile(file, "ts"), { format: "value", value: { theme: "two" } });
+    assert.deepEqual(await loadPath(file, "ts"), { format: "value", value: { theme: "two" } });
   });
 
   test("no files are written next to the config", async () => {
     const root = tree({ "dropkit.config.ts": "export default { theme: 'clean' };", "dropkit.config.mjs": "export default {};" });
-    await loadConfigFile(path.join(root, "dropkit.config.ts"), "ts");
-    await loadConfigFile(path.join(root, "dropkit.config.mjs"), "js");
+    await loadPath(path.join(root, "dropkit.config.ts"), "ts");
+    await loadPath(path.join(root, "dropkit.config.mjs"), "js");
     assert.deepEqual(fs.readdirSync(root).sort(), ["dropkit.config.mjs", "dropkit.config.ts"]);
   });
 
   test("jiti is loaded only when a .ts/.js file is (a .ts file not at all where Node strips its types)", () => {
     const root = tree({ "c.json": "{}", "c.ts": "export default {};", "c.js": "export default {};" });
     const loader = new URL("../../src/config/loader.ts", import.meta.url).href;
+    const judged = new URL("../../src/files/judged.ts", import.meta.url).href;
     const script = `
       import { createRequire } from "node:module";
       const { loadConfigFile } = await import(${JSON.stringify(loader)});
+      const { openJudged } = await import(${JSON.stringify(judged)});
+      const loadPath = (file, format) => loadConfigFile(openJudged(file, "config", null), format);
       const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/jiti/"));
       const before = loaded();
-      await loadConfigFile(${JSON.stringify(path.join(root, "c.json"))}, "json");
+      await loadPath(${JSON.stringify(path.join(root, "c.json"))}, "json");
       const afterJson = loaded();
-      await loadConfigFile(${JSON.stringify(path.join(root, "c.ts"))}, "ts");
+      await loadPath(${JSON.stringify(path.join(root, "c.ts"))}, "ts");
       const afterTs = loaded();
-      await loadConfigFile(${JSON.stringify(path.join(root, "c.js"))}, "js");
+      await loadPath(${JSON.stringify(path.join(root, "c.js"))}, "js");
       console.log(JSON.stringify([before, afterJson, afterTs, loaded()]));
     `;
     const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
@@ -141,10 +143,7 @@ describe("ConfigLoadError", () => {
       "fast.ts": 'const theme: string = "ocean";\nexport default { theme };\n',
     });
     // The fast load starts first and ends first: neither may put back the other's patch, nor drop the code the slow one needs.
-    const [fast, slow] = await Promise.allSettled([
-      loadConfigFile(path.join(root, "fast.ts"), "ts"),
-      loadConfigFile(path.join(root, "slow.ts"), "ts"),
-    ]);
+    const [fast, slow] = await Promise.allSettled([loadPath(path.join(root, "fast.ts"), "ts"), loadPath(path.join(root, "slow.ts"), "ts")]);
     assert.equal(fast.status, "fulfilled");
     assert.equal(slow.status, "rejected");
     assert.equal((slow as PromiseRejectedResult).reason.source, `${path.join(root, "slow.ts")}:2:119`);
