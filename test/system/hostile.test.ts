@@ -169,14 +169,14 @@ const cases: HostileCase[] = [
     name: "ConfigNotFound",
     // Named for what it is, with no did-you-mean of a config file inside it.
     message:
-      /^Config path is a FIFO \(named pipe\), not a regular file: [^\n]*c\.json \(from --config=c\.json\)\. Give the path of a dropkit\.config\.json(?![^]*c\.json\/)/,
+      /^Config path is a FIFO \(named pipe\), not a regular file: [^\n]*c\.json \(from --config=c\.json\)\. Give the path of a dropkit\.config\.json(?![\s\S]*c\.json\/)/,
   },
   {
     title: "--config naming a character device (/dev/zero)",
     args: ["config", "--config=/dev/zero"],
     exit: 66,
     name: "ConfigNotFound",
-    message: /^Config path is a device, not a regular file: \/dev\/zero \(from --config=\/dev\/zero\)\.(?![^]*\/dev\/zero\/)/,
+    message: /^Config path is a device, not a regular file: \/dev\/zero \(from --config=\/dev\/zero\)\.(?![\s\S]*\/dev\/zero\/)/,
   },
   {
     title: "a config that starts with two byte-order marks (JSON.parse rejects the second)",
