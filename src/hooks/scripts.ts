@@ -1,13 +1,13 @@
 // Running the init and post hook scripts: each executable file of a directory, in name order, its output cut into lines for `hook-output` records.
 
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, openSync, readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { DropkitError, fail } from "../errors.js";
 import { signalGroup, stopGroup } from "./group.js";
 import { interruptionOf } from "../signals.js";
-import { requireTrusted, trustPolicy, type TrustScope } from "../files/trust.js";
+import { realPathOf, requireTrustedOpened, trustPolicy, type TrustScope } from "../files/trust.js";
 
 /** Which hooks run: before (`init`) or after (`post`) the drop is created. */
 export type HookPhase = "init" | "post";
@@ -122,11 +122,17 @@ const killGraceMs = 2000;
  *
  * Each hook leads its own process group. When it exits, whatever it left running in the group is stopped
  * (SIGTERM, then SIGKILL after a grace period), so that no process outlives the run; a process that leaves
- * the group on purpose (`setsid`) is out of reach (and is not counted by the folder's lock, see `opts.onGroup`). A hook fails when it exits non-zero, is killed by a
- * signal, cannot be started, or runs longer than `opts.timeoutMs` (then its whole group is stopped).
+ * the group on purpose (`setsid`) is out of reach (and is not counted by the folder's lock, see `opts.onGroup`). A hook
+ * fails when it exits non-zero, is killed by a signal, cannot be started, or runs longer than `opts.timeoutMs` (then its
+ * whole group is stopped).
  *
- * Before any hook runs, the directory (with the directories above it, up to `opts.trust.fence`) and every hook in it
- * must be trusted: owned by the user or root and writable by no one else (src/files/trust.ts).
+ * Before any hook runs, the directory (with the directories above it, up to `opts.trust.fence`, as written and as
+ * resolved after links) and every hook in it must be trusted: owned by the user or root and writable by no one else
+ * (src/files/trust.ts). A hook runs as the file that was judged: the directory and each hook are opened once when the
+ * phase starts, judged on their descriptors, and each hook is executed from its own descriptor (on Linux it is the
+ * hook's fd 3 and runs as `/proc/self/fd/3`, so a script's `$0` is that; its path in the hooks directory is in the
+ * `dropkit_hook` variable). A hook renamed, replaced or removed after the phase started runs as it was then; a file
+ * added later does not run.
  *
  * @param dir - The hooks directory; a missing one means no hooks.
  * @throws DropkitError `HookFailed` (exit 1) on the first failing hook when `onFailure` is `fail`;
@@ -137,15 +143,8 @@ const killGraceMs = 2000;
 export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutcome> {
   const abs = path.resolve(opts.cwd, dir);
   const outcome: HookOutcome = { dir: abs, exists: true, ran: [], skipped: [], warnings: [] };
-  const listed = listHooks(abs);
-  if (listed)
-    requireTrustedHooks(
-      abs,
-      runnable(listed.entries),
-      opts.phase,
-      opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) },
-    );
-  if (listed === null) {
+  const held = openHooks(abs, opts.phase, opts.trust ?? { policy: trustPolicy(opts.env), fence: path.resolve(opts.cwd) });
+  if (held === null) {
     outcome.exists = false;
     opts.log({
       event: "hook",
@@ -158,7 +157,17 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     });
     return outcome;
   }
-  for (const file of listed.misnamed) {
+  try {
+    await runHeld(held, opts, outcome);
+  } finally {
+    closeHooks(held);
+  }
+  return outcome;
+}
+
+/** Runs the hooks of a held directory (see `openHooks`) in name order, each from the descriptor it was judged on. */
+async function runHeld(held: HeldHooks, opts: HookOptions, outcome: HookOutcome): Promise<void> {
+  for (const file of held.misnamed) {
     outcome.warnings.push({
       message: `The ${opts.phase} hook ${file} is not run: its name is not valid UTF-8, so it cannot be started by name; rename it.`,
       source: file,
@@ -166,7 +175,8 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
   }
   // In name order, each at its turn: an entry that is not run is logged after the hooks ahead of it, and not at all
   // when the run stops before it.
-  for (const { file, notRun } of listed.entries) {
+  for (const entry of held.entries) {
+    const { file, notRun } = entry;
     if (notRun !== undefined) {
       outcome.skipped.push(file);
       opts.log({
@@ -181,7 +191,7 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
       continue;
     }
     opts.signal?.throwIfAborted();
-    const record = await runOne(file, opts);
+    const record = await runOne(entry, held, opts);
     outcome.ran.push(record);
     opts.log(record);
     opts.signal?.throwIfAborted();
@@ -189,7 +199,8 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
     if (opts.onFailure === "fail") {
       fail(
         "HookFailed",
-        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". Fix the hook, or set hooks.onFailure to "continue".`,
+        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". ` +
+          'Fix the hook, or set hooks.onFailure to "continue".',
         { file, source: file },
       );
     }
@@ -198,7 +209,6 @@ export async function runHooks(dir: string, opts: HookOptions): Promise<HookOutc
       source: file,
     });
   }
-  return outcome;
 }
 
 /**
@@ -215,64 +225,232 @@ export function checkHooksTrust(dirs: { initScriptsDir: string; postScriptsDir: 
     ["init", dirs.initScriptsDir],
     ["post", dirs.postScriptsDir],
   ] as const) {
-    const abs = path.resolve(cwd, dir);
-    let listed: ReturnType<typeof listHooks> = null;
+    let held: HeldHooks | null = null;
     try {
-      listed = listHooks(abs);
+      held = openHooks(path.resolve(cwd, dir), phase, trust);
     } catch (error) {
       if (!(error instanceof DropkitError && error.name === "IOError")) throw error;
     }
-    if (listed) requireTrustedHooks(abs, runnable(listed.entries), phase, trust);
+    if (held) closeHooks(held);
   }
 }
 
 // --- helpers ---
 
+/** An entry of a hooks directory: a hook, held open as it was judged, or, with why, an entry that is not one. */
+interface HookEntry {
+  /** The path as named: the hooks directory as given, then the entry's name (the `file` of its records). */
+  file: string;
+  /** Why it is not run (a file without the execute bit, a directory, a link to nothing, a socket). */
+  notRun?: string;
+  /** The hook opened for reading, and `fstat` of that descriptor: what was judged, and what runs. */
+  fd?: number;
+  stats?: Stats;
+  /** Why a hook could not be opened (an errno code): reported at its turn as a hook that could not be started. */
+  openError?: string;
+}
+
 /**
- * The entries of `dir` in name order, each a hook or, with why, an entry that is not one (a file without the execute
- * bit, a directory, a link to nothing, a socket); and those whose names are not valid UTF-8 (listed with U+FFFD in
- * place of the bad bytes, so that no path reaches them). Hidden entries are left out. `null` if no `dir`.
+ * A hooks directory held open for the phase, with its entries: `fd` is the directory's descriptor, judged on its
+ * `fstat` (`stats`) and its real path. `via`: how the hooks are reached and run. `proc` (Linux): listed and opened
+ * through `/proc/self/fd/<fd>`, so through the held directory whatever its path has become, and run from their own
+ * descriptors. `recheck` (other POSIX systems, or Linux without /proc): listed and opened by `real`, which is checked
+ * to still be the held directory, and each hook's path checked against its descriptor right before it is spawned.
+ * `path` (no POSIX owners: Windows): by path, as nothing is judged there.
  */
-function listHooks(dir: string): { entries: Array<{ file: string; notRun?: string }>; misnamed: string[] } | null {
-  let names: string[];
+interface HeldHooks {
+  dir: string;
+  fd: number | null;
+  stats: Stats | null;
+  real: string;
+  via: "proc" | "recheck" | "path";
+  entries: HookEntry[];
+  /** Entries whose names are not valid UTF-8 (listed with U+FFFD in place of the bad bytes, so no path reaches them). */
+  misnamed: string[];
+}
+
+/**
+ * Opens the hooks directory `dir` once, judges it on that descriptor (src/files/trust.ts: its `fstat`, the directories
+ * above it as written and as resolved), lists it through the descriptor, and opens and judges each hook in it the same
+ * way (regular file, executable, owner and mode of the open file, the directories of its real path). What it returns
+ * is what runs: the directory and the hooks stay open until `closeHooks`, and a hook is spawned from its descriptor.
+ * Hidden entries are left out. `null` if there is no `dir`.
+ *
+ * @throws DropkitError `IOError` (74) when `dir` exists but cannot be opened or listed; `UntrustedFile` (77).
+ */
+function openHooks(dir: string, phase: HookPhase, trust: TrustScope): HeldHooks | null {
+  // Windows has no owners to judge, and opens no directory as a file: by path there.
+  const fd = process.platform === "win32" ? null : openDirectory(dir);
+  if (fd === undefined) return null;
+  const held: HeldHooks = { dir, fd, stats: null, real: dir, via: "path", entries: [], misnamed: [] };
   try {
-    names = readdirSync(dir);
+    let names: string[] | null;
+    if (fd === null) {
+      names = listByPath(dir);
+      if (names === null) return null;
+    } else {
+      held.stats = fstatSync(fd);
+      held.real = realPathOf(fd, dir);
+      requireTrustedOpened(dir, held.real, held.stats, `${phase} hooks directory`, trust);
+      names = listHeld(held);
+    }
+    const scope: TrustScope = { policy: trust.policy, fence: dir };
+    for (const name of names.sort()) {
+      // Hidden files are editor swap files, .DS_Store, .gitkeep: never hooks.
+      if (name.startsWith(".")) continue;
+      const entry = openEntry(held, name);
+      if (entry === "misnamed") {
+        held.misnamed.push(path.join(dir, name));
+        continue;
+      }
+      held.entries.push(entry);
+      if (entry.fd === undefined) continue;
+      requireTrustedOpened(entry.file, realPathOf(entry.fd, entryPath(held, name)), entry.stats!, `${phase} hook`, scope);
+    }
+    // Elsewhere than through /proc, the listing and the opens went by the directory's path: it must still be the one held.
+    if (held.via === "recheck") requireSameDirectory(held);
+    return held;
+  } catch (error) {
+    closeHooks(held);
+    throw error;
+  }
+}
+
+/** Closes what `openHooks` held. */
+function closeHooks(held: HeldHooks): void {
+  for (const entry of held.entries) if (entry.fd !== undefined) closeQuietly(entry.fd);
+  if (held.fd !== null) closeQuietly(held.fd);
+  held.entries = [];
+  held.fd = null;
+}
+
+/** The descriptor of the directory `dir`, or `undefined` when there is none (no hooks). */
+function openDirectory(dir: string): number | undefined {
+  try {
+    // O_NONBLOCK: whatever the name has become since, opening it never waits (a FIFO).
+    return openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    cannotList(dir, code === "ENOTDIR" ? "it is a file, not a directory" : (code ?? String(error)));
+  }
+}
+
+/** The names in the held directory: through /proc on Linux, else by its real path (checked afterwards). */
+function listHeld(held: HeldHooks): string[] {
+  if (process.platform === "linux") {
+    try {
+      const names = readdirSync(`/proc/self/fd/${held.fd}`);
+      held.via = "proc";
+      return names;
+    } catch {
+      // No /proc (a container without it): by the real path, as elsewhere.
+    }
+  }
+  held.via = "recheck";
+  try {
+    return readdirSync(held.real);
+  } catch (error) {
+    cannotList(held.dir, (error as NodeJS.ErrnoException).code ?? String(error));
+  }
+}
+
+/** Windows: the names in `dir` by its path (`null` if there is none). */
+function listByPath(dir: string): string[] | null {
+  try {
+    return readdirSync(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return null;
-    const reason = code === "ENOTDIR" ? "it is a file, not a directory" : (code ?? String(error));
-    fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, {
-      file: dir,
-      source: dir,
-    });
+    cannotList(dir, code === "ENOTDIR" ? "it is a file, not a directory" : (code ?? String(error)));
   }
-  const entries: Array<{ file: string; notRun?: string }> = [];
-  const misnamed: string[] = [];
-  for (const name of names.sort()) {
-    // Hidden files are editor swap files, .DS_Store, .gitkeep: never hooks.
-    if (name.startsWith(".")) continue;
-    const file = path.join(dir, name);
-    // statSync follows symbolic links: a link to an executable file is a hook.
-    const stats = statSync(file, { throwIfNoEntry: false });
-    if (!stats && name.includes("\uFFFD")) misnamed.push(file);
-    else if (!stats) entries.push({ file, notRun: "is a symbolic link to nothing (fix or remove the link)" });
-    else if (stats.isDirectory())
-      entries.push({ file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" });
-    else if (!stats.isFile()) entries.push({ file, notRun: "is not a regular file" });
-    else entries.push(isExecutable(file) ? { file } : { file, notRun: "is not executable (chmod +x to run it)" });
-  }
-  return { entries, misnamed };
 }
 
-/** The entries that are hooks (run), not the ones only reported. */
-function runnable(entries: Array<{ file: string; notRun?: string }>): string[] {
-  return entries.filter((e) => e.notRun === undefined).map((e) => e.file);
+function cannotList(dir: string, reason: string): never {
+  fail("IOError", `Cannot list the hooks directory ${dir} (${reason}). Fix it, or point hooks.*ScriptsDir elsewhere.`, {
+    file: dir,
+    source: dir,
+  });
 }
 
-/** The directory with the directories above it, then each hook with the directory that holds it (already checked). */
-function requireTrustedHooks(dir: string, hooks: string[], phase: HookPhase, trust: TrustScope): void {
-  requireTrusted(dir, `${phase} hooks directory`, trust);
-  for (const hook of hooks) requireTrusted(hook, `${phase} hook`, { policy: trust.policy, fence: dir });
+/** The path that reaches `name` in the held directory: through its descriptor on Linux, else by its real path. */
+function entryPath(held: HeldHooks, name: string): string {
+  if (held.via === "proc") return `/proc/self/fd/${held.fd}/${name}`;
+  return path.join(held.via === "recheck" ? held.real : held.dir, name);
+}
+
+/**
+ * One entry of the held directory: a hook, opened and checked on its descriptor (regular file, executable), or why
+ * it is not one, or `misnamed` (a name that is not valid UTF-8 reaches nothing). A link is followed (a link to an
+ * executable file is a hook); only what looks like a regular file is opened, so that a device or a FIFO in the
+ * directory is never opened.
+ */
+function openEntry(held: HeldHooks, name: string): HookEntry | "misnamed" {
+  const file = path.join(held.dir, name);
+  const reach = entryPath(held, name);
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(reach, { throwIfNoEntry: false });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { file, notRun: code === "ELOOP" ? "is a loop of symbolic links (fix or remove it)" : `cannot be looked at (${code})` };
+  }
+  if (!stats && name.includes("\uFFFD")) return "misnamed";
+  if (!stats) return { file, notRun: "is a symbolic link to nothing (fix or remove the link)" };
+  if (stats.isDirectory()) return { file, notRun: "is a directory: hooks are the files of the hooks directory, not of its subdirectories" };
+  if (!stats.isFile()) return { file, notRun: "is not a regular file" };
+  if (!isExecutable(reach)) return { file, notRun: notExecutable };
+  if (held.via === "path") return { file };
+  let fd: number;
+  try {
+    // O_NONBLOCK and O_NOCTTY: what was a regular file a moment ago may be a FIFO or a terminal now.
+    fd = openSync(reach, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+  } catch (error) {
+    return { file, openError: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  // From here on the verdict is on the open file, whatever the name now points to.
+  const opened = fstatSync(fd);
+  const why = !opened.isFile()
+    ? "is not a regular file"
+    : !isExecutable(held.via === "proc" ? `/proc/self/fd/${fd}` : reach)
+      ? notExecutable
+      : undefined;
+  if (why !== undefined) {
+    closeQuietly(fd);
+    return { file, notRun: why };
+  }
+  return { file, fd, stats: opened };
+}
+
+const notExecutable = "is not executable (chmod +x to run it)";
+
+/** Elsewhere than through /proc: the directory's real path must still name the directory held, or nothing runs. */
+function requireSameDirectory(held: HeldHooks): void {
+  const now = statOrNull(held.real);
+  if (now && sameFile(now, held.stats!)) return;
+  fail(
+    "IOError",
+    `The hooks directory ${held.dir} changed while its hooks were checked (${held.real} is no longer the directory that was opened); ` +
+      "nothing was run. Run again.",
+    { file: held.dir, source: held.dir },
+  );
+}
+
+/**
+ * How to start a hook: on Linux `/proc/self/fd/3`, the hook's own descriptor passed to the child as its fd 3, so that
+ * the kernel runs the very inode that was judged (an interpreter opens `/proc/self/fd/3`, the same file); elsewhere
+ * its path, once the path and the directory are checked to still be the judged files. A string is why not to start it.
+ */
+function launchOf(entry: HookEntry, held: HeldHooks): { command: string; extra: number[] } | string {
+  if (held.via === "path") return { command: entry.file, extra: [] };
+  if (entry.openError !== undefined) return `${entry.openError}: dropkit opens a hook to run the file it checked, so it must be readable`;
+  if (held.via === "proc") return { command: "/proc/self/fd/3", extra: [entry.fd!] };
+  const named = entryPath(held, path.basename(entry.file));
+  const now = statOrNull(named);
+  const dir = statOrNull(held.real);
+  if (!now || !sameFile(now, entry.stats!) || !dir || !sameFile(dir, held.stats!))
+    return "replaced after it was checked: not run, as it is not the file that was checked";
+  return { command: named, extra: [] };
 }
 
 function isExecutable(file: string): boolean {
@@ -284,8 +462,29 @@ function isExecutable(file: string): boolean {
   }
 }
 
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing is held.
+  }
+}
+
 /** Runs one hook to its end, and every process it left in its group, and describes how it ended. */
-async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
+async function runOne(entry: HookEntry, held: HeldHooks, opts: HookOptions): Promise<HookRecord> {
+  const { file } = entry;
   const started = performance.now();
   const base = { event: "hook" as const, phase: opts.phase, file };
   const done = (record: Omit<HookRecord, "event" | "phase" | "file" | "durationMs">): HookRecord => ({
@@ -293,18 +492,23 @@ async function runOne(file: string, opts: HookOptions): Promise<HookRecord> {
     ...record,
     durationMs: Math.round(performance.now() - started),
   });
+  const launch = launchOf(entry, held);
+  if (typeof launch === "string") return done({ status: "spawn-error", exitCode: null, message: `could not be started (${launch})` });
   const capture = opts.output !== undefined;
   // detached: the hook leads a new process group (and session), so that everything it starts can be stopped
   // together, and a Ctrl-C at the terminal reaches dropkit alone, which then stops the group itself.
   // Without capture, stdout goes to our stderr too: our stdout is reserved for the data the user asked for.
   // Loaded here, when there is a hook to run: node:child_process (with node:net) is a fair share of a run's start-up.
   const { spawn } = await import("node:child_process");
-  const child = spawn(file, [], {
+  // argv0: a program sees the name it was given, not /proc/self/fd/3; a script's $0 is /proc/self/fd/3, so the path it
+  // had in the hooks directory is in `dropkit_hook` (lower case: outside the DROPKIT_* settings a nested dropkit reads).
+  const child = spawn(launch.command, [], {
+    argv0: file,
     cwd: opts.cwd,
-    env: opts.env,
+    env: { ...opts.env, dropkit_hook: file },
     detached: true,
     shell: false,
-    stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2],
+    stdio: ["ignore", capture ? "pipe" : 2, capture ? "pipe" : 2, ...launch.extra],
   });
   const streams = capture ? [readLines(child.stdout!, "stdout", file, opts), readLines(child.stderr!, "stderr", file, opts)] : [];
   const pid = child.pid;

@@ -209,6 +209,36 @@ describe("runHooks: which hooks run", () => {
     assert.deepEqual(ran(root), ["linked"]);
   });
 
+  test("a hook runs from its judged descriptor: $0 is /proc/self/fd/3, dropkit_hook its path; no other descriptor of ours leaks in", {
+    skip: process.platform !== "linux" && "the descriptor is run through /proc on Linux only",
+  }, async () => {
+    const root = project({
+      "1-self": [
+        '#!/bin/sh\necho "$0 $dropkit_hook" > self.txt\nfor fd in /proc/$$/fd/*; do [ "$(basename "$fd")" -gt 2 ] && readlink "$fd"; done > fds.txt\n',
+        0o755,
+      ],
+      "2-other": sh("other"),
+    });
+    // A program, not a script: the kernel runs the descriptor itself.
+    fs.symlinkSync(
+      spawnSync("sh", ["-c", "command -v printenv"], { encoding: "utf8" }).stdout.trim(),
+      path.join(root, "init-scripts", "3-env"),
+    );
+    const lines: HookOutputRecord[] = [];
+    await runHooks("init-scripts", options(root, { output: (r) => lines.push(r) }));
+    const self = path.join(root, "init-scripts", "1-self");
+    assert.equal(fs.readFileSync(path.join(root, "self.txt"), "utf8"), `/proc/self/fd/3 ${self}\n`);
+    // fd 3, and the shell's own descriptor of its script: the same file. Neither the directory nor the other hooks, which
+    // dropkit holds open meanwhile (what the test runner itself passed down, a pipe or a socket, is not ours).
+    const fds = fs.readFileSync(path.join(root, "fds.txt"), "utf8").trim().split("\n");
+    assert.ok(fds.includes(self), fds.join(", "));
+    assert.deepEqual(
+      fds.filter((fd) => fd.startsWith(path.join(root, "init-scripts"))),
+      fds.filter((fd) => fd === self),
+    );
+    assert.ok(lines.some((l) => l.text === `dropkit_hook=${path.join(root, "init-scripts", "3-env")}`));
+  });
+
   test("a missing directory means no hooks, and is recorded", async () => {
     const root = project({});
     const opts = options(root);
