@@ -1,6 +1,6 @@
-// The archive fingerprint cache: size, mtime, sha256 and zip verdict of each archive, so that a re-run reads only what changed; and its file (`.dropkit-cache.json`): what is at `cache.file` (dropkit's cache, a corrupt one, someone else's file), its layout, and its safe replacement.
+// The archive fingerprint cache: each archive's identity (real path, device, inode, size, mtime, ctime), sha256 and zip verdict, so that a re-run reads only what changed; and its file (`.dropkit-cache.json`): what is at `cache.file` (dropkit's cache, a corrupt one, someone else's file), its layout, and its safe replacement.
 
-import { lstatSync, renameSync, statSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, renameSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "../errors.js";
@@ -12,12 +12,28 @@ import { stageFile, type StagedFile } from "../files/staging.js";
 import { isoTime } from "../isotime.js";
 import type { ZipVerdict } from "./zip.js";
 
-/** What is known about one archive. */
+/**
+ * What is known about one archive, and the exact file it was learnt from: a verdict is reused only when the file
+ * now at the archive's real path has the same device, inode, size, mtime and ctime (as git's index checks), so
+ * that another file of the same name, size and mtime (another drop's, or a `cp -p` over it) is read again.
+ */
 export interface Fingerprint {
+  /** Device of the file read (`fstat`'s `st_dev`). */
+  dev: number;
+  /** Inode of the file read. */
+  ino: number;
   /** Size in bytes. */
   size: number;
   /** Modification time in milliseconds since the epoch, with the file system's precision. */
   mtimeMs: number;
+  /** Status change time in milliseconds: a copy made with `cp -p`, or a rename over the archive, changes it whatever mtime says. */
+  ctimeMs: number;
+  /**
+   * When the run that read the file started (epoch ms): an entry modified shortly before it is not trusted, since a
+   * same-size change within one timestamp tick leaves mtime unchanged. Each entry keeps its own, since a file shared by
+   * several drops holds entries of many runs.
+   */
+  checkedAtMs: number;
   /** SHA-256 of the content, lowercase hex. */
   sha256: string;
   /** The zip check's verdict on this content; an entry without a readable one is checked again (caches written before the check). */
@@ -26,20 +42,22 @@ export interface Fingerprint {
 
 /** What to write: the result of `fingerprintArchives`. */
 export interface CacheData {
-  /** Fingerprints by archive name. */
-  fingerprints: Record<string, Fingerprint>;
+  /** Fingerprints by the archive's real path (absolute, after links): this drop's and those of other drops sharing the file. */
+  archives: Record<string, Fingerprint>;
   /** When fingerprinting started (epoch ms), from `fingerprintArchives`. */
   checkedAtMs: number;
 }
 
 /** The cache as read from disk. */
 export interface Cache {
-  /** Fingerprints by archive name (relative to the working directory), with any further fields of each entry kept. */
+  /**
+   * Fingerprints by the archive's real path, with any further fields of each entry kept; empty for a file of an
+   * older layout (version 1 or 2, keyed by bare names), whose entries cannot say which file they judged.
+   */
   entries: Record<string, Fingerprint>;
   /**
-   * When the run that wrote the cache started looking at archives (epoch ms); entries modified shortly
-   * before it are not trusted, because a same-size change within one timestamp tick leaves mtime unchanged.
-   * @default 0 (nothing is known, so nothing racy is trusted)
+   * When the run that wrote the cache started looking at archives (epoch ms); each entry has its own (`Fingerprint`).
+   * @default 0 (no cache was read: missing, unreadable, corrupt)
    */
   checkedAtMs: number;
   /** What is at the path, and so whether it may be replaced. */
@@ -55,7 +73,7 @@ export interface Cache {
  */
 export type CacheFound =
   | { kind: "missing" }
-  | { kind: "cache"; version: 1 | 2; stats: Stats }
+  | { kind: "cache"; version: 1 | 2 | 3; stats: Stats }
   /** A dropkit cache that cannot be used (torn, wrong entries, beyond `cacheFileLimits`): moved aside, then rebuilt. */
   | { kind: "corrupt"; reason: string; stats: Stats }
   /** A cache with dropkit's marker and another version (a newer dropkit): rebuilt, no copy kept. */
@@ -69,17 +87,30 @@ export type CacheFound =
 /** The first key of every cache file since layout version 2: the file says what it is. */
 export const cacheKind = "dropkit-cache";
 
-/** Version of the cache file layout written; version 1 (`{version, checkedAtMs, archives}`) is still read. */
-export const cacheVersion = 2;
+/**
+ * Version of the cache file layout written: 3 keys entries by real path with the file's identity. Versions 1
+ * (`{version, checkedAtMs, archives}`) and 2 are still recognised as dropkit's, their entries count as misses, and
+ * they are rewritten as version 3.
+ */
+export const cacheVersion = 3;
 
 /**
  * A cache file larger or deeper than this is treated as corrupt (moved aside, rebuilt), never parsed:
- * about 150 bytes an archive, so room for some 400,000 archives.
+ * about 300 bytes an archive (its absolute path included), so room for some 200,000 archives.
  */
 export const cacheFileLimits: JsonLimits = { bytes: 64 * 1024 * 1024, depth: 128 };
 
+/**
+ * The most entries a cache file keeps when it is shared by several drops (about 30 MiB, within `cacheFileLimits`):
+ * past it, entries of other folders whose archive is gone are dropped, and if that is not enough, every entry of
+ * other folders. The running drop's own entries are always kept.
+ */
+export const cacheEntriesMax = 100_000;
+
 /** The result of fingerprinting a set of archives. */
 export interface FingerprintResult extends CacheData {
+  /** This run's fingerprints by archive name, as given (what the plan is judged with). */
+  fingerprints: Record<string, Fingerprint>;
   /** Names whose content was hashed in this run, in the order given. */
   hashed: string[];
   /** Names whose fingerprint came from the cache, in the order given. */
@@ -88,7 +119,7 @@ export interface FingerprintResult extends CacheData {
   checked: string[];
   /** Verdicts on names that were not regular files when they were opened (replaced after the scan): no fingerprint, not cached. */
   refused: Record<string, ZipVerdict>;
-  /** Whether the cache's entries would change: something was read, or an archive came or went. */
+  /** Whether the cache's entries would change: something was read, an archive came or went, entries were pruned. */
   changed: boolean;
 }
 
@@ -105,10 +136,15 @@ export interface FingerprintOptions extends Pick<DigestOptions, "signal"> {
 const racyWindowMs = 2000;
 
 /**
- * Fingerprints archives, hashing only those that are new, whose size or mtime changed since the cache was
- * written, or that were modified too close to the cached run to be trusted; each hashed archive's zip records
- * are checked in the same read, and a cached one without a verdict is checked without hashing. A re-run with
- * nothing changed costs one `stat` per archive; the reading, when there is any, is spread over every core.
+ * Fingerprints archives, hashing only those that are new, whose identity (device, inode, size, mtime, ctime) changed
+ * since the cache was written, or that were modified too close to the run that read them to be trusted; each hashed
+ * archive's zip records are checked in the same read, and a cached one without a verdict is checked without hashing. A re-run
+ * with nothing changed costs one `lstat` per archive (and a `stat` and a `realpath` for a link) plus one `realpath` of
+ * the folder; the reading, when there is any, is spread over every core.
+ *
+ * Entries are keyed by the archive's real path, so a cache file shared by several drops keeps each drop's entries:
+ * the result's `archives` are the cache's entries of other folders as they were, and this folder's entries as this run
+ * found them (an archive no longer listed leaves).
  *
  * @param cwd - The directory the names are relative to.
  * @param names - Archive names, as `scanArchives` returns them.
@@ -128,11 +164,23 @@ export async function fingerprintArchives(
   // Names are file names in cwd: joined by hand, since path.resolve's normalising is a fair share of 10,000 stats.
   const dir = path.resolve(cwd);
   const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+  // The real path of an archive that is not a link is the folder's real path and its name: one realpath a run.
+  const realDir = realPathOf(dir);
+  const realPrefix = realDir.endsWith(path.sep) ? realDir : realDir + path.sep;
+  const keys: string[] = [];
   for (const name of names) {
     const file = path.isAbsolute(name) ? name : prefix + name;
-    const stats = statArchive(file);
-    const known = Object.hasOwn(cache.entries, name) ? cache.entries[name] : undefined;
-    if (known && known.size === stats.size && known.mtimeMs === stats.mtimeMs && known.mtimeMs < cache.checkedAtMs - racyWindowMs) {
+    let stats = statArchive(file, lstatSync);
+    let key: string;
+    if (stats.isSymbolicLink()) {
+      stats = statArchive(file, statSync);
+      key = realPathOf(file);
+    } else {
+      key = path.isAbsolute(name) ? realPathOf(file) : realPrefix + name;
+    }
+    keys.push(key);
+    const known = Object.hasOwn(cache.entries, key) ? cache.entries[key] : undefined;
+    if (known && sameIdentity(known, stats) && known.mtimeMs < known.checkedAtMs - racyWindowMs) {
       fingerprints[name] = known;
       if (!isZipVerdict(known.zip)) jobs.push({ name, file, size: stats.size, hash: false, check: true });
     } else {
@@ -140,6 +188,8 @@ export async function fingerprintArchives(
     }
   }
   const hashedNames = new Set<string>();
+  // Names whose fingerprint describes another file than the one read (replaced between the stat and the open): used, not cached.
+  const unsure = new Set<string>();
   const refused = Object.create(null) as Record<string, ZipVerdict>;
   if (jobs.length > 0) {
     // Reading archives is what the next runs, answered by this cache, will not do: no code cache is saved for it.
@@ -161,21 +211,29 @@ export async function fingerprintArchives(
         continue;
       }
       if (!digest.ok) failToRead(job.file, digest.code);
-      if (job.hash) hashedNames.add(job.name);
-      // A reused entry keeps any further fields it carries (see cacheText); only its verdict is new.
-      fingerprints[job.name] = job.hash
-        ? { size: digest.size, mtimeMs: digest.mtimeMs, sha256: digest.sha256!, zip: digest.zip }
-        : { ...fingerprints[job.name]!, zip: digest.zip };
+      if (job.hash) {
+        hashedNames.add(job.name);
+        // The identity is the open file's, so the entry names the very bytes hashed and checked.
+        const { dev, ino, size, mtimeMs, ctimeMs, sha256, zip } = digest;
+        fingerprints[job.name] = { dev, ino, size, mtimeMs, ctimeMs, checkedAtMs, sha256: sha256!, zip };
+      } else {
+        // A reused entry keeps any further fields it carries (see cacheText); only its verdict is new.
+        const known = fingerprints[job.name]!;
+        if (!sameIdentity(known, digest)) unsure.add(job.name);
+        fingerprints[job.name] = { ...known, zip: digest.zip };
+      }
     }
   }
+  const written = mergeEntries(cache.entries, names, keys, fingerprints, { realPrefix, unsure });
   // In the order given (jobs are made in that order), whatever order the reading finished in.
   const hashed = names.filter((name) => hashedNames.has(name));
   const reused = hashedNames.size === 0 ? names.slice() : names.filter((name) => !hashedNames.has(name));
-  // Nothing read and the same archives as a cache that was read: its checkedAtMs still covers every entry (none was racy).
+  // Nothing read, nothing pruned, and a cache that was read: its entries stay as they are.
   // A checkedAtMs of 0 means no cache was read (missing, unreadable, corrupt).
-  const changed = jobs.length > 0 || cache.checkedAtMs === 0 || Object.keys(cache.entries).length !== names.length;
+  const changed = jobs.length > 0 || cache.checkedAtMs === 0 || written.pruned;
   return {
     fingerprints,
+    archives: written.archives,
     checkedAtMs,
     hashed,
     reused: reused.filter((name) => !(name in refused)),
@@ -273,31 +331,32 @@ export function loadCache(file: string): Cache {
       : { ...empty, found: { kind: "foreign", what: describeForeign(found.bytes, true), stats: found.stats } };
   }
   const version = data.kind === cacheKind ? data.version : 1;
-  if (version !== 1 && version !== cacheVersion) {
+  if (version !== 1 && version !== 2 && version !== cacheVersion) {
     return {
       ...empty,
       found: { kind: "other-version", version, stats: found.stats },
       warning: `The cache ${file} has layout version ${JSON.stringify(version)}, written by another dropkit; it is rebuilt.`,
     };
   }
-  const read = readEntries(data);
+  const read = readEntries(data, version === cacheVersion);
   if (typeof read === "string") return corrupt(read);
   return { ...read, found: { kind: "cache", version, stats: found.stats } };
 }
 
 /**
- * The text of a cache file (layout version 2): the `kind` marker first, so that the file says what it is,
- * then the entries by name. Each entry's `size`, `mtimeMs` and `sha256` come first, then any further fields
- * it carries, in their order.
+ * The text of a cache file (layout version 3): the `kind` marker first, so that the file says what it is,
+ * then the entries by real path, one line each. Each entry's identity (`dev`, `ino`, `size`, `mtimeMs`, `ctimeMs`),
+ * `checkedAtMs` and `sha256` come first, then any further fields it carries, in their order.
  */
 export function cacheText(data: CacheData): string {
-  // Prototype-free: any archive name is a plain key (`__proto__` too), and filling it stays linear for 10,000 names.
-  const archives = Object.create(null) as Record<string, Fingerprint>;
-  for (const name of Object.keys(data.fingerprints).sort()) {
-    const { size, mtimeMs, sha256, ...rest } = data.fingerprints[name]!;
-    archives[name] = { size, mtimeMs, sha256, ...rest };
+  const lines: string[] = [];
+  for (const key of Object.keys(data.archives).sort()) {
+    const { dev, ino, size, mtimeMs, ctimeMs, checkedAtMs, sha256, ...rest } = data.archives[key]!;
+    lines.push(`    ${JSON.stringify(key)}: ${JSON.stringify({ dev, ino, size, mtimeMs, ctimeMs, checkedAtMs, sha256, ...rest })}`);
   }
-  return JSON.stringify({ kind: cacheKind, version: cacheVersion, checkedAtMs: data.checkedAtMs, archives }, null, 2) + "\n";
+  // One line an entry: a third of the indented form's size for 10,000 archives, still a diff a person can read.
+  const head = `{\n  "kind": ${JSON.stringify(cacheKind)},\n  "version": ${cacheVersion},\n  "checkedAtMs": ${JSON.stringify(data.checkedAtMs)},\n`;
+  return `${head}  "archives": ${lines.length === 0 ? "{}" : `{\n${lines.join(",\n")}\n  }`}\n}\n`;
 }
 
 /**
@@ -388,13 +447,84 @@ export function foreignCacheMessage(file: string, what: string): string {
 // --- helpers ---
 
 /** A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and it is several times cheaper than a promise each. */
-function statArchive(file: string): Stats {
+function statArchive(file: string, stat: (file: string) => Stats): Stats {
   try {
-    return statSync(file);
+    return stat(file);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     fail("IOError", `Cannot read the archive ${file} (${reason}); was it moved or deleted during the run?`, { file, source: file });
   }
+}
+
+/** The real path of the folder or of an archive reached through a link, or an IOError as for an archive that cannot be read. */
+function realPathOf(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    fail("IOError", `Cannot read the archive ${file} (${reason}); was it moved or deleted during the run?`, { file, source: file });
+  }
+}
+
+/** Whether a cached fingerprint names the file described by `stats`: the same file (device, inode), unchanged (size, mtime, ctime). */
+function sameIdentity(known: Fingerprint, stats: Pick<Fingerprint, "dev" | "ino" | "size" | "mtimeMs" | "ctimeMs">): boolean {
+  return (
+    known.ino === stats.ino &&
+    known.dev === stats.dev &&
+    known.size === stats.size &&
+    known.mtimeMs === stats.mtimeMs &&
+    known.ctimeMs === stats.ctimeMs
+  );
+}
+
+/**
+ * The entries to write: the loaded ones of other folders, kept as they are (a run in one drop never drops another's);
+ * this run's, each under its archive's real path; none of this folder's that this run did not list (the listing
+ * shows them gone, with no system call); none describing another file than the one read. Past `cacheEntriesMax`,
+ * see there.
+ */
+function mergeEntries(
+  loaded: Record<string, Fingerprint>,
+  names: string[],
+  keys: string[],
+  fingerprints: Record<string, Fingerprint>,
+  run: { realPrefix: string; unsure: Set<string> },
+): { archives: Record<string, Fingerprint>; pruned: boolean } {
+  const own = new Set(keys);
+  // Prototype-free, as in fingerprintArchives.
+  let archives = Object.create(null) as Record<string, Fingerprint>;
+  let pruned = false;
+  let others = 0;
+  const inFolder = (key: string): boolean => key.startsWith(run.realPrefix) && !key.includes(path.sep, run.realPrefix.length);
+  for (const key of Object.keys(loaded)) {
+    if (own.has(key)) continue;
+    if (inFolder(key)) pruned = true;
+    else {
+      archives[key] = loaded[key]!;
+      others++;
+    }
+  }
+  const mine = Object.create(null) as Record<string, Fingerprint>;
+  for (const [i, name] of names.entries()) {
+    const fingerprint = Object.hasOwn(fingerprints, name) ? fingerprints[name] : undefined;
+    if (fingerprint === undefined || run.unsure.has(name)) continue;
+    mine[keys[i]!] = fingerprint;
+  }
+  const count = others + Object.keys(mine).length;
+  if (count > cacheEntriesMax && others > 0) {
+    pruned = true;
+    // Only past the bound: an lstat of each other folder's archive, the cost of the bound, not of every run.
+    const kept = Object.create(null) as Record<string, Fingerprint>;
+    let left = 0;
+    for (const key of Object.keys(archives)) {
+      if (!exists(key)) continue;
+      kept[key] = archives[key]!;
+      left++;
+    }
+    archives = left + count - others > cacheEntriesMax ? (Object.create(null) as Record<string, Fingerprint>) : kept;
+  }
+  for (const key of Object.keys(mine)) archives[key] = mine[key]!;
+  return { archives, pruned };
 }
 
 function failToRead(file: string, code: string): never {
@@ -413,6 +543,11 @@ function reservedName(file: string): string | undefined {
   if (name === "package.json") return "is named like a package.json";
   if (lower.endsWith(".zip")) return "is named like a zip archive, which create would read as a module";
   return undefined;
+}
+
+/** Whether something is at `file`: a path that cannot even be looked at counts as gone. */
+function exists(file: string): boolean {
+  return lstatQuietly(file) !== undefined;
 }
 
 /** `lstat` that never throws: a path the system cannot even look at (ENAMETOOLONG, ELOOP, EACCES) gives `undefined`. */
@@ -455,13 +590,18 @@ function moveAside(file: string, now: Date): string {
   throw new Error(`too many copies named ${path.basename(base)}`);
 }
 
-/** The entries and time of a cache object, or why they cannot be used. Each entry keeps every field it has. */
-function readEntries(data: Record<string, unknown>): Pick<Cache, "entries" | "checkedAtMs"> | string {
+/**
+ * The entries and time of a cache object, or why they cannot be used. Each entry keeps every field it has. The
+ * entries of an older layout (`current` false) are not looked at: keyed by bare names, without identity, they can
+ * only be misses, so a flaw in them is no reason to move the file aside.
+ */
+function readEntries(data: Record<string, unknown>, current: boolean): Pick<Cache, "entries" | "checkedAtMs"> | string {
   const checkedAtMs = data.checkedAtMs;
   if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
   if (!isRecord(data.archives)) return "archives is not an object";
-  // Prototype-free, as in cacheText.
+  // Prototype-free: any path is a plain key (`__proto__` too), and filling it stays linear for 10,000 archives.
   const entries = Object.create(null) as Record<string, Fingerprint>;
+  if (!current) return { entries, checkedAtMs };
   for (const name of Object.keys(data.archives)) {
     const entry = data.archives[name];
     if (!isFingerprint(entry)) return `the entry for ${JSON.stringify(name)} is not a fingerprint`;
@@ -471,13 +611,16 @@ function readEntries(data: Record<string, unknown>): Pick<Cache, "entries" | "ch
 }
 
 function isFingerprint(value: unknown): value is Fingerprint {
+  const count = (n: unknown): boolean => typeof n === "number" && Number.isInteger(n) && n >= 0;
+  const time = (n: unknown): boolean => typeof n === "number" && Number.isFinite(n);
   return (
     isRecord(value) &&
-    typeof value.size === "number" &&
-    Number.isInteger(value.size) &&
-    value.size >= 0 &&
-    typeof value.mtimeMs === "number" &&
-    Number.isFinite(value.mtimeMs) &&
+    count(value.dev) &&
+    count(value.ino) &&
+    count(value.size) &&
+    time(value.mtimeMs) &&
+    time(value.ctimeMs) &&
+    time(value.checkedAtMs) &&
     typeof value.sha256 === "string" &&
     /^[0-9a-f]{64}$/.test(value.sha256)
   );

@@ -17,7 +17,8 @@ export interface DigestJob {
 
 /** What reading one archive found, or why it could not be read. */
 export type Digest =
-  | { ok: true; size: number; mtimeMs: number; sha256?: string; zip?: ZipVerdict }
+  /** The identity fields (`dev` to `ctimeMs`) are the open file's `fstat`: they name the very bytes read. */
+  | { ok: true; dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number; sha256?: string; zip?: ZipVerdict }
   /**
    * `code` is the system error code (`EACCES`, `ENOENT`, `EISDIR`), or the message when there is none; `what` says
    * what was opened when it is not a regular file ("a FIFO (named pipe)"), code `ENOTREG`.
@@ -34,7 +35,7 @@ const openFlags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLL
 const chunkBytes = 1024 * 1024;
 
 /**
- * Reads an archive: stats the open file (so that size and mtime describe the bytes hashed), streams it once
+ * Reads an archive: stats the open file (so that its identity, size and times describe the bytes hashed), streams it once
  * through SHA-256 in 1 MiB reads, then checks its zip records and verifies its entries' data (see checkZip) while they
  * are still in the page cache.
  *
@@ -57,7 +58,7 @@ export function digestArchive(job: DigestJob, buffer: Buffer = Buffer.allocUnsaf
     const stats = fstatSync(fd);
     if (!stats.isFile())
       return stats.isDirectory() ? { ok: false, code: "EISDIR" } : { ok: false, code: "ENOTREG", what: describeNonFile(stats) };
-    const digest: Digest = { ok: true, size: stats.size, mtimeMs: stats.mtimeMs };
+    const digest: Digest = { ok: true, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
     if (job.hash) {
       const hash = createHash("sha256");
       for (;;) {

@@ -8,6 +8,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { describe, test } from "node:test";
 import {
+  cacheEntriesMax,
   cacheFileLimits,
   commitCache,
   fingerprintArchives,
@@ -43,11 +44,24 @@ async function run(dir: string, names: string[]) {
 }
 
 const entry = (content: string, extra: Record<string, unknown> = {}) => ({
+  dev: 1,
+  ino: 2,
   size: content.length,
   mtimeMs: 5,
+  ctimeMs: 6,
+  checkedAtMs: 7,
   sha256: sha(content),
   ...extra,
 });
+
+/** What a cache entry records of the file at `file`: the identity a verdict is reused for (with its run's checkedAtMs). */
+function identity(file: string) {
+  const { dev, ino, size, mtimeMs, ctimeMs } = fs.statSync(file);
+  return { dev, ino, size, mtimeMs, ctimeMs };
+}
+
+/** The key of an archive of `dir` in the cache: its real path. */
+const keyOf = (dir: string, name: string): string => path.join(fs.realpathSync(dir), name);
 
 describe("loadCache", () => {
   test("a missing file is an empty cache, without a warning", () => {
@@ -55,16 +69,25 @@ describe("loadCache", () => {
     assert.deepEqual(cache, { entries: {}, checkedAtMs: 0, found: { kind: "missing" } });
   });
 
-  test("a version-2 cache and a version-1 cache are read, each entry with every field it has", () => {
+  test("a version-3 cache is read, each entry with every field it has", () => {
     const dir = tempDir();
-    const v2 = { kind: "dropkit-cache", version: 2, checkedAtMs: 7, archives: { "a.zip": entry("a", { zip: { ok: true } }) } };
-    const v1 = { version: 1, checkedAtMs: 8, archives: { "b.zip": entry("b") } };
+    const v3 = { kind: "dropkit-cache", version: 3, checkedAtMs: 7, archives: { "/drop/a.zip": entry("a", { zip: { ok: true } }) } };
+    fs.writeFileSync(path.join(dir, "v3.json"), JSON.stringify(v3));
+    const three = loadCache(path.join(dir, "v3.json"));
+    assert.deepEqual([three.found.kind, three.warning, three.checkedAtMs, { ...three.entries }], ["cache", undefined, 7, v3.archives]);
+  });
+
+  test("version-2 and version-1 caches are dropkit's, without a warning, and their entries (bare names, no identity) are misses, flawed or not", () => {
+    const dir = tempDir();
+    const v2 = { kind: "dropkit-cache", version: 2, checkedAtMs: 7, archives: { "a.zip": { size: 1, mtimeMs: 5, sha256: sha("a") } } };
+    const v1 = { version: 1, checkedAtMs: 8, archives: { "b.zip": { size: "1", mtimeMs: 5, sha256: "x" } } };
     fs.writeFileSync(path.join(dir, "v2.json"), JSON.stringify(v2));
     fs.writeFileSync(path.join(dir, "v1.json"), JSON.stringify(v1, null, 2));
     const two = loadCache(path.join(dir, "v2.json"));
-    assert.deepEqual([two.found.kind, two.warning, two.checkedAtMs, { ...two.entries }], ["cache", undefined, 7, v2.archives]);
+    assert.deepEqual([two.found.kind, two.warning, two.checkedAtMs, { ...two.entries }], ["cache", undefined, 7, {}]);
+    assert.equal((two.found as { version: number }).version, 2);
     const one = loadCache(path.join(dir, "v1.json"));
-    assert.deepEqual([one.found.kind, one.warning, one.checkedAtMs, { ...one.entries }], ["cache", undefined, 8, v1.archives]);
+    assert.deepEqual([one.found.kind, one.warning, one.checkedAtMs, { ...one.entries }], ["cache", undefined, 8, {}]);
   });
 
   // A dropkit cache that cannot be used: recognisable as dropkit's, so it is moved aside and rebuilt.
@@ -77,11 +100,20 @@ describe("loadCache", () => {
     ["a version-1 beginning without archives", '{"version":1,"checkedAtMs":1}', /not an object of the cache layout/],
     ["checkedAtMs not a number", '{"version":1,"checkedAtMs":"1","archives":{}}', /checkedAtMs/],
     ["archives not an object", '{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":[]}', /archives/],
-    ["a bad entry", '{"version":1,"checkedAtMs":1,"archives":{"a.zip":{"size":"1","mtimeMs":1,"sha256":"x"}}}', /"a\.zip"/],
+    [
+      "a bad entry",
+      '{"kind":"dropkit-cache","version":3,"checkedAtMs":1,"archives":{"/d/a.zip":{"dev":1,"ino":2,"size":"1","mtimeMs":1,"ctimeMs":1,"sha256":"x"}}}',
+      /"\/d\/a\.zip"/,
+    ],
     [
       "a bad hash",
-      `{"kind":"dropkit-cache","version":2,"checkedAtMs":1,"archives":{"a.zip":{"size":1,"mtimeMs":1,"sha256":"${"Z".repeat(64)}"}}}`,
-      /"a\.zip"/,
+      `{"kind":"dropkit-cache","version":3,"checkedAtMs":1,"archives":{"/d/a.zip":${JSON.stringify(entry("a", { sha256: "Z".repeat(64) }))}}}`,
+      /"\/d\/a\.zip"/,
+    ],
+    [
+      "an entry without the file's identity",
+      `{"kind":"dropkit-cache","version":3,"checkedAtMs":1,"archives":{"/d/a.zip":{"size":1,"mtimeMs":1,"sha256":"${sha("a")}"}}}`,
+      /"\/d\/a\.zip"/,
     ],
     [
       "nested 200 deep",
@@ -114,10 +146,10 @@ describe("loadCache", () => {
 
   test("a cache with dropkit's marker and another version is rebuilt, without a copy", () => {
     const file = path.join(tempDir(), ".dropkit-cache.json");
-    fs.writeFileSync(file, '{"kind":"dropkit-cache","version":3,"whatever":[]}');
+    fs.writeFileSync(file, '{"kind":"dropkit-cache","version":4,"whatever":[]}');
     const cache = loadCache(file);
     assert.equal(cache.found.kind, "other-version");
-    assert.match(cache.warning!, /layout version 3/);
+    assert.match(cache.warning!, /layout version 4/);
   });
 
   // Not a dropkit cache: never replaced, never moved.
@@ -185,7 +217,12 @@ describe("loadCache", () => {
     const file = path.join(tempDir(), "c.json");
     fs.writeFileSync(
       file,
-      JSON.stringify({ version: 1, checkedAtMs: 5, archives: JSON.parse(`{"__proto__":{"size":1,"mtimeMs":2,"sha256":"${sha("x")}"}}`) }),
+      JSON.stringify({
+        kind: "dropkit-cache",
+        version: 3,
+        checkedAtMs: 5,
+        archives: JSON.parse(`{"__proto__":${JSON.stringify(entry("x"))}}`),
+      }),
     );
     const cache = loadCache(file);
     assert.equal(cache.warning, undefined);
@@ -197,20 +234,18 @@ describe("loadCache", () => {
 });
 
 describe("fingerprintArchives", () => {
-  test("the first run hashes every archive, with size, mtime and sha256", async () => {
+  test("the first run hashes every archive, with the file's identity (device, inode, size, mtime, ctime) and sha256", async () => {
     const dir = tempDir();
     archives(dir, { "a.zip": "alpha", "b b.zip": "bravo!" });
     const { result } = await run(dir, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.hashed, ["a.zip", "b b.zip"]);
     assert.deepEqual(result.reused, []);
     const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
-    assert.deepEqual(result.fingerprints["a.zip"], {
-      size: 5,
-      mtimeMs: fs.statSync(path.join(dir, "a.zip")).mtimeMs,
-      sha256: sha("alpha"),
-      zip,
-    });
+    const checkedAtMs = result.checkedAtMs;
+    assert.deepEqual(result.fingerprints["a.zip"], { ...identity(path.join(dir, "a.zip")), checkedAtMs, sha256: sha("alpha"), zip });
     assert.equal(result.fingerprints["b b.zip"]!.sha256, sha("bravo!"));
+    // Written under each archive's real path.
+    assert.deepEqual(Object.keys(result.archives).sort(), [keyOf(dir, "a.zip"), keyOf(dir, "b b.zip")]);
   });
 
   test("a second run hashes nothing when nothing changed", async () => {
@@ -255,18 +290,21 @@ describe("fingerprintArchives", () => {
     archives(dir, { "new.zip": "new" });
     const { result } = await run(dir, ["a.zip", "new.zip"]);
     assert.deepEqual(result.hashed, ["new.zip"]);
-    assert.deepEqual(Object.keys(loadCache(path.join(dir, ".dropkit-cache.json")).entries), ["a.zip", "new.zip"]);
+    assert.deepEqual(Object.keys(loadCache(path.join(dir, ".dropkit-cache.json")).entries), [keyOf(dir, "a.zip"), keyOf(dir, "new.zip")]);
   });
 
   test("an archive modified just before the cached run is not trusted (racy timestamps)", async () => {
     const dir = tempDir();
     archives(dir, { "a.zip": "alpha" });
     const { result } = await run(dir, ["a.zip"]);
-    const mtimeMs = result.fingerprints["a.zip"]!.mtimeMs;
-    const cache: Pick<Cache, "entries" | "checkedAtMs"> = { entries: result.fingerprints, checkedAtMs: mtimeMs + 1000 };
-    assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], cache)).hashed, ["a.zip"]);
-    cache.checkedAtMs = mtimeMs + 5000;
-    assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], cache)).hashed, []);
+    const known = result.archives[keyOf(dir, "a.zip")]!;
+    // As read by a run that started 1 s, then 5 s, after the archive's mtime: each entry says when it was read.
+    const readAt = (checkedAtMs: number): Pick<Cache, "entries" | "checkedAtMs"> => ({
+      entries: { [keyOf(dir, "a.zip")]: { ...known, checkedAtMs } },
+      checkedAtMs,
+    });
+    assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], readAt(known.mtimeMs + 1000))).hashed, ["a.zip"]);
+    assert.deepEqual((await fingerprintArchives(dir, ["a.zip"], readAt(known.mtimeMs + 5000))).hashed, []);
   });
 
   test("a corrupt cache is rebuilt: everything hashed, then reused", async () => {
@@ -303,22 +341,27 @@ describe("fingerprintArchives", () => {
     assert.deepEqual(first.result.checked, ["bad.zip", "good.zip"]);
     assert.deepEqual(first.result.fingerprints["good.zip"]!.zip, { ok: true, entries: 1, verified: 1 });
     assert.equal(first.result.fingerprints["bad.zip"]!.zip?.ok, false);
-    // Other bytes of the same size and mtime: a run that read the files would see them, the cached run must not.
+    // Nothing changed: the cached run reads nothing and has the same verdicts.
+    const second = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual([second.result.hashed, second.result.checked], [[], []]);
+    assert.deepEqual(second.result.fingerprints, first.result.fingerprints);
+    // Other bytes of the same size and mtime: the ctime says the file was written since, so both are read again.
     for (const name of ["good.zip", "bad.zip"]) {
       const file = path.join(dir, name);
       fs.writeFileSync(file, Buffer.alloc(fs.statSync(file).size, 0x20));
       fs.utimesSync(file, then, then);
     }
-    const second = await run(dir, ["bad.zip", "good.zip"]);
-    assert.deepEqual([second.result.hashed, second.result.checked], [[], []]);
-    assert.deepEqual(second.result.fingerprints, first.result.fingerprints);
+    const rewritten = await run(dir, ["bad.zip", "good.zip"]);
+    assert.deepEqual(rewritten.result.hashed, ["bad.zip", "good.zip"]);
+    assert.equal(rewritten.result.fingerprints["good.zip"]!.zip?.ok, false);
     // A cache from before the check (no verdicts): checked, not hashed, and the sha256 kept.
     fs.writeFileSync(path.join(dir, "good.zip"), makeZip({ "a.txt": "alpha" }));
     fs.utimesSync(path.join(dir, "good.zip"), then, then);
+    await run(dir, ["bad.zip", "good.zip"]);
     const file = path.join(dir, ".dropkit-cache.json");
     const data = JSON.parse(fs.readFileSync(file, "utf8"));
     for (const entry of Object.values(data.archives) as Array<Record<string, unknown>>) delete entry.zip;
-    data.archives["good.zip"].sha256 = "0".repeat(64);
+    data.archives[keyOf(dir, "good.zip")].sha256 = "0".repeat(64);
     fs.writeFileSync(file, JSON.stringify(data));
     const third = await run(dir, ["bad.zip", "good.zip"]);
     assert.deepEqual(
@@ -336,9 +379,12 @@ describe("fingerprintArchives", () => {
     const bad = Buffer.from(good);
     bad[good.indexOf("alpha")] = 0x41;
     fs.writeFileSync(path.join(dir, "a.zip"), bad);
-    const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
+    const known = identity(path.join(dir, "a.zip"));
+    const mtimeMs = known.mtimeMs;
     const cache = {
-      entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } as never } },
+      entries: {
+        [keyOf(dir, "a.zip")]: { ...known, checkedAtMs: mtimeMs + 10_000, sha256: "a".repeat(64), zip: { ok: true, entries: 1 } as never },
+      },
       checkedAtMs: mtimeMs + 10_000,
     };
     const result = await fingerprintArchives(dir, ["a.zip"], cache);
@@ -348,21 +394,21 @@ describe("fingerprintArchives", () => {
       problem: `corrupt: the data of "a.txt" does not match its CRC-32 (${crcHex("Alpha")}, the directory says ${crcHex("alpha")})`,
     });
     // With the new verdict cached, the next run reads nothing.
-    const again = await fingerprintArchives(dir, ["a.zip"], { entries: result.fingerprints, checkedAtMs: mtimeMs + 10_000 });
+    const again = await fingerprintArchives(dir, ["a.zip"], { entries: result.archives, checkedAtMs: mtimeMs + 10_000 });
     assert.deepEqual([again.hashed, again.checked], [[], []]);
   });
 
   test("a verdict this version cannot read is replaced: the archive is checked again, not hashed", async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "a.zip"), makeZip({ "a.txt": "alpha" }));
-    const { mtimeMs, size } = fs.statSync(path.join(dir, "a.zip"));
+    const known = { ...identity(path.join(dir, "a.zip")), checkedAtMs: Date.now() + 10_000 };
     const cache = {
-      entries: { "a.zip": { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } },
-      checkedAtMs: mtimeMs + 10_000,
+      entries: { [keyOf(dir, "a.zip")]: { ...known, sha256: "a".repeat(64), zip: { ok: "maybe" } as never } },
+      checkedAtMs: known.checkedAtMs,
     };
     const result = await fingerprintArchives(dir, ["a.zip"], cache);
     assert.deepEqual([result.hashed, result.checked], [[], ["a.zip"]]);
-    assert.deepEqual(result.fingerprints["a.zip"], { size, mtimeMs, sha256: "a".repeat(64), zip: { ok: true, entries: 1, verified: 1 } });
+    assert.deepEqual(result.fingerprints["a.zip"], { ...known, sha256: "a".repeat(64), zip: { ok: true, entries: 1, verified: 1 } });
   });
 
   test("an archive that vanished is an IOError naming it", async () => {
@@ -381,62 +427,76 @@ describe("saveCache", () => {
     archives(dir, { "b.zip": "b", "a.zip": "a" });
     await run(dir, ["b.zip", "a.zip"]);
     const text = fs.readFileSync(path.join(dir, ".dropkit-cache.json"), "utf8");
-    assert.ok(text.startsWith('{\n  "kind": "dropkit-cache",\n  "version": 2,\n'), text);
+    assert.ok(text.startsWith('{\n  "kind": "dropkit-cache",\n  "version": 3,\n'), text);
     const data = JSON.parse(text);
     assert.deepEqual(Object.keys(data), ["kind", "version", "checkedAtMs", "archives"]);
     assert.equal(typeof data.checkedAtMs, "number");
-    assert.deepEqual(Object.keys(data.archives), ["a.zip", "b.zip"]);
-    assert.deepEqual(Object.keys(data.archives["a.zip"]), ["size", "mtimeMs", "sha256", "zip"]);
+    assert.deepEqual(Object.keys(data.archives), [keyOf(dir, "a.zip"), keyOf(dir, "b.zip")]);
+    assert.deepEqual(Object.keys(data.archives[keyOf(dir, "a.zip")]), [
+      "dev",
+      "ino",
+      "size",
+      "mtimeMs",
+      "ctimeMs",
+      "checkedAtMs",
+      "sha256",
+      "zip",
+    ]);
+    // One line an entry.
+    assert.equal(text.split("\n").filter((line) => line.includes(".zip")).length, 2);
     assert.deepEqual(fs.readdirSync(dir).sort(), [".dropkit-cache.json", "a.zip", "b.zip"]);
   });
 
   test("further fields of an entry are kept across a run that reuses it (the layout other fields can join)", async () => {
     const dir = tempDir();
     archives(dir, { "a.zip": "alpha" });
-    const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
+    const known = { ...identity(path.join(dir, "a.zip")), checkedAtMs: Date.now() };
     const file = path.join(dir, ".dropkit-cache.json");
     fs.writeFileSync(
       file,
       JSON.stringify({
         kind: "dropkit-cache",
-        version: 2,
+        version: 3,
         checkedAtMs: Date.now(),
-        archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha"), verdict: { zip: "ok" } } },
+        archives: { [keyOf(dir, "a.zip")]: { ...known, sha256: sha("alpha"), verdict: { zip: "ok" } } },
       }),
     );
     const { result } = await run(dir, ["a.zip"]);
     assert.deepEqual(result.reused, ["a.zip"]);
     // The zip check adds its own field (the file is not a zip), and keeps the others.
     const zip = { ok: false, problem: "not a zip archive (no end-of-central-directory record)" };
-    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives["a.zip"], {
-      size: 5,
-      mtimeMs,
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, "utf8")).archives[keyOf(dir, "a.zip")], {
+      ...known,
       sha256: sha("alpha"),
       verdict: { zip: "ok" },
       zip,
     });
   });
 
-  test("a version-1 cache is read and rewritten as version 2, entries kept", async () => {
-    const dir = tempDir();
-    archives(dir, { "a.zip": "alpha" });
-    const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
-    const file = path.join(dir, ".dropkit-cache.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ version: 1, checkedAtMs: Date.now(), archives: { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha") } } }, null, 2),
-    );
-    const { result } = await run(dir, ["a.zip"]);
-    assert.deepEqual(result.reused, ["a.zip"]);
-    assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).kind, "dropkit-cache");
-  });
+  for (const version of [1, 2]) {
+    test(`a version-${version} cache is read without a warning, its entries are misses, and it is rewritten as version 3`, async () => {
+      const dir = tempDir();
+      archives(dir, { "a.zip": "alpha" });
+      const mtimeMs = fs.statSync(path.join(dir, "a.zip")).mtimeMs;
+      const file = path.join(dir, ".dropkit-cache.json");
+      const archivesOf = { "a.zip": { size: 5, mtimeMs, sha256: sha("alpha") } };
+      const old = version === 1 ? { version, checkedAtMs: Date.now() } : { kind: "dropkit-cache", version, checkedAtMs: Date.now() };
+      fs.writeFileSync(file, JSON.stringify({ ...old, archives: archivesOf }, null, 2));
+      const first = await run(dir, ["a.zip"]);
+      assert.equal(first.cache.warning, undefined);
+      assert.deepEqual([first.result.hashed, first.result.changed], [["a.zip"], true]);
+      const data = JSON.parse(fs.readFileSync(file, "utf8"));
+      assert.deepEqual([data.kind, data.version, Object.keys(data.archives)], ["dropkit-cache", 3, [keyOf(dir, "a.zip")]]);
+      assert.deepEqual((await run(dir, ["a.zip"])).result.reused, ["a.zip"]);
+    });
+  }
 
   test("never replaces a file that is not a dropkit cache: IOError (74) naming cache.file, the file untouched", async () => {
     const dir = tempDir();
     const file = path.join(dir, "notes.txt");
     fs.writeFileSync(file, "mine\n");
     await assert.rejects(
-      saveCache(file, { fingerprints: {}, checkedAtMs: 0 }),
+      saveCache(file, { archives: {}, checkedAtMs: 0 }),
       (e: DropkitError) =>
         e instanceof DropkitError &&
         e.name === "IOError" &&
@@ -451,7 +511,7 @@ describe("saveCache", () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, "target.json"), "outside\n");
     fs.symlinkSync(path.join(dir, "target.json"), path.join(dir, ".dropkit-cache.json"));
-    await saveCache(path.join(dir, ".dropkit-cache.json"), { fingerprints: {}, checkedAtMs: 0 });
+    await saveCache(path.join(dir, ".dropkit-cache.json"), { archives: {}, checkedAtMs: 0 });
     assert.ok(fs.lstatSync(path.join(dir, ".dropkit-cache.json")).isFile());
     assert.equal(fs.readFileSync(path.join(dir, "target.json"), "utf8"), "outside\n");
   });
@@ -459,7 +519,7 @@ describe("saveCache", () => {
   test("a cache that cannot be written is an IOError (74) with the path and the reason", async () => {
     const file = path.join(tempDir(), "missing-dir", ".dropkit-cache.json");
     await assert.rejects(
-      saveCache(file, { fingerprints: {}, checkedAtMs: 0 }),
+      saveCache(file, { archives: {}, checkedAtMs: 0 }),
       (e: DropkitError) =>
         e instanceof DropkitError && e.name === "IOError" && e.exitCode === 74 && e.message.includes(file) && /ENOENT/.test(e.message),
     );
@@ -469,7 +529,7 @@ describe("saveCache", () => {
     const dir = tempDir();
     const file = path.join(dir, "cache.json");
     const loaded = loadCache(file);
-    const staged = await stageCache(file, { fingerprints: {}, checkedAtMs: 0 });
+    const staged = await stageCache(file, { archives: {}, checkedAtMs: 0 });
     fs.writeFileSync(file, "written meanwhile by someone else\n");
     await assert.rejects(
       commitCache(staged, loaded, new Date()),
@@ -677,3 +737,170 @@ describe("create and the cache file: dropkit never replaces a file it did not wr
 function crcHex(text: string): string {
   return zlib.crc32(text).toString(16).padStart(8, "0");
 }
+
+describe("fingerprintArchives: entries keyed by the archive's real path, shared by several drops", () => {
+  test("another folder's entries are kept as they were; this folder's are replaced, and those no longer listed leave", async () => {
+    const [a, b] = [tempDir(), tempDir()];
+    archives(a, { "shop.zip": "alpha", "old.zip": "old" });
+    archives(b, { "shop.zip": "bravo" });
+    const inA = await fingerprintArchives(a, ["old.zip", "shop.zip"], { entries: {}, checkedAtMs: 0 });
+    const inB = await fingerprintArchives(b, ["shop.zip"], { entries: inA.archives, checkedAtMs: inA.checkedAtMs });
+    assert.deepEqual(Object.keys(inB.archives).sort(), [keyOf(a, "old.zip"), keyOf(a, "shop.zip"), keyOf(b, "shop.zip")].sort());
+    assert.deepEqual(inB.archives[keyOf(a, "shop.zip")], inA.archives[keyOf(a, "shop.zip")]);
+    // old.zip gone from a: its entry leaves with a's next run (the listing shows it gone), b's stays, nothing is read.
+    const again = await fingerprintArchives(a, ["shop.zip"], { entries: inB.archives, checkedAtMs: inB.checkedAtMs });
+    assert.deepEqual([again.hashed, again.reused, again.changed], [[], ["shop.zip"], true]);
+    assert.deepEqual(Object.keys(again.archives).sort(), [keyOf(a, "shop.zip"), keyOf(b, "shop.zip")].sort());
+    const still = await fingerprintArchives(a, ["shop.zip"], { entries: again.archives, checkedAtMs: again.checkedAtMs });
+    assert.deepEqual([still.hashed, still.changed], [[], false]);
+  });
+
+  test("an entry of the same name, size and mtime in another folder is not this archive's", async () => {
+    const [a, b] = [tempDir(), tempDir()];
+    const then = hourAgo();
+    archives(a, { "shop.zip": "alpha" }, then);
+    archives(b, { "shop.zip": "ALPHA" }, then);
+    const inA = await fingerprintArchives(a, ["shop.zip"], { entries: {}, checkedAtMs: 0 });
+    // Even under b's key, a's entry names another inode.
+    const entries = { ...inA.archives, [keyOf(b, "shop.zip")]: inA.archives[keyOf(a, "shop.zip")]! };
+    const inB = await fingerprintArchives(b, ["shop.zip"], { entries, checkedAtMs: inA.checkedAtMs });
+    assert.deepEqual(inB.hashed, ["shop.zip"]);
+    assert.equal(inB.fingerprints["shop.zip"]!.sha256, sha("ALPHA"));
+  });
+
+  test("a link to an archive is keyed by its target's real path, so two drops linking one archive share its entry", async () => {
+    const [store, a, b] = [tempDir(), tempDir(), tempDir()];
+    archives(store, { "theme.zip": "theme" });
+    for (const dir of [a, b]) fs.symlinkSync(path.join(store, "theme.zip"), path.join(dir, "ocean-theme.zip"));
+    const inA = await fingerprintArchives(a, ["ocean-theme.zip"], { entries: {}, checkedAtMs: 0 });
+    assert.deepEqual(Object.keys(inA.archives), [keyOf(store, "theme.zip")]);
+    const inB = await fingerprintArchives(b, ["ocean-theme.zip"], { entries: inA.archives, checkedAtMs: inA.checkedAtMs });
+    assert.deepEqual([inB.hashed, inB.reused], [[], ["ocean-theme.zip"]]);
+  });
+
+  test("an archive modified just before the run that read it is not trusted by a later run, whichever drop wrote the file since", async () => {
+    const [dir, other] = [tempDir(), tempDir()];
+    fs.writeFileSync(path.join(dir, "new.zip"), "fresh");
+    archives(dir, { "old.zip": "old" });
+    archives(other, { "b.zip": "bravo" });
+    const first = await fingerprintArchives(dir, ["new.zip", "old.zip"], { entries: {}, checkedAtMs: 0 });
+    // A run in another drop, later, rewrites the shared file: the entry keeps the time it was read at.
+    const inOther = await fingerprintArchives(other, ["b.zip"], { entries: first.archives, checkedAtMs: Date.now() + 60_000 });
+    assert.equal(inOther.archives[keyOf(dir, "new.zip")]!.checkedAtMs, first.checkedAtMs);
+    const again = await fingerprintArchives(dir, ["new.zip", "old.zip"], { entries: inOther.archives, checkedAtMs: Date.now() + 60_000 });
+    assert.deepEqual([again.hashed, again.reused], [["new.zip"], ["old.zip"]]);
+  });
+
+  test(`past ${cacheEntriesMax} entries, other folders' entries whose archive is gone leave; this folder's always stay`, async () => {
+    const [dir, other] = [tempDir(), tempDir()];
+    archives(dir, { "a.zip": "alpha" });
+    archives(other, { "kept.zip": "kept" });
+    const entries = Object.create(null) as Record<string, ReturnType<typeof entry>>;
+    const gone = path.join(tempDir(), "gone");
+    for (let i = 0; i < cacheEntriesMax; i++) entries[`${gone}/${i}.zip`] = entry("x");
+    entries[keyOf(other, "kept.zip")] = { ...identity(path.join(other, "kept.zip")), checkedAtMs: Date.now(), sha256: sha("kept") };
+    const result = await fingerprintArchives(dir, ["a.zip"], { entries, checkedAtMs: Date.now() });
+    assert.equal(result.changed, true);
+    assert.deepEqual(Object.keys(result.archives).sort(), [keyOf(dir, "a.zip"), keyOf(other, "kept.zip")].sort());
+  });
+});
+
+describe("create: a cached verdict is reused only for the very file it judged", () => {
+  const json = ["--log-format=json"];
+  const good = makeZip({ "index.html": "<p>shop</p>\n" });
+  /** The same size as `good`, with data that no longer matches its CRC-32. */
+  const corrupt = Buffer.from(good);
+  corrupt[corrupt.indexOf("shop")] = 0x53;
+  // Whole seconds an hour ago, so that two files given it have the very same mtime, past the racy window.
+  const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
+  /** A drop holding shop.zip with these bytes and the shared mtime. */
+  function drop(bytes: Buffer): string {
+    const root = fixture({});
+    fs.writeFileSync(path.join(root, "shop.zip"), bytes);
+    fs.utimesSync(path.join(root, "shop.zip"), then, then);
+    return root;
+  }
+  const cacheRecord = (run: ReturnType<typeof runCli>) => eventsOf(run, "state").find((s) => s.action === "cache")!;
+  const archiveInvalid = (run: ReturnType<typeof runCli>, root: string): void => {
+    assert.equal(run.status, 65, run.stderr);
+    const errors = eventsOf(run, "error");
+    assert.deepEqual(
+      errors.map((e) => [e.name, e.source]),
+      [["ArchiveInvalid", path.join(root, "shop.zip")]],
+    );
+    assert.match(errors[0]!.message, /does not match its CRC-32/);
+  };
+
+  test("two drops sharing one cache file (DROPKIT_CACHE_FILE): a corrupt b/shop.zip of a good a/shop.zip's name, size and mtime is read (65)", () => {
+    const env = { DROPKIT_CACHE_FILE: path.join(tempDir(), "shared.json") };
+    const [a, b] = [drop(good), drop(corrupt)];
+    const [sa, sb] = [fs.statSync(path.join(a, "shop.zip")), fs.statSync(path.join(b, "shop.zip"))];
+    assert.deepEqual([sa.size, sa.mtimeMs], [sb.size, sb.mtimeMs], "the two archives look alike by name, size and mtime");
+    const first = runCli(a, ["create", ...json], env);
+    assert.equal(first.status, 0, first.stderr);
+    assert.deepEqual(cacheRecord(first).hashed, ["shop.zip"]);
+    archiveInvalid(runCli(b, ["create", ...json], env), b);
+    // The same as without the cache.
+    archiveInvalid(runCli(b, ["create", ...json], { DROPKIT_CACHE_ENABLED: "false" }), b);
+  });
+
+  for (const [how, replace] of [
+    ["cp -p over it (same inode, new ctime)", (from: string, to: string) => spawnSync("cp", ["-p", from, to]).status],
+    [
+      "cp -p beside it, then renamed over it (new inode)",
+      (from: string, to: string) => spawnSync("sh", ["-c", 'cp -p "$1" "$2.new" && mv "$2.new" "$2"', "sh", from, to]).status,
+    ],
+  ] as const) {
+    test(`an archive replaced by a same-size corrupt copy with its mtime, by ${how}, is read again (65)`, () => {
+      const root = drop(good);
+      const first = runCli(root, ["create", ...json]);
+      assert.equal(first.status, 0, first.stderr);
+      const copy = path.join(tempDir(), "shop.zip");
+      fs.writeFileSync(copy, corrupt);
+      fs.utimesSync(copy, then, then);
+      const before = fs.statSync(path.join(root, "shop.zip"));
+      assert.equal(replace(copy, path.join(root, "shop.zip")), 0);
+      const after = fs.statSync(path.join(root, "shop.zip"));
+      assert.deepEqual([after.size, after.mtimeMs], [before.size, before.mtimeMs]);
+      archiveInvalid(runCli(root, ["create", ...json]), root);
+    });
+  }
+
+  test("runs in a, then b, then a again: each keeps the other's entries, and the second run in a reuses its verdict without rewriting the cache", () => {
+    const file = path.join(tempDir(), "shared.json");
+    const env = { DROPKIT_CACHE_FILE: file };
+    const [a, b] = [drop(good), drop(makeZip({ "index.html": "<p>blog</p>\n" }))];
+    const runs = [a, b, a, b].map((root) => {
+      const run = runCli(root, ["create", ...json], env);
+      assert.equal(run.status, 0, run.stderr);
+      return cacheRecord(run);
+    });
+    assert.deepEqual(
+      runs.map((r) => [r.hashed, r.reused, r.written]),
+      [
+        [["shop.zip"], [], true],
+        [["shop.zip"], [], true],
+        [[], ["shop.zip"], false],
+        [[], ["shop.zip"], false],
+      ],
+    );
+    const data = JSON.parse(fs.readFileSync(file, "utf8"));
+    assert.deepEqual(Object.keys(data.archives).sort(), [keyOf(a, "shop.zip"), keyOf(b, "shop.zip")].sort());
+  });
+
+  test("an older cache's entry by bare name is a miss: a corrupt archive of its name, size and mtime is read (65), no warning", () => {
+    const root = drop(corrupt);
+    const { size, mtimeMs } = fs.statSync(path.join(root, "shop.zip"));
+    const sound = { ok: true, entries: 1, verified: 1 };
+    const old = {
+      kind: "dropkit-cache",
+      version: 2,
+      checkedAtMs: Date.now(),
+      archives: { "shop.zip": { size, mtimeMs, sha256: sha("x"), zip: sound } },
+    };
+    fs.writeFileSync(path.join(root, ".dropkit-cache.json"), JSON.stringify(old));
+    const run = runCli(root, ["create", ...json]);
+    archiveInvalid(run, root);
+    assert.deepEqual(eventsOf(run, "warning"), []);
+  });
+});

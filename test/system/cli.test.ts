@@ -346,7 +346,10 @@ describe("create (SPEC section 6)", () => {
     assert.equal(state.createdAt, state.updatedAt);
     assert.deepEqual(state.extra, {});
     const cache = JSON.parse(fs.readFileSync(path.join(root, ".dropkit-cache.json"), "utf8"));
-    assert.deepEqual(Object.keys(cache.archives), ["blog.zip", "ocean-theme.zip", "shop.zip", "test-data.zip"]);
+    assert.deepEqual(
+      Object.keys(cache.archives),
+      ["blog.zip", "ocean-theme.zip", "shop.zip", "test-data.zip"].map((name) => path.join(fs.realpathSync(root), name)),
+    );
     assert.deepEqual(
       eventsOf(run, "state").map((s) => s.action),
       ["created", "cache"],

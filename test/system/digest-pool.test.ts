@@ -46,7 +46,7 @@ describe("digestArchives", () => {
     ["worker threads", 40, 2],
     ["one worker thread", 40, 1],
   ] as const) {
-    test(`on ${where}: sha256, size, mtime and the zip verdict of each archive, in job order`, async () => {
+    test(`on ${where}: sha256, identity (device, inode, size, mtime, ctime) and the zip verdict of each archive, in job order`, async () => {
       const dir = tempDir();
       const files = ["a.zip", "b.zip", "c.zip"].map((n) => path.join(dir, n));
       const contents = files.map((f, i) => {
@@ -64,10 +64,14 @@ describe("digestArchives", () => {
       const progress: Array<[number, number]> = [];
       const digests = await digestArchives(jobs, { threads, onProgress: (done, bytes) => progress.push([done, bytes]) });
       for (const [i, file] of files.entries()) {
+        const { dev, ino, mtimeMs, ctimeMs } = fs.statSync(file);
         assert.deepEqual(digests[i], {
           ok: true,
+          dev,
+          ino,
           size: contents[i]!.length,
-          mtimeMs: fs.statSync(file).mtimeMs,
+          mtimeMs,
+          ctimeMs,
           sha256: sha(contents[i]!),
           zip: { ok: true, entries: 1, verified: 1 },
         });
@@ -85,12 +89,8 @@ describe("digestArchives", () => {
     const file = path.join(dir, "a.zip");
     writeSparseZip(file, 60_000_000);
     const [digest] = await digestArchives([{ file, size: fs.statSync(file).size, hash: false, check: true }]);
-    assert.deepEqual(digest, {
-      ok: true,
-      size: fs.statSync(file).size,
-      mtimeMs: fs.statSync(file).mtimeMs,
-      zip: { ok: true, entries: 1, verified: 1 },
-    });
+    const { dev, ino, size, mtimeMs, ctimeMs } = fs.statSync(file);
+    assert.deepEqual(digest, { ok: true, dev, ino, size, mtimeMs, ctimeMs, zip: { ok: true, entries: 1, verified: 1 } });
   });
 
   test("an archive that cannot be read gives its error code, on either side", async () => {
