@@ -1,4 +1,4 @@
-// Turning SIGINT, SIGTERM and SIGHUP into an AbortSignal for the running command, and the exit code a shell expects.
+// Turning SIGINT, SIGTERM and SIGHUP into an AbortSignal for the running command (or leaving them to the kernel while user code runs), and the exit code a shell expects.
 
 /** The signals that stop a run, and the exit code each ends it with: 128 + the signal's number, as shells report. */
 export const signalExitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -96,6 +96,15 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const exit = options.exit ?? process.exit.bind(process);
   const controller = new AbortController();
   const listeners = new Map<StopSignal, () => void>();
+  const trap: Installed = {
+    signal: controller.signal,
+    attach: () => {
+      for (const [name, listener] of listeners) target.on(name, listener);
+    },
+    detach: () => {
+      for (const [name, listener] of listeners) target.off(name, listener);
+    },
+  };
   let timer: NodeJS.Timeout | undefined;
   const exitNow = (reason: Interrupted): void => {
     clearTimeout(timer);
@@ -119,16 +128,54 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
       timer.unref();
     };
     listeners.set(name, listener);
-    target.on(name, listener);
   }
+  installed.add(trap);
+  if (defaultDepth === 0) trap.attach();
   return {
     signal: controller.signal,
     release() {
       clearTimeout(timer);
-      for (const [name, listener] of listeners) target.off(name, listener);
+      if (installed.delete(trap) && defaultDepth === 0) trap.detach();
       listeners.clear();
     },
   };
+}
+
+/** A trap's listeners, which `withDefaultSignals` takes away and puts back. */
+interface Installed {
+  readonly signal: AbortSignal;
+  attach(): void;
+  detach(): void;
+}
+
+/** The traps not yet released. */
+const installed = new Set<Installed>();
+/** How many `withDefaultSignals` calls are running (presets may be evaluated while a config is). */
+let defaultDepth = 0;
+
+/**
+ * Runs `work` (the evaluation of a config's or a preset's code) with SIGINT, SIGTERM and SIGHUP left to the kernel:
+ * every trap's listeners are removed until it settles, so that the first signal ends the process at once (a shell
+ * reports 130, 143 or 129), even while that code blocks the main thread (`while (true) {}`, an `execSync` that
+ * hangs), where no listener could ever run: Node hands the signal to a listener only from its event loop, and
+ * disables the default action while one is installed. Nothing is written before a config is known, so there is
+ * nothing to put back. Only dropkit's own traps are removed: a host program's listeners (the library) stay.
+ *
+ * @throws Interrupted when a signal arrived before `work` began (it is not started then).
+ */
+export async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
+  if (defaultDepth === 0 && installed.size > 0) {
+    // A signal the kernel has delivered but Node has not yet handed to a listener would be lost with the listeners:
+    // one turn of the event loop hands it over first.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const trap of installed) trap.signal.throwIfAborted();
+  }
+  if (defaultDepth++ === 0) for (const trap of installed) trap.detach();
+  try {
+    return await work();
+  } finally {
+    if (--defaultDepth === 0) for (const trap of installed) trap.attach();
+  }
 }
 
 /** The `Interrupted` that stopped a run, if `signal` was aborted by `trapSignals`. */

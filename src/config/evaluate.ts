@@ -7,6 +7,7 @@ import { types } from "node:util";
 import { privateCacheDir } from "../files/codecache.js";
 import { DropkitError, fail } from "../errors.js";
 import { packageRoot } from "../installed.js";
+import { withDefaultSignals } from "../signals.js";
 import { limits, type ReadBudget } from "../files/limits.js";
 import { importNative, nativeTypeScript } from "./native.js";
 import { sharedPatch } from "./sharedpatch.js";
@@ -28,18 +29,21 @@ export type FileRole = "config" | "preset";
  *   limits; `SchemaValidationError` (65, one diagnostic per value) when the export holds values JSON cannot carry.
  */
 export async function evaluateConfig(file: string, role: FileRole, budget?: ReadBudget): Promise<{ [key: string]: JsonValue }> {
-  // Recorded until the data is read: an error's position is mapped through the code jiti ran.
-  return withoutExit(() =>
-    recordCompiledCode(async () => {
-      try {
-        const value = await evaluate(file, role);
-        return toJsonValue(value, file, budget) as { [key: string]: JsonValue };
-      } catch (error) {
-        if (error instanceof DropkitError) throw error;
-        // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
-        throw loadError(file, role, "exports a value that cannot be read", plainError(error));
-      }
-    }),
+  // Recorded until the data is read: an error's position is mapped through the code jiti ran. Signals are the kernel's
+  // until then (src/signals.ts): the file's code, its getters included, may block the main thread.
+  return withDefaultSignals(() =>
+    withoutExit(() =>
+      recordCompiledCode(async () => {
+        try {
+          const value = await evaluate(file, role);
+          return toJsonValue(value, file, budget) as { [key: string]: JsonValue };
+        } catch (error) {
+          if (error instanceof DropkitError) throw error;
+          // The export is user code: a Proxy whose traps throw, a getter on `default`, a throwing `constructor`...
+          throw loadError(file, role, "exports a value that cannot be read", plainError(error));
+        }
+      }),
+    ),
   );
 }
 
