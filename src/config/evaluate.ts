@@ -5,6 +5,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { types } from "node:util";
 import { privateCacheDir } from "../files/codecache.js";
+import type { JudgedFile } from "../files/judged.js";
+import { distrustOfPath, trustPolicy } from "../files/trust.js";
 import { DropkitError, fail } from "../errors.js";
 import { packageRoot } from "../installed.js";
 import { withDefaultSignals } from "../signals.js";
@@ -22,20 +24,21 @@ export type FileRole = "config" | "preset";
  * default export to plain JSON data: an object, or a sync or async function returning one. The file is known to be
  * a regular file within `limits.fileBytes` (`loadConfigFile` checks it first).
  *
- * @param file - Absolute path of the file.
- * @param role - Whether the file is a config or a preset, for messages.
+ * @param judged - The file as it was opened and judged (src/files/judged.ts): its code is `text`, never read again by name.
+ * @param text - Its text, decoded from the judged bytes.
  * @param budget - What the resolve has read so far, charged with the JSON text of the data.
  * @throws DropkitError `ConfigLoadError` (65) when evaluation throws or exports no object, or the data is over the
  *   limits; `SchemaValidationError` (65, one diagnostic per value) when the export holds values JSON cannot carry.
  */
-export async function evaluateConfig(file: string, role: FileRole, budget?: ReadBudget): Promise<{ [key: string]: JsonValue }> {
+export async function evaluateConfig(judged: JudgedFile, text: string, budget?: ReadBudget): Promise<{ [key: string]: JsonValue }> {
+  const { path: file, role } = judged;
   // Recorded until the data is read: an error's position is mapped through the code jiti ran. Signals are the kernel's
   // until then (src/signals.ts): the file's code, its getters included, may block the main thread.
   return withDefaultSignals(() =>
     withoutExit(() =>
       recordCompiledCode(async () => {
         try {
-          const value = await evaluate(file, role);
+          const value = await evaluate(file, text, role);
           return toJsonValue(value, file, budget) as { [key: string]: JsonValue };
         } catch (error) {
           if (error instanceof DropkitError) throw error;
@@ -49,7 +52,10 @@ export async function evaluateConfig(file: string, role: FileRole, budget?: Read
 
 // --- helpers ---
 
-type Jiti = { import(id: string): Promise<unknown> };
+type Jiti = {
+  import(id: string): Promise<unknown>;
+  evalModule(source: string, options: { id: string; filename: string; ext: string; async: boolean; forceTranspile: boolean }): unknown;
+};
 
 /** The jiti instances by cache directory (or none) and alias, created on first use: requiring jiti costs start-up time. */
 const jitis = new Map<string, Jiti>();
@@ -95,29 +101,41 @@ function getJiti(alias?: Record<string, string>): Jiti {
 }
 
 /**
- * A `.ts`/`.js` file's module: a `.ts` file loaded natively where the runtime can (src/config/native.ts: Node that strips
- * types, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase) compiled by jiti.
+ * A `.ts`/`.js` file's module, from its judged `text`: a `.ts` file loaded natively where Node strips types (src/config/native.ts),
+ * else (a `.js` file, Node 20, syntax Node cannot erase, Bun and Deno, whose own import would open the file by name
+ * again) compiled by jiti from the text. Files the config imports are read by the loader, as the config's own business.
  */
-async function importModule(file: string): Promise<unknown> {
-  // Looked up when a loader needs them: Bun and Deno only for a file that imports dropkit.
+async function importModule(file: string, text: string): Promise<unknown> {
+  // Looked up when a loader needs them.
   let alias: { value: Record<string, string> | undefined } | undefined;
   const aliases = () => (alias ??= { value: dropkitAliases(file) }).value;
   if (file.endsWith(".ts")) {
     const native =
-      nativeTypeScript() === null
-        ? { why: "this runtime has no type stripping (Node 22.18 or later has)" }
-        : await importNative(file, aliases);
+      nativeTypeScript() !== "strip"
+        ? {
+            why:
+              nativeTypeScript() === null
+                ? "this runtime has no type stripping (Node 22.18 or later has)"
+                : "its import would read the file again",
+          }
+        : await importNative(file, text, aliases);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);
   }
   recordJiti();
-  return getJiti(aliases()).import(file);
+  // Transpiled whatever its form: jiti would otherwise import a plain module natively, by its name.
+  return getJiti(aliases()).evalModule(text, { id: file, filename: file, ext: path.extname(file), async: true, forceTranspile: true });
 }
 
 /**
  * jiti aliases that make `import ... from "dropkit"` (and `dropkit/core`, `dropkit/abi`, ...) in `file` load the
  * dropkit that is running, or `undefined` when the project has a dropkit of its own, which then wins as Node would
  * resolve it. A config that imports `defineConfig` thus loads wherever dropkit runs from.
+ *
+ * The project's own install counts only inside the discovery fence (`fence`: the directory discovery stopped at, or
+ * the config's own directory for an explicit one) and only from trusted directories (src/files/trust.ts): a
+ * `node_modules/dropkit` above the repository, or in a folder another user can write (`/tmp/node_modules`), is
+ * someone else's code, and the running dropkit answers instead.
  *
  * @param file - The absolute path of the config or preset file.
  */
@@ -147,19 +165,33 @@ function runningAliases(): Record<string, string> {
   return aliases;
 }
 
-/** Whether Node's resolution from `dir` would find a `dropkit` package: `node_modules/dropkit` in `dir` or above. */
+/**
+ * Whether Node's resolution from `dir` would find a `dropkit` package that the project installed: `node_modules/dropkit`
+ * in `dir` or above, up to the repository (the directory holding `.git`) or `dir` itself when there is none, whose
+ * `package.json` and the directories to it are trusted.
+ */
 function hasInstalledDropkit(dir: string): boolean {
+  const scope = { policy: trustPolicy(process.env), fence: repositoryOf(dir) };
   for (let current = dir; ; current = path.dirname(current)) {
-    if (existsSync(path.join(current, "node_modules", "dropkit", "package.json"))) return true;
-    if (path.dirname(current) === current) return false;
+    const manifest = path.join(current, "node_modules", "dropkit", "package.json");
+    if (existsSync(manifest)) return distrustOfPath(manifest, scope) === null;
+    if (current === scope.fence || path.dirname(current) === current) return false;
+  }
+}
+
+/** The nearest directory at or above `dir` holding `.git` (a file or a folder), or `dir` when none does. */
+function repositoryOf(dir: string): string {
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, ".git"))) return current;
+    if (path.dirname(current) === current) return dir;
   }
 }
 
 /** Evaluates a `.ts`/`.js` file and returns its default export, called if it is a function. */
-async function evaluate(file: string, role: FileRole): Promise<object> {
+async function evaluate(file: string, text: string, role: FileRole): Promise<object> {
   let mod: unknown;
   try {
-    mod = commonJsAsDefault(await settled(importModule(file), file, role, "its top-level code"));
+    mod = commonJsAsDefault(await settled(importModule(file, text), file, role, "its top-level code"));
   } catch (error) {
     if (neverSettled.has(error as object)) throw error;
     throw loadError(file, role, "could not be evaluated", plainError(error));
