@@ -18,6 +18,10 @@ export interface PromptIO {
 export interface AskOptions {
   survey: Survey;
   defaults: Pick<InitAnswers, "theme" | "presets" | "exclude" | "only">;
+  /** The last three questions' starting values set by a config inherited from above; the rest start from `baseline`. */
+  startFrom: Partial<Pick<InitAnswers, "onFailure" | "cacheEnabled" | "logFormat">>;
+  /** Where a default that the folder does not offer came from (a flag, or the inherited config), as its hint. */
+  originOf: (question: "theme" | "presets" | "exclude" | "only", value: string) => string;
   /** What presets and defaults give for a presets answer; the last three questions start from it. */
   baseline: (presets: InitAnswers["presets"]) => Promise<ResolvedConfig>;
   /** What is wrong with a typed theme (its value, or a name the folder does not hold), or `undefined`. */
@@ -39,7 +43,7 @@ const autoPresets = "\u0000auto";
  */
 export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   const p = await import("@clack/prompts");
-  const { survey, defaults, core } = options;
+  const { survey, defaults, core, startFrom, originOf } = options;
   const io = { input: options.io.input as NodeJS.ReadStream, output: options.io.output as NodeJS.WriteStream, signal: options.io.signal };
   const cancelled = (value: unknown): value is symbol => {
     if (!p.isCancel(value)) return false;
@@ -56,7 +60,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
     { value: "none", label: "none", hint: "no theme" },
   ];
   if (!themeOptions.some((o) => o.value === defaults.theme))
-    themeOptions.push({ value: defaults.theme, label: defaults.theme, hint: "from --theme" });
+    themeOptions.push({ value: defaults.theme, label: defaults.theme, hint: originOf("theme", defaults.theme) });
   themeOptions.push({ value: otherTheme, label: "other…", hint: "type a theme name or a path to a .zip" });
   let theme: string | symbol = await p.select({
     ...io,
@@ -82,7 +86,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   ];
   const presetDefaults = defaults.presets === "auto" ? [autoPresets] : defaults.presets;
   for (const name of presetDefaults) {
-    if (!presetOptions.some((o) => o.value === name)) presetOptions.push({ value: name, label: name, hint: "from --preset" });
+    if (!presetOptions.some((o) => o.value === name)) presetOptions.push({ value: name, label: name, hint: originOf("presets", name) });
   }
   const pickedPresets = await p.multiselect({
     ...io,
@@ -109,6 +113,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
     "exclude",
     hinted("Modules to exclude", `nothing picked = keep every module${fromPresets}`),
     defaults.exclude,
+    originOf,
   );
   if (cancelled(exclude)) return null;
   const only = await askModules(
@@ -119,6 +124,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
     "only",
     hinted("Only these modules", "nothing picked = every module is considered"),
     defaults.only,
+    originOf,
   );
   if (cancelled(only)) return null;
 
@@ -130,7 +136,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
       { value: "continue" as const, label: "continue", hint: "a warning, and the run goes on" },
       { value: "fail" as const, label: "fail", hint: "the run stops with exit 1" },
     ],
-    initialValue: baseline.hooks.onFailure,
+    initialValue: startFrom.onFailure ?? baseline.hooks.onFailure,
   });
   if (cancelled(onFailure)) return null;
 
@@ -138,7 +144,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
   const cacheEnabled = await p.confirm({
     ...io,
     message: hinted("Cache archive fingerprints?", "re-runs hash only changed archives"),
-    initialValue: baseline.cache.enabled,
+    initialValue: startFrom.cacheEnabled ?? baseline.cache.enabled,
   });
   if (cancelled(cacheEnabled)) return null;
 
@@ -150,7 +156,7 @@ export async function askAll(options: AskOptions): Promise<InitAnswers | null> {
       { value: "text" as const, label: "text", hint: "aligned lines for people" },
       { value: "json" as const, label: "json", hint: "one JSON object per line, for CI" },
     ],
-    initialValue: baseline.log.format,
+    initialValue: startFrom.logFormat ?? baseline.log.format,
   });
   if (cancelled(logFormat)) return null;
 
@@ -175,6 +181,7 @@ async function askModules(
   key: "exclude" | "only",
   message: string,
   initial: string[],
+  originOf: AskOptions["originOf"],
 ): Promise<string[] | symbol> {
   if (survey.modules.length === 0) {
     const typed = await p.text({
@@ -190,7 +197,7 @@ async function askModules(
     ...survey.globs.map((g) => ({ value: g.glob, label: g.glob, hint: `matches ${g.matches.join(", ")}` })),
   ];
   for (const glob of initial) {
-    if (!options.some((o) => o.value === glob)) options.push({ value: glob, label: glob, hint: `from --${key}` });
+    if (!options.some((o) => o.value === glob)) options.push({ value: glob, label: glob, hint: originOf(key, glob) });
   }
   const picked = await p.autocompleteMultiselect({ ...io, message, options: visible(options), initialValues: initial, required: false });
   // The file lists modules in the order shown, whatever order they were picked in.

@@ -1,10 +1,10 @@
 // What `dropkit init` offers and writes: the folder's themes, modules and local presets, the configs it must not replace, and the minimal config text.
 
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Core } from "../core/host.js";
 import type { CoreDiagnostic, Plan, ResolveDone, ResolvedConfig } from "../core/protocol.js";
-import { resolveSource } from "./resolve.js";
+import { loadConfig, resolveSource, type ConfigFlags, type LoadConfigResult } from "./resolve.js";
 import { findConfig } from "./discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "../errors.js";
 import { isFile } from "../files/fsutil.js";
@@ -12,8 +12,8 @@ import { isFile } from "../files/fsutil.js";
 /** The file `init` writes, in the working directory. */
 export const initFileName = "dropkit.config.json";
 
-/** Where `$schema` points: the schema the installed package ships, relative so the file works on every machine. */
-export const schemaPointer = "./node_modules/dropkit/schema.json";
+/** The schema the installed package ships, which `$schema` points at (relative, so the file works on every machine). */
+const schemaInPackage = ["node_modules", "dropkit", "schema.json"] as const;
 
 /** The folder holding local presets that `init` offers (and adds to `presetsSearchPath` when they are used). */
 export const localPresetsDir = "./presets";
@@ -46,15 +46,41 @@ export interface InitAnswers {
 
 /** The config `init` writes: only keys that differ from what presets and defaults give, plus `$schema` and `schema`. */
 export interface InitConfig {
-  $schema: string;
+  $schema?: string;
   schema: 1;
   theme?: string;
   presets?: string[];
   presetsSearchPath?: string[];
-  modules?: { exclude?: string[]; only?: string[] };
-  hooks?: { onFailure: "continue" | "fail" };
-  cache?: { enabled: boolean };
+  modules?: { include?: string[]; exclude?: string[]; only?: string[] };
+  hooks?: { initScriptsDir?: string; postScriptsDir?: string; onFailure?: "continue" | "fail" };
+  cache?: { file?: string; enabled?: boolean };
   log?: { format: "text" | "json" };
+}
+
+/**
+ * The config that applies to the working directory today from a folder above it (a monorepo root's package.json or
+ * dropkit.config.*). The new file shadows it (discovery stops at the nearest config), so init starts from its values:
+ * `dropkit config` then resolves the same before and after `init --yes`.
+ */
+export interface Inherited {
+  /** The config file, absolute. */
+  file: string;
+  /** What the seven prompts start from, as that file sets it; its paths rebased to the working directory. */
+  answers: Partial<InitAnswers>;
+  /** What it sets that no prompt asks about, copied into the new file; its paths rebased to the working directory. */
+  carried: {
+    include?: string[];
+    presetsSearchPath?: string[];
+    initScriptsDir?: string;
+    postScriptsDir?: string;
+    cacheFile?: string;
+  };
+}
+
+/** How `dropkit config` resolves in the working directory before init writes: its verdict, and the config init inherits. */
+export interface Before {
+  done: ResolveDone;
+  inherited: Inherited | null;
 }
 
 /**
@@ -97,16 +123,36 @@ export async function existingConfigs(cwd: string, env: NodeJS.ProcessEnv): Prom
 }
 
 /**
- * The `presets` and `presetsSearchPath` keys for a presets answer. `./presets` goes into the search path
- * when a local preset is picked by name, or with auto-detect when the folder has local presets (else
- * auto-detect would never see them).
+ * Resolves as `dropkit config` would in `cwd` before the file exists, with the environment and init's flags: invalid
+ * variables get config's verdict (and exit code). Without a config in `cwd` itself, discovery runs and a config found
+ * above is what init inherits; with one (init --force), that file is left out, as the new one replaces it.
+ *
+ * @throws DropkitError as `loadConfig` does (a config above that cannot be loaded or is not trusted).
  */
-export function presetKeys(presets: InitAnswers["presets"], survey: Survey): Pick<InitConfig, "presets" | "presetsSearchPath"> {
+export async function resolveBefore(cwd: string, env: NodeJS.ProcessEnv, flags: ConfigFlags, ownConfig: boolean): Promise<Before> {
+  if (ownConfig) return { done: await resolveSource({ cwd, source: null, env, flags }), inherited: null };
+  // explain: each key's config-layer value, even where a variable or flag overrides it.
+  const loaded = await loadConfig({ cwd, env, flags, explain: true });
+  return { done: loaded, inherited: loaded.ok ? inheritedFrom(loaded, cwd) : null };
+}
+
+/**
+ * The `presets` and `presetsSearchPath` keys for a presets answer. The search path starts from the inherited one;
+ * `./presets` goes first in it when a local preset is picked by name, or with auto-detect when the folder has local
+ * presets (else auto-detect would never see them), unless a config is inherited: auto-detect then stays as it was.
+ */
+export function presetKeys(
+  presets: InitAnswers["presets"],
+  survey: Survey,
+  inherited: Inherited | null = null,
+): Pick<InitConfig, "presets" | "presetsSearchPath"> {
   const local = new Set(survey.localPresets.map((p) => p.name));
-  const needsLocal = presets === "auto" ? local.size > 0 : presets.some((name) => local.has(name));
+  const needsLocal = presets === "auto" ? local.size > 0 && inherited === null : presets.some((name) => local.has(name));
+  const carried = inherited?.carried.presetsSearchPath ?? [];
+  const searchPath = needsLocal && !carried.includes(localPresetsDir) ? [localPresetsDir, ...carried] : carried;
   return {
     ...(presets === "auto" ? {} : { presets }),
-    ...(needsLocal ? { presetsSearchPath: [localPresetsDir] } : {}),
+    ...(searchPath.length > 0 ? { presetsSearchPath: searchPath } : {}),
   };
 }
 
@@ -117,8 +163,13 @@ export function presetKeys(presets: InitAnswers["presets"], survey: Survey): Pic
  *
  * @throws DropkitError when a preset cannot be loaded or the core reports a problem.
  */
-export async function baselineFor(cwd: string, presets: InitAnswers["presets"], survey: Survey): Promise<ResolvedConfig> {
-  const keys = presetKeys(presets, survey);
+export async function baselineFor(
+  cwd: string,
+  presets: InitAnswers["presets"],
+  survey: Survey,
+  inherited: Inherited | null = null,
+): Promise<ResolvedConfig> {
+  const keys = presetKeys(presets, survey, inherited);
   const source =
     Object.keys(keys).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value: { schema: 1, ...keys } } : null;
   const done = await resolveSource({ cwd, source });
@@ -127,21 +178,98 @@ export async function baselineFor(cwd: string, presets: InitAnswers["presets"], 
 }
 
 /**
- * The config to write: `$schema`, `schema`, then only what the answers change. Scalars are written when
- * they differ from `baseline` (presets and defaults); module lists when they are not empty.
+ * The config to write: `$schema` (when one was found), `schema`, what an inherited config sets that no prompt asks,
+ * then only what the answers change. Scalars are written when they differ from `baseline` (presets and defaults);
+ * module lists when they are not empty.
  */
-export function buildConfig(answers: InitAnswers, survey: Survey, baseline: ResolvedConfig): InitConfig {
-  const config: InitConfig = { $schema: schemaPointer, schema: 1 };
+export function buildConfig(
+  answers: InitAnswers,
+  survey: Survey,
+  baseline: ResolvedConfig,
+  extra: { schema?: string; inherited?: Inherited | null } = {},
+): InitConfig {
+  const carried = extra.inherited?.carried ?? {};
+  const config: InitConfig = { ...(extra.schema === undefined ? {} : { $schema: extra.schema }), schema: 1 };
   if (answers.theme !== baseline.theme) config.theme = answers.theme;
-  Object.assign(config, presetKeys(answers.presets, survey));
+  Object.assign(config, presetKeys(answers.presets, survey, extra.inherited ?? null));
   const modules: NonNullable<InitConfig["modules"]> = {};
+  if (carried.include) modules.include = carried.include;
   if (answers.exclude.length > 0) modules.exclude = answers.exclude;
   if (answers.only.length > 0) modules.only = answers.only;
   if (Object.keys(modules).length > 0) config.modules = modules;
-  if (answers.onFailure !== baseline.hooks.onFailure) config.hooks = { onFailure: answers.onFailure };
-  if (answers.cacheEnabled !== baseline.cache.enabled) config.cache = { enabled: answers.cacheEnabled };
+  const hooks: NonNullable<InitConfig["hooks"]> = {};
+  if (carried.initScriptsDir) hooks.initScriptsDir = carried.initScriptsDir;
+  if (carried.postScriptsDir) hooks.postScriptsDir = carried.postScriptsDir;
+  if (answers.onFailure !== baseline.hooks.onFailure) hooks.onFailure = answers.onFailure;
+  if (Object.keys(hooks).length > 0) config.hooks = hooks;
+  const cache: NonNullable<InitConfig["cache"]> = {};
+  if (carried.cacheFile) cache.file = carried.cacheFile;
+  if (answers.cacheEnabled !== baseline.cache.enabled) cache.enabled = answers.cacheEnabled;
+  if (Object.keys(cache).length > 0) config.cache = cache;
   if (answers.logFormat !== baseline.log.format) config.log = { format: answers.logFormat };
   return config;
+}
+
+/**
+ * The `$schema` value: the relative path from `cwd` to `node_modules/dropkit/schema.json` in the nearest folder up
+ * the tree that has one (a workspace installs dropkit at its root), looked for up to the repository root (the
+ * folder holding `.git`); `undefined` when there is none, so that the file never points at nothing.
+ */
+export function findSchema(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const schema = path.join(dir, ...schemaInPackage);
+    if (isFile(schema)) return relativeTo(cwd, schema);
+    if (existsSync(path.join(dir, ".git")) || path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * What the prompts start from and the file keeps of the config that `loaded` found above `cwd`, or `null` when it
+ * found none there. Its config-layer values are read from the explain chains (resolved: paths are absolute), and a
+ * path inside the config's folder is written relative to `cwd`, so that it names the same file from the new config.
+ */
+export function inheritedFrom(loaded: LoadConfigResult, cwd: string): Inherited | null {
+  const { file, via } = loaded.discovery;
+  if (file === null || via !== "discovery" || path.dirname(file) === path.resolve(cwd)) return null;
+  const base = path.dirname(file);
+  const set = <T>(key: string): T | undefined => loaded.explain?.[key]?.find((l) => l.layer === "config")?.value as T | undefined;
+  const rebase = (value: string): string => rebasePath(value, base, cwd);
+  const list = (key: string, paths = false): string[] | undefined => {
+    const value = set<string[]>(key);
+    return value && value.length > 0 ? (paths ? value.map(rebase) : value) : undefined;
+  };
+  const scalar = (key: string): string | undefined => {
+    const value = set<string>(key);
+    return value === undefined ? undefined : rebase(value);
+  };
+  const presets = set<string[]>("presets");
+  const answers: Partial<InitAnswers> = {
+    theme: scalar("theme"),
+    // An empty list is a choice (no presets), kept as such.
+    presets: presets?.map(rebase),
+    exclude: list("modules.exclude"),
+    only: list("modules.only"),
+    onFailure: set("hooks.onFailure"),
+    cacheEnabled: set("cache.enabled"),
+    logFormat: set("log.format"),
+  };
+  const carried: Inherited["carried"] = {
+    include: list("modules.include"),
+    presetsSearchPath: list("presetsSearchPath", true),
+    initScriptsDir: scalar("hooks.initScriptsDir"),
+    postScriptsDir: scalar("hooks.postScriptsDir"),
+    cacheFile: scalar("cache.file"),
+  };
+  return { file, answers: withoutUndefined(answers), carried: withoutUndefined(carried) };
+}
+
+/** The warning that the new file will shadow the inherited config, and what init does about it. */
+export function shadowsInherited(inherited: Inherited, file: string): string {
+  const name = path.basename(inherited.file) === "package.json" ? `${inherited.file} (dropkit key)` : inherited.file;
+  return (
+    `${name} is the config for this folder now; ${file} will shadow it here (discovery stops at the nearest config), so its later ` +
+    `changes will not apply here. init starts from its values, relative paths rebased, so nothing changes today; keep the two in step.`
+  );
 }
 
 /**
@@ -158,14 +286,18 @@ export async function checkAnswers(
   answers: Pick<InitAnswers, "theme" | "presets" | "exclude">,
   survey: Survey,
   archives: string[],
+  inherited: Inherited | null = null,
 ): Promise<Plan> {
   // Local presets are found through the search path the file will hold, and no presets is an empty list in it (an empty
   // --preset list means none given): values init makes, never problems of their own.
-  const { presetsSearchPath } = presetKeys(answers.presets, survey);
+  const { presetsSearchPath } = presetKeys(answers.presets, survey, inherited);
   const named = answers.presets !== "auto" && answers.presets.length > 0;
   const value = { ...(presetsSearchPath ? { presetsSearchPath } : {}), ...(answers.presets !== "auto" && !named ? { presets: [] } : {}) };
   const source = Object.keys(value).length > 0 ? { source: path.join(cwd, initFileName), format: "value" as const, value } : null;
-  const flags = { theme: answers.theme, exclude: answers.exclude, ...(named ? { preset: answers.presets as string[] } : {}) };
+  // A theme copied from the config above is not checked against this folder, as `config` does not check it: a new
+  // sub-package may have no archives yet.
+  const theme = inherited !== null && answers.theme === inherited.answers.theme ? undefined : answers.theme;
+  const flags = { theme, exclude: answers.exclude, ...(named ? { preset: answers.presets as string[] } : {}) };
   const done = await resolveSource({ cwd, source, flags, archives });
   throwIfFailed(done);
   return done.plan!;
@@ -213,6 +345,24 @@ export function throwIfFailed(done: ResolveDone, unwritten?: string): void {
 }
 
 // --- helpers ---
+
+/** An absolute path inside `base` (the inherited config's folder) as a path relative to `cwd`; anything else as it is. */
+function rebasePath(value: string, base: string, cwd: string): string {
+  if (!path.isAbsolute(value)) return value;
+  const inside = path.relative(base, value);
+  return inside.startsWith("..") || path.isAbsolute(inside) ? value : relativeTo(cwd, value);
+}
+
+/** `./x` or `../x`, with `/` on every platform: what a config file holds. */
+function relativeTo(cwd: string, file: string): string {
+  const relative = path.relative(path.resolve(cwd), file).split(path.sep).join("/");
+  if (relative === "") return ".";
+  return relative === ".." || relative.startsWith("../") ? relative : `./${relative}`;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
 
 /** The preset files directly in `./presets`, one per name, in name order. */
 function listLocalPresets(cwd: string): Survey["localPresets"] {

@@ -22,6 +22,8 @@ function drop(extra: Record<string, string> = {}): string {
     "test-a.zip": zip,
     "test-b.zip": zip,
     "presets/ci.json": '{ "cache": { "enabled": false } }\n',
+    // Installed here, so that $schema points at it.
+    "node_modules/dropkit/schema.json": "{}\n",
     ...extra,
   });
 }
@@ -113,7 +115,6 @@ describe("init on a terminal", () => {
     }
     assert.equal(await term.exit(), 0, term.screen);
     assert.deepEqual(readConfig(root), {
-      $schema: schema,
       schema: 1,
       theme: "./themes/sea-theme.zip",
       presets: [],
@@ -213,11 +214,11 @@ describe("init without questions", () => {
     assert.equal(runCli(root, ["config"]).status, 0);
   });
 
-  test("--yes in an empty folder writes no presetsSearchPath; the JSON log has the written file and every decision", () => {
+  test("--yes in an empty folder writes no presetsSearchPath nor a $schema to nothing; the JSON log has the file and every decision", () => {
     const root = fixture();
     const run = runCli(root, ["init", "--yes", "--log-format=json"]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(readConfig(root), { $schema: schema, schema: 1 });
+    assert.deepEqual(readConfig(root), { schema: 1 });
     assert.deepEqual(eventsOf(run, "state"), [{ event: "state", action: "written", file: path.join(root, "dropkit.config.json") }]);
     assert.equal(eventsOf(run, "decision").length, 13);
     assert.equal(run.records.length, 14, "no text lines in the JSON log");
@@ -282,7 +283,7 @@ describe("init and an existing config", () => {
     });
   }
 
-  test("a package.json without a dropkit key is not a config; one in a parent directory does not count", () => {
+  test("a package.json without a dropkit key is not a config; one in a parent directory is not replaced (it is inherited)", () => {
     const root = fixture({ "package.json": '{ "name": "x" }\n', "dropkit.config.json": "{}", "sub/": "" });
     assert.equal(runCli(path.join(root, "sub"), ["init", "--yes"]).status, 0);
     const plain = fixture({ "package.json": '{ "name": "x" }\n' });
@@ -294,7 +295,7 @@ describe("init and an existing config", () => {
     const root = fixture({ "dropkit.config.json": '{ "theme": "ocean" }\n' });
     const run = runCli(root, ["init", "--yes", "--force", "--log-format=json"]);
     assert.equal(run.status, 0, run.stderr);
-    assert.deepEqual(readConfig(root), { $schema: schema, schema: 1 });
+    assert.deepEqual(readConfig(root), { schema: 1 });
     assert.equal(eventsOf(run, "state")[0]!.action, "overwritten");
     assert.deepEqual(eventsOf(run, "warning"), []);
   });
@@ -304,7 +305,7 @@ describe("init and an existing config", () => {
     const run = runCli(ts, ["init", "--yes", "--force", "--log-format=json"]);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(fs.existsSync(path.join(ts, "dropkit.config.ts")));
-    assert.deepEqual(readConfig(ts), { $schema: schema, schema: 1 });
+    assert.deepEqual(readConfig(ts), { schema: 1 });
     assert.match(eventsOf(run, "warning")[0]!.message, /dropkit\.config\.ts still wins over .*dropkit\.config\.json.*remove it/);
     const pkg = fixture({ "package.json": '{ "dropkit": { "theme": "ocean" } }\n' });
     const again = runCli(pkg, ["init", "--yes", "--force", "--log-format=json"]);
