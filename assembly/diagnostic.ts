@@ -16,6 +16,27 @@ export const REQUEST_ERROR = "RequestError";
  */
 export const MAX_LISTED_PROBLEMS: i32 = 100;
 
+/** What a warning is about, for hosts and tests to tell warnings apart without reading their words (docs/abi.md). */
+export enum WarningCode {
+  /** A warning without a code: the host reads only its message and source. */
+  None = 0,
+  /** An unknown DROPKIT_* variable. */
+  UnknownVariable = 1,
+  /** A module glob the user wrote that matches no module archive of the drop. */
+  GlobUnmatched = 2,
+  /** modules.only matches none of the drop's modules. */
+  OnlySelectsNone = 3,
+  /** Two archives of one kind whose names differ only in letter case. */
+  NameClash = 4,
+}
+
+/** The codes' names in the answer, by WarningCode. */
+const WARNING_CODES: Array<string> = ["", "UnknownVariable", "GlobUnmatched", "OnlySelectsNone", "NameClash"];
+
+export function warningCodeName(code: WarningCode): string {
+  return unchecked(WARNING_CODES[code]);
+}
+
 /** One problem: what, where (a path, a position in a file, a flag or a variable) and how to fix it. */
 export class Diagnostic {
   name: string = SCHEMA_ERROR;
@@ -32,6 +53,16 @@ export class Diagnostic {
   column: i32 = 0;
   offset: i32 = 0;
   end: i32 = 0;
+  // A warning's fields besides its message and source, each written only when set (docs/abi.md, "Warnings").
+  code: WarningCode = WarningCode.None;
+  /** The list a module glob is in (`modules.exclude`). */
+  key: string = "";
+  glob: string = "";
+  /** The did-you-mean, as it would be written. */
+  suggestion: string = "";
+  /** The archives of one name, and the one the plan uses. */
+  files: Array<string> | null = null;
+  used: string = "";
 
   /** A problem at bytes `start` to `end` of a text (at `positions`), or without a position when that is null. */
   static at(name: string, path: string, message: string, file: string, positions: Positions | null, start: i32, end: i32): Diagnostic {
@@ -92,8 +123,10 @@ export class Diagnostic {
 /** A warning is a Diagnostic of which only the message and source are reported. */
 export type Warning = Diagnostic;
 
-export function warning(message: string, source: string): Warning {
-  return Diagnostic.from(SCHEMA_ERROR, "", message, source);
+export function warning(message: string, source: string, code: WarningCode = WarningCode.None): Warning {
+  const w = Diagnostic.from(SCHEMA_ERROR, "", message, source);
+  w.code = code;
+  return w;
 }
 
 export function exitCodeOf(name: string): i32 {

@@ -1,7 +1,7 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
 import { COMMA, DIGIT_0, DIGIT_5, PERIOD } from "./chars";
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "./diagnostic";
+import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, WarningCode, warning } from "./diagnostic";
 import { Items } from "./items";
 import { Layer } from "./layer";
 import { LayerKind } from "./precedence";
@@ -72,33 +72,55 @@ export function readEnvironment(
     } else {
       const text = spanText(name);
       const known = knownVariables();
-      warnings.push(warning(
-        format("Unknown environment variable % is ignored.% dropkit reads: %.", text, variableHint(text, known), known.join(", ")),
-        text,
-      ));
+      const near = nearVariables(text, known);
+      const hint = near.length == 0 ? "" : format(" Did you mean %?", (near.length > 1 ? "one of " : "") + near.join(", "));
+      const w = warning(
+        format("Unknown environment variable % is ignored.% dropkit reads: %.", text, hint, known.join(", ")),
+        text, WarningCode.UnknownVariable,
+      );
+      if (near.length == 1) w.suggestion = near[0];
+      warnings.push(w);
     }
   }
-  if (unnamed > 0) warnings.push(warning(format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed)), "environment"));
+  if (unnamed > 0) {
+    const more = format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed));
+    warnings.push(warning(more, "environment", WarningCode.UnknownVariable));
+  }
   return layer;
 }
 
 /**
- * The did-you-mean of an unknown variable. A name that stops short of known ones (`DROPKIT_CACHE`) means one of them:
- * named when it is the only one, listed when there are several (no single guess). Otherwise the closest name by edit
- * distance over the part after `DROPKIT_`: the shared prefix must not make `DROPKIT_CACHE` look close to `DROPKIT_THEME`.
+ * The variables an unknown one may mean. A near name users reach for first (NEAR_NAMES) means its variable. A name that
+ * stops short of known ones (`DROPKIT_CACHE`) means one of them: several are no single guess. Otherwise the closest name
+ * by edit distance over the part after `DROPKIT_`: the shared prefix must not make `DROPKIT_CACHE` look close to
+ * `DROPKIT_THEME`.
  */
-function variableHint(name: string, known: Array<string>): string {
-  const longer = new Array<string>();
-  for (let i = 0; i < known.length; i++) if (known[i].startsWith(name + "_")) longer.push(known[i]);
-  if (longer.length == 1) return " Did you mean " + longer[0] + "?";
-  if (longer.length > 1) return " Did you mean one of " + longer.join(", ") + "?";
+function nearVariables(name: string, known: Array<string>): Array<string> {
+  const out = new Array<string>();
+  for (let i = 0; i < NEAR_NAMES.length; i += 2) {
+    if (name == NEAR_NAMES[i]) {
+      out.push(NEAR_NAMES[i + 1]);
+      return out;
+    }
+  }
+  for (let i = 0; i < known.length; i++) if (known[i].startsWith(name + "_")) out.push(known[i]);
+  if (out.length > 0) return out;
   const tails = new Array<string>();
   for (let i = 0; i < known.length; i++) tails.push(known[i].slice(PREFIX.length));
   const close = suggest(name.slice(PREFIX.length), tails);
-  return close.length > 0 ? " Did you mean " + PREFIX + close + "?" : "";
+  if (close.length > 0) out.push(PREFIX + close);
+  return out;
 }
 
 const PREFIX = "DROPKIT_";
+
+/**
+ * The names users reach for first, each before the variable it means (issue 35): the flag's word (`--exclude`), or the
+ * singular, rather than the config's path. They are too many edits away for the general rule, so they are named.
+ */
+const NEAR_NAMES: Array<string> = words(
+  "DROPKIT_EXCLUDE DROPKIT_MODULES_EXCLUDE DROPKIT_INCLUDE DROPKIT_MODULES_INCLUDE DROPKIT_ONLY DROPKIT_MODULES_ONLY DROPKIT_PRESET DROPKIT_PRESETS",
+);
 
 function readVariable(layer: Layer, leaf: LeafId, name: Span, raw: Span, errors: Array<Diagnostic>): void {
   const def = unchecked(LEAVES[leaf]);

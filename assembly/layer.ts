@@ -23,6 +23,8 @@ export class Layer {
   /** The flag, variable, position, file or preset that set each leaf. */
   sources: StaticArray<Source | null> = new StaticArray<Source | null>(LeafId.Count);
   lists: StaticArray<Items | null> = new StaticArray<Items | null>(LeafId.Count);
+  /** Whether this is a bundled preset's layer: its module globs are dropkit's, not the user's, and stay quiet when they match nothing. */
+  bundled: bool = false;
   /** Preset layers: the file globs that make auto-detect pick the preset; null when it has none. */
   detect: Array<string> | null = null;
 

@@ -62,6 +62,7 @@ export function bundledLayer(i: i32, cwd: Span): Layer {
 
 function readBundled(i: i32, cwd: Span): Layer {
   const layer = presetLayer(bundledSpans[i], cwd);
+  layer.bundled = true;
   readInto(valueDocument(bundledTapes[i], 0, bundledSpans[i], DocumentKind.Preset), layer);
   return layer;
 }

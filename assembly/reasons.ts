@@ -16,6 +16,7 @@ const MODULE_REASONS: Array<Span> = [
   escapedSpanOf("excluded: matched by modules.exclude"),
   escapedSpanOf("included: added back by modules.include"),
   escapedSpanOf("excluded: matched by --exclude"),
+  escapedSpanOf("excluded: the same module name but for letter case as "),
 ];
 // The parts of a reason around the entry that matched: ` "old-*" (config, /d/dropkit.config.json:3:5)`.
 const BEFORE_GLOB = escapedSpanOf(" \"");
@@ -26,6 +27,8 @@ const FLAG_NOTE = escapedSpanOf("; a --exclude flag wins over everything");
 const LISTED = escapedSpanOf("listed in presets (");
 const THEME_NAMED_BEFORE = escapedSpanOf("theme \"");
 const THEME_NAMED_AFTER = escapedSpanOf("\"");
+const TWIN_NOTE = escapedSpanOf(", which is the module");
+const STAYS_MODULE = escapedSpanOf(" stays a module: a theme name picks <name>-theme.zip before <name>.zip");
 
 /** A listed preset's reason: `listed in presets (/d/dropkit.config.json:2:15)`. */
 export function writeListedReason(w: JsonWriter, source: Source): void {
@@ -44,13 +47,20 @@ export function writeThemeReason(w: JsonWriter, plan: Plan): void {
   else if (reason == ThemeReason.First) {
     w.part("first of " + intText(plan.themeAlternatives.length + 1) + " theme archives by name; set theme to choose another");
   } else if (reason == ThemeReason.Path) w.part("theme path ").spanPart(plan.theme);
-  else if (reason == ThemeReason.Named) w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
+  else if (reason == ThemeReason.Named) {
+    w.escapedPart(THEME_NAMED_BEFORE).spanPart(plan.theme).escapedPart(THEME_NAMED_AFTER);
+    // The alternative not taken: `theme "ocean"; ocean.zip stays a module: ...`.
+    const modules = plan.themeModules;
+    for (let i = 0; i < modules.length; i++) w.part(i == 0 ? "; " : ", ").spanPart(modules[i]);
+    if (modules.length > 0) w.escapedPart(STAYS_MODULE);
+  }
   w.closeString();
 }
 
 /** A decision's reason: `excluded: matched by modules.exclude "old-*" (config, /d/dropkit.config.json:3:5)`. */
 export function writeModuleReason(w: JsonWriter, d: ModuleDecision): void {
   w.openString().escapedPart(unchecked(MODULE_REASONS[d.reason]));
+  if (d.reason == ModuleReason.Twin) w.spanPart(d.twin).escapedPart(TWIN_NOTE);
   const source = d.source;
   if (source != null) {
     w.escapedPart(BEFORE_GLOB).spanPart(d.glob).escapedPart(AFTER_GLOB).spanPart(layerName(d.layer)).escapedPart(AFTER_LAYER);

@@ -122,11 +122,9 @@ export function resolveRequest(tape: Tape, req: i32, w: JsonWriter, problems: Ar
   const archives = archivesNode >= 0 && tape.kind(archivesNode) != JsonKind.Null ? spanList(tape, archivesNode, "archives", later) : null;
   if (problems.length > 0) return;
   if (archives != null && later.length == 0) {
-    plan = selectPlan(
-      archives, merged.value(LeafId.Theme), merged.source(LeafId.Theme), cwd,
-      merged.entriesOf(LeafId.Only), merged.entriesOf(LeafId.Exclude), merged.entriesOf(LeafId.Include), flagEntries(cli, LeafId.Exclude),
-    );
+    plan = selectPlan(archives, merged, flagEntries(cli, LeafId.Exclude), cwd);
     for (let i = 0; i < plan.errors.length; i++) errors.push(plan.errors[i]);
+    for (let i = 0; i < plan.warnings.length; i++) warnings.push(plan.warnings[i]);
   }
 
   const presetNames = new Array<Span>();

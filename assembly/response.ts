@@ -1,6 +1,6 @@
 // Writing the parts that answers share: problems, warnings, one layer's value of a leaf, the opening of a resolve answer.
 
-import { Diagnostic, Warning } from "./diagnostic";
+import { Diagnostic, Warning, WarningCode, warningCodeName } from "./diagnostic";
 import { Items } from "./items";
 import { Layer } from "./layer";
 import { LEAVES, LeafId, LeafType } from "./schema";
@@ -35,8 +35,15 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
   w.key("warnings").beginArray();
   for (let i = 0; i < list.length; i++) {
     w.beginObject();
-    w.field("message", list[i].message);
-    w.field("source", list[i].source);
+    const d = list[i];
+    w.field("message", d.message);
+    w.field("source", d.source);
+    if (d.code != WarningCode.None) w.field("code", warningCodeName(d.code));
+    if (d.key.length > 0) w.field("key", d.key);
+    if (d.glob.length > 0) w.field("glob", d.glob);
+    const files = d.files;
+    if (files != null) w.key("files").stringArray(files).field("used", d.used);
+    if (d.suggestion.length > 0) w.field("suggestion", d.suggestion);
     w.endObject();
   }
   w.endArray();

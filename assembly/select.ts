@@ -3,16 +3,21 @@
 // A decision keeps why (a ModuleReason and the entry that matched) rather than a sentence: the answer writes the
 // sentence straight into its bytes (answer.ts).
 
-import { CASE_BIT, LOWER_A, STAR } from "./chars";
-import { Diagnostic, THEME_NOT_FOUND } from "./diagnostic";
+import { STAR } from "./chars";
+import { Diagnostic, MAX_LISTED_PROBLEMS, THEME_NOT_FOUND, Warning, WarningCode, warning } from "./diagnostic";
 import { Items } from "./items";
-import { isZipPath } from "./schema";
+import { Layer } from "./layer";
+import { Merged } from "./merge";
+import { NameIndex, foldSpan, sameIgnoringCase } from "./names";
+import { LEAVES, LeafId, isZipPath } from "./schema";
 import { LayerKind } from "./precedence";
 import { Source } from "./source";
 import { basenameOf, dirnameOf, normalizePath } from "./paths";
-import { Span, byteOf, endsWithAscii, sameSpan, sortedOrder, spanIs, spanLen, spanText, startsWithUnits, subSpan } from "./span";
-import { didYouMean } from "./suggest";
-import { format } from "./text";
+import {
+  Span, byteOf, compareSpans, endsWithAscii, sameSpan, sortedOrder, spanIs, spanLen, spanPtr, spanText, startsWithUnits, subSpan,
+} from "./span";
+import { Closest, didYouMean, quoted } from "./suggest";
+import { format, intText } from "./text";
 
 /** Why a module archive is selected or left out (SPEC section 6). */
 export enum ModuleReason {
@@ -22,6 +27,8 @@ export enum ModuleReason {
   Exclude = 3,
   Include = 4,
   Flag = 5,
+  /** Left out: an earlier archive by name has the same module name but for letter case, and is the module. */
+  Twin = 6,
 }
 
 export class ModuleDecision {
@@ -34,6 +41,9 @@ export class ModuleDecision {
   glob: Span = 0;
   layer: LayerKind = -1;
   source: Source | null = null;
+  /** For a Twin: the file of the archive that is the module of this name, and its decision's index. */
+  twin: Span = 0;
+  twinOf: i32 = -1;
 
   constructor(file: Span) {
     this.file = file;
@@ -64,8 +74,11 @@ export class Plan {
   /** The theme as the state file keeps it: the chosen archive's theme name (themeNameOf), a path outside the drop, or empty. */
   themeName: Span = 0;
   themeAlternatives: Array<Span> = new Array<Span>();
+  /** The alternatives that are module archives of the theme's name (`<name>.zip` beside `<name>-theme.zip`): they stay modules. */
+  themeModules: Array<Span> = new Array<Span>();
   modules: Array<ModuleDecision> = new Array<ModuleDecision>();
   errors: Array<Diagnostic> = new Array<Diagnostic>();
+  warnings: Array<Warning> = new Array<Warning>();
 }
 
 /** The end of a theme archive's name. */
@@ -84,11 +97,11 @@ function themeNameOf(file: Span): Span {
   return subSpan(file, 0, spanLen(file) - (isThemeArchive(file) ? THEME_SUFFIX.length : 4));
 }
 
-/** Chooses the theme and the modules. `theme` is resolved (a zip path is absolute). */
-export function selectPlan(
-  archives: Array<Span>, theme: Span, themeSource: Source, cwd: Span,
-  only: Items, exclude: Items, include: Items, flagExclude: Items,
-): Plan {
+/**
+ * Chooses the theme and the modules from the merge (`flagExclude`: the --exclude flag's globs, which win over
+ * everything). Names and globs compare without regard to ASCII letter case; each file keeps its own spelling.
+ */
+export function selectPlan(archives: Array<Span>, merged: Merged, flagExclude: Items, cwd: Span): Plan {
   const plan = new Plan();
   const order = sortedOrder(archives);
   const files = new Array<Span>();
@@ -100,12 +113,46 @@ export function selectPlan(
     if (isThemeArchive(file)) themes.push(file);
     else if (endsWithAscii(file, ".zip", true)) modules.push(file);
   }
-  chooseTheme(plan, files, themes, theme, themeSource, cwd);
+  chooseTheme(plan, files, themes, merged.value(LeafId.Theme), merged.source(LeafId.Theme), cwd);
   plan.themeName = spanLen(plan.themeFile) > 0 ? themeNameOf(plan.themeFile) : plan.themePath;
-  const lists = new SelectionLists(only, exclude, include, flagExclude);
+
+  const lists = new SelectionLists(merged.entriesOf(LeafId.Only), merged.entriesOf(LeafId.Exclude), merged.entriesOf(LeafId.Include), flagExclude);
+  // Every module archive's name folded, in file order: what the user's globs are checked against (below).
+  const folded = new Array<Span>(modules.length);
+  // A module name is one name in any letter case: the first archive by name is the module, the others its twins.
+  const index = new NameIndex(modules.length);
+  const twins = new Array<i32>();
+  let considered = 0;
   for (let i = 0; i < modules.length; i++) {
     const file = unchecked(modules[i]);
-    if (!sameSpan(file, plan.themeFile)) plan.modules.push(decideModule(file, lists));
+    const name = foldSpan(subSpan(file, 0, spanLen(file) - 4));
+    unchecked(folded[i] = name);
+    if (sameSpan(file, plan.themeFile)) continue;
+    const d = new ModuleDecision(file);
+    const first = index.add(name, plan.modules.length);
+    if (first < plan.modules.length) {
+      d.selected = false;
+      d.reason = ModuleReason.Twin;
+      d.twin = plan.modules[first].file;
+      d.twinOf = first;
+      twins.push(plan.modules.length);
+    } else {
+      decideModule(d, name, lists);
+      considered++;
+    }
+    plan.modules.push(d);
+  }
+  reportTwins(plan, twins);
+  checkGlobs(plan, modules, folded, merged.layers);
+  const only = lists.only.entries;
+  if (only.length > 0 && considered > 0 && lists.onlyMatched == 0) {
+    const source = merged.source(LeafId.Only).text();
+    const w = warning(format(
+      "modules.only (%) matches none of the % module archives: it selects no module, and only modules.include can add one back.",
+      source, intText(considered),
+    ), source, WarningCode.OnlySelectsNone);
+    w.key = "modules.only";
+    plan.warnings.push(w);
   }
   return plan;
 }
@@ -124,6 +171,12 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     plan.themeFile = themes[0];
     plan.themeReason = themes.length == 1 ? ThemeReason.Only : ThemeReason.First;
     for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
+    // Another theme archive of the same name but for letter case is one the user may have meant.
+    const same = new Array<Span>();
+    same.push(themes[0]);
+    const name = themeNameOf(themes[0]);
+    for (let i = 1; i < themes.length; i++) if (sameIgnoringCase(themeNameOf(themes[i]), name)) same.push(themes[i]);
+    if (same.length > 1) plan.warnings.push(clash(same, themes[0], "theme"));
     return;
   }
   if (isZipPath(theme)) {
@@ -131,19 +184,44 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     plan.themeReason = ThemeReason.Path;
     if (sameSpan(normalizePath(dirnameOf(theme)), normalizePath(cwd))) {
       const base = basenameOf(theme);
-      if (indexOf(files, base, "", false) >= 0) plan.themeFile = base;
+      for (let i = 0; i < files.length; i++) if (sameSpan(files[i], base)) plan.themeFile = base;
     }
     return;
   }
-  // A name picks <name>.zip or <name>-theme.zip, compared as archives are found: in any letter case. Letter case
-  // only decides between archives whose names differ in nothing else.
-  let at = indexOf(files, theme, ".zip", false);
-  if (at < 0) at = indexOf(files, theme, THEME_SUFFIX, false);
-  if (at < 0) at = indexOf(files, theme, ".zip", true);
-  if (at < 0) at = indexOf(files, theme, THEME_SUFFIX, true);
-  if (at >= 0) {
-    plan.themeFile = files[at];
+  // A name picks <name>-theme.zip, else <name>.zip (SPEC section 6, turn 4: the theme archive first, so that a module of
+  // the same name stays a module), in any letter case; among archives whose names differ only in it, the exact spelling,
+  // else the first by name.
+  const named = new Array<Span>();
+  const plain = new Array<Span>();
+  const n = spanLen(theme);
+  for (let i = 0; i < files.length; i++) {
+    const file = unchecked(files[i]);
+    if (isThemeArchive(file) && sameIgnoringCase(themeNameOf(file), theme)) named.push(file);
+    else if (spanLen(file) == n + 4 && endsWithAscii(file, ".zip", true) && sameIgnoringCase(subSpan(file, 0, n), theme)) plain.push(file);
+  }
+  const matches = named.length > 0 ? named : plain;
+  if (matches.length > 0) {
+    let pick = matches[0];
+    for (let i = 0; i < matches.length; i++) {
+      if (sameSpan(subSpan(matches[i], 0, n), theme)) {
+        pick = matches[i];
+        break;
+      }
+    }
+    plan.themeFile = pick;
     plan.themeReason = ThemeReason.Named;
+    for (let i = 0; i < matches.length; i++) if (!sameSpan(matches[i], pick)) plan.themeAlternatives.push(matches[i]);
+    if (matches.length > 1) {
+      const outcome = named.length > 0 ? "" : format("the theme is %, and the others stay modules", spanText(pick));
+      plan.warnings.push(clash(matches, pick, named.length > 0 ? "theme" : "module", outcome));
+    }
+    // The module archives of that name stay modules: the plan names them as the alternative not taken.
+    if (named.length > 0) {
+      for (let i = 0; i < plain.length; i++) {
+        plan.themeAlternatives.push(plain[i]);
+        plan.themeModules.push(plain[i]);
+      }
+    }
     return;
   }
   plan.themeReason = ThemeReason.Missing;
@@ -152,7 +230,7 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
   const shown = new Array<string>();
   for (let i = 0; i < themes.length; i++) {
     shown.push(spanText(themes[i]));
-    names.push(spanText(subSpan(themes[i], 0, spanLen(themes[i]) - 10)));
+    names.push(spanText(themeNameOf(themes[i])));
   }
   const available = themes.length > 0 ? " Theme archives in the drop: " + shown.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
   plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
@@ -160,73 +238,221 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     source.text()));
 }
 
-/** The index of the first file named `stem` + `suffix` (the suffix in any letter case; the stem too with `anyCase`), or -1. */
-function indexOf(files: Array<Span>, stem: Span, suffix: string, anyCase: bool): i32 {
-  const n = spanLen(stem);
+/** The warning for archives of one kind whose names differ only in letter case (`files`, in order), of which the plan uses `used`. */
+function clash(files: Array<Span>, used: Span, kind: string, outcome: string = ""): Warning {
+  const names = new Array<string>(files.length);
+  const rest = new Array<string>();
   for (let i = 0; i < files.length; i++) {
-    const file = unchecked(files[i]);
-    if (spanLen(file) != n + suffix.length || !endsWithAscii(file, suffix, true)) continue;
-    const head = subSpan(file, 0, n);
-    if (anyCase ? sameIgnoringCase(head, stem) : sameSpan(head, stem)) return i;
+    names[i] = spanText(files[i]);
+    if (!sameSpan(files[i], used)) rest.push(names[i]);
   }
-  return -1;
+  const usedText = spanText(used);
+  if (outcome.length == 0) outcome = format("the plan uses % and not %", usedText, joinAnd(rest));
+  const w = warning(format("% have the same % name but for letter case, and names compare without regard to it: %.", joinAnd(names), kind, outcome),
+    usedText, WarningCode.NameClash);
+  w.files = names;
+  w.used = usedText;
+  return w;
 }
 
-/** Whether two spans are the same bytes once ASCII letters are folded to lower case. */
-function sameIgnoringCase(a: Span, b: Span): bool {
-  const n = spanLen(a);
-  if (spanLen(b) != n) return false;
-  for (let i = 0; i < n; i++) {
-    const x = byteOf(a, i);
-    const y = byteOf(b, i);
-    if (x != y && ((x | CASE_BIT) != (y | CASE_BIT) || (x | CASE_BIT) - LOWER_A >= 26)) return false;
-  }
-  return true;
+/** `a`, `a and b`, `a, b and c`. */
+function joinAnd(names: Array<string>): string {
+  const n = names.length;
+  return n < 2 ? names.join("") : names.slice(0, n - 1).join(", ") + " and " + names[n - 1];
 }
+
+/** One warning per module name that several archives have (up to MAX_LISTED_PROBLEMS; the rest are counted). */
+function reportTwins(plan: Plan, twins: Array<i32>): void {
+  if (twins.length == 0) return;
+  const modules = plan.modules;
+  // Each name's archives as a chain from its first one (indexes + 1, 0 ending it): no map, and groups in file order.
+  const next = new StaticArray<i32>(modules.length);
+  const last = new StaticArray<i32>(modules.length);
+  const firsts = new Array<i32>();
+  for (let i = 0; i < twins.length; i++) {
+    const t = unchecked(twins[i]);
+    const f = unchecked(modules[t]).twinOf;
+    if (unchecked(last[f]) == 0) firsts.push(f);
+    const end = unchecked(last[f]) == 0 ? f : unchecked(last[f]) - 1;
+    unchecked(next[end] = t + 1);
+    unchecked(last[f] = t + 1);
+  }
+  const listed = min<i32>(firsts.length, MAX_LISTED_PROBLEMS);
+  for (let i = 0; i < listed; i++) {
+    const group = new Array<Span>();
+    for (let k = unchecked(firsts[i]) + 1; k != 0; k = unchecked(next[k - 1])) group.push(unchecked(modules[k - 1]).file);
+    plan.warnings.push(clash(group, group[0], "module"));
+  }
+  if (firsts.length > listed) {
+    plan.warnings.push(warning(format(
+      "% more module names are each the name of several archives but for letter case (not listed one by one); the plan uses the first archive of each by name.",
+      intText(firsts.length - listed),
+    ), "modules", WarningCode.NameClash));
+  }
+}
+
+/** At most this many unmatched globs get a did-you-mean: each costs a pass over the drop's module names. */
+const MAX_SUGGESTED_GLOBS = 20;
 
 /**
- * A list of module globs ready to match many names. A name's exact glob is found by the list's own hash index
- * (Items.indexOf), so only the globs ending in '*' are tried one by one: a drop of thousands of modules against a
- * list of thousands of names costs their sum, not their product. The first matching entry in the list's order is
- * the one reported, as when every glob was tried in turn.
+ * Warns about every module glob the user wrote (flags, environment, config, a preset file; a bundled preset's own
+ * stay quiet) that matches none of the module archives' names (`folded`, of `modules`), with the closest name where
+ * one is close. Each glob is looked up in the names sorted once, by binary search: the cost is (globs + names) times
+ * log(names), never globs times names.
+ */
+function checkGlobs(plan: Plan, modules: Array<Span>, folded: Array<Span>, layers: Array<Layer>): void {
+  const order = sortedOrder(folded);
+  const sorted = new Array<Span>(order.length);
+  for (let i = 0; i < order.length; i++) unchecked(sorted[i] = folded[unchecked(order[i])]);
+  let listed = 0;
+  let unlisted = 0;
+  // The lowest layer first, as a config is read: preset files, config, environment, flags.
+  for (let l = layers.length - 1; l >= 0; l--) {
+    const layer = unchecked(layers[l]);
+    if (layer.kind == LayerKind.Default || layer.bundled) continue;
+    for (let leaf = <i32>LeafId.Include; leaf <= <i32>LeafId.Only; leaf++) {
+      if (!layer.has(leaf)) continue;
+      const list = layer.list(leaf);
+      for (let i = 0, n = list.length; i < n; i++) {
+        const glob = list.value(i);
+        if (matchesAny(sorted, foldSpan(glob))) continue;
+        if (listed >= MAX_LISTED_PROBLEMS) {
+          unlisted++;
+          continue;
+        }
+        plan.warnings.push(unmatched(glob, LEAVES[leaf].key, layer.kind, list.source(i), modules, listed++ < MAX_SUGGESTED_GLOBS));
+      }
+    }
+  }
+  if (unlisted > 0) {
+    plan.warnings.push(warning(format("% more module globs match no module archive (not listed one by one).", intText(unlisted)),
+      "modules", WarningCode.GlobUnmatched));
+  }
+}
+
+/** The warning for a glob that matches no module: `Module glob "blgo" (modules.only, /d/dropkit.config.json:3:12) ...`. */
+function unmatched(glob: Span, key: string, layer: LayerKind, source: Source, modules: Array<Span>, suggest: bool): Warning {
+  const text = spanText(glob);
+  const where = source.text();
+  let suggestion = "";
+  if (suggest) {
+    const star = text.endsWith("*");
+    const stem = star ? text.slice(0, text.length - 1) : text;
+    if (stem.length > 0) {
+      const closest = new Closest(stem);
+      // A glob ending in '*' is compared with the names' beginnings of its stem's length: "shpo-*" finds "shop-*".
+      for (let i = 0; i < modules.length; i++) closest.offerSpan(subSpan(modules[i], 0, spanLen(modules[i]) - 4), star ? stem.length : -1);
+      suggestion = closest.result();
+      if (star && suggestion.length > 0) suggestion += "*";
+    }
+  }
+  const origin = layer == LayerKind.Cli ? where : key + ", " + where;
+  const w = warning(format("Module glob \"%\" (%) matches no module archive in the drop.%", text, origin, quoted(suggestion)), where,
+    WarningCode.GlobUnmatched);
+  w.key = key;
+  w.glob = text;
+  w.suggestion = suggestion;
+  return w;
+}
+
+/** Whether a folded glob matches one of the folded names in `sorted` (code-unit order): one binary search. */
+function matchesAny(sorted: Array<Span>, glob: Span): bool {
+  const n = spanLen(glob);
+  const star = n > 0 && byteOf(glob, n - 1) == STAR;
+  const key = star ? subSpan(glob, 0, n - 1) : glob;
+  // The first name not before the key: the names that start with it (or are it) begin there, in code-unit order.
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareSpans(unchecked(sorted[mid]), key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < sorted.length && (star ? startsWithUnits(unchecked(sorted[lo]), key) : sameSpan(unchecked(sorted[lo]), key))) return true;
+  // A stem that ends in a lone high surrogate is a prefix of names where it is half of a pair, which sort elsewhere.
+  if (!star || !endsInHighSurrogate(key)) return false;
+  for (let i = 0; i < sorted.length; i++) if (startsWithUnits(unchecked(sorted[i]), key)) return true;
+  return false;
+}
+
+/** Up to this many globs a list tries each in turn; past it, globs are found through NameIndexes. */
+const LINEAR_GLOBS = 16;
+
+/** FNV-1a's start and step, as `hashBytes` (span.ts) computes them, here extended byte by byte over a name's prefixes. */
+const FNV_OFFSET: u32 = 0x811c9dc5;
+const FNV_PRIME: u32 = 0x01000193;
+
+/**
+ * A list of module globs ready to match many (folded) names, each glob folded once. Past LINEAR_GLOBS entries a name
+ * finds its exact glob in one NameIndex, and the globs ending in '*' in another, keyed by stem, by looking up each of its
+ * prefixes (their hashes extended byte by byte): a name costs its length, so a drop of thousands of modules against a list
+ * of thousands of globs costs their sum, not their product. The first matching entry in the list's order is the one
+ * reported, as when every glob was tried in turn.
  */
 class ModuleGlobs {
   readonly entries: Items;
-  /** The indexes of the globs ending in '*', in order; null for a list without a hash index (a short one), tried in turn. */
-  private stars: Array<i32> | null = null;
+  private folded: Array<Span>;
+  /** Exact globs, and stems of globs ending in '*', to their first index; null for a short list, tried in turn. */
+  private exact: NameIndex | null = null;
+  private stems: NameIndex | null = null;
+  /**
+   * The globs whose stem ends in a lone high surrogate, tried in turn: such a stem is a prefix (as strings are
+   * compared) of a name holding that surrogate in a pair, whose bytes are not the stem's (span.ts, startsWithUnits).
+   */
+  private halves: Array<i32> = new Array<i32>();
 
   constructor(entries: Items) {
     this.entries = entries;
-    if (entries.indexed) this.stars = starGlobs(entries);
+    const n = entries.length;
+    const folded = new Array<Span>(n);
+    for (let i = 0; i < n; i++) unchecked(folded[i] = foldSpan(entries.value(i)));
+    this.folded = folded;
+    if (n > LINEAR_GLOBS) {
+      const exact = new NameIndex(n);
+      const stems = new NameIndex(n);
+      for (let i = 0; i < n; i++) {
+        const glob = unchecked(folded[i]);
+        const len = spanLen(glob);
+        if (len == 0 || byteOf(glob, len - 1) != STAR) exact.add(glob, i);
+        else if (endsInHighSurrogate(subSpan(glob, 0, len - 1))) this.halves.push(i);
+        else stems.add(subSpan(glob, 0, len - 1), i);
+      }
+      this.exact = exact;
+      this.stems = stems;
+    }
   }
 
-  /** The index of the first entry whose glob matches the name, or -1. */
+  /** The index of the first entry whose glob matches the folded name, or -1. */
   first(name: Span): i32 {
-    const entries = this.entries;
-    const stars = this.stars;
-    if (stars == null) {
-      for (let i = 0, n = entries.length; i < n; i++) if (matchModule(entries.value(i), name)) return i;
+    const folded = this.folded;
+    const exact = this.exact;
+    if (exact == null) {
+      for (let i = 0, n = folded.length; i < n; i++) if (matchModule(unchecked(folded[i]), name)) return i;
       return -1;
     }
-    const exact = entries.indexOf(name);
-    for (let k = 0, n = stars.length; k < n; k++) {
-      const i = unchecked(stars[k]);
-      if (exact >= 0 && i > exact) break;
-      if (matchModule(entries.value(i), name)) return i;
+    let best = exact.find(name);
+    const stems = this.stems!;
+    const p = spanPtr(name);
+    let hash = FNV_OFFSET;
+    for (let k = 0, n = spanLen(name); k <= n; k++) {
+      if (k > 0) hash = (hash ^ <u32>load<u8>(p + <usize>(k - 1))) * FNV_PRIME;
+      const i = stems.findHashed(subSpan(name, 0, k), hash);
+      if (i >= 0 && (best < 0 || i < best)) best = i;
     }
-    return exact;
+    const halves = this.halves;
+    for (let k = 0, n = halves.length; k < n; k++) {
+      const i = unchecked(halves[k]);
+      if (best >= 0 && i > best) break;
+      if (matchModule(unchecked(folded[i]), name)) return i;
+    }
+    return best;
   }
 }
 
-/** The indexes of the entries whose glob ends in '*', in order. */
-function starGlobs(entries: Items): Array<i32> {
-  const stars = new Array<i32>();
-  for (let i = 0, n = entries.length; i < n; i++) {
-    const glob = entries.value(i);
-    const len = spanLen(glob);
-    if (len > 0 && byteOf(glob, len - 1) == STAR) stars.push(i);
-  }
-  return stars;
+/** Whether `s` ends in a lone high surrogate (its three-byte WTF-8 form, ED A0..AF xx). */
+function endsInHighSurrogate(s: Span): bool {
+  const k = spanLen(s);
+  return k >= 3 && byteOf(s, k - 3) == 0xed && (byteOf(s, k - 2) & 0xf0) == 0xa0;
 }
 
 /** The four lists of module globs that selection reads, each made ready once per plan. */
@@ -235,6 +461,8 @@ class SelectionLists {
   exclude: ModuleGlobs;
   include: ModuleGlobs;
   flagExclude: ModuleGlobs;
+  /** How many modules modules.only matched. */
+  onlyMatched: i32 = 0;
 
   constructor(only: Items, exclude: Items, include: Items, flagExclude: Items) {
     this.only = new ModuleGlobs(only);
@@ -244,25 +472,28 @@ class SelectionLists {
   }
 }
 
-function decideModule(file: Span, lists: SelectionLists): ModuleDecision {
-  const d = new ModuleDecision(file);
+/** Decides module `d`, whose folded name is `name`. */
+function decideModule(d: ModuleDecision, name: Span, lists: SelectionLists): void {
   if (lists.only.entries.length > 0) {
-    const match = lists.only.first(d.name);
-    if (match < 0) set(d, false, ModuleReason.NotOnly, lists.only.entries, -1);
-    else set(d, true, ModuleReason.Only, lists.only.entries, match);
+    const match = lists.only.first(name);
+    if (match < 0) {
+      set(d, false, ModuleReason.NotOnly, lists.only.entries, -1);
+    } else {
+      set(d, true, ModuleReason.Only, lists.only.entries, match);
+      lists.onlyMatched++;
+    }
   }
   if (d.selected) {
-    const match = lists.exclude.first(d.name);
+    const match = lists.exclude.first(name);
     if (match >= 0) set(d, false, ModuleReason.Exclude, lists.exclude.entries, match);
   }
   // modules.include only adds back what was left out: a selected module is not matched against it.
   if (!d.selected) {
-    const back = lists.include.first(d.name);
+    const back = lists.include.first(name);
     if (back >= 0) set(d, true, ModuleReason.Include, lists.include.entries, back);
   }
-  const flag = lists.flagExclude.first(d.name);
+  const flag = lists.flagExclude.first(name);
   if (flag >= 0) set(d, false, ModuleReason.Flag, lists.flagExclude.entries, flag);
-  return d;
 }
 
 function set(d: ModuleDecision, selected: bool, reason: ModuleReason, entries: Items, match: i32): void {
@@ -279,8 +510,8 @@ function set(d: ModuleDecision, selected: bool, reason: ModuleReason, entries: I
   }
 }
 
-/** Whether a module name matches a module glob: exact, or by prefix when the glob ends in '*'. */
-export function matchModule(glob: Span, name: Span): bool {
+/** Whether a module name matches a module glob, both folded: exact, or by prefix when the glob ends in '*'. */
+function matchModule(glob: Span, name: Span): bool {
   const stem = spanLen(glob) - 1;
   // Most globs differ from most names at their first byte (when it is ASCII, that settles it).
   const first = stem > 0 ? byteOf(glob, 0) : 0x80;
@@ -288,4 +519,3 @@ export function matchModule(glob: Span, name: Span): bool {
   if (stem >= 0 && byteOf(glob, stem) == STAR) return startsWithUnits(name, subSpan(glob, 0, stem));
   return sameSpan(glob, name);
 }
-

@@ -35,7 +35,13 @@ export function newString(n: i32): string {
 /** The string of the WTF-8 bytes at `ptr` (valid ones: the parser checked them, or this module wrote them). */
 export function decodeText(ptr: usize, len: i32): string {
   const out = newString(utf16Length(ptr, len));
-  let to = changetype<usize>(out);
+  decodeInto(ptr, len, changetype<usize>(out));
+  return out;
+}
+
+/** Writes the UTF-16 units of the WTF-8 bytes at `ptr` at `to` (room for `len` units is enough); returns how many. */
+export function decodeInto(ptr: usize, len: i32, start: usize): i32 {
+  let to = start;
   let i = 0;
   while (i < len) {
     const b = <u32>load<u8>(ptr + <usize>i);
@@ -64,7 +70,7 @@ export function decodeText(ptr: usize, len: i32): string {
     store<u16>(to, <u16>cp);
     to += 2;
   }
-  return out;
+  return <i32>((to - start) >> 1);
 }
 
 /** The most bytes `s` takes as WTF-8 (escape.ts `encodeText`): three per code unit. */

@@ -4,7 +4,7 @@
 // Two steps around asc stay because `npm run bench:instructions` and the module's gzipped size show each pays for
 // itself (docs/performance.md, "The build's transform", has the figures with and without each part):
 // - `@noinline`, which asc accepts and ignores, is made real: Binaryen calls what is marked so instead of copying it
-//   into every caller. Four standard library functions (LIBRARY_NOINLINE) save 4.2 KB raw and 1 KB gzipped at
+//   into every caller. Three standard library functions (LIBRARY_NOINLINE) save 4.1 KB raw and 1 KB gzipped at
 //   about the speed of their copies; in assembly/ each mark says whether it is for size or speed.
 // - asc writes each static string as data segments of its own, over five hundred of them, each with its own header;
 //   those apart by no more than a string's header are merged (MERGE_GAP): about 1 KB more raw and 1.3 KB less
@@ -24,8 +24,6 @@ import binaryen from "assemblyscript/binaryen";
 const LIBRARY_NOINLINE = [
   // Size: 1.8 KB raw, 0.5 KB gzipped; the 1.25 MB config's validate 0.1% slower.
   "~lib/array/Array<*>#__get",
-  // Size: 90 bytes raw, at no cost.
-  "~lib/staticarray/StaticArray<*>#__get",
   // Size and speed: 1.7 KB raw, 0.3 KB gzipped; the large validates 0.45% faster, the small resolve 1% slower.
   "~lib/rt/stub/__alloc",
   // Size: 0.6 KB raw, at no cost.

@@ -52,9 +52,23 @@ export interface CoreDiagnostic {
   length?: number;
 }
 
+/** What a core warning is about (docs/abi.md, "Warnings"): hosts and tests tell warnings apart by it, not by their words. */
+export type WarningCode = "UnknownVariable" | "GlobUnmatched" | "OnlySelectsNone" | "NameClash";
+
 export interface CoreWarning {
   message: string;
   source: string;
+  /** Set on the core's warnings that have a code; absent on the others (and on the host's own). */
+  code?: WarningCode;
+  /** GlobUnmatched, OnlySelectsNone: the list (`modules.only`, `modules.include`, `modules.exclude`). */
+  key?: string;
+  /** GlobUnmatched: the glob as written. */
+  glob?: string;
+  /** NameClash: the archives of one name, in file-name order, and the one the plan uses. */
+  files?: string[];
+  used?: string;
+  /** GlobUnmatched, UnknownVariable: the did-you-mean, when there is one (a glob, a module name or a variable). */
+  suggestion?: string;
 }
 
 export type Layer = "cli" | "env" | "config" | "preset" | "default";

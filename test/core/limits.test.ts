@@ -124,6 +124,7 @@ describe("problems listed per document", () => {
     assert.deepEqual(r.warnings[100], {
       message: "249900 more unknown DROPKIT_* variables are ignored (not listed one by one).",
       source: "environment",
+      code: "UnknownVariable",
     });
     assert.ok(abi.memoryBytes() <= 256 * 1024 * 1024, `memory ${abi.memoryBytes()}`);
     assert.equal(resolveOk({ cwd: "/d", env: vars(100), files: [] }).warnings.length, 100);

@@ -22,11 +22,12 @@ const DROP = ["blog.zip", "shop-cart.zip", "shop-pay.zip", "test-a.zip", "dev-to
 
 describe("modules", () => {
   test("all modules by default, in code-unit order; themes are not modules", () => {
-    const r = plan(["b.zip", "B.zip", "a.zip", "ocean-theme.zip", "_x.zip"]);
+    // Names that differ only in letter case are one module (test/core/names.test.ts): these differ in more.
+    const r = plan(["b.zip", "C.zip", "a.zip", "ocean-theme.zip", "_x.zip"]);
     assert.equal(r.ok, true);
-    assert.deepEqual(r.plan!.modules, ["B", "_x", "a", "b"]);
+    assert.deepEqual(r.plan!.modules, ["C", "_x", "a", "b"]);
     assert.deepEqual(r.plan!.excluded, []);
-    assert.deepEqual(r.plan!.decisions[0], { name: "B", file: "B.zip", selected: true, reason: "included: every module is, by default" });
+    assert.deepEqual(r.plan!.decisions[0], { name: "C", file: "C.zip", selected: true, reason: "included: every module is, by default" });
   });
 
   test("only: just the modules it matches", () => {
@@ -167,11 +168,17 @@ describe("theme", () => {
     assert.deepEqual(r.plan!.theme, { file: "forest-theme.zip", path: null, name: "forest", reason: 'theme "forest"', alternatives: [] });
   });
 
-  test("a name picks <name>.zip first, which is then not a module", () => {
+  test("a name picks <name>-theme.zip before <name>.zip, which stays a module and is named as the alternative", () => {
+    // SPEC section 6, turn 4: the theme archive first (it used to be <name>.zip, which hid the theme archive).
     const r = plan(["plain.zip", "plain-theme.zip", "blog.zip"], {}, { flags: { theme: "plain" } });
-    assert.equal(r.plan!.theme.file, "plain.zip");
+    assert.equal(r.plan!.theme.file, "plain-theme.zip");
     assert.equal(r.plan!.theme.name, "plain");
-    assert.deepEqual(r.plan!.modules, ["blog"]);
+    assert.deepEqual(r.plan!.theme.alternatives, ["plain.zip"]);
+    assert.deepEqual(r.plan!.modules, ["blog", "plain"]);
+    // Without the theme archive, <name>.zip is the theme, and then not a module.
+    const alone = plan(["plain.zip", "blog.zip"], {}, { flags: { theme: "plain" } });
+    assert.deepEqual([alone.plan!.theme.file, alone.plan!.theme.alternatives], ["plain.zip", []]);
+    assert.deepEqual(alone.plan!.modules, ["blog"]);
   });
 
   test("a .zip path in the drop picks that file; outside it, the host checks the path", () => {
@@ -223,7 +230,7 @@ describe("theme", () => {
       assert.equal(r.ok, true, theme);
       assert.deepEqual(r.plan!.theme, { file: "OCEAN-THEME.ZIP", path: null, name: "OCEAN", reason: `theme "${theme}"`, alternatives: [] });
     }
-    // Letter case decides only between archives whose names differ in nothing else; <name>.zip still comes first.
+    // Letter case decides only between archives whose names differ in nothing else; <name>-theme.zip comes first.
     assert.equal(plan(["Ocean-theme.zip", "ocean-theme.zip"], {}, { flags: { theme: "ocean" } }).plan!.theme.file, "ocean-theme.zip");
     assert.equal(plan(["Ocean-theme.zip", "ocean-theme.zip"], {}, { flags: { theme: "Ocean" } }).plan!.theme.file, "Ocean-theme.zip");
     assert.equal(plan(["OCEAN.zip", "ocean-theme.zip"], {}, { flags: { theme: "ocean" } }).plan!.theme.file, "ocean-theme.zip");
