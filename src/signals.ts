@@ -1,4 +1,4 @@
-// Turning SIGINT, SIGTERM and SIGHUP into an AbortSignal for the running command (or leaving them to the kernel while user code runs), and the exit code a shell expects.
+// SIGINT, SIGTERM and SIGHUP as an AbortSignal for the running command, or the kernel's while user code runs; the exit code a shell expects.
 
 /** The signals that stop a run, and the exit code each ends it with: 128 + the signal's number, as shells report. */
 export const signalExitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -88,7 +88,8 @@ export interface TrapOptions {
  *   listener runs then, which is where a running hook's group is killed.
  * - A third signal exits at once in the same way.
  *
- * Call `release` when the command ends; dropkit used as a library keeps Node's defaults.
+ * Call `release` when the command ends; dropkit used as a library keeps Node's defaults. While a config's code runs
+ * (`withDefaultSignals`), the listeners are away and the kernel's default action applies.
  */
 export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const target = options.target ?? process;

@@ -22,7 +22,11 @@ const blocking = {
     "dropkit.config.js": `require("node:fs").writeFileSync("started", "");\nwhile (true) {}\nmodule.exports = { theme: "none" };\n`,
   },
   "a .js config in execSync of a command that hangs": {
-    "dropkit.config.js": `require("node:fs").writeFileSync("started", "");\nrequire("node:child_process").execSync("echo $$ > sleep.pid && exec sleep 1000");\nmodule.exports = { theme: "none" };\n`,
+    "dropkit.config.js": [
+      `require("node:fs").writeFileSync("started", "");`,
+      `require("node:child_process").execSync("echo $$ > sleep.pid && exec sleep 1000");`,
+      `module.exports = { theme: "none" };\n`,
+    ].join("\n"),
   },
 } as const;
 
@@ -127,7 +131,14 @@ describe("a config whose code blocks the main thread", { timeout: 180_000 }, () 
 
   test("a config that waits (its code awaits a timer): the first SIGTERM ends it at once too, not when the config settles", async () => {
     const root = fixture({
-      "dropkit.config.ts": `import fs from "node:fs";\nexport default async () => {\n  fs.writeFileSync("started", "");\n  await new Promise((resolve) => setTimeout(resolve, 30_000));\n  return { theme: "none" };\n};\n`,
+      "dropkit.config.ts": [
+        `import fs from "node:fs";`,
+        `export default async () => {`,
+        `  fs.writeFileSync("started", "");`,
+        `  await new Promise((resolve) => setTimeout(resolve, 30_000));`,
+        `  return { theme: "none" };`,
+        `};\n`,
+      ].join("\n"),
       ...drop,
     });
     const run = startCreate(root);
