@@ -1,6 +1,6 @@
 // Decision records (SPEC section 7) derived from the core's resolve answer: a leaf's value in `config` with its origin. Browser-safe.
 
-import type { Origin, ResolvedConfig } from "./protocol.js";
+import type { CoreWarning, Origin, ResolvedConfig, WarningCode } from "./protocol.js";
 
 /** One leaf of the resolved config with the layer and source that set it: a `decision` record of the log. */
 export interface Decision extends Origin {
@@ -50,4 +50,16 @@ export function valueAt(config: ResolvedConfig, key: string): unknown {
   for (const part of key.split("."))
     value = value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined;
   return value;
+}
+
+/** The codes of the warnings a plan adds: about the drop's archives and the module globs, not the layers. */
+const planCodes: ReadonlySet<WarningCode> = new Set<WarningCode>(["GlobUnmatched", "OnlySelectsNone", "NameClash"]);
+
+/**
+ * The warnings of an answer that its plan added (an unmatched module glob, an `only` that selects nothing, a name two
+ * archives share). A host that resolves once without the archives (and logs that answer's warnings) and again with
+ * them logs these from the second answer: the others it holds again are the first one's.
+ */
+export function planWarnings(answer: { warnings: CoreWarning[] }): CoreWarning[] {
+  return answer.warnings.filter((w) => w.code !== undefined && planCodes.has(w.code));
 }

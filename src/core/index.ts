@@ -3,4 +3,4 @@
 export type * from "./protocol.js";
 export type { WasmBytes, WasmModule, FetchResponse } from "./wasmtypes.js";
 export { ABI_VERSION, callExports, callExportsText, Core, CoreTrap, createCore, openCore, openCoreAsync } from "./host.js";
-export { deriveDecisions, deriveListEntries, type Decision, type ListEntry, type Resolution } from "./decisions.js";
+export { deriveDecisions, deriveListEntries, planWarnings, type Decision, type ListEntry, type Resolution } from "./decisions.js";

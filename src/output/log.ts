@@ -60,6 +60,15 @@ export class DecisionLog {
     this.write({ event: "warning", message, ...(source ? { source } : {}) });
   }
 
+  /**
+   * Writes a warning of the core with its fields (`code`, `key`, `glob`, `files`, `used`, `suggestion`; docs/abi.md,
+   * "Warnings"), which the JSON log keeps so that a CI job can tell warnings apart; the text log shows the message.
+   */
+  coreWarning(warning: { message: string; source?: string }): void {
+    const { message, source, ...fields } = warning;
+    this.write({ event: "warning", message, ...(source ? { source } : {}), ...fields });
+  }
+
   /** Writes one `error` record per problem, in the order given (all problems at once). */
   errors(problems: Problem[]): void {
     for (const p of problems) {

@@ -109,7 +109,7 @@ export function reportResolution(
   if (loaded.logFormat && !options.keepFormat) log.format = loaded.logFormat;
   const d = loaded.discovery;
   log.write({ event: "config", file: d.file, via: d.via, format: d.format, searched: d.searched.map((s) => s.dir), stop: d.stop });
-  for (const w of loaded.warnings) log.warn(w.message, w.source);
+  for (const w of loaded.warnings) log.coreWarning(w);
   if (loaded.presets) {
     for (const p of loaded.presets.applied) log.write({ event: "preset", status: "applied", mode: loaded.presets.mode, ...p });
     for (const p of loaded.presets.skipped) log.write({ event: "preset", status: "skipped", mode: loaded.presets.mode, ...p });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { FolderListing } from "../../files/listing.js";
 import { requireThemePath } from "../../config/themepath.js";
 import { clipanion } from "./clipanion.js";
+import { planWarnings } from "../../core/decisions.js";
 import type { Cache, FingerprintResult } from "../../archives/cache.js";
 import type { Plan, ResolvedConfig } from "../../core/protocol.js";
 import type { HookOutputRecord, HookRecord } from "../../hooks/scripts.js";
@@ -104,6 +105,8 @@ export class CreateCommand extends DropkitCommand {
 
       const archives = await scanArchives(cwd, (message, source) => log.warn(message, source), listing);
       const planned = await planDrop(loaded, archives);
+      // What the plan adds: module globs that match no archive, an only that selects none, names archives share.
+      for (const warning of planWarnings(planned)) log.coreWarning(warning);
       if (!planned.ok) return reportProblems(log, planned.errors);
       const plan = planned.plan!;
       await requireThemePath(plan, loaded.origins?.theme);
