@@ -5,7 +5,8 @@ import { CASE_BIT, LOWER_A, UPPER_A } from "./chars";
 import { Span, byteOf, hashBytes, sameSpan, span, spanLen, spanPtr } from "./span";
 
 /** `s` with its ASCII upper-case letters in lower case: `s` itself when it has none (most names), else a copy. */
-export function foldSpan(s: Span): Span {
+// @noinline for size: every glob list, the module names and the glob check call it.
+@noinline export function foldSpan(s: Span): Span {
   const n = spanLen(s);
   const p = spanPtr(s);
   let i = 0;
@@ -20,7 +21,8 @@ export function foldSpan(s: Span): Span {
 }
 
 /** Whether two spans are the same bytes once ASCII letters are folded to lower case. */
-export function sameIgnoringCase(a: Span, b: Span): bool {
+// @noinline for size: called from several places of the theme's choice.
+@noinline export function sameIgnoringCase(a: Span, b: Span): bool {
   const n = spanLen(a);
   if (spanLen(b) != n) return false;
   for (let i = 0; i < n; i++) {

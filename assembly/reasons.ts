@@ -28,7 +28,7 @@ const LISTED = escapedSpanOf("listed in presets (");
 const THEME_NAMED_BEFORE = escapedSpanOf("theme \"");
 const THEME_NAMED_AFTER = escapedSpanOf("\"");
 const TWIN_NOTE = escapedSpanOf(", which is the module");
-const STAYS_MODULE = escapedSpanOf(" stays a module: a theme name picks <name>-theme.zip before <name>.zip");
+const STAYS_MODULE = escapedSpanOf(" stays a module: the theme archive comes first");
 
 /** A listed preset's reason: `listed in presets (/d/dropkit.config.json:2:15)`. */
 export function writeListedReason(w: JsonWriter, source: Source): void {

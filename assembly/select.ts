@@ -93,7 +93,8 @@ export function isThemeArchive(file: Span): bool {
 }
 
 /** The name an archive gives its theme: without "-theme.zip" for a theme archive, else without ".zip". */
-function themeNameOf(file: Span): Span {
+// @noinline for size: the theme's choice calls it in several places.
+@noinline function themeNameOf(file: Span): Span {
   return subSpan(file, 0, spanLen(file) - (isThemeArchive(file) ? THEME_SUFFIX.length : 4));
 }
 
@@ -148,7 +149,7 @@ export function selectPlan(archives: Array<Span>, merged: Merged, flagExclude: I
   if (only.length > 0 && considered > 0 && lists.onlyMatched == 0) {
     const source = merged.source(LeafId.Only).text();
     const w = warning(format(
-      "modules.only (%) matches none of the % module archives: it selects no module, and only modules.include can add one back.",
+      "modules.only (%) matches none of the % module archives: it selects no module.",
       source, intText(considered),
     ), source, WarningCode.OnlySelectsNone);
     w.key = "modules.only";
@@ -163,22 +164,6 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     plan.themeReason = ThemeReason.None;
     return;
   }
-  if (spanIs(theme, "auto")) {
-    if (themes.length == 0) {
-      plan.themeReason = ThemeReason.NoArchive;
-      return;
-    }
-    plan.themeFile = themes[0];
-    plan.themeReason = themes.length == 1 ? ThemeReason.Only : ThemeReason.First;
-    for (let i = 1; i < themes.length; i++) plan.themeAlternatives.push(themes[i]);
-    // Another theme archive of the same name but for letter case is one the user may have meant.
-    const same = new Array<Span>();
-    same.push(themes[0]);
-    const name = themeNameOf(themes[0]);
-    for (let i = 1; i < themes.length; i++) if (sameIgnoringCase(themeNameOf(themes[i]), name)) same.push(themes[i]);
-    if (same.length > 1) plan.warnings.push(clash(same, themes[0], "theme"));
-    return;
-  }
   if (isZipPath(theme)) {
     plan.themePath = theme;
     plan.themeReason = ThemeReason.Path;
@@ -188,42 +173,48 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
     }
     return;
   }
-  // A name picks <name>-theme.zip, else <name>.zip (SPEC section 6, turn 4: the theme archive first, so that a module of
-  // the same name stays a module), in any letter case; among archives whose names differ only in it, the exact spelling,
-  // else the first by name.
-  const named = new Array<Span>();
-  const plain = new Array<Span>();
-  const n = spanLen(theme);
-  for (let i = 0; i < files.length; i++) {
-    const file = unchecked(files[i]);
-    if (isThemeArchive(file) && sameIgnoringCase(themeNameOf(file), theme)) named.push(file);
-    else if (spanLen(file) == n + 4 && endsWithAscii(file, ".zip", true) && sameIgnoringCase(subSpan(file, 0, n), theme)) plain.push(file);
-  }
-  const matches = named.length > 0 ? named : plain;
-  if (matches.length > 0) {
-    let pick = matches[0];
-    for (let i = 0; i < matches.length; i++) {
-      if (sameSpan(subSpan(matches[i], 0, n), theme)) {
-        pick = matches[i];
-        break;
-      }
-    }
-    plan.themeFile = pick;
-    plan.themeReason = ThemeReason.Named;
-    for (let i = 0; i < matches.length; i++) if (!sameSpan(matches[i], pick)) plan.themeAlternatives.push(matches[i]);
-    if (matches.length > 1) {
-      const outcome = named.length > 0 ? "" : format("the theme is %, and the others stay modules", spanText(pick));
-      plan.warnings.push(clash(matches, pick, named.length > 0 ? "theme" : "module", outcome));
-    }
-    // The module archives of that name stay modules: the plan names them as the alternative not taken.
-    if (named.length > 0) {
-      for (let i = 0; i < plain.length; i++) {
-        plan.themeAlternatives.push(plain[i]);
-        plan.themeModules.push(plain[i]);
-      }
-    }
+  const auto = spanIs(theme, "auto");
+  if (auto && themes.length == 0) {
+    plan.themeReason = ThemeReason.NoArchive;
     return;
   }
+  // `auto` takes the first theme archive by name, and the others are its alternatives. A name picks <name>-theme.zip,
+  // else <name>.zip (SPEC section 6, turn 4: the theme archive first, so that a module of the same name stays a module),
+  // in any letter case. Either way the archives of the chosen name but for letter case are reported, the one spelt as
+  // the name is (else the first by name) taken.
+  const name = auto ? themeNameOf(themes[0]) : theme;
+  const named = new Array<Span>();
+  const plain = new Array<Span>();
+  const n = spanLen(name);
+  for (let i = 0; i < files.length; i++) {
+    const file = unchecked(files[i]);
+    if (isThemeArchive(file) && sameIgnoringCase(themeNameOf(file), name)) named.push(file);
+    else if (!auto && spanLen(file) == n + 4 && endsWithAscii(file, ".zip", true) && sameIgnoringCase(subSpan(file, 0, n), name)) plain.push(file);
+  }
+  const matches = named.length > 0 ? named : plain;
+  if (matches.length == 0) {
+    missingTheme(plan, themes, theme, source, cwd);
+    return;
+  }
+  let pick = matches[0];
+  for (let i = matches.length - 1; i >= 0; i--) if (sameSpan(subSpan(matches[i], 0, n), name)) pick = matches[i];
+  if (auto) pick = themes[0];
+  plan.themeFile = pick;
+  plan.themeReason = !auto ? ThemeReason.Named : themes.length == 1 ? ThemeReason.Only : ThemeReason.First;
+  const others = auto ? themes : matches;
+  for (let i = 0; i < others.length; i++) if (!sameSpan(others[i], pick)) plan.themeAlternatives.push(others[i]);
+  if (matches.length > 1) plan.warnings.push(clash(matches, pick, named.length > 0 ? "theme" : "module"));
+  // The module archives of that name stay modules: the plan names them as the alternative not taken.
+  if (named.length > 0) {
+    for (let i = 0; i < plain.length; i++) {
+      plan.themeAlternatives.push(plain[i]);
+      plan.themeModules.push(plain[i]);
+    }
+  }
+}
+
+/** A theme name that no archive has: ThemeNotFound, with the theme archives of the drop and the closest one. */
+function missingTheme(plan: Plan, themes: Array<Span>, theme: Span, source: Source, cwd: Span): void {
   plan.themeReason = ThemeReason.Missing;
   const name = spanText(theme);
   const names = new Array<string>();
@@ -239,26 +230,16 @@ function chooseTheme(plan: Plan, files: Array<Span>, themes: Array<Span>, theme:
 }
 
 /** The warning for archives of one kind whose names differ only in letter case (`files`, in order), of which the plan uses `used`. */
-function clash(files: Array<Span>, used: Span, kind: string, outcome: string = ""): Warning {
+// @noinline for size: the theme's choice and the modules' twins share one copy.
+@noinline function clash(files: Array<Span>, used: Span, kind: string): Warning {
   const names = new Array<string>(files.length);
-  const rest = new Array<string>();
-  for (let i = 0; i < files.length; i++) {
-    names[i] = spanText(files[i]);
-    if (!sameSpan(files[i], used)) rest.push(names[i]);
-  }
+  for (let i = 0; i < files.length; i++) names[i] = spanText(files[i]);
   const usedText = spanText(used);
-  if (outcome.length == 0) outcome = format("the plan uses % and not %", usedText, joinAnd(rest));
-  const w = warning(format("% have the same % name but for letter case, and names compare without regard to it: %.", joinAnd(names), kind, outcome),
+  const w = warning(format("% have the same % name but for letter case: the plan uses %.", names.join(", "), kind, usedText),
     usedText, WarningCode.NameClash);
   w.files = names;
   w.used = usedText;
   return w;
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-function joinAnd(names: Array<string>): string {
-  const n = names.length;
-  return n < 2 ? names.join("") : names.slice(0, n - 1).join(", ") + " and " + names[n - 1];
 }
 
 /** One warning per module name that several archives have (up to MAX_LISTED_PROBLEMS; the rest are counted). */
@@ -285,7 +266,7 @@ function reportTwins(plan: Plan, twins: Array<i32>): void {
   }
   if (firsts.length > listed) {
     plan.warnings.push(warning(format(
-      "% more module names are each the name of several archives but for letter case (not listed one by one); the plan uses the first archive of each by name.",
+      "% more module names are each the name of several archives but for letter case (not listed one by one).",
       intText(firsts.length - listed),
     ), "modules", WarningCode.NameClash));
   }
@@ -306,6 +287,7 @@ function checkGlobs(plan: Plan, modules: Array<Span>, folded: Array<Span>, layer
   for (let i = 0; i < order.length; i++) unchecked(sorted[i] = folded[unchecked(order[i])]);
   let listed = 0;
   let unlisted = 0;
+  let names: Array<string> | null = null;
   // The lowest layer first, as a config is read: preset files, config, environment, flags.
   for (let l = layers.length - 1; l >= 0; l--) {
     const layer = unchecked(layers[l]);
@@ -320,7 +302,12 @@ function checkGlobs(plan: Plan, modules: Array<Span>, folded: Array<Span>, layer
           unlisted++;
           continue;
         }
-        plan.warnings.push(unmatched(glob, LEAVES[leaf].key, layer.kind, list.source(i), modules, listed++ < MAX_SUGGESTED_GLOBS));
+        // The module names as strings for the did-you-mean, made once, and only when a glob needs one.
+        if (names == null && listed < MAX_SUGGESTED_GLOBS) {
+          names = new Array<string>(modules.length);
+          for (let m = 0; m < modules.length; m++) unchecked(names![m] = spanText(subSpan(modules[m], 0, spanLen(modules[m]) - 4)));
+        }
+        plan.warnings.push(unmatched(glob, LEAVES[leaf].key, layer.kind, list.source(i), names!, listed++ < MAX_SUGGESTED_GLOBS));
       }
     }
   }
@@ -331,7 +318,7 @@ function checkGlobs(plan: Plan, modules: Array<Span>, folded: Array<Span>, layer
 }
 
 /** The warning for a glob that matches no module: `Module glob "blgo" (modules.only, /d/dropkit.config.json:3:12) ...`. */
-function unmatched(glob: Span, key: string, layer: LayerKind, source: Source, modules: Array<Span>, suggest: bool): Warning {
+function unmatched(glob: Span, key: string, layer: LayerKind, source: Source, names: Array<string>, suggest: bool): Warning {
   const text = spanText(glob);
   const where = source.text();
   let suggestion = "";
@@ -341,7 +328,7 @@ function unmatched(glob: Span, key: string, layer: LayerKind, source: Source, mo
     if (stem.length > 0) {
       const closest = new Closest(stem);
       // A glob ending in '*' is compared with the names' beginnings of its stem's length: "shpo-*" finds "shop-*".
-      for (let i = 0; i < modules.length; i++) closest.offerSpan(subSpan(modules[i], 0, spanLen(modules[i]) - 4), star ? stem.length : -1);
+      for (let i = 0; i < names.length; i++) closest.offer(unchecked(names[i]), star ? stem.length : -1);
       suggestion = closest.result();
       if (star && suggestion.length > 0) suggestion += "*";
     }

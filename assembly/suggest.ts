@@ -1,24 +1,21 @@
 // Did-you-mean: the closest accepted name to a mistyped one, for every message of dropkit (the host asks through the `suggest` op).
 
 import { CASE_BIT, UPPER_A } from "./chars";
-import { Span, spanLen, spanPtr } from "./span";
 import { asciiLower } from "./text";
-import { decodeInto, newString } from "./utf8";
 
 /**
  * The closest of candidates offered one by one (the first of equally close ones), when it is close enough: about one
  * edit per three characters of the word, at least two, and fewer than the word is long, so "colour" finds "color" and
- * "x" finds nothing. Each candidate is measured in two rows of scratch space the finder owns and abandoned once it
- * cannot beat the best so far: thousands of module names cost no allocation each.
+ * "x" finds nothing. Each candidate is measured in rows of scratch space the finder owns and abandoned once it cannot
+ * beat the best so far: thousands of module names cost no allocation each.
  */
 export class Closest {
   private word: string;
   private limit: i32;
   private bestDistance: i32 = i32.MAX_VALUE;
   private best: string = "";
-  // Three rows of the distance table, then a candidate decoded from bytes (spans), in UTF-16 units.
+  // Three rows of the distance table, reused from candidate to candidate.
   private scratch: StaticArray<i32> = new StaticArray<i32>(0);
-  private units: StaticArray<u16> = new StaticArray<u16>(0);
 
   constructor(word: string) {
     this.word = asciiLower(word);
@@ -29,19 +26,6 @@ export class Closest {
   offer(candidate: string, prefix: i32 = -1): void {
     const m = prefix >= 0 ? min<i32>(prefix, candidate.length) : candidate.length;
     if (this.measure(changetype<usize>(candidate), m)) this.best = m == candidate.length ? candidate : candidate.slice(0, m);
-  }
-
-  /** Offers the WTF-8 bytes of `s` (or its first `prefix` UTF-16 units), made a string only when it is the closest so far. */
-  offerSpan(s: Span, prefix: i32 = -1): void {
-    // A unit takes at least a byte, so the bytes' count is room enough.
-    let units = this.units;
-    if (units.length < spanLen(s)) this.units = units = new StaticArray<u16>(spanLen(s) + 16);
-    let m = decodeInto(spanPtr(s), spanLen(s), changetype<usize>(units));
-    if (prefix >= 0) m = min<i32>(m, prefix);
-    if (!this.measure(changetype<usize>(units), m)) return;
-    const out = newString(m);
-    memory.copy(changetype<usize>(out), changetype<usize>(units), <usize>m << 1);
-    this.best = out;
   }
 
   /** The closest candidate as it is spelt, or "" when none is close. */

@@ -35,13 +35,7 @@ export function newString(n: i32): string {
 /** The string of the WTF-8 bytes at `ptr` (valid ones: the parser checked them, or this module wrote them). */
 export function decodeText(ptr: usize, len: i32): string {
   const out = newString(utf16Length(ptr, len));
-  decodeInto(ptr, len, changetype<usize>(out));
-  return out;
-}
-
-/** Writes the UTF-16 units of the WTF-8 bytes at `ptr` at `to` (room for `len` units is enough); returns how many. */
-export function decodeInto(ptr: usize, len: i32, start: usize): i32 {
-  let to = start;
+  let to = changetype<usize>(out);
   let i = 0;
   while (i < len) {
     const b = <u32>load<u8>(ptr + <usize>i);
@@ -70,7 +64,7 @@ export function decodeInto(ptr: usize, len: i32, start: usize): i32 {
     store<u16>(to, <u16>cp);
     to += 2;
   }
-  return <i32>((to - start) >> 1);
+  return out;
 }
 
 /** The most bytes `s` takes as WTF-8 (escape.ts `encodeText`): three per code unit. */

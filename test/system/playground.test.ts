@@ -14,9 +14,10 @@ import { validate } from "../helpers/core.ts";
 /**
  * The budget for everything the page loads, gzipped (KB of 1,024 bytes, as the rest of the project counts): the
  * 150 KB ceiling, passed by what docs/performance.md ("The playground: weight and first result") names: CodeMirror's
- * bracket closing and folding, the core's and the page's growth, and the one host of the core on @assemblyscript/loader.
+ * bracket closing and folding, the core's and the page's growth (the rules for names and globs among it), and the one
+ * host of the core on @assemblyscript/loader.
  */
-const budgetBytes = 159 * 1024;
+const budgetBytes = 161 * 1024;
 
 /** A made-up origin the tests serve the built files from, through route interception: no server, no port. */
 const origin = "https://playground.test";
