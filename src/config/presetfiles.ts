@@ -21,7 +21,8 @@ const presetExtensions = [".ts", ".js", ".json"] as const;
  * bundled preset of that name or reports PresetNotFound with suggestions from `presetNames`.
  *
  * Every preset file is checked before it is loaded (src/files/trust.ts): one that another user owns or could have written
- * is refused (`UntrustedFile`, 77), with every other preset file's problems. Without a `trust` scope, the process
+ * is refused (`UntrustedFile`, 77), with every other preset file's problems. `texts` receives each `.ts`/`.js` preset's
+ * text, by path, for its problems to be placed (src/config/valuepositions.ts). Without a `trust` scope, the process
  * environment's policy applies and each file is checked with the directory that holds it.
  */
 export async function loadPresets(
@@ -29,6 +30,7 @@ export async function loadPresets(
   warnings: CoreWarning[],
   budget: ReadBudget,
   trust: TrustScope = { policy: trustPolicy(process.env), fence: null },
+  texts?: Map<string, string>,
 ): Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">> {
   const available = listSearchPath(needs.searchPath, warnings);
   const wanted: Array<{ file: string; name: string; ref?: string }> = [];
@@ -50,10 +52,9 @@ export async function loadPresets(
     try {
       // Opened once and judged on that descriptor; a preset named package.json is still plain JSON, not a `dropkit` key.
       const format = detectFormat(file);
-      const source = sourceInputOf(
-        file,
-        await loadConfigFile(openJudged(file, "preset", trust), format === "package.json" ? "json" : format, budget),
-      );
+      const judged = openJudged(file, "preset", trust);
+      const source = sourceInputOf(file, await loadConfigFile(judged, format === "package.json" ? "json" : format, budget));
+      if (source.format === "value") texts?.set(file, judged.bytes.toString("utf8"));
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;

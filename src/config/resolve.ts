@@ -10,6 +10,7 @@ import { workingDirectory } from "../files/fsutil.js";
 import type { ReadBudget } from "../files/limits.js";
 import type { FolderListing } from "../files/listing.js";
 import { loadConfigFile, sourceInputOf } from "./loader.js";
+import { placeValueErrors } from "./valuepositions.js";
 import { nearMissWarning, unreadFormatHint } from "./lookalikes.js";
 import { loadPresets } from "./presetfiles.js";
 import { trustPolicy, trustScope, type TrustScope } from "../files/trust.js";
@@ -98,10 +99,14 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   else if (options.explain) request.explain = true;
   // The config and the preset files together are held to limits.totalBytes.
   const budget: ReadBudget = { used: 0 };
+  // The text of each .ts/.js file, to place its data's problems where their keys are written (src/config/valuepositions.ts).
+  const texts = new Map<string, string>();
   if (discovery.judged && discovery.format) {
     request.config = sourceInputOf(discovery.judged.path, await loadConfigFile(discovery.judged, discovery.format, budget));
+    if (request.config.format === "value") texts.set(discovery.judged.path, discovery.judged.bytes.toString("utf8"));
   }
-  const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing);
+  const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing, texts);
+  done.errors = placeValueErrors(done.errors, texts);
   // A YAML (or TOML, INI) file given as the config fails as JSON: the error says why.
   const hint = discovery.file ? unreadFormatHint(discovery.file) : "";
   if (hint)
@@ -161,13 +166,14 @@ async function resolveStaged(
   hostWarnings: CoreWarning[],
   budget: ReadBudget = { used: 0 },
   listing?: FolderListing,
+  texts?: Map<string, string>,
 ): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
-      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget, trust));
+      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget, trust, texts));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
       const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd, listing) : null;

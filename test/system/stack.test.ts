@@ -310,3 +310,36 @@ describe("which path loads a .ts config (src/config/native.ts), on every runtime
     assert.equal(errorRecord(r).source, `${path.join(root, "dropkit.config.ts")}:2:10`);
   });
 });
+
+describe("a schema problem in a .ts/.js config or preset is placed where its key is written (src/config/valuepositions.ts)", () => {
+  test("an unknown key and a wrong element: file:line:column as for JSON, on every runtime and path", () => {
+    for (const name of ["dropkit.config.ts", "dropkit.config.js"]) {
+      const root = fixture({
+        [name]: 'export default {\n  theme: "none",\n  modules: {\n    exlude: ["x"],\n    only: ["a", 3],\n  },\n};\n',
+      });
+      const r = runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: cacheHome() });
+      assert.equal(r.status, 65, r.stderr);
+      const file = path.join(root, name);
+      assert.deepEqual(
+        eventsOf(r, "error").map((e) => [e.path, e.source, e.file, e.line, e.column]),
+        [
+          ["modules.exlude", `${file}:4:5`, file, 4, 5],
+          ["modules.only[1]", `${file}:5:17`, file, 5, 17],
+        ],
+      );
+    }
+  });
+
+  test("a .ts preset's problem too; a key the file does not spell out keeps only its file", () => {
+    const root = fixture({
+      "dropkit.config.json": '{ "presets": ["./p.ts"] }\n',
+      "p.ts": 'export default {\n  hooks: { onFailure: "sometimes" },\n};\n',
+      "q/dropkit.config.ts": 'const key = ["th", "eme"].join("");\nexport default { [key]: 5 };\n',
+    });
+    const preset = errorRecord(runCli(root, ["config", "--log-format=json"], { XDG_CACHE_HOME: cacheHome() }));
+    assert.equal(preset.source, `${path.join(root, "p.ts")}:2:12`);
+    const computed = errorRecord(runCli(path.join(root, "q"), ["config", "--log-format=json"], { XDG_CACHE_HOME: cacheHome() }));
+    assert.equal(computed.source, path.join(root, "q", "dropkit.config.ts"));
+    assert.equal(computed.line, undefined);
+  });
+});
