@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import type { CoreWarning, ResolveDone, ResolveRequest } from "../../src/core/protocol.js";
+import { planWarnings } from "../../src/core/decisions.js";
 import { openAbi } from "../../scripts/lib/abi.js";
 import { positionOf, resolveDone } from "../helpers/core.js";
 
@@ -295,6 +296,18 @@ describe("every module glob the user wrote is answered", () => {
   test("the suggestion is the first of equally close names by file name, as the archive spells it", () => {
     const r = plan(["Shop-B.zip", "shop-a.zip"], {}, { flags: { exclude: ["shop-c"] } });
     assert.equal(coded(r, "GlobUnmatched")[0]!.suggestion, "Shop-B");
+  });
+
+  test("planWarnings picks out what the plan added, for a host that logged the answer without archives first", () => {
+    const r = plan(["Blog.zip", "blog.zip"], { modules: { only: ["blgo"] } }, { env: { DROPKIT_PRESETS: "", DROPKIT_EXCLUDE: "x" } });
+    assert.deepEqual(
+      r.warnings.map((w) => (w as Fields).code),
+      ["UnknownVariable", "NameClash", "GlobUnmatched", "OnlySelectsNone"],
+    );
+    assert.deepEqual(
+      planWarnings(r).map((w) => w.code),
+      ["NameClash", "GlobUnmatched", "OnlySelectsNone"],
+    );
   });
 
   test("no plan, no glob warnings: `config` (no archives) says nothing about globs", () => {
