@@ -124,7 +124,7 @@ describe("through the built CLI: config values and archive names reach no output
     const warnings = run.stderr.split("\n").filter((l) => l.startsWith("warning") && !l.includes("Module glob"));
     assert.equal(warnings.length, 1, run.stderr);
     assert.match(warnings[0]!, /x\\x1b\[2J\\u202e\\nwarning {3}forged\.zip is left out/);
-    assert.match(run.stderr, /warning {3}Module glob "a\\nKEY  forged" \(modules\.exclude, /);
+    assert.match(run.stderr, /warning {3}Module glob "a\\nKEY {2}forged" \(modules\.exclude, /);
     for (const line of run.stderr.trimEnd().split("\n")) assert.match(line, labels);
   });
 });
