@@ -12,11 +12,11 @@ import type { ZipVerdict } from "./zip.js";
 /**
  * Lists the `*.zip` files directly in `cwd` (not in subdirectories, not hidden ones), matching the
  * extension in any case (`a.ZIP` counts), sorted by name in plain code-unit order so that every
- * platform sees the same order. Symbolic links to zip files count; directories (and other entries that are
- * not files) named `*.zip` do not. Nor does a link that leads to anything but a regular file (a FIFO, a device
- * such as `/dev/zero`, a directory, nothing), or a name that is not valid UTF-8 (no path can reach it): each of
- * those is left out with a warning, since reading it could block or never end. One directory listing, with a
- * `stat` only for links: a glob library would cost more to load than this takes for 10,000 archives.
+ * platform sees the same order. Symbolic links to zip files count. One rule for everything else named `*.zip`:
+ * an entry that is not a regular file (a directory, a FIFO, a socket, a device), a link that leads to anything but
+ * a regular file (or to nothing), and a name that is not valid UTF-8 (no path can reach it) are each left out with a
+ * warning saying why, since reading one could block or never end. One directory listing, with a `stat` only for
+ * entries that are not plain files: a glob library would cost more to load than this takes for 10,000 archives.
  *
  * @param cwd - The working directory.
  * @param warn - Told about each `*.zip` name that is left out, with the file as its source.
@@ -40,8 +40,8 @@ export async function scanArchives(
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith(".") || name.length < 5 || name.slice(-4).toLowerCase() !== ".zip") continue;
-    if (!entry.isSymbolicLink() && !(entry.isFile() && name.includes("\uFFFD"))) {
-      if (entry.isFile()) archives.push(name);
+    if (entry.isFile() && !name.includes("\uFFFD")) {
+      archives.push(name);
       continue;
     }
     const file = path.join(cwd, name);
@@ -114,6 +114,14 @@ export function judgeArchives(
     if (!verdict) return;
     const file = path.resolve(cwd, name);
     if (verdict.ok) {
+      // unzip -t warns "zipfile is empty" and exits 1: accepted here too, but said, since it ships nothing.
+      if (verdict.entries === 0)
+        warnings.push({
+          message:
+            `The archive ${file} is empty: it is a zip with no entries (unzip -t says "zipfile is empty"). ` +
+            "It is accepted as it is; if it should hold files, build it again.",
+          source: file,
+        });
       // Accepted, as unzip -t accepts it, but said: dropkit vouches only for the data it could read.
       if (verdict.note !== undefined)
         warnings.push({
@@ -147,7 +155,7 @@ export function judgeArchives(
 
 // --- helpers ---
 
-/** Why `file` (a link, or a name that may not be UTF-8) cannot be read as an archive, or "" for a regular file (after links). */
+/** Why `file` (a link, an entry that is no plain file, a name that may not be UTF-8) cannot be read as an archive, or "" for a regular file (after links). */
 function notRegular(file: string, name: string): string {
   try {
     const stats = statSync(file);
