@@ -1,10 +1,12 @@
 // The shared flags of every command, and turning what a run ends with (its result, a signal, an exception) into log records and an exit code.
 
+import { statSync } from "node:fs";
+import path from "node:path";
 import { clipanion, t } from "./clipanion.js";
 import type { CoreDiagnostic } from "../../core/protocol.js";
 import type { ConfigFlags, LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions } from "../../core/decisions.js";
-import { DropkitError, exitCodes } from "../../errors.js";
+import { DropkitError, exitCodes, fail } from "../../errors.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
 import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
@@ -117,6 +119,38 @@ export function reportResolution(
   if (!loaded.ok) return reportProblems(log, loaded.errors);
   if (options.decisions) log.decisions(deriveDecisions(loaded));
   return 0;
+}
+
+/**
+ * Refuses a hooks setting that names something other than a directory (a file, a FIFO, a path through a file), with
+ * the same `IOError` (74) from `create` (before any hook runs or anything is written) and from `config` (the CI
+ * validator), at the key and where it was set. A missing directory means no hooks; one that cannot be looked at is
+ * left to `runHooks`, which reports it when its phase comes.
+ *
+ * @throws DropkitError `IOError` (74).
+ */
+export function requireHookDirectories(loaded: LoadConfigResult, cwd: string): void {
+  const hooks = loaded.config!.hooks;
+  for (const key of ["initScriptsDir", "postScriptsDir"] as const) {
+    const dir = path.resolve(cwd, hooks[key]);
+    let why: string;
+    try {
+      const stats = statSync(dir);
+      if (stats.isDirectory()) continue;
+      const kind = stats.isFile() ? "a file" : stats.isFIFO() ? "a FIFO" : stats.isSocket() ? "a socket" : "a device";
+      why = `it is ${kind}, not a directory`;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOTDIR") continue;
+      why = "a folder on its path is a file";
+    }
+    const origin = loaded.origins?.[`hooks.${key}`];
+    fail("IOError", `Cannot list the hooks directory ${dir} (${why}). Fix it, or point hooks.${key} elsewhere.`, {
+      path: `hooks.${key}`,
+      file: dir,
+      source: origin && origin.layer !== "default" ? origin.source : dir,
+    });
+  }
 }
 
 /** Logs every problem the core reported; returns the first one's exit code. */

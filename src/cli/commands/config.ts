@@ -6,7 +6,7 @@ import { deriveDecisions, deriveListEntries, valueAt } from "../../core/decision
 import type { DecisionLog } from "../../output/log.js";
 import { escapeControls, jsonText } from "../../output/controls.js";
 import { alignColumns, configTableLines, maxColumnWidth } from "../../output/table.js";
-import { DropkitCommand, reportResolution } from "./base.js";
+import { DropkitCommand, reportResolution, requireHookDirectories } from "./base.js";
 
 const { Command, Option } = clipanion;
 
@@ -21,7 +21,8 @@ export class ConfigCommand extends DropkitCommand {
 
       \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead (for the module lists, \`origins\` also has each item's origin, in \`entries\`). \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
 
-      Writes nothing, so it doubles as a validator in CI: exit 65 when the config is invalid.
+      Writes nothing, so it doubles as a validator in CI: exit 65 when the config is invalid; the hooks directories get the verdict \`create\` would
+      give them (77 untrusted, 74 not a directory).
     `,
     examples: [
       ["Show the resolved config", "$0 config"],
@@ -60,6 +61,7 @@ export class ConfigCommand extends DropkitCommand {
     // The hooks create would run get create's verdict here too, so that `config` as a CI check says what create will.
     const [{ checkHooksTrust }, { trustScope }] = await Promise.all([import("../../hooks/scripts.js"), import("../../files/trust.js")]);
     checkHooksTrust(loaded.config!.hooks, this.cwd(), trustScope(this.context.env, loaded.discovery));
+    requireHookDirectories(loaded, this.cwd());
     const out = this.context.stdout;
     if (this.explain !== undefined) {
       out.write(explainKey(loaded, this.explain, this.json));
