@@ -39,6 +39,11 @@ export interface HookOptions {
   cwd: string;
   /** `continue`: a failing hook is a warning. `fail`: the run stops at the first failing hook. */
   onFailure: "continue" | "fail";
+  /**
+   * For the HookFailed message: where `onFailure: "fail"` was set (", set by the preset \"standard\"...") and how to opt
+   * out. @default nothing said of where; the fix is to set it to "continue"
+   */
+  onFailureOrigin?: { from: string; fix: string };
   phase: HookPhase;
   /** The environment the hooks get. */
   env: NodeJS.ProcessEnv;
@@ -197,10 +202,11 @@ async function runHeld(held: HeldHooks, opts: HookOptions, outcome: HookOutcome)
     opts.signal?.throwIfAborted();
     if (record.status === "ok") continue;
     if (opts.onFailure === "fail") {
+      const origin = opts.onFailureOrigin ?? { from: "", fix: 'set hooks.onFailure to "continue"' };
       fail(
         "HookFailed",
-        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail". ` +
-          'Fix the hook, or set hooks.onFailure to "continue".',
+        `The ${opts.phase} hook ${file} ${record.message}; the run stopped because hooks.onFailure is "fail"${origin.from}. ` +
+          `Fix the hook, or ${origin.fix}.`,
         { file, source: file },
       );
     }
