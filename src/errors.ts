@@ -8,8 +8,12 @@ export const exitCodes = {
   ConfigSyntaxError: 65,
   ConfigLoadError: 65,
   ArchiveInvalid: 65,
+  // Not in SPEC section 8 by name: `create --strict` with a warning raised before the state is written (sysexits EX_DATAERR).
+  StrictWarnings: 65,
   ConfigNotFound: 66,
   ThemeNotFound: 66,
+  // SPEC section 8 (turn 4) leaves the name open: `create` in a folder with no `*.zip` (sysexits EX_NOINPUT).
+  EmptyDrop: 66,
   PresetNotFound: 67,
   InternalError: 70,
   // Not in SPEC section 8: `init` refusing to replace a config without --force (sysexits EX_CANTCREAT).

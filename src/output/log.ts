@@ -36,6 +36,8 @@ export interface LogTarget {
  */
 export class DecisionLog {
   format: LogFormat;
+  /** Every warning written so far, in order, with its code when it has one: what `create --strict` turns into an error. */
+  readonly warned: Array<{ code?: string; message: string }> = [];
   private readonly target: LogTarget;
   private readonly color: boolean;
 
@@ -52,6 +54,8 @@ export class DecisionLog {
 
   /** Writes one record. */
   write(record: LogRecord): void {
+    if (record.event === "warning")
+      this.warned.push({ ...(typeof record.code === "string" ? { code: record.code } : {}), message: String(record.message) });
     this.target.write(this.format === "json" ? jsonLine(record) : this.render(record));
   }
 

@@ -160,6 +160,11 @@ function describeState(r: LogRecord, paint: Paint): string {
     const h = r.holder as { pid: number; hostname: string; startedAt: string } | null;
     return `waiting for the lock ${String(r.file)}${h ? `, held by process ${h.pid} on host "${h.hostname}" since ${h.startedAt}` : ""}`;
   }
+  if (r.action === "dry-run") {
+    const plan = r.plan as { theme: string | null; modules: string[] };
+    const what = paint(` (theme ${plan.theme ?? "none"}; modules ${listSome(plan.modules, maxListed) || "none"})`, "dim");
+    return `dry run: nothing written; ${String(r.file)} would hold this plan${what}`;
+  }
   if (r.action === "restored") return `restored ${String(r.file)} as it was before this run, which failed`;
   if (r.action === "removed") return `removed ${String(r.file)}, written by this run, which failed (there was none before)`;
   const plan = r.plan as { theme: string | null; modules: string[] } | undefined;

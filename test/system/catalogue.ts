@@ -30,8 +30,10 @@ export type Outcome =
   | "ConfigSyntaxError"
   | "ConfigLoadError"
   | "ArchiveInvalid"
+  | "StrictWarnings"
   | "ConfigNotFound"
   | "ThemeNotFound"
+  | "EmptyDrop"
   | "PresetNotFound"
   | "HookFailed"
   | "IOError"
@@ -77,6 +79,8 @@ const exe = (text: string): FixtureFile => ({ text, mode: 0o755 });
 const cfg = (value: unknown): Record<string, FixtureFile> => ({ "dropkit.config.json": JSON.stringify(value, null, 2) + "\n" });
 const create = ["create"];
 const okZip: FixtureFile = { zip: { "index.html": "<p>ok</p>" } };
+/** A drop with one module, for cases about anything but the archives: a folder with no `*.zip` is EmptyDrop. */
+const drop: Record<string, FixtureFile> = { "blog.zip": okZip };
 /** A valid zip cut short, as by an interrupted download. */
 /** A zip whose one entry's data was changed after it was made: the records are sound, the CRC-32 is not. */
 const badCrc = (): Buffer => {
@@ -710,6 +714,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "flags",
     title: "a --theme path that does not exist",
+    files: drop,
     args: [...create, "--theme=./themes/sea.zip"],
     exit: 66,
     name: "ThemeNotFound",
@@ -718,7 +723,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "flags",
     title: "a --theme path with a typo, with the closest archive of its folder",
-    files: { "themes/sea.zip": okZip },
+    files: { ...drop, "themes/sea.zip": okZip },
     args: [...create, "--theme=./themes/se.zip"],
     exit: 66,
     name: "ThemeNotFound",
@@ -727,7 +732,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "dropkit.config.json",
     title: "a theme path in the config that does not exist, with the archives of its folder",
-    files: { ...cfg({ theme: "./themes/forest.zip" }), "themes/sea.zip": okZip },
+    files: { ...drop, ...cfg({ theme: "./themes/forest.zip" }), "themes/sea.zip": okZip },
     args: create,
     exit: 66,
     name: "ThemeNotFound",
@@ -736,6 +741,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "environment",
     title: "a theme path in DROPKIT_THEME that does not exist",
+    files: drop,
     args: create,
     env: { DROPKIT_THEME: "./ocean.zip" },
     exit: 66,
@@ -747,7 +753,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "state file",
     title: "a state file that is not a JSON object (moved aside, a warning)",
-    files: { ".dropkit.json": '"torn"\n' },
+    files: { ...drop, ".dropkit.json": '"torn"\n' },
     args: create,
     exit: 0,
     name: "warning",
@@ -756,7 +762,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "state file",
     title: "a state file that is a directory",
-    files: { ".dropkit.json/": "" },
+    files: { ...drop, ".dropkit.json/": "" },
     args: create,
     exit: 74,
     name: "IOError",
@@ -767,6 +773,7 @@ export const cases: CatalogueCase[] = [
     input: "state file",
     title: "another create holds the folder's lock",
     files: {
+      ...drop,
       ".dropkit.json.lock": JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n",
     },
     args: create,
@@ -779,6 +786,7 @@ export const cases: CatalogueCase[] = [
     input: "state file",
     title: "a stale lock whose takeover guard is a directory",
     files: {
+      ...drop,
       ".dropkit.json.lock": JSON.stringify({ pid: 2 ** 22 + 1, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n",
       ".dropkit.json.lock.takeover/": "",
     },
@@ -790,7 +798,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "state file",
     title: "a state file nested 5,000 levels deep (moved aside, a warning)",
-    files: { ".dropkit.json": "[".repeat(5000) + "]".repeat(5000) },
+    files: { ...drop, ".dropkit.json": "[".repeat(5000) + "]".repeat(5000) },
     args: create,
     exit: 0,
     name: "warning",
@@ -799,7 +807,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "state file",
     title: "a state file that is a symbolic link (the link replaced, its target untouched, a warning)",
-    files: { "elsewhere.json": "{}" },
+    files: { ...drop, "elsewhere.json": "{}" },
     links: { ".dropkit.json": "elsewhere.json" },
     args: create,
     exit: 0,
@@ -809,18 +817,33 @@ export const cases: CatalogueCase[] = [
   {
     input: "state file",
     title: "values dropkit does not use (kept under extra, a warning)",
-    files: { ".dropkit.json": '{"version": "0.7.2", "owner": "ops", "modules": "blog"}' },
+    files: { ...drop, ".dropkit.json": '{"version": "0.7.2", "owner": "ops", "modules": "blog"}' },
     args: create,
     exit: 0,
     name: "warning",
     place: ["<root>/.dropkit.json", "owner", "modules"],
   },
 
+  {
+    input: "state file",
+    title: "a legacy state file whose plan this run changes (the lift warns, naming the config line)",
+    files: {
+      ".dropkit.json": JSON.stringify({ version: "0.7.2", theme: "ocean", excluded: ["legacy-*"] }),
+      "legacy-forum.zip": okZip,
+      "ocean-theme.zip": okZip,
+      "forest-theme.zip": okZip,
+    },
+    args: create,
+    exit: 0,
+    name: "warning",
+    place: ["<root>/.dropkit.json", "legacy-forum", '"exclude": ["legacy-*"]'],
+  },
+
   // cache file
   {
     input: "cache file",
     title: "a corrupt cache (moved aside, rebuilt, a warning)",
-    files: { ".dropkit-cache.json": '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAt' },
+    files: { ...drop, ".dropkit-cache.json": '{\n  "kind": "dropkit-cache",\n  "version": 2,\n  "checkedAt' },
     args: create,
     exit: 0,
     name: "warning",
@@ -829,7 +852,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "cache file",
     title: "garbage in the default .dropkit-cache.json (dropkit's own name: moved aside, rebuilt, a warning)",
-    files: { ".dropkit-cache.json": "not json at all\n" },
+    files: { ...drop, ".dropkit-cache.json": "not json at all\n" },
     args: create,
     exit: 0,
     name: "warning",
@@ -838,7 +861,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "cache file",
     title: "cache.file naming a file dropkit did not write",
-    files: { ...cfg({ cache: { file: "./notes.txt" } }), "notes.txt": "my notes\n" },
+    files: { ...drop, ...cfg({ cache: { file: "./notes.txt" } }), "notes.txt": "my notes\n" },
     args: create,
     exit: 74,
     name: "IOError",
@@ -847,7 +870,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "cache file",
     title: "cache.file naming the config file",
-    files: cfg({ cache: { file: "./dropkit.config.json" } }),
+    files: { ...drop, ...cfg({ cache: { file: "./dropkit.config.json" } }) },
     args: create,
     exit: 74,
     name: "IOError",
@@ -856,7 +879,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "cache file",
     title: "a cache file in a directory that does not exist",
-    files: cfg({ cache: { file: "./no/such/dir/cache.json" } }),
+    files: { ...drop, ...cfg({ cache: { file: "./no/such/dir/cache.json" } }) },
     args: create,
     exit: 74,
     name: "IOError",
@@ -865,7 +888,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "cache file",
     title: "a cache file that is a directory",
-    files: { ".dropkit-cache.json/": "" },
+    files: { ...drop, ".dropkit-cache.json/": "" },
     args: create,
     exit: 74,
     name: "IOError",
@@ -926,6 +949,46 @@ export const cases: CatalogueCase[] = [
     exit: 67,
     name: "PresetNotFound",
     place: ["odd"],
+  },
+
+  {
+    input: "archive names",
+    title: "a folder with no *.zip at all",
+    files: { "notes.txt": "n\n" },
+    args: create,
+    exit: 66,
+    name: "EmptyDrop",
+    place: ["<root>", "No *.zip archive"],
+    example: true,
+  },
+  {
+    input: "archive names",
+    title: "a monorepo sub-package with no *.zip, under a root config whose folder holds archives",
+    files: { "package.json": JSON.stringify({ name: "mono", dropkit: { presets: [] } }), "blog.zip": okZip, "packages/site/": "" },
+    cwd: "packages/site",
+    args: create,
+    exit: 66,
+    name: "EmptyDrop",
+    place: ["<root>/packages/site", "<root>/package.json", "holds 1 *.zip archive", "run dropkit there (cd <root>)"],
+  },
+  {
+    input: "archive names",
+    title: "a folder named x.zip (left out, a warning)",
+    files: { ...drop, "x.zip/": "" },
+    args: create,
+    exit: 0,
+    name: "warning",
+    place: ["<root>/x.zip", "it is a directory, not a regular file"],
+  },
+  {
+    input: "archive names",
+    title: "--strict with a module glob that matches no archive",
+    files: drop,
+    args: [...create, "--strict", "--exclude=blgo"],
+    exit: 65,
+    name: "StrictWarnings",
+    place: ["--strict", "GlobUnmatched", "blgo"],
+    example: true,
   },
 
   // archive files
@@ -997,6 +1060,17 @@ export const cases: CatalogueCase[] = [
     place: ["<root>/test-old.zip", "truncated", "leaves it out"],
   },
 
+  {
+    input: "archive files",
+    title: "a zip with no entries (accepted, a warning, as unzip -t warns)",
+    files: { ...drop },
+    bytes: { "empty.zip": Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]) },
+    args: create,
+    exit: 0,
+    name: "warning",
+    place: ["<root>/empty.zip", "zipfile is empty"],
+  },
+
   // paths with spaces and unicode
   {
     input: "paths with spaces and unicode",
@@ -1019,7 +1093,11 @@ export const cases: CatalogueCase[] = [
   {
     input: "paths with spaces and unicode",
     title: "a failing hook in a folder with spaces",
-    files: { ...cfg({ hooks: { onFailure: "fail", initScriptsDir: "./my hooks" } }), "my hooks/01 prépare.sh": exe("#!/bin/sh\nexit 3\n") },
+    files: {
+      ...drop,
+      ...cfg({ hooks: { onFailure: "fail", initScriptsDir: "./my hooks" } }),
+      "my hooks/01 prépare.sh": exe("#!/bin/sh\nexit 3\n"),
+    },
     args: create,
     exit: 1,
     name: "HookFailed",
@@ -1039,7 +1117,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "hooks",
     title: "a failing hook with onFailure: fail",
-    files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/10-check": exe("#!/bin/sh\nexit 2\n") },
+    files: { ...drop, ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/10-check": exe("#!/bin/sh\nexit 2\n") },
     args: create,
     exit: 1,
     name: "HookFailed",
@@ -1049,7 +1127,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "hooks",
     title: "a failing hook with onFailure: continue (a warning)",
-    files: { "post-scripts/notify": exe("#!/bin/sh\nexit 9\n") },
+    files: { ...drop, ...cfg({ hooks: { onFailure: "continue" } }), "post-scripts/notify": exe("#!/bin/sh\nexit 9\n") },
     args: create,
     exit: 0,
     name: "warning",
@@ -1058,7 +1136,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "hooks",
     title: "a hook that runs past DROPKIT_HOOK_TIMEOUT",
-    files: { ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/slow": exe("#!/bin/sh\nexec sleep 20\n") },
+    files: { ...drop, ...cfg({ hooks: { onFailure: "fail" } }), "init-scripts/slow": exe("#!/bin/sh\nexec sleep 20\n") },
     args: create,
     env: { DROPKIT_HOOK_TIMEOUT: "0.3" },
     exit: 1,
@@ -1068,7 +1146,7 @@ export const cases: CatalogueCase[] = [
   {
     input: "hooks",
     title: "a hooks directory others can write",
-    files: { "init-scripts/": "" },
+    files: { ...drop, "init-scripts/": "" },
     modes: { "init-scripts": 0o777 },
     args: create,
     exit: 77,
@@ -1078,11 +1156,21 @@ export const cases: CatalogueCase[] = [
   {
     input: "hooks",
     title: "a hooks directory that is a file",
-    files: { "init-scripts": "not a directory" },
+    files: { ...drop, "init-scripts": "not a directory" },
     args: create,
     exit: 74,
     name: "IOError",
     place: ["<root>/init-scripts"],
+  },
+
+  {
+    input: "hooks",
+    title: "hooks.postScriptsDir naming a file, checked by config as create checks it",
+    files: { ...cfg({ hooks: { postScriptsDir: "./post.sh" } }), "post.sh": "#!/bin/sh\n" },
+    args: config,
+    exit: 74,
+    name: "IOError",
+    place: ["<root>/post.sh", "it is a file, not a directory", "hooks.postScriptsDir", "<root>/dropkit.config.json:3:23"],
   },
 
   // init
@@ -1154,6 +1242,15 @@ export const errorDocs: Record<
     when: "the theme or a selected module is not a sound zip archive: not a zip at all (a text or HTML file, an empty file), truncated (an interrupted download or copy), with a corrupt central directory, an entry name that is unsafe to unpack (an absolute path `/a.txt`, a drive letter `C:\\xt`, a `..` segment, a backslash), or entry data that does not verify (a stored entry's length or CRC-32, a deflated entry that does not inflate to its length and CRC-32), as `unzip -t` checks it. Every archive is read without extracting anything; the message names the file, the entry (escaped) and what is wrong. Encrypted entries (no password) and compression methods other than stored and deflate cannot be verified: the archive is accepted with a warning that names them",
     fix: "Download or build the archive again (`unzip -t <file>` shows whether it is whole), or leave it out: `--exclude=<module>` for a module, another `theme` for a theme. An unreadable archive the plan leaves out only warns.",
   },
+  StrictWarnings: {
+    exit: 65,
+    when:
+      "`create --strict` (or `create --dry-run --strict`) met a warning before the state is written: an unmatched module glob, an `only` that " +
+      "selects none, names archives share, a `*.zip` that is no archive, an empty or unverifiable archive, an init hook that failed with " +
+      "`onFailure: continue`, a lifted legacy plan that changes, any config warning. The record quotes them (each with its code), and nothing is " +
+      "written; no post hook runs",
+    fix: "Fix what each quoted warning names (each has its own fix in its message), or run without `--strict` to let warnings be warnings.",
+  },
   ConfigNotFound: {
     exit: 66,
     when: "`--config` or `DROPKIT_CONFIG` names a path that does not exist or is not a file (or cannot be read), or a `package.json` without a `dropkit` key",
@@ -1163,6 +1260,16 @@ export const errorDocs: Record<
     exit: 66,
     when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop (names compare in any letter case), or a `.zip` path that does not exist (named at the flag, variable or config line that set it, with the closest archive of its folder); from `create`, and from `init` for its theme answer (`config` does not look at the drop)",
     fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables).",
+  },
+  EmptyDrop: {
+    exit: 66,
+    when:
+      "`create` (or `create --dry-run`) in a folder with no `*.zip` archive (hidden files and entries that are no regular file do not count), " +
+      "before any hook runs; or with none left once the init hooks ran. When the config in use is in another folder (discovery walked up, as from a" +
+      " monorepo sub-package), the message names it and how many archives it holds. Nothing is written (sysexits EX_NOINPUT)",
+    fix:
+      "Run dropkit in the folder that holds the archives (the message names the config's folder when it holds some), or put the theme and module " +
+      "archives in this folder.",
   },
   PresetNotFound: {
     exit: 67,

@@ -490,6 +490,8 @@ describe("runHooks: captured output (the JSON log)", { timeout: 120_000 }, () =>
 });
 
 describe("the built CLI: a hook's processes never hold the run", { timeout: 120_000 }, () => {
+  // A drop needs an archive (an empty one is EmptyDrop); no presets, so that a timed-out hook only warns.
+  const drop: Record<string, FixtureFile> = { "blog.zip": { zip: { "index.html": "ok" } }, "dropkit.config.json": '{ "presets": [] }' };
   /** Runs `dropkit create` piped into cat through bash, as a user would; bounded so that a hang fails the test. */
   function pipedToCat(root: string, redirect: string, env: Record<string, string> = {}) {
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} create ${redirect} | cat`;
@@ -503,7 +505,7 @@ describe("the built CLI: a hook's processes never hold the run", { timeout: 120_
 
   for (const redirect of ["2>&1", ""]) {
     test(`\`sleep 1000 & wait\` past DROPKIT_HOOK_TIMEOUT: \`dropkit create ${redirect} | cat\` returns and sleep is gone`, () => {
-      const root = fixture({ "init-scripts/wait": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nwait\n", mode: 0o755 } });
+      const root = fixture({ ...drop, "init-scripts/wait": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nwait\n", mode: 0o755 } });
       const run = pipedToCat(root, redirect, { DROPKIT_HOOK_TIMEOUT: "0.5" });
       assert.equal(run.signal, null, "the pipe hung: killed at the test's timeout");
       assert.equal(run.status, 0, run.stderr);
@@ -514,7 +516,7 @@ describe("the built CLI: a hook's processes never hold the run", { timeout: 120_
 
   for (const format of ["text", "json"]) {
     test(`a hook that backgrounds a child and exits 0 (${format} log): the run ends, the child is gone`, () => {
-      const root = fixture({ "post-scripts/bg": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nexit 0\n", mode: 0o755 } });
+      const root = fixture({ ...drop, "post-scripts/bg": { text: "#!/bin/sh\nsleep 1000 &\necho $! > child.pid\nexit 0\n", mode: 0o755 } });
       const run = pipedToCat(root, "2>&1", { DROPKIT_LOG_FORMAT: format });
       assert.equal(run.signal, null, "the pipe hung: killed at the test's timeout");
       assert.equal(run.status, 0);
@@ -526,6 +528,8 @@ describe("the built CLI: a hook's processes never hold the run", { timeout: 120_
 
 describe("the built CLI: hook output never enters the JSON log raw", { timeout: 120_000 }, () => {
   const forged = '{"event":"error","name":"HookFailed","exitCode":1,"path":"","source":"","message":"forged"}';
+  // A drop needs an archive: an empty one is EmptyDrop, and runs no hook.
+  const blog: Record<string, FixtureFile> = { "blog.zip": { zip: { "index.html": "ok" } } };
   const hook = { text: `#!/bin/sh\necho '${forged}'\necho '${forged}' >&2\nprintf '\\033[31mred\\342\\200\\256 \\377'\n`, mode: 0o755 };
   const sources: Array<[string, Record<string, FixtureFile>, string[], Record<string, string>]> = [
     ["--log-format=json", {}, ["--log-format=json"], {}],
@@ -534,7 +538,7 @@ describe("the built CLI: hook output never enters the JSON log raw", { timeout: 
   ];
   for (const [how, files, args, env] of sources) {
     test(`with ${how}: every stderr line parses, the forged record is only the text of hook-output records`, () => {
-      const root = fixture({ ...files, "init-scripts/forge": hook });
+      const root = fixture({ ...blog, ...files, "init-scripts/forge": hook });
       const run = runCli(root, ["create", ...args], env);
       assert.equal(run.status, 0, run.stderr);
       const lines = run.stderr.split("\n").filter((l) => l !== "");
@@ -555,7 +559,7 @@ describe("the built CLI: hook output never enters the JSON log raw", { timeout: 
   }
 
   test("in the text log, hook output still goes to stderr as it is (for people), never to stdout", () => {
-    const root = fixture({ "init-scripts/talk": { text: "#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", mode: 0o755 } });
+    const root = fixture({ ...blog, "init-scripts/talk": { text: "#!/bin/sh\necho to-stdout\necho to-stderr >&2\n", mode: 0o755 } });
     const run = runCli(root, ["create"]);
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout, "");
