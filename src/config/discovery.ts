@@ -51,10 +51,14 @@ export interface Discovery {
   nearMisses: NearMiss[];
   /** Configs in the directory the walk did not enter because it is not trusted, each with why (worth a warning). */
   untrusted: Array<{ file: string; message: string }>;
-  /**
-   * The config as it was opened, judged by the trust rule on that descriptor and read (src/files/judged.ts): what is
-   * loaded, never the file opened again by name. Set by `locateConfig`; `null` without a config, and from `findConfig`.
-   */
+}
+
+/**
+ * What `locateConfig` found, with the config as it was opened, judged by the trust rule on that descriptor and read
+ * (src/files/judged.ts): what is loaded, never the file opened again by name; `null` without a config. Kept out of
+ * the public `Discovery`, whose types need no Node types and which a program may print.
+ */
+export interface LocatedConfig extends Discovery {
   judged: JudgedFile | null;
 }
 
@@ -77,7 +81,7 @@ export const configFileNames = ["dropkit.config.ts", "dropkit.config.js", "dropk
  *   `SchemaValidationError` (exit 65) when `DROPKIT_CONFIG` has one (or `DROPKIT_SAFE_DIRECTORIES` a bad entry),
  *   `UntrustedFile` (exit 77) when the config is owned by another user or writable by others, or is in such a directory.
  */
-export async function locateConfig(cwd: string, env: Env, flagPath?: string, listing?: FolderListing): Promise<Discovery> {
+export async function locateConfig(cwd: string, env: Env, flagPath?: string, listing?: FolderListing): Promise<LocatedConfig> {
   // No shell can pass a NUL, but a program calling loadConfig can: node:fs would throw ERR_INVALID_ARG_VALUE.
   if (cwd.includes("\0"))
     fail("UsageError", `The working directory ${JSON.stringify(cwd)} contains a NUL character (\\u0000), which no path can hold.`);
@@ -104,13 +108,11 @@ export async function locateConfig(cwd: string, env: Env, flagPath?: string, lis
   }
   if (fromEnv !== undefined && fromEnv !== "") return explicitConfig(cwd, fromEnv, "env", policy);
   const found = await findConfig(cwd, env, listing, policy);
-  if (found.file) {
-    const scope: TrustScope = { policy, fence: found.stop.dir };
-    const read = walkReads.get(found);
-    // A package.json the walk read whole is judged on that read; any other form is opened now, once.
-    found.judged = read ? judge(read, scope) : openJudged(found.file, "config", scope);
-  }
-  return found;
+  if (!found.file) return { ...found, judged: null };
+  const scope: TrustScope = { policy, fence: found.stop.dir };
+  const read = walkReads.get(found);
+  // A package.json the walk read whole is judged on that read; any other form is opened now, once.
+  return { ...found, judged: read ? judge(read, scope) : openJudged(found.file, "config", scope) };
 }
 
 /** The walk's read of its winning package.json, by result: judged and loaded as it was read, not read again. */
@@ -175,7 +177,6 @@ export async function findConfig(cwd: string, env: Env, listing?: FolderListing,
         shadowed: others.map((f) => f.file),
         nearMisses,
         untrusted: [],
-        judged: null,
       };
       if (winner!.read) walkReads.set(result, winner!.read);
       return result;
@@ -202,7 +203,7 @@ export function detectFormat(file: string): ConfigFormat {
 
 // --- helpers ---
 
-function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy: TrustPolicy): Discovery {
+function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy: TrustPolicy): LocatedConfig {
   const file = path.resolve(cwd, given);
   const origin = via === "flag" ? `--config=${given}` : `DROPKIT_CONFIG=${given}`;
   const source = via === "flag" ? "--config" : "DROPKIT_CONFIG";
@@ -240,7 +241,7 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
   // file over the size limit is refused here whatever it holds, a package.json included.
   const judged = openJudged(file, "config", { policy, fence: null });
   // Named on purpose, a package.json without the key would otherwise be an empty config, used without a word.
-  if (format === "package.json" && dropkitKeyInText(judged.bytes.toString("utf8")) === false) {
+  if (format === "package.json" && dropkitKeyInText(new TextDecoder().decode(judged.bytes)) === false) {
     fail(
       "ConfigNotFound",
       `No dropkit config in ${file} (from ${origin}): it has no top-level "dropkit" key. ` +
@@ -262,7 +263,7 @@ function explicitConfig(cwd: string, given: string, via: "flag" | "env", policy:
 }
 
 function notFound(searched: Array<{ dir: string }>, dir: string, reason: StopReason, nearMisses: NearMiss[]): Discovery {
-  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses, untrusted: [], judged: null };
+  return { file: null, format: null, via: "none", searched, stop: { dir, reason }, shadowed: [], nearMisses, untrusted: [] };
 }
 
 /**

@@ -54,7 +54,7 @@ export async function loadPresets(
       const format = detectFormat(file);
       const judged = openJudged(file, "preset", trust);
       const source = sourceInputOf(file, await loadConfigFile(judged, format === "package.json" ? "json" : format, budget));
-      if (source.format === "value") texts?.set(file, judged.bytes.toString("utf8"));
+      if (source.format === "value") texts?.set(file, new TextDecoder().decode(judged.bytes));
       presetFiles.push({ ...source, name, ...(ref !== undefined ? { ref } : {}) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;

@@ -83,7 +83,7 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   const core = options.core ?? loadCore();
   // Compiled while the config is found and read, when no answer is at hand: its first request comes after.
   void core.prepare();
-  const discovery = await locateConfig(cwd, env, flags.config, options.listing);
+  const { judged, ...discovery } = await locateConfig(cwd, env, flags.config, options.listing);
   const hostWarnings: CoreWarning[] = [];
   if (discovery.shadowed.length > 0) {
     const names = discovery.shadowed.map((f) => path.basename(f) + (path.basename(f) === "package.json" ? " (dropkit key)" : ""));
@@ -101,9 +101,9 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   const budget: ReadBudget = { used: 0 };
   // The text of each .ts/.js file, to place its data's problems where their keys are written (src/config/valuepositions.ts).
   const texts = new Map<string, string>();
-  if (discovery.judged && discovery.format) {
-    request.config = sourceInputOf(discovery.judged.path, await loadConfigFile(discovery.judged, discovery.format, budget));
-    if (request.config.format === "value") texts.set(discovery.judged.path, discovery.judged.bytes.toString("utf8"));
+  if (judged && discovery.format) {
+    request.config = sourceInputOf(judged.path, await loadConfigFile(judged, discovery.format, budget));
+    if (request.config.format === "value") texts.set(judged.path, new TextDecoder().decode(judged.bytes));
   }
   const done = await resolveStaged(core, request, trustScope(env, discovery), hostWarnings, budget, options.listing, texts);
   done.errors = placeValueErrors(done.errors, texts);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fail } from "../errors.js";
 import { describeNonFile } from "./found.js";
 import { limits, readOpened, sizeText } from "./limits.js";
-import { requireTrustedOpened, realPathOf, type TrustScope } from "./trust.js";
+import { requireTrustedOpened, realPathOf, type FileStatus, type TrustScope } from "./trust.js";
 
 /** What an opened file is, for messages: a config or a preset. */
 export type OpenedRole = "config" | "preset";
@@ -20,9 +20,9 @@ export interface OpenedFile {
   /** The path of the opened file after every link (the kernel's name for the descriptor on Linux). */
   readonly realPath: string;
   /** `fstat` of the descriptor the bytes were read from. */
-  readonly stats: Stats;
+  readonly stats: FileStatus & { size: number };
   /** Its bytes: the whole file, within the bound it was opened with. */
-  readonly bytes: Buffer;
+  readonly bytes: Uint8Array;
   readonly role: OpenedRole;
 }
 

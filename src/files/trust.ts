@@ -26,6 +26,17 @@ export interface TrustScope {
   fence: string | null;
 }
 
+/**
+ * What the rule needs of a file's status (`fstat` of its descriptor, or `stat` of a path): owner, group, mode, kind.
+ * Its own type, not node:fs's `Stats`, so that the library's declarations need no Node types.
+ */
+export interface FileStatus {
+  uid: number;
+  gid: number;
+  mode: number;
+  isDirectory(): boolean;
+}
+
 /** Why a path is not trusted: it, or the directory named, is owned by someone else or writable by others. */
 export interface Distrust {
   /** The path that fails: the item itself or a directory above it. */
@@ -126,7 +137,7 @@ export function distrustOfPath(item: string, scope: TrustScope): Distrust | null
  * real path) when the item is below it, else up to the directory that holds it. A link in a trusted directory can
  * point anywhere, so the directories of its target are checked as well.
  */
-export function distrustOfOpened(item: string, real: string, stats: Stats, scope: TrustScope): Distrust | null {
+export function distrustOfOpened(item: string, real: string, stats: FileStatus, scope: TrustScope): Distrust | null {
   const { policy, fence } = scope;
   if (policy.owners === null || isAllowed(item, policy, real)) return null;
   const own = distrustOf(item, stats, policy);
@@ -141,7 +152,7 @@ export function distrustOfOpened(item: string, real: string, stats: Stats, scope
  *
  * @throws DropkitError `UntrustedFile` (77) naming the item, the path that fails, its owner, and how to allow it.
  */
-export function requireTrustedOpened(item: string, real: string, stats: Stats, role: TrustRole, scope: TrustScope): void {
+export function requireTrustedOpened(item: string, real: string, stats: FileStatus, role: TrustRole, scope: TrustScope): void {
   const distrust = distrustOfOpened(item, real, stats, scope);
   if (distrust) throw untrusted(item, role, distrust, scope.policy);
 }
@@ -213,7 +224,7 @@ function distrustOfDirectories(item: string, fence: string | null, policy: Trust
  * group only when the group has a member besides the owner: a user-private group (Debian's and Fedora's default,
  * whose users' umask 002 makes 664 files and 775 folders) gives no one else that write, as OpenSSH's StrictModes reasons.
  */
-function distrustOf(file: string, stats: Stats, policy: TrustPolicy): Distrust | null {
+function distrustOf(file: string, stats: FileStatus, policy: TrustPolicy): Distrust | null {
   // A runtime whose stat has no owner (an emulated node:fs) gives nothing to compare: as on Windows.
   if (typeof stats.uid !== "number") return null;
   const writable = (stats.mode & 0o002) !== 0 || ((stats.mode & 0o020) !== 0 && !isPrivateGroup(stats.gid, stats.uid));
