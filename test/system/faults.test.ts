@@ -108,7 +108,7 @@ describe("unreadable and odd config files", () => {
 
 describe("hooks", () => {
   test("a missing hooks directory means no hooks: recorded, exit 0", () => {
-    const root = fixture({});
+    const root = fixture({ "blog.zip": { zip: { a: "a" } } });
     const r = runCli(root, ["create", ...json]);
     clean(r);
     assert.equal(r.status, 0, r.stderr);
@@ -119,7 +119,12 @@ describe("hooks", () => {
   });
 
   test("a hook that hangs is stopped at DROPKIT_HOOK_TIMEOUT: a warning with continue, and the run goes on", () => {
-    const root = fixture({ "init-scripts/hang": { text: "#!/bin/sh\nexec sleep 30\n", mode: 0o755 } });
+    // An archive (an empty drop runs no hook), and no presets: the standard preset's onFailure "fail" would stop the run.
+    const root = fixture({
+      "blog.zip": { zip: { a: "a" } },
+      "dropkit.config.json": '{"presets": []}',
+      "init-scripts/hang": { text: "#!/bin/sh\nexec sleep 30\n", mode: 0o755 },
+    });
     const started = Date.now();
     const r = runCli(root, ["create", ...json], { DROPKIT_HOOK_TIMEOUT: "0.5" });
     clean(r);
@@ -143,7 +148,7 @@ describe("hooks", () => {
   });
 
   test("a hooks directory that cannot be listed (EACCES) is an IOError naming it", { skip: permissions.skip }, () => {
-    const root = fixture({ "init-scripts/a": { text: "#!/bin/sh\n", mode: 0o755 } });
+    const root = fixture({ "blog.zip": { zip: { a: "a" } }, "init-scripts/a": { text: "#!/bin/sh\n", mode: 0o755 } });
     const r = runWithUnreadable(root, "init-scripts", "create", true);
     fs.chmodSync(path.join(root, "init-scripts"), 0o755);
     assert.equal(r.status, 74, r.stderr);
@@ -166,7 +171,7 @@ describe("state and cache files that cannot be written or read", () => {
   });
 
   test("a state file that cannot be read (EACCES) exits 74 naming it", { skip: permissions.skip }, () => {
-    const root = fixture({ ".dropkit.json": '{"schema": 1}' });
+    const root = fixture({ "blog.zip": { zip: { a: "a" } }, ".dropkit.json": '{"schema": 1}' });
     const r = runWithUnreadable(root, ".dropkit.json", "create", true);
     assert.equal(r.status, 74, r.stderr);
     assert.match(clean(r)!.message, /Cannot read the state file .*EACCES/);

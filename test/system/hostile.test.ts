@@ -215,6 +215,7 @@ const cases: HostileCase[] = [
   },
   {
     title: "a theme archive that is a link to /dev/zero",
+    files: { "blog.zip": zip },
     setup: (r) => fs.symlinkSync("/dev/zero", path.join(r, "z-theme.zip")),
     args: ["create"],
     exit: 0,
@@ -234,7 +235,7 @@ const cases: HostileCase[] = [
   // Names too long for the file system.
   {
     title: "a theme path longer than a file name may be",
-    files: cfg({ theme: `${"x".repeat(5000)}.zip` }),
+    files: { ...cfg({ theme: `${"x".repeat(5000)}.zip` }), "blog.zip": zip },
     args: ["create"],
     exit: 66,
     name: "ThemeNotFound",
@@ -242,7 +243,7 @@ const cases: HostileCase[] = [
   },
   {
     title: "a theme path longer than a path may be",
-    files: cfg({ theme: `${`${"a".repeat(250)}/`.repeat(20)}x.zip` }),
+    files: { ...cfg({ theme: `${`${"a".repeat(250)}/`.repeat(20)}x.zip` }), "blog.zip": zip },
     args: ["create"],
     exit: 66,
     name: "ThemeNotFound",

@@ -8,10 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { Interrupted, signalExitCodes, trapSignals, type StopSignal } from "../../src/signals.js";
-import { cliPath, deadPid, fixture, startCli as startWaiting } from "../helpers/cli.js";
+import { cliPath, deadPid, fixture, type FixtureFile, startCli as startWaiting } from "../helpers/cli.js";
 import { groupMembers, isRunning, killQuietly, waitFor } from "../helpers/processes.js";
 import { hasScript, keys, Terminal } from "../helpers/pty.js";
 
+/** One module: a drop with no archive is EmptyDrop, which takes no lock and runs no hook. */
+const blog: Record<string, FixtureFile> = { "blog.zip": { zip: { "a.txt": "a" } } };
 const stopSignals = Object.keys(signalExitCodes) as StopSignal[];
 
 describe("trapSignals", () => {
@@ -247,7 +249,7 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
 
   test("a hook that ignores SIGTERM is killed after the grace period; a second signal kills it at once", async () => {
     const stubborn = waitingHook("trap '' TERM");
-    const patient = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
+    const patient = fixture({ ...blog, ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
     const first = startCli(patient, ["create", "--log-format=json"]);
     const firstPids = await hookPids(patient);
     first.child.kill("SIGINT");
@@ -258,7 +260,7 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
     assert.ok(patientHook.durationMs >= 2000, "the grace period was given");
     assertGroupGone(firstPids);
 
-    const hurried = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
+    const hurried = fixture({ ...blog, ".dropkit.json": previousState, "init-scripts/01-wait": stubborn });
     const second = startCli(hurried, ["create", "--log-format=json"]);
     const secondPids = await hookPids(hurried);
     second.child.kill("SIGINT");
@@ -276,7 +278,7 @@ describe("signals to dropkit create while a hook runs", { timeout: 120_000 }, ()
   test("Ctrl-C at a terminal: the hook (in its own group) is stopped by dropkit, which exits 130", {
     skip: hasScript() ? false : "script(1) is not available",
   }, async () => {
-    const root = fixture({ ".dropkit.json": previousState, "init-scripts/01-wait": waitingHook() });
+    const root = fixture({ ...blog, ".dropkit.json": previousState, "init-scripts/01-wait": waitingHook() });
     const terminal = new Terminal(root, ["create"]);
     await terminal.expect("hook started");
     const pids = await hookPids(root);
@@ -360,7 +362,11 @@ describe("signals to dropkit create while it waits for the lock", { timeout: 120
       const holder = spawn("sleep", ["60"], { stdio: "ignore" });
       try {
         const lock = JSON.stringify({ pid: holder.pid, hostname: os.hostname(), startedAt: "2026-11-21T12:00:00.000Z" }) + "\n";
-        const root = fixture({ ".dropkit.json.lock": lock, "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 } });
+        const root = fixture({
+          ...blog,
+          ".dropkit.json.lock": lock,
+          "init-scripts/mark": { text: "#!/bin/sh\ntouch init-ran\n", mode: 0o755 },
+        });
         const run = await waitingForLock(root);
         const sent = Date.now();
         run.child.kill(name);
@@ -382,7 +388,7 @@ describe("signals to dropkit create while it waits for the lock", { timeout: 120
   }
 
   test("SIGTERM while a stale lock's takeover is blocked (its guard kept fresh) ends the wait at once with one record", async () => {
-    const root = fixture({});
+    const root = fixture(blog);
     fs.writeFileSync(path.join(root, ".dropkit.json.lock"), JSON.stringify({ pid: deadPid(), hostname: os.hostname(), startedAt: "x" }));
     const guard = path.join(root, ".dropkit.json.lock.takeover");
     const toucher = spawn("sh", ["-c", 'while :; do touch "$0"; sleep 0.05; done', guard], { stdio: "ignore" });

@@ -97,7 +97,11 @@ describe("every did-you-mean of the CLI is the core's", () => {
   });
 
   test("a theme path that does not exist: the closest .zip of its folder, from create and from init", () => {
-    const root = fixture({ "themes/blue.zip": { zip: { "theme.css": "body {}" } }, "themes/other.zip": { zip: { "a.txt": "a" } } });
+    const root = fixture({
+      "blog.zip": { zip: { "a.txt": "a" } },
+      "themes/blue.zip": { zip: { "theme.css": "body {}" } },
+      "themes/other.zip": { zip: { "a.txt": "a" } },
+    });
     const wanted = path.join(root, "themes/blue.zip");
     for (const command of [["create"], ["init", "--yes"]]) {
       const record = onlyError(runCli(root, [...command, "--theme=./themes/lbeu.zip", ...json]), 66);

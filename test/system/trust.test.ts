@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { eventsOf, fixture, runCli, type RunResult } from "../helpers/cli.js";
+import { eventsOf, fixture, makeZip, runCli, type RunResult } from "../helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "../helpers/nobody.js";
 import { tempDir } from "../helpers/temp.js";
 import { otherUser, teamGroup } from "../helpers/users.js";
@@ -65,6 +65,8 @@ describe("discovery never walks into a directory another user can write (a 1777 
     const { shared, cwd, marker, env } = sharedTree(0o1777);
     const planted = path.join(shared, "dropkit.config.ts");
     plant(planted, plantedConfig(marker));
+    // A drop with an archive: create in a folder with none is EmptyDrop.
+    fs.writeFileSync(path.join(cwd, "blog.zip"), makeZip({ a: "a" }));
     for (const command of [["config"], ["create"]]) {
       const r = json(cwd, command, env);
       assert.equal(r.status, 0, r.stderr);
@@ -197,6 +199,8 @@ describe("a shared 1777 drop folder holding another user's config and hooks", { 
   test("DROPKIT_SAFE_DIRECTORIES allows it (the directory, or *): the config and the hooks run", () => {
     for (const allow of ["DIR", "*"]) {
       const { cwd, marker, env } = drop();
+      // A module the planted config's exclude glob matches (an empty drop is EmptyDrop; an unmatched glob a warning).
+      fs.writeFileSync(path.join(cwd, "planted.zip"), makeZip({ a: "a" }));
       const r = json(cwd, ["create"], { ...env, DROPKIT_SAFE_DIRECTORIES: allow === "DIR" ? cwd : allow });
       assert.equal(r.status, 0, r.stderr);
       assert.equal(eventsOf(r, "config")[0]!.file, path.join(cwd, "dropkit.config.ts"));

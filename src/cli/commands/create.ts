@@ -68,14 +68,14 @@ export class CreateCommand extends DropkitCommand {
     const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
-    // A folder with no archive stops here, after the config's own problems and before any hook, lock or write.
-    const archives = await requireArchives(log, cwd, loaded, listing);
     // Hooks another user could have written, or a hooks path that is no directory, stop the run here, both phases.
     const trust = trustScope(env, loaded.discovery);
     checkHooksTrust(loaded.config!.hooks, cwd, trust);
     requireHookDirectories(loaded, cwd);
     // A cache.file that is not dropkit's stops the run here, before the lock, the hooks or any write.
     const cache = await loadCacheFor(log, loaded);
+    // Then the drop itself: with no archive, the run stops after the settings' own verdicts and before any hook, lock or write.
+    const archives = await requireArchives(log, cwd, loaded, listing);
     const run: Run = {
       log,
       loaded,
