@@ -8,7 +8,8 @@ import { describe, test } from "node:test";
 import { age, cliPath, fixture } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
-const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}' });
+// A drop with one module archive: create needs one (EmptyDrop otherwise).
+const drop = fixture({ "dropkit.config.json": '{"theme":"ocean"}', "blog.zip": { zip: { "index.html": "<p>blog</p>" } } });
 
 /** Runs `dropkit config` (or `args`) through the bin with `XDG_CACHE_HOME`; returns whether V8 rejected the bundle's cache, and the output. */
 function runBin(cacheHome: string, args: string[] = ["config", "--json"]): { status: number | null; rejected: string; stdout: string } {

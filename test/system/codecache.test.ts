@@ -40,7 +40,8 @@ function accepted(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
 
 /** A drop whose .ts config sets the theme "real"; the planted code would set "planted". */
 function drop(): { root: string; config: string } {
-  const root = fixture({ "dropkit.config.ts": 'export default { theme: "real" };\n' });
+  // One module archive: create needs one (EmptyDrop otherwise).
+  const root = fixture({ "dropkit.config.ts": 'export default { theme: "real" };\n', "blog.zip": { zip: { "a.txt": "a" } } });
   return { root, config: path.join(root, "dropkit.config.ts") };
 }
 
@@ -459,7 +460,7 @@ describe("special files at a cache entry's name are a miss: never a wait, never 
   /** A drop with `config` and an init hook that, once `wait` exists, says it started and waits: where a signal is sent. */
   function dropWithHook(config: Record<string, string>): string {
     const hook = "#!/bin/sh\n[ -f wait ] || exit 0\necho started > hook.started\nexec sleep 60\n";
-    return fixture({ ...config, "init-scripts/01-wait": { text: hook, mode: 0o755 } });
+    return fixture({ ...config, "init-scripts/01-wait": { text: hook, mode: 0o755 }, "blog.zip": { zip: { "a.txt": "a" } } });
   }
 
   /**
