@@ -189,6 +189,8 @@ describe("hooks run only from the configured directories, with no shell", () => 
       [`${dir}/01; touch PWNED-name && echo`]: { text: '#!/bin/sh\nprintf "%s" "$DROPKIT_X" > "$PWD/ran"\n', mode: 0o755 },
       "init-scripts/not-configured": { text: "#!/bin/sh\ntouch PWNED-default\n", mode: 0o755 },
       "evil.sh": { text: "#!/bin/sh\ntouch PWNED-root\n", mode: 0o755 },
+      // A module archive: create on a folder with none is EmptyDrop, and runs no hook.
+      "blog.zip": { zip: { "a.txt": "a" } },
     });
     const r = runCli(root, ["create", "--log-format=json"], { DROPKIT_X: "$(touch PWNED-env); `id`" });
     assert.equal(r.status, 0, r.stderr);
