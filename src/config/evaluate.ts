@@ -111,13 +111,8 @@ async function importModule(file: string, text: string): Promise<unknown> {
   const aliases = () => (alias ??= { value: dropkitAliases(file) }).value;
   if (file.endsWith(".ts")) {
     const native =
-      nativeTypeScript() !== "strip"
-        ? {
-            why:
-              nativeTypeScript() === null
-                ? "this runtime has no type stripping (Node 22.18 or later has)"
-                : "its import would read the file again",
-          }
+      nativeTypeScript() === null
+        ? { why: "this runtime cannot load it from its judged text (Node 22.18 or later, and Bun, can)" }
         : await importNative(file, text, aliases);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);

@@ -27,10 +27,15 @@ const nodeHooks = nodeModule as unknown as ModuleHooks;
 /** The query that marks a load's files: only they are seen by the hooks, so a host program's own imports are left alone. */
 const mark = "dropkit-load";
 
-/** How this runtime loads a `.ts` file without jiti: Node's stripper behind module hooks, Bun's or Deno's own import, or not at all. */
+/**
+ * How this runtime loads a `.ts` file without jiti, from the text that was judged: Node's stripper behind module hooks,
+ * Bun's own import with a plugin that serves the text, or not at all (Deno has no hook that could serve it: its own
+ * import would open the file again by name).
+ */
 export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | null {
   if (testTsLoader(env) === "jiti") return null;
-  if (process.versions.bun !== undefined || process.versions.deno !== undefined) return "import";
+  if (process.versions.bun !== undefined) return "import";
+  if (process.versions.deno !== undefined) return null;
   return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function" ? "strip" : null;
 }
 
@@ -43,13 +48,14 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Imports a `.ts` file natively on Node that strips types: its judged `source` (src/files/judged.ts) served to the loader
- * for the file itself, never read again by name, its types (and those of the `.ts` files it imports) erased so that
- * every `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making
- * `dropkit` the running one. (Bun's and Deno's own import would open the file by name: there, jiti compiles the text.)
- * Returns the module namespace, or why jiti must load the file instead, decided before any of its code ran: syntax Node
- * cannot erase (an enum, a namespace, a parameter property) or that does not parse, CommonJS names, a dynamic import, a
- * relative import without its extension, a JSON import, or a failure to link.
+ * Imports a `.ts` file natively from its judged `source` (src/files/judged.ts), never read again by name: on Node that
+ * strips types, the load hook serves it, its types (and those of the `.ts` files it imports) erased so that every
+ * `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making `dropkit`
+ * the running one; on Bun, a plugin serves it to Bun's own import. (Deno's import would open the file by name: there,
+ * jiti compiles the text.) Returns the module namespace, or why jiti must load the file instead, decided before any of
+ * its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that does not parse, CommonJS
+ * names, a dynamic import, a relative import without its extension, a JSON import, an import of `dropkit` that only
+ * jiti can alias (Bun), or a failure to link.
  */
 export async function importNative(
   file: string,
@@ -58,9 +64,14 @@ export async function importNative(
 ): Promise<{ module: unknown } | { why: string }> {
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
-  installHooks();
+  const own = nativeTypeScript() === "import";
+  // Bun has no hook that could make `dropkit` the running one for this file alone: a config that needs that alias goes to jiti.
+  if (own && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source) && aliases() !== undefined)
+    return { why: "it imports dropkit, which only jiti can alias on this runtime" };
+  if (own) serveOnBun(file, source);
+  else installHooks();
   const load = String(++loads);
-  loadAliases.set(load, aliases());
+  loadAliases.set(load, own ? undefined : aliases());
   // The entry's code is the judged text: the load hook serves it, and never reads the file by name.
   entrySources.set(load, { file, source });
   try {
@@ -143,6 +154,33 @@ function loadOf(url: string | undefined): string | undefined {
   if (!url?.startsWith("file:")) return undefined;
   const q = url.indexOf(`?${mark}=`);
   return q < 0 ? undefined : url.slice(q + mark.length + 2);
+}
+
+/** The judged text Bun's loader is given for each file a load serves, by path; one plugin a file, whose filter is that path alone. */
+const bunSources = new Map<string, string>();
+
+/**
+ * Has Bun load `file` from `source` (its judged text) instead of reading it: a runtime plugin whose `onLoad` filter
+ * matches that one path (Bun's `onLoad` must answer every path its filter matches, so a filter per file leaves every
+ * other module to Bun). The files the config imports are Bun's to read, as the config's own business.
+ */
+function serveOnBun(file: string, source: string): void {
+  const known = bunSources.has(file);
+  bunSources.set(file, source);
+  if (known) return;
+  const bun = (globalThis as { Bun?: { plugin(plugin: BunPlugin): void } }).Bun!;
+  const filter = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
+  bun.plugin({
+    name: `dropkit judged ${file}`,
+    setup(build) {
+      build.onLoad({ filter }, () => ({ contents: bunSources.get(file)!, loader: "ts" }));
+    },
+  });
+}
+
+interface BunPlugin {
+  name: string;
+  setup(build: { onLoad(options: { filter: RegExp }, load: () => { contents: string; loader: "ts" }): void }): void;
 }
 
 /** The hooks, registered once for the process; inert for every URL a load did not mark. */
