@@ -282,7 +282,8 @@ describe("standard error or output on a full device (/dev/full)", { skip: fs.exi
 describe('cache.file ending in a separator ("sub/", no such folder)', () => {
   const cases: Array<[string, Record<string, string>, Record<string, string>, RegExp]> = [
     ["a JSON config", { "dropkit.config.json": '{\n  "cache": { "file": "sub/" }\n}\n' }, {}, /dropkit\.config\.json:2:22$/],
-    ["a .ts config", { "dropkit.config.ts": 'export default { cache: { file: "sub/" } };\n' }, {}, /dropkit\.config\.ts$/],
+    // Placed at its key, as written in the file (src/config/valuepositions.ts).
+    ["a .ts config", { "dropkit.config.ts": 'export default { cache: { file: "sub/" } };\n' }, {}, /dropkit\.config\.ts:1:27$/],
     [
       "a preset file",
       { "dropkit.config.json": '{ "presets": ["./p.json"] }\n', "p.json": '{ "cache": { "file": "sub\\\\" } }\n' },
