@@ -64,9 +64,10 @@ test("a dangling link, a link loop and a link to a directory are not archives: e
   fs.symlinkSync(path.join(root, "dir"), path.join(root, "linked-dir.zip"));
   const warnings: string[] = [];
   assert.deepEqual(await scanArchives(root, (message) => warnings.push(message.replace(root + "/", ""))), ["real.zip"]);
-  // A real directory named *.zip is a folder, not a mistake: no warning for it.
+  // Every *.zip entry that is no archive is answered, a real directory named *.zip too (issue 35: one rule for all).
   assert.deepEqual(warnings.sort(), [
     "dangling.zip is left out: it cannot be read (ENOENT).",
+    "folder.zip is left out: it is a directory, not a regular file, so it is not an archive.",
     "linked-dir.zip is left out: it is a directory, not a regular file, so it is not an archive.",
     "loop.zip is left out: it cannot be read (ELOOP).",
   ]);
@@ -80,9 +81,11 @@ test("what is not a regular file once links are followed (a device, a FIFO) is l
   assert.equal(fifo.status, 0);
   const warnings: Array<[string, string]> = [];
   assert.deepEqual(await scanArchives(root, (message, source) => warnings.push([message, source])), ["blog.zip"]);
-  assert.deepEqual(warnings.map(([, source]) => path.basename(source)).sort(), ["null-theme.zip", "zero.zip"]);
-  for (const [message, source] of warnings)
-    assert.equal(message, `${source} is left out: it is a device, not a regular file, so it is not an archive.`);
+  assert.deepEqual(warnings.map(([, source]) => path.basename(source)).sort(), ["null-theme.zip", "pipe.zip", "zero.zip"]);
+  for (const [message, source] of warnings) {
+    const what = source.endsWith("pipe.zip") ? "a FIFO" : "a device";
+    assert.equal(message, `${source} is left out: it is ${what}, not a regular file, so it is not an archive.`);
+  }
 });
 
 test("a name that is not valid UTF-8 is left out with a warning to rename it (no path string can reach it)", async () => {
