@@ -73,7 +73,9 @@ function getJiti(alias?: Record<string, string>): Jiti {
     noCacheSaid = true;
     process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
   }
-  const fsCache = cache.dir ?? false;
+  // Deno's mkdir cannot take a held directory's /proc/self/fd path (jiti then caches nothing): there, jiti gets the real
+  // path that was judged, made of directories only this user (or root) can change (src/files/codecache.ts).
+  const fsCache = cache.dir === null ? false : process.versions.deno !== undefined ? cache.real : cache.dir;
   const key = `${alias !== undefined}:${fsCache}`;
   let jiti = jitis.get(key);
   if (!jiti) {
