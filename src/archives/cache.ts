@@ -1,4 +1,4 @@
-// The archive fingerprint cache: each archive's identity (real path, device, inode, size, mtime, ctime), sha256 and zip verdict, so that a re-run reads only what changed; and its file (`.dropkit-cache.json`): what is at `cache.file` (dropkit's cache, a corrupt one, someone else's file), its layout, and its safe replacement.
+// The archive fingerprint cache: each archive's identity, sha256 and zip verdict; and its file: what is at `cache.file`, its layout, its replacement.
 
 import { lstatSync, realpathSync, renameSync, statSync, type Stats } from "node:fs";
 import path from "node:path";

@@ -1,10 +1,10 @@
 // Finding the config file: --config, DROPKIT_CONFIG, or the walk up from the working directory (SPEC section 3).
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { fail } from "../errors.js";
 import { describeNonFile } from "../files/found.js";
-import { isFile } from "../files/fsutil.js";
+import { isFile, statOrNull } from "../files/fsutil.js";
 import { judge, openJudged, type JudgedFile, type OpenedFile } from "../files/judged.js";
 import { limits, readOpened } from "../files/limits.js";
 import type { FolderListing } from "../files/listing.js";
@@ -402,15 +402,6 @@ function ceilingDirectories(value: string | undefined): Set<string> {
     }
   }
   return dirs;
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    // EACCES, ENOTDIR, ELOOP: for discovery, as good as absent.
-    return null;
-  }
 }
 
 /** A symbolic link whose target cannot be reached: missing, a loop, or behind a permission. */

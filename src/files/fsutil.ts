@@ -1,6 +1,6 @@
 // Small file-system helpers shared by the modules that write files (state, cache, lock, init): error reasons, flushing a directory, quiet removal; and the working directory every command starts from.
 
-import { closeSync, constants, fsyncSync, openSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, statSync, unlinkSync, type Stats } from "node:fs";
 import { fail } from "../errors.js";
 
 /**
@@ -56,6 +56,15 @@ export function unlinkQuietly(file: string): void {
 /** Whether this process runs as root (and so may, and must, give replaced files back to their owner). */
 export function isRoot(): boolean {
   return process.getuid?.() === 0;
+}
+
+/** What `stat` says of `file`, following symbolic links; `null` when it cannot be looked at (ENOENT, EACCES, ENOTDIR, ELOOP...). */
+export function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether `file` is a regular file, following symbolic links; `false` when it cannot be looked at (ENOENT, EACCES, ELOOP...). */

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { DropkitError, fail } from "../errors.js";
+import { statOrNull } from "../files/fsutil.js";
 import { signalGroup, stopGroup } from "./group.js";
 import { interruptionOf } from "../signals.js";
 import { realPathOf, requireTrustedOpened, trustPolicy, type TrustScope } from "../files/trust.js";
@@ -470,14 +471,6 @@ function isExecutable(file: string): boolean {
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function closeQuietly(fd: number): void {
