@@ -59,7 +59,7 @@ export function corpus(): Case[] {
   for (const v of loadVectors()) add("vectors", requestText(v));
 
   // JSONTestSuite: raw bytes as a request, then (when the file is UTF-8) its text parsed, validated and resolved.
-  const suite = path.join(root, "../shared/conformance/JSONTestSuite/test_parsing/");
+  const suite = path.join(root, "test/conformance/JSONTestSuite/test_parsing/");
   const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   for (const file of fs
     .readdirSync(suite)

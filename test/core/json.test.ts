@@ -376,7 +376,7 @@ describe("syntax error messages", () => {
   });
 });
 
-// JSONTestSuite (https://github.com/nst/JSONTestSuite), read at test time from the shared corpus.
+// JSONTestSuite (https://github.com/nst/JSONTestSuite), vendored under test/conformance with its licence.
 //
 // Files are bytes, but a parse request is JSON, whose strings hold text, not bytes. Decision: each
 // file is decoded with TextDecoder({fatal: true, ignoreBOM: true}) — the same strict UTF-8 check
@@ -386,7 +386,7 @@ describe("syntax error messages", () => {
 // UTF-8 check on them, every file is also sent as raw request bytes through the plain ABI: the core
 // must then call it "not valid JSON" (status 1) when it is an n_ case, and must never trap.
 describe("JSONTestSuite conformance", () => {
-  const dir = fileURLToPath(new URL("../../../shared/conformance/JSONTestSuite/test_parsing/", import.meta.url));
+  const dir = fileURLToPath(new URL("../conformance/JSONTestSuite/test_parsing/", import.meta.url));
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
