@@ -28,7 +28,9 @@ describe("stopGroup", () => {
   });
 
   test("a process that ignores SIGTERM gets SIGKILL after the grace period", async () => {
-    const { leader, child } = await startGroup("(trap '' TERM; sleep 1000) & echo $! > PIDFILE; exit 0");
+    // The subshell publishes its own pid only once its trap is set ($PPID of the sh it starts), so that SIGTERM
+    // cannot arrive before the trap and end it early.
+    const { leader, child } = await startGroup("(trap '' TERM; sh -c 'echo $PPID > PIDFILE'; sleep 1000) & exit 0");
     const started = performance.now();
     assert.equal(await stopGroup(leader, 300), "killed");
     assert.ok(performance.now() - started >= 290, "the grace period was given");
