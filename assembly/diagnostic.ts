@@ -1,7 +1,7 @@
 // Problems and warnings as the core reports them: never thrown, always returned, all of them at once.
 
 import { Positions } from "./positions";
-import { format, positionText } from "./text";
+import { format, positionText, shown } from "./text";
 
 export const SCHEMA_ERROR = "SchemaValidationError";
 export const SYNTAX_ERROR = "ConfigSyntaxError";
@@ -94,7 +94,7 @@ export class Diagnostic {
    * "for --theme" or "in DROPKIT_THEME"); the flag or variable is the source.
    */
   static invalid(name: string, path: string, where: string, problem: string, value: string, source: string): Diagnostic {
-    return Diagnostic.from(name, path, format("Invalid value %: %, found \"%\".", where, problem, value), source);
+    return Diagnostic.from(name, path, format("Invalid value %: %, found \"%\".", where, problem, shown(value)), source);
   }
 
   /** Gives the problem its position in `file`. */

@@ -9,7 +9,7 @@ import { Positions } from "./positions";
 import { Source } from "./source";
 import { Span, isPlain, spanText } from "./span";
 import { JsonKind, Tape, valuePtr } from "./tape";
-import { clip, format } from "./text";
+import { clip, format, shown } from "./text";
 
 export const FORMAT_JSON = "json";
 export const FORMAT_PACKAGE = "package.json";
@@ -177,7 +177,7 @@ export function describe(tape: Tape, node: i32): string {
   if (kind == JsonKind.Number) return "the number " + tape.numberText(node);
   if (kind == JsonKind.String) {
     const text = tape.text(node);
-    return text.length == 0 ? "an empty string" : "the string \"" + clip(text) + "\"";
+    return text.length == 0 ? "an empty string" : "the string \"" + shown(clip(text)) + "\"";
   }
   if (kind == JsonKind.Array) return tape.isEmpty(node) ? "an empty array" : "an array";
   return "an object";

@@ -20,6 +20,8 @@ export const MSG_NOT_OBJECT = "A dropkit config must be a JSON object";
 export const MSG_PACKAGE_NOT_OBJECT = "package.json must hold a JSON object";
 export const MSG_SCHEMA_VALUE = "schema must be the number 1 (the only config schema version)";
 export const MSG_THEME_EMPTY = "theme must not be empty: use \"auto\", \"none\", a theme name or a path ending in .zip";
+// A theme of only white space would name an archive no one can see; the value is shown escaped after "found".
+export const MSG_THEME_BLANK = "theme must not be only white space: use \"auto\", \"none\", a theme name or a path ending in .zip";
 export const MSG_THEME_PATH = "a theme path must end in .zip; a theme name has no '/' or '\\'";
 export const MSG_GLOB_EMPTY = "a module glob must not be empty";
 export const MSG_GLOB_STAR = "a module glob may hold one '*', only at its end (such as \"shop-*\")";

@@ -2,10 +2,10 @@
 
 import { BACKSLASH, DIGIT_0, DIGIT_1, LOWER_E, MINUS, PERIOD, PLUS, SLASH, STAR, UPPER_E } from "./chars";
 import {
-  MSG_CACHE_FILE_DIR, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_EMPTY, MSG_THEME_PATH,
+  MSG_CACHE_FILE_DIR, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_BLANK, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
-import { Span, endsWithAscii, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
+import { Span, endsWithAscii, isBlank, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
 import { suggest } from "./suggest";
 import { quoteList, words } from "./text";
 import { decodeText } from "./utf8";
@@ -136,6 +136,7 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
   if (type >= LeafType.Theme && type <= LeafType.Path && hasNul(ptr, len)) return NUL_NOUNS[type - LeafType.Theme] + MSG_NUL;
   if (type == LeafType.Theme) {
     if (len == 0) return MSG_THEME_EMPTY;
+    if (isBlank(span(ptr, len))) return MSG_THEME_BLANK;
     if (isZipPath(span(ptr, len))) return "";
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }

@@ -161,6 +161,11 @@ export function trimSpan(s: Span): Span {
   return subSpan(s, from, to - from);
 }
 
+/** Whether `s` is not empty and holds only the white space `trimSpan` removes. */
+export function isBlank(s: Span): bool {
+  return spanLen(s) > 0 && spanLen(trimSpan(s)) == 0;
+}
+
 /** The length of the character at byte `at` of `s` when it is white space; else 0. Every space is in the BMP. */
 function spaceAt(s: Span, at: i32): i32 {
   const b = byteOf(s, at);

@@ -1,6 +1,7 @@
 // String helpers for messages and names: templates, numbers, quoting, comparing and sorting.
 
-import { COLON, DIGIT_0, LOWER_A, LOWER_Z, PERCENT, UPPER_A, UPPER_Z } from "./chars";
+import { isSpace } from "~lib/util/string";
+import { CARRIAGE_RETURN, COLON, DIGIT_0, LINE_FEED, LOWER_A, LOWER_Z, PERCENT, SPACE, TAB, UPPER_A, UPPER_Z } from "./chars";
 import { newString } from "./utf8";
 
 /**
@@ -98,6 +99,26 @@ export function quoteList(names: Array<string>): string {
 /** At most 60 code units of `s`, for quoting a value in a message. */
 export function clip(s: string): string {
   return s.length > 60 ? s.slice(0, 57) + "..." : s;
+}
+
+/**
+ * `s` as a message quotes it: itself, or when it is only white space (which would show as nothing), each character
+ * but the space as its JSON escape (\t, \n, \u00a0), so that the reader sees what the value holds.
+ */
+export function shown(s: string): string {
+  const n = s.length;
+  if (n == 0) return s;
+  for (let i = 0; i < n; i++) if (!isSpace(s.charCodeAt(i))) return s;
+  let out = "";
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c == <i32>SPACE) out += " ";
+    else if (c == <i32>TAB) out += "\\t";
+    else if (c == <i32>LINE_FEED) out += "\\n";
+    else if (c == <i32>CARRIAGE_RETURN) out += "\\r";
+    else out += "\\u" + c.toString(16).padStart(4, "0");
+  }
+  return out;
 }
 
 /** `s` with its first letter upper-cased (ASCII: every message of the core is). */

@@ -82,6 +82,34 @@ describe("theme", () => {
       assert.match(message, /^theme must be a string/);
     }
   });
+
+  test("rejects a theme of only white space as an empty one, in a file, a preset and a flag, the value shown escaped", () => {
+    const blanks: Array<[string, string]> = [
+      [" ", " "],
+      ["  \t", "  \\t"],
+      ["\n\r", "\\n\\r"],
+      ["\u00a0\u3000\ufeff", "\\u00a0\\u3000\\ufeff"],
+    ];
+    for (const [theme, shown] of blanks) {
+      const inFile = `T${M.MSG_THEME_BLANK.slice(1)}, found the string "${shown}".`;
+      assert.deepEqual(problems(JSON.stringify({ theme })), [["theme", inFile]]);
+      assert.deepEqual(problems(JSON.stringify({ theme }), { kind: "preset" }), [["theme", inFile]]);
+      const flag = only(resolveDone({ cwd: "/drop", env: { DROPKIT_PRESETS: "" }, flags: { theme } }).errors);
+      assert.deepEqual(
+        [flag.name, flag.exitCode, flag.path, flag.source, flag.message],
+        ["UsageError", 64, "theme", "--theme", `Invalid value for --theme: ${M.MSG_THEME_BLANK}, found "${shown}".`],
+      );
+    }
+    // A name with white space inside or around it is still a name: only a theme of nothing else is refused.
+    for (const theme of [" ocean", "Ocean Blue\t"]) accepts({ theme });
+  });
+
+  test("a DROPKIT_THEME of only white space counts as unset, as an empty variable does: the layer below gives the theme", () => {
+    for (const value of ["", "  ", "\t \u00a0"]) {
+      const r = resolveOk({ cwd: "/drop", env: { DROPKIT_PRESETS: "", DROPKIT_THEME: value } });
+      assert.deepEqual([r.config.theme, r.origins.theme.layer], ["auto", "default"], JSON.stringify(value));
+    }
+  });
 });
 
 describe("cache.file", () => {
