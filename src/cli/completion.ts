@@ -94,7 +94,7 @@ complete -F _dropkit dropkit
 
 /** A zsh `_arguments` spec for one flag. */
 function zshFlag(f: FlagSpec): string[] {
-  const description = f.description.replace(/[[\]:'\\]/g, " ");
+  const description = zshText(f.description);
   const action = !f.value
     ? ""
     : f.value === "files"
@@ -106,11 +106,13 @@ function zshFlag(f: FlagSpec): string[] {
           : `:value:(${shellWords(f.value)})`;
   const exclusive = f.names.length > 1 ? `(${f.names.join(" ")})` : "";
   const repeat = f.description.includes("repeatable") ? "*" : "";
-  return f.names.map((name) => `'${repeat || exclusive}${name}${f.value && name.startsWith("--") ? "=" : ""}[${description}]${action}'`);
+  return f.names.map((name) =>
+    zshQuote(`${repeat || exclusive}${name}${f.value && name.startsWith("--") ? "=" : ""}[${description}]${action}`),
+  );
 }
 
 function zshScript(commands: CommandSpec[]): string {
-  const list = commands.map((c) => `'${c.name}:${c.description.replace(/[:'\\]/g, " ")}'`).join(" ");
+  const list = commands.map((c) => zshQuote(`${zshText(c.name)}:${zshText(c.description)}`)).join(" ");
   const cases = commands
     .map((c) => {
       const specs = c.flags.flatMap(zshFlag);
@@ -149,7 +151,7 @@ function fishScript(commands: CommandSpec[]): string {
     "complete -c dropkit -f",
   ];
   for (const c of commands)
-    lines.push(`complete -c dropkit -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d '${fishText(c.description)}'`);
+    lines.push(`complete -c dropkit -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${fishQuote(c.description)}`);
   for (const c of commands) {
     const when = `-n "__fish_seen_subcommand_from ${c.name}"`;
     for (const f of c.flags) {
@@ -164,14 +166,37 @@ function fishScript(commands: CommandSpec[]): string {
             : f.value === "modules"
               ? " -x -a '(__dropkit_modules)'"
               : ` -x -a '${shellWords(f.value)}'`;
-      lines.push(`complete -c dropkit ${when} ${[...long, ...short].join(" ")}${value} -d '${fishText(f.description)}'`);
+      lines.push(`complete -c dropkit ${when} ${[...long, ...short].join(" ")}${value} -d ${fishQuote(f.description)}`);
     }
     if (c.argument) lines.push(`complete -c dropkit ${when} -a '${shellWords(c.argument)}'`);
   }
   return lines.join("\n") + "\n";
 }
 
-/** A description as one line fish can quote: a newline in it would show as an empty candidate under `complete -C`. */
-function fishText(text: string): string {
-  return text.replace(/['\\]/g, "").replace(/\s+/g, " ").trim();
+// --- quoting: each shell's own, so that a description reaches the list as it is written (apostrophes, brackets, `$`) ---
+
+/** A description on one line: a newline in it would list an empty candidate after it (fish) or break the item (zsh). */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * zsh: `text` as one single-quoted word. Nothing is special inside the quotes; an apostrophe ends them, is escaped
+ * and opens them again ('\''), which zsh reads without any option set. (bash's completion takes no descriptions.)
+ */
+export function zshQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * zsh: a name or description as `_describe` (`name:description`) and `_arguments` (`--flag[description]`) read it: a
+ * backslash before each `\`, `[`, `]` and `:`, which they remove.
+ */
+export function zshText(text: string): string {
+  return oneLine(text).replace(/[\\[\]:]/g, "\\$&");
+}
+
+/** fish: `text` as one single-quoted word on one line; inside fish's single quotes only `\'` and `\\` are escapes. */
+export function fishQuote(text: string): string {
+  return `'${oneLine(text).replace(/[\\']/g, "\\$&")}'`;
 }

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { type CommandSpec, completionScript } from "../../src/cli/completion.js";
 import { fixture, runCli } from "../helpers/cli.js";
 
 const zip = { zip: { "readme.txt": "x" } };
@@ -26,6 +27,56 @@ function missing(command: string): string | false {
   if (process.env.CI) assert.fail(`${command} is not installed`);
   return `${command} is not installed`;
 }
+
+/**
+ * An interactive zsh (`zsh -f`, compinit, the script sourced, in `cwd`) in a tmux server of its own (its own socket:
+ * other tmux users on the machine neither see nor stop it); `screen` types keys after clearing the line and waits
+ * for the pane to match.
+ */
+async function zshSession(
+  file: string,
+  cwd: string,
+): Promise<{ screen: (keys: string[], wanted: RegExp) => Promise<string>; close: () => void }> {
+  const session = "zsh";
+  const socket = path.join(cwd, "tmux.sock");
+  const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
+  tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "40", `env -i HOME=${cwd} TERM=xterm PATH=/usr/bin:/bin zsh -f`);
+  const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
+    tmux("send-keys", "-t", session, "C-u", ...keys);
+    let text = "";
+    for (let i = 0; i < 150 && !wanted.test(text); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      text = tmux("capture-pane", "-p", "-t", session).stdout;
+    }
+    return text;
+  };
+  try {
+    await screen(
+      [`autoload -U compinit && compinit -u -d ${cwd}/.zcompdump && source ${file} && cd ${cwd} && PS1='ready%% '`, "Enter"],
+      /^ready% /m,
+    );
+  } catch (e) {
+    tmux("kill-server");
+    throw e;
+  }
+  return { screen, close: () => tmux("kill-server") };
+}
+
+/** A description each shell must show as it is written: quotes of every kind, brackets, a colon, a backslash, `$(...)`. */
+const HOSTILE = 'it\'s [a] "b" $(echo no) `x` \\ c: d; e & f';
+
+/** Two commands with hostile descriptions, one with a hostile flag, as the script generator takes them. */
+const hostileSpecs: CommandSpec[] = [
+  { name: "other", description: `${HOSTILE}\n`, flags: [] },
+  {
+    name: "create",
+    description: "make it's",
+    flags: [
+      { names: ["--odd"], description: HOSTILE },
+      { names: ["--help", "-h"], description: "print this command's help" },
+    ],
+  },
+];
 
 const cases: Array<[string, string[]]> = [
   ["dropkit ", ["completion", "config", "create", "help", "init"]],
@@ -105,36 +156,66 @@ describe("dropkit completion", () => {
     const lines = raw.stdout.split("\n").slice(0, -1);
     assert.ok(lines.length >= 10, raw.stdout);
     for (const l of lines) assert.match(l, /^\S+\t\S.*\S$/, JSON.stringify(raw.stdout));
+    // An apostrophe in a description arrives as written, not dropped ("this commands help").
+    assert.ok(lines.includes("--help\tprint this command's help"), raw.stdout);
+  });
+
+  test("fish: any description arrives as written (quotes, brackets, $(...), a backslash), on one line", { skip: missing("fish") }, () => {
+    const file = path.join(drop, "hostile.fish");
+    fs.writeFileSync(file, completionScript("fish", hostileSpecs));
+    const raw = spawnSync("fish", ["--no-config", "-c", `source ${file}; complete -C'dropkit '; complete -C'dropkit create --'`], {
+      cwd: drop,
+      encoding: "utf8",
+    });
+    assert.equal(raw.status, 0, raw.stderr);
+    assert.deepEqual(raw.stdout.split("\n").slice(0, -1).sort(), [
+      "--help\tprint this command's help",
+      `--odd\t${HOSTILE}`,
+      "create\tmake it's",
+      `other\t${HOSTILE}`,
+    ]);
+  });
+
+  test("bash: the script holds no description (bash's completion lists words only), so none can be cut", { skip: missing("bash") }, () => {
+    const text = fs.readFileSync(script("bash"), "utf8");
+    assert.doesNotMatch(text, /help\b[^\n]*command/);
+    assert.equal(completionScript("bash", hostileSpecs).includes("it's"), false);
   });
 
   test("zsh: after compinit, Tab in an interactive zsh completes values", { skip: missing("zsh") || missing("tmux") }, async () => {
     const file = script("zsh");
     assert.equal(spawnSync("zsh", ["-n", file]).status, 0, "the zsh script does not parse");
-    const session = "zsh";
-    // A server of its own (its own socket): other tmux users on the machine neither see nor stop it.
-    const socket = path.join(drop, "tmux.sock");
-    const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-    tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", `env -i HOME=${drop} TERM=xterm PATH=/usr/bin:/bin zsh -f`);
+    const zsh = await zshSession(file, drop);
     try {
-      const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
-        tmux("send-keys", "-t", session, "C-u", ...keys);
-        let text = "";
-        for (let i = 0; i < 150 && !wanted.test(text); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          text = tmux("capture-pane", "-p", "-t", session).stdout;
-        }
-        return text;
-      };
-      await screen(
-        [`autoload -U compinit && compinit -u -d ${drop}/.zcompdump && source ${file} && cd ${drop} && PS1='ready%% '`, "Enter"],
-        /ready%/,
-      );
+      const { screen } = zsh;
       assert.match(await screen(["dropkit cr", "Tab"], /dropkit create/), /dropkit create/);
       assert.match(await screen(["dropkit create --theme=", "Tab"], /auto +forest +none +ocean/), /auto +forest +none +ocean/);
       assert.match(await screen(["dropkit create --exclude ", "Tab"], /blog +shop/), /blog +shop/);
       assert.match(await screen(["dropkit config --log-format ", "Tab"], /json +text/), /json +text/);
+      // An apostrophe in a description arrives as written, not replaced ("command s help").
+      assert.match(await screen(["dropkit create -", "Tab"], /-- print this command's help/), /--help +-h +-- print this command's help/);
     } finally {
-      tmux("kill-server");
+      zsh.close();
+    }
+  });
+
+  test("zsh: any description arrives as written, in the command list and a flag's", {
+    skip: missing("zsh") || missing("tmux"),
+  }, async () => {
+    const dir = fixture({});
+    const file = path.join(dir, "hostile.zsh");
+    fs.writeFileSync(file, completionScript("zsh", hostileSpecs));
+    assert.equal(spawnSync("zsh", ["-n", file]).status, 0, "the zsh script does not parse");
+    const zsh = await zshSession(file, dir);
+    const shown = HOSTILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    try {
+      const commands = await zsh.screen(["dropkit ", "Tab"], new RegExp(`other +-- ${shown}`));
+      assert.match(commands, new RegExp(`other +-- ${shown}\n`), commands);
+      assert.match(commands, /create +-- make it's\n/, commands);
+      const flags = await zsh.screen(["dropkit create -", "Tab"], new RegExp(`--odd +-- ${shown}`));
+      assert.match(flags, new RegExp(`--odd +-- ${shown}\n`), flags);
+    } finally {
+      zsh.close();
     }
   });
 });
