@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { cliPath, fixture } from "../helpers/cli.js";
+import { cliPath, fixture, runCli } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 import { otherUser } from "../helpers/users.js";
 
@@ -172,6 +172,100 @@ describe("README: the completion install lines, run as written on a fresh accoun
       assert.match(await screen(["C-u", "dropkit create --theme=", "Tab"], /auto +forest +none +ocean/), /auto +forest +none +ocean/);
     } finally {
       tmux("kill-server");
+    }
+  });
+});
+
+/** The rows of the first table in `body`, each a list of its cells (the header and the rule left out). */
+function tableRows(body: string): string[][] {
+  const lines = body.split("\n").filter((l) => l.startsWith("|"));
+  return lines.slice(2).map((l) =>
+    l
+      .replace(/\\\|/g, "\u0000")
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim().replace(/\u0000/g, "|")),
+  );
+}
+
+describe("README: what the built CLI says, the README says", () => {
+  const drop = fixture({});
+  const help = runCli(drop, ["--help"]);
+  const lines = (title: string) => {
+    const start = help.stdout.indexOf(`\n${title}\n\n`);
+    assert.ok(start >= 0, `dropkit --help has no ${title} section`);
+    return help.stdout
+      .slice(start + title.length + 3)
+      .split("\n\n")[0]!
+      .split("\n")
+      .map((l) => l.trim().split(/\s{2,}/));
+  };
+
+  test("Every key: each leaf of `dropkit config --json`, its default as the CLI resolves it, and its variable as `dropkit --help` names it", () => {
+    const run = runCli(drop, ["config", "--json"]);
+    assert.equal(run.status, 0, run.stderr);
+    const { config, origins } = JSON.parse(run.stdout);
+    const rows = new Map(tableRows(section(readme, "### Every key")).map((cells) => [cells[0]!.replace(/`/g, ""), cells]));
+    const variables = new Map(lines("Environment").map(([name, what]) => [what!.split(/[ :(]/)[0]!, name!]));
+    for (const key of Object.keys(origins)) {
+      const row = rows.get(key);
+      assert.ok(row, `the README's Every key table has no row for ${key}`);
+      const value = key.split(".").reduce((o, k) => o[k], config);
+      const written = /^`([^`]*)`/.exec(row[2]!)?.[1];
+      if (key === "presets") {
+        // Resolved in an empty folder, auto-detect applies none; the README says what an omitted list means.
+        assert.equal(origins.presets.source, "auto-detect");
+        assert.match(row[2]!, /omitted = auto-detect/);
+      } else if (typeof value === "string" && path.isAbsolute(value)) {
+        assert.equal(path.resolve(drop, written ?? ""), value, `${key}: the README's default ${row[2]}`);
+      } else {
+        assert.equal(written, JSON.stringify(value).replace(/^"|"$/g, ""), `${key}: the README's default ${row[2]}`);
+      }
+      const variable = variables.get(key);
+      if (variable) assert.equal(/^`([^`]*)`/.exec(row[3]!)?.[1], variable, `${key}: the README's variable`);
+      else assert.match(row[3]!, /^\(none/, `${key}: dropkit --help names no variable, the README must say (none)`);
+    }
+    assert.deepEqual(
+      [...rows.keys()].filter((k) => !(k in origins)),
+      ["exclude"],
+      "a row for a key the CLI does not resolve",
+    );
+  });
+
+  test("every variable and exit code of `dropkit --help` is in the README's tables", () => {
+    const keyed = tableRows(section(readme, "### Every key")).map((cells) => cells[3]!);
+    const others = tableRows(section(readme, "### Other environment variables")).map((cells) => cells[0]!);
+    for (const [name] of lines("Environment")) {
+      assert.ok(
+        [...keyed, ...others].some((cell) => cell.startsWith(`\`${name}\``)),
+        `the README does not list ${name}`,
+      );
+    }
+    const codes = tableRows(section(readme, "## Exit codes"));
+    for (const [code, names] of lines("Exit codes")) {
+      assert.ok(
+        codes.some(([c]) => c!.split(", ").includes(code!)),
+        `the README's exit codes have no row for ${code}`,
+      );
+      // The error names (CamelCase) of each code: "Interrupted (SIGINT), init cancelled (Ctrl-C or Escape)" names Interrupted.
+      for (const [name] of names!.matchAll(/\b[A-Z][a-z]+[A-Z]\w*|\bInterrupted\b/g)) {
+        assert.ok(
+          codes.some(([c, n]) => c!.split(", ").includes(code!) && n === name),
+          `the README's exit codes have no row ${code} ${name}`,
+        );
+      }
+    }
+  });
+
+  test("every flag of every command's help is in the README", () => {
+    for (const command of ["create", "config", "init", "completion", "help"]) {
+      const run = runCli(drop, [command, "--help"]);
+      assert.equal(run.status, 0, run.stderr);
+      for (const [, flags] of run.stdout.matchAll(/^ {2}(-[^\s]+(?: <[^>]+>)?) {2,}/gm)) {
+        for (const flag of flags!.split(" ")[0]!.split(",")) {
+          assert.ok(readme.includes(`\`${flag}`) || readme.includes(`(\`${flag}\``), `the README does not name ${command}'s ${flag}`);
+        }
+      }
     }
   });
 });
