@@ -75,11 +75,11 @@ export type CacheFound =
   | { kind: "missing" }
   | { kind: "cache"; version: 1 | 2 | 3; stats: Stats }
   /** A dropkit cache that cannot be used (torn, wrong entries, beyond `cacheFileLimits`): moved aside, then rebuilt. */
-  | { kind: "corrupt"; reason: string; stats: Stats }
+  | { kind: "corrupt"; reason: string; stats: Stats; aside: string }
   /** A cache with dropkit's marker and another version (a newer dropkit): rebuilt, no copy kept. */
   | { kind: "other-version"; version: unknown; stats: Stats }
   /** A file this user cannot read, so cannot tell: moved aside whole (bytes, mode and owner kept), then rebuilt. */
-  | { kind: "unreadable"; reason: string; stats: Stats }
+  | { kind: "unreadable"; reason: string; stats: Stats; aside: string }
   | { kind: "link"; target: string; stats: Stats }
   /** Not a dropkit cache: `what` says what it is ("is a zip archive"). */
   | { kind: "foreign"; what: string; stats?: Stats };
@@ -271,7 +271,7 @@ export function isZipVerdict(value: unknown): value is ZipVerdict {
  *
  * @param file - Absolute path of the cache file.
  */
-export function loadCache(file: string): Cache {
+export function loadCache(file: string, now: Date = new Date()): Cache {
   const empty = { entries: {}, checkedAtMs: 0 };
   const reserved = reservedName(file);
   // A file at dropkit's own name is dropkit's: whatever it holds that is not a usable cache is corrupt. At a name the
@@ -291,10 +291,11 @@ export function loadCache(file: string): Cache {
     if (!stats.isFile()) return { ...empty, found: { kind: "foreign", what: `cannot be read (${code})`, stats } };
     if (!ownName)
       return { ...empty, found: { kind: "foreign", what: `cannot be read (${code}), so it cannot be shown to be a dropkit cache`, stats } };
+    const aside = asideName(file, now);
     return {
       ...empty,
-      found: { kind: "unreadable", reason: code, stats },
-      warning: `Cannot read the cache ${file} (${code}), so dropkit cannot tell whether it is a cache: every archive is hashed, and the file is moved aside whole (bytes, mode and owner kept) to ${file}.corrupt-<time> before a new cache is written.`,
+      found: { kind: "unreadable", reason: code, stats, aside },
+      warning: `Cannot read the cache ${file} (${code}), so dropkit cannot tell whether it is a cache: every archive is hashed, and the file is moved aside whole (bytes, mode and owner kept) to ${aside} before a new cache is written.`,
     };
   }
   if (found.kind === "missing") return { ...empty, found: reserved === undefined ? found : { kind: "foreign", what: reserved } };
@@ -308,11 +309,14 @@ export function loadCache(file: string): Cache {
     };
   }
   const text = found.bytes.toString("utf8");
-  const corrupt = (reason: string): Cache => ({
-    ...empty,
-    found: { kind: "corrupt", reason, stats: found.stats },
-    warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${file}.corrupt-<time> and rebuilt.`,
-  });
+  const corrupt = (reason: string): Cache => {
+    const aside = asideName(file, now);
+    return {
+      ...empty,
+      found: { kind: "corrupt", reason, stats: found.stats, aside },
+      warning: `The cache ${file} is corrupt (${reason}); it is moved aside to ${aside} and rebuilt.`,
+    };
+  };
   // Whitespace alone (what trim() removes, without copying the text to find out).
   if (found.complete && !/\S/.test(text)) return corrupt("it is empty");
   const parsed = parseJsonWithin(text, found.complete, found.stats.size, cacheFileLimits);
@@ -418,11 +422,13 @@ export async function commitCache(
   const stats = lstatQuietly(file);
   const unchanged =
     stats === undefined ? found.kind === "missing" : "stats" in found && found.stats !== undefined && sameFile(stats, found.stats);
-  if (!unchanged) found = loadCache(file).found;
+  if (!unchanged) found = loadCache(file, now).found;
   if (found.kind === "foreign") fail("IOError", foreignCacheMessage(file, found.what), { path: "cache.file", file, source: file });
   let movedAside: string | null = null;
+  // The name the load's warning gave the copy: kept unless it was taken meanwhile.
+  const announced = loaded.found.kind === "corrupt" || loaded.found.kind === "unreadable" ? loaded.found.aside : undefined;
   try {
-    if (found.kind === "corrupt" || found.kind === "unreadable") movedAside = moveAside(file, now);
+    if (found.kind === "corrupt" || found.kind === "unreadable") movedAside = moveAside(file, announced ?? found.aside, now);
     await staged.commit();
   } catch (error) {
     fail(
@@ -431,8 +437,15 @@ export async function commitCache(
       { path: "cache.file", file, source: file },
     );
   }
+  const warnings: string[] = [];
+  // A move no warning named (the cache went bad during the run, or the announced name was taken) gets its own.
+  if (movedAside !== null && movedAside !== announced && "reason" in found) {
+    const instead = announced ? `, not ${announced} (that name was taken meanwhile)` : "";
+    warnings.push(`The cache ${file} is unusable (${found.reason}); it was moved aside to ${movedAside}${instead} and rebuilt.`);
+  }
   const warning = syncDirectory(path.dirname(file), file);
-  return { movedAside, warnings: warning ? [warning] : [] };
+  if (warning) warnings.push(warning);
+  return { movedAside, warnings };
 }
 
 /**
@@ -578,16 +591,26 @@ function describeForeign(bytes: Buffer, parsed: boolean): string {
   return "is not a dropkit cache (it does not begin like one)";
 }
 
-/** Renames an unusable cache to the first free `<file>.corrupt-<timestamp>[-n]`, keeping it whole. */
-function moveAside(file: string, now: Date): string {
+/**
+ * The first free `<file>.corrupt-<timestamp>[-n]`: the name an unusable cache is moved to, which the warning of its
+ * load gives before the move.
+ */
+function asideName(file: string, now: Date): string {
   const base = `${file}.corrupt-${isoTime(now).replace(/[:.]/g, "-")}`;
   for (let n = 1; n < 100; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
-    if (lstatSync(name, { throwIfNoEntry: false })) continue;
-    renameSync(file, name);
-    return name;
+    if (!lstatSync(name, { throwIfNoEntry: false })) return name;
   }
-  throw new Error(`too many copies named ${path.basename(base)}`);
+  // Every name taken (by someone who made them): the move finds so and fails as an IOError.
+  return `${base}-100`;
+}
+
+/** Renames an unusable cache to `wanted` (the name its warning gave) when that is still free, else to the first free name; keeps it whole. */
+function moveAside(file: string, wanted: string, now: Date): string {
+  const name = lstatSync(wanted, { throwIfNoEntry: false }) ? asideName(file, now) : wanted;
+  if (lstatSync(name, { throwIfNoEntry: false })) throw new Error(`too many copies named ${path.basename(wanted)}`);
+  renameSync(file, name);
+  return name;
 }
 
 /**
