@@ -1,6 +1,7 @@
 // What dropkit's help says beyond clipanion's: value placeholders instead of `#0`, and a footer with the variables and exit codes.
 
 import { clipanion } from "./commands/clipanion.js";
+import { colorLevel, helpFormat } from "./helpformat.js";
 import { exitCodes } from "../errors.js";
 import { signalExitCodes } from "../signals.js";
 
@@ -70,6 +71,12 @@ export class DropkitCli extends Cli {
   ): { usage: string; options: Array<{ definition: string; description: string; required: boolean }> } {
     const { usage, options } = super.getUsageByIndex(n, opts);
     return { usage: withPlaceholders(usage), options: options.map((o) => ({ ...o, definition: withPlaceholders(o.definition) })) };
+  }
+
+  /** The help's marks at the colour level asked for (FORCE_COLOR 1 is 16 colours), not clipanion's 256 always. */
+  override format(colored?: boolean): ReturnType<InstanceType<typeof Cli>["format"]> {
+    if (!(colored ?? this.enableColors ?? false)) return super.format(false);
+    return helpFormat(colorLevel(process.env, () => Cli.defaultContext.colorDepth));
   }
 
   override usage(

@@ -2,10 +2,12 @@
 // package.json dropkit object's place, init's --exclude help, the packed package.json, and the schema against the core.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { eventsOf, fixture, runCli } from "../helpers/cli.js";
+import { cliPath, eventsOf, fixture, runCli } from "../helpers/cli.js";
+import { hasScript } from "../helpers/pty.js";
 
 const zip = { zip: { "readme.txt": "x" } };
 
@@ -93,5 +95,84 @@ describe("the corrupt cache's warning names the file it is moved to", () => {
       eventsOf(run, "warning").some((w) => String(w.message).endsWith(`it was moved aside to ${moved} and rebuilt.`)),
       run.stderr,
     );
+  });
+});
+
+describe("the help's colours follow the level asked for, and every code is in range", () => {
+  /** The SGR sequences of `text`, each as its list of numbers. */
+  const sgr = (text: string): number[][] => [...text.matchAll(/\x1b\[([0-9;]*)m/g)].map((m) => m[1]!.split(";").map(Number));
+
+  /** Which colour codes `text` uses (16, 256, 24-bit); fails on any code out of range. */
+  function levels(text: string): Set<string> {
+    const used = new Set<string>();
+    for (const params of sgr(text)) {
+      for (let i = 0; i < params.length; i++) {
+        const p = params[i]!;
+        if (p === 38 || p === 48) {
+          const kind = params[i + 1];
+          const values = params.slice(i + 2, i + (kind === 5 ? 3 : 5));
+          assert.ok(kind === 5 || kind === 2, `38;${kind}`);
+          for (const v of values) assert.ok(Number.isInteger(v) && v >= 0 && v <= 255, `out of range: ${params.join(";")}`);
+          used.add(kind === 5 ? "256" : "24-bit");
+          i += kind === 5 ? 2 : 4;
+        } else {
+          assert.ok(
+            [0, 1, 2, 22, 39, 49].includes(p) || (p >= 30 && p <= 37) || (p >= 90 && p <= 97),
+            `not an SGR code: ${params.join(";")}`,
+          );
+          if ((p >= 30 && p <= 37) || (p >= 90 && p <= 97)) used.add("16");
+        }
+      }
+    }
+    return used;
+  }
+
+  const dir = fixture({});
+  const expected: Array<[string, string[]]> = [
+    ["1", ["16"]],
+    ["true", ["16"]],
+    ["2", ["16", "256"]],
+    ["3", ["16", "24-bit"]],
+  ];
+  for (const [force, want] of expected) {
+    test(`FORCE_COLOR=${force}: ${want.join(" and ")} colours in --help, help and a command's help`, () => {
+      for (const args of [["--help"], ["help"], ["create", "--help"]]) {
+        const run = runCli(dir, args, { FORCE_COLOR: force });
+        assert.equal(run.status, 0, run.stderr);
+        assert.deepEqual([...levels(run.stdout)].sort(), want, `${args.join(" ")}: ${JSON.stringify(run.stdout.slice(0, 400))}`);
+        // A header's rule is 80 columns, as without colour codes.
+        const headers = run.stdout
+          .replace(/\x1b\[[0-9;]*m/g, "")
+          .split("\n")
+          .filter((l) => l.startsWith("━━━ "));
+        assert.ok(headers.length > 0 && headers.every((h) => h.length <= 80), JSON.stringify(headers));
+      }
+    });
+  }
+
+  test("NO_COLOR wins over FORCE_COLOR=3: no escape at all", () => {
+    const run = runCli(dir, ["--help"], { FORCE_COLOR: "3", NO_COLOR: "1" });
+    assert.equal(run.status, 0, run.stderr);
+    assert.doesNotMatch(run.stdout, /\x1b/);
+  });
+
+  test("on a terminal, its depth decides: TERM=xterm 16 colours, xterm-256color 256, COLORTERM=truecolor 24-bit", {
+    skip: !hasScript() && "no script(1)",
+  }, () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ TERM: "xterm" }, "16"],
+      [{ TERM: "xterm-256color" }, "256"],
+      [{ TERM: "xterm", COLORTERM: "truecolor" }, "24-bit"],
+    ];
+    for (const [env, want] of cases) {
+      const run = spawnSync("script", ["-qec", `${process.execPath} ${cliPath} --help`, "/dev/null"], {
+        cwd: dir,
+        env: { PATH: process.env.PATH, HOME: dir, ...env },
+        encoding: "utf8",
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const used = levels(run.stdout);
+      assert.deepEqual([...used].filter((l) => l !== "16").sort(), want === "16" ? [] : [want], JSON.stringify(env));
+    }
   });
 });
