@@ -50,6 +50,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
   }
   d.node = tape.member(root, "dropkit");
   d.absent = d.node < 0;
+  d.inPackage = true;
   return d;
 }
 
@@ -116,6 +117,8 @@ export class Document {
   node: i32 = -1;
   /** A package.json without a `dropkit` key: no config at all. */
   absent: bool = false;
+  /** The `dropkit` object of a package.json, whose top level is not the file's: messages say so. */
+  inPackage: bool = false;
   errors: Array<Diagnostic> = new Array<Diagnostic>();
   /** Problems found past MAX_LISTED_PROBLEMS: counted, never built. */
   unlisted: i32 = 0;

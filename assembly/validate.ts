@@ -188,7 +188,7 @@ function unknownKey(doc: Document, parent: string, key: string, k: i32, accepted
   // Asked first: the suggestion is the costly part.
   if (!doc.hasRoom()) return;
   const path = parent.length > 0 ? parent + "." + key : key;
-  const where = parent.length > 0 ? "in " + parent : "at the top level";
+  const where = parent.length > 0 ? "in " + parent : doc.inPackage ? "in package.json's dropkit object" : "at the top level";
   const shown = new Array<string>();
   for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
   push(doc, path, k, format("Unknown key \"%\" %.% Accepted keys: %.", key, where, didYouMean(key, shown), shown.join(", ")));

@@ -361,6 +361,28 @@ describe("the package.json form", () => {
     );
   });
 
+  test("an unknown key in the dropkit object is placed in it, not at the file's top level, with its line:column", () => {
+    const text = '{\n  "name": "drop",\n  "dropkit": {\n    "themes": "ocean",\n    "modules": {"exlude": []}\n  }\n}';
+    const r = validate(text, { format: "package.json", source: "/p/package.json" });
+    assert.deepEqual(
+      r.errors.map((e) => [e.path, e.source, e.message]),
+      [
+        [
+          "themes",
+          "/p/package.json:4:5",
+          `Unknown key "themes" in package.json's dropkit object. Did you mean "theme"? Accepted keys: ${TOP_KEYS}.`,
+        ],
+        [
+          "modules.exlude",
+          "/p/package.json:5:17",
+          'Unknown key "exlude" in modules. Did you mean "exclude"? Accepted keys: include, exclude, only.',
+        ],
+      ],
+    );
+    // The same key in a dropkit.config.json is at the top level of its file.
+    assert.match(only(validate('{"themes": "ocean"}').errors).message, /^Unknown key "themes" at the top level\./);
+  });
+
   test("returns the key's value as the config", () => {
     const r = validate('{"name": "x", "dropkit": {"theme": "ocean"}}', { format: "package.json" });
     assert.deepEqual(r, { ok: true, config: { theme: "ocean" }, errors: [], warnings: [] });

@@ -176,3 +176,21 @@ describe("the help's colours follow the level asked for, and every code is in ra
     }
   });
 });
+
+describe("an unknown key in package.json's dropkit object", () => {
+  test("is placed in that object, at its line:column with a caret, in text and JSON", () => {
+    const root = fixture({ "blog.zip": zip, "package.json": '{\n  "name": "drop",\n  "dropkit": {\n    "themes": "ocean"\n  }\n}\n' });
+    const json = runCli(root, ["config", "--log-format=json"]);
+    assert.equal(json.status, 65, json.stderr);
+    const [error] = eventsOf(json, "error");
+    assert.deepEqual([error!.name, error!.path, error!.line, error!.column], ["SchemaValidationError", "themes", 4, 5]);
+    assert.match(error!.message, /^Unknown key "themes" in package\.json's dropkit object\. Did you mean "theme"\?/);
+    const text = runCli(root, ["config"]);
+    assert.equal(text.status, 65);
+    assert.match(
+      text.stderr,
+      /Unknown key "themes" in package\.json's dropkit object.*\n +at .*package\.json:4:5\n +4 \| +"themes": "ocean"\n +\| +\^/,
+    );
+    assert.doesNotMatch(text.stderr, /top level/);
+  });
+});
