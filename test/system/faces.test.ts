@@ -194,3 +194,26 @@ describe("an unknown key in package.json's dropkit object", () => {
     assert.doesNotMatch(text.stderr, /top level/);
   });
 });
+
+describe("init --help says what --exclude does for init", () => {
+  /** The description of `--exclude` in a command's help. */
+  const excludeLine = (root: string, command: string): string => {
+    const run = runCli(root, [command, "--help"]);
+    assert.equal(run.status, 0, run.stderr);
+    return run.stdout.split("\n").find((l) => /^ +--exclude <glob> /.test(l)) ?? "";
+  };
+
+  test('init: it seeds the answer written to modules.exclude (not "wins over everything"), as init --yes --exclude writes', () => {
+    const root = fixture({ "blog.zip": zip, "shop.zip": zip });
+    assert.match(
+      excludeLine(root, "init"),
+      /start the modules-to-exclude answer with this glob \(repeatable; written to modules\.exclude\)/,
+    );
+    assert.doesNotMatch(excludeLine(root, "init"), /wins over everything/);
+    // create and config keep the flag's meaning there: it wins over every layer.
+    for (const command of ["create", "config"]) assert.match(excludeLine(root, command), /wins over everything/);
+    const run = runCli(root, ["init", "--yes", "--exclude=shop"]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8")).modules, { exclude: ["shop"] });
+  });
+});

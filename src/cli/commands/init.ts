@@ -52,6 +52,12 @@ export class InitCommand extends DropkitCommand {
   // and not listed in init's help.
   override configPath = Option.String("--config", { hidden: true });
 
+  // For init the flag seeds an answer, written to the file as modules.exclude, which later runs merge as any config
+  // line: the shared description ("wins over everything") is create's and config's.
+  override exclude = Option.Array("--exclude", {
+    description: "start the modules-to-exclude answer with this glob (repeatable; written to modules.exclude)",
+  });
+
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [init, { loadCore }, { scanArchives }, { resolveSource }, { requireThemePath }] = await Promise.all([
       import("../../config/starter.js"),
