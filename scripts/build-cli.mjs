@@ -454,7 +454,15 @@ const unsaved = [];
  * leaves \`create\` compiling its own code on every run (4 ms of a 70 ms run), and one made by \`create\` gives \`config\`
  * more to load than it runs (1.5 ms).
  */
-const command = ["create", "config", "init", "completion", "help"].includes(process.argv[2]) ? process.argv[2] : "other";
+const command = commandWord(process.argv);
+
+/** The command's word: the first argument, after any \`-C <dir>\` before it (src/cli/directory.ts takes those out). */
+function commandWord(argv) {
+  let at = 2;
+  for (let word = argv[at]; word !== undefined && (word.startsWith("-C") || word.startsWith("--directory")); word = argv[at])
+    at += word === "-C" || word === "--directory" ? 2 : 1;
+  return ["create", "config", "init", "completion", "help"].includes(argv[at]) ? argv[at] : "other";
+}
 
 /** \`source\`, a function (a bundle, or jiti's file in \`wrapper\`), compiled with its code cache \`name\` when there is one. */
 function compile(source, filename, name) {

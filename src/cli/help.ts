@@ -2,6 +2,7 @@
 
 import { clipanion } from "./commands/clipanion.js";
 import { colorLevel, helpFormat } from "./helpformat.js";
+import type { CommandUsage } from "./usage.js";
 import { exitCodes } from "../errors.js";
 import { signalExitCodes } from "../signals.js";
 
@@ -15,6 +16,7 @@ export const placeholders: Record<string, string> = {
   "--preset": "<name>",
   "--log-format": "<text|json>",
   "--explain": "<key>",
+  "--directory": "<dir>",
 };
 
 /** The environment variables dropkit reads, with what each does, in the order help lists them. */
@@ -71,6 +73,32 @@ export class DropkitCli extends Cli {
   ): { usage: string; options: Array<{ definition: string; description: string; required: boolean }> } {
     const { usage, options } = super.getUsageByIndex(n, opts);
     return { usage: withPlaceholders(usage), options: options.map((o) => ({ ...o, definition: withPlaceholders(o.definition) })) };
+  }
+
+  /**
+   * Every documented command as usage errors check an argv against it: its name, its usage line, every flag (hidden
+   * ones too: `help --log-format`) and how many positional arguments it takes, from what clipanion registered.
+   */
+  commandUsages(): CommandUsage[] {
+    type Registered = { index: number; builder: { options: Array<{ names: string[]; arity: number }>; arity: Arity } };
+    type Arity = { leading: string[]; trailing: string[]; extra: string[] | symbol };
+    const { registrations } = this as unknown as { registrations: Map<{ usage?: unknown }, Registered> };
+    const usages: CommandUsage[] = [];
+    for (const [commandClass, { index, builder }] of registrations) {
+      if (commandClass.usage === undefined) continue;
+      const { usage: path } = this.getUsageByIndex(index, { detailed: false });
+      const { usage } = this.getUsageByIndex(index, { detailed: true });
+      const { leading, trailing, extra } = builder.arity;
+      const min = leading.length + trailing.length;
+      usages.push({
+        name: path.split(" ").slice(1).join(" "),
+        usage,
+        flags: builder.options.map((o) => ({ names: o.names, value: o.arity > 0 })),
+        // Anything but a list of optional names is clipanion's NoLimits (a rest).
+        positionals: { min, max: Array.isArray(extra) ? min + extra.length : Number.POSITIVE_INFINITY },
+      });
+    }
+    return usages;
   }
 
   /** The help's marks at the colour level asked for (FORCE_COLOR 1 is 16 colours), not clipanion's 256 always. */

@@ -14,7 +14,8 @@ import { limits } from "../files/limits.js";
 import { builtFile, packageRoot } from "../installed.js";
 import { DecisionLog, earlyLogFormat, shouldColor, type Problem } from "../output/log.js";
 import { flushed, standardStream, writeFailure, type StandardStream } from "../output/stdio.js";
-import { parseProblem, usageExitCode, usageProblem, type CommandUsage } from "./usage.js";
+import { enterDirectories } from "./directory.js";
+import { helpOrVersion, parseProblem, usageExitCode, usageProblem } from "./usage.js";
 
 /** The package version, set by the bundle build (scripts/build-cli.mjs); undefined when run from tsc's output. */
 declare const __DROPKIT_VERSION__: string | undefined;
@@ -23,8 +24,11 @@ declare const __DROPKIT_CORE_HASH__: string | undefined;
 /** Runs the full CLI in this process: given by the bin to a bundle that holds only some commands (scripts/build-cli.mjs). */
 declare const __dropkitFullCli: (() => void) | undefined;
 
+// `-C <dir>`, anywhere before `--`, is taken first: the run is as if started in <dir> (src/cli/directory.ts).
+const entered = enterDirectories(process.argv.slice(2));
+
 // The core's answers are kept for the next run in this folder, and saved as the process exits (src/files/answercache.ts).
-rememberAnswers();
+if (entered.problem === undefined) rememberAnswers();
 
 // stdout and stderr are Node's streams only on a terminal (src/output/stdio.ts).
 const stdout = standardStream(1);
@@ -33,7 +37,11 @@ const stderr = standardStream(2);
 // The run is over when its command is: a handle that a config (or a module it imports) left open, a timer or a
 // server, must not keep dropkit alive after it has its answer. What is written is flushed first, then the process
 // exits with the command's code.
-void runCli(process.argv.slice(2), stdout, stderr).then(async (code) => {
+const ran =
+  entered.problem === undefined
+    ? runCli(entered.argv, stdout, stderr)
+    : Promise.resolve(reportUsageError(process.argv.slice(2), stderr, entered.problem));
+void ran.then(async (code) => {
   // This bundle could not take the argv (it holds only some commands) and wrote nothing: the full CLI takes the run.
   if (code === null) return __dropkitFullCli!();
   await flushed([stdout, stderr]);
@@ -82,7 +90,7 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
     const cli = buildCli(fullCommands, stdout);
     if (argv.length === 0) {
       // No command is not a request for help: a usage error, on stderr like any other.
-      const names = commandUsages(cli).map((c) => c.name);
+      const names = cli.commandUsages().map((c) => c.name);
       return reportUsageError(
         argv,
         stderr,
@@ -98,7 +106,15 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       command = cli.process(argv, context);
     } catch (error) {
       if (!isClipanionError(error)) throw error;
-      return reportUsageError(argv, stderr, await parseProblem(error, argv, commandUsages(cli)));
+      const commands = cli.commandUsages();
+      // --help and --version where the parser takes neither (after an argument, on help or completion): as git and npm.
+      const asked = helpOrVersion(argv, commands);
+      if (asked?.ask === "help") return await cli.run(asked.command === undefined ? ["--help"] : [asked.command, "--help"], context);
+      if (asked?.ask === "version") {
+        stdout.write(`${readVersion()}\n`);
+        return 0;
+      }
+      return reportUsageError(argv, stderr, await parseProblem(error, argv, commands));
     }
     // Help output goes to stdout: it was asked for.
     return await cli.run(command, context);
@@ -147,15 +163,6 @@ function buildCli(registered: ReadonlyArray<CommandClass>, stdout: StandardStrea
 function reportUsageError(argv: string[], stderr: StandardStream, problem: Problem): number {
   new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr, process.env).errors([problem]);
   return usageExitCode;
-}
-
-/** Every listed command, as usage errors name them. */
-function commandUsages(cli: DropkitCli): CommandUsage[] {
-  return cli.definitions().map((d) => ({
-    name: d.path.split(" ").slice(1).join(" "),
-    usage: `${d.path}${d.options.length > 0 ? " " : ""}${d.options.map((o) => `[${o.definition}]`).join(" ")}${d.usage.slice(d.path.length)}`,
-    flags: d.options.map((o) => ({ names: o.definition.split(" ")[0]!.split(","), value: o.definition.includes(" ") })),
-  }));
 }
 
 /**

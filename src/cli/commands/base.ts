@@ -42,6 +42,11 @@ export abstract class DropkitCommand extends Command {
   // SPEC section 6 asks for --version on every command, not only at the top level.
   showVersion = Option.Boolean("--version", false, { hidden: true });
 
+  // Declared for help and completion only: src/cli/directory.ts takes -C out of the argv and enters it before parsing.
+  directory = Option.String("-C,--directory", {
+    description: "run as if dropkit was started in this directory (repeatable: each from the last)",
+  });
+
   /**
    * Runs the command with a decisions log; returns the exit code. `signal` is aborted at SIGINT, SIGTERM or
    * SIGHUP: pass it to what can be stopped (hooks, prompts) and check it before writing anything.
@@ -108,7 +113,9 @@ export function reportResolution(
   loaded: LoadConfigResult,
   options: { decisions: boolean; keepFormat?: boolean },
 ): number {
-  if (loaded.logFormat && !options.keepFormat) log.format = loaded.logFormat;
+  // A usage error (a flag's value the core refused) keeps the format chosen before the config was read, as every usage error.
+  const usage = loaded.errors.some((e) => e.name === "UsageError");
+  if (loaded.logFormat && !options.keepFormat && !usage) log.format = loaded.logFormat;
   const d = loaded.discovery;
   log.write({ event: "config", file: d.file, via: d.via, format: d.format, searched: d.searched.map((s) => s.dir), stop: d.stop });
   for (const w of loaded.warnings) log.coreWarning(w);

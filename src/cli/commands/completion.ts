@@ -51,6 +51,7 @@ function commandSpecs(
     "<name>": presets,
     "<text|json>": ["text", "json"],
     "<key>": keys,
+    "<dir>": "files",
   };
   const specs: CommandSpec[] = [];
   for (const d of definitions) {
