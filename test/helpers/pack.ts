@@ -22,11 +22,13 @@ export function run(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** `npm pack` of the built repository: the tarball's path and the packed files. */
+/**
+ * The built repository packed as it is published (scripts/pack.mjs: the files `npm pack` selects, staged with a
+ * package.json without scripts): the tarball's path and the packed files. It runs no script, so nothing is built again.
+ */
 export function packRepo(): { tarball: string; files: string[] } {
   const out = tempDir("dropkit-pack-");
-  // --ignore-scripts: `prepare` would build again; the suite runs on a fresh build (pretest).
-  const packed = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], repoRoot);
+  const packed = run(process.execPath, [path.join(repoRoot, "scripts/pack.mjs"), "--json", "--pack-destination", out], repoRoot);
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { tarball: path.join(out, info!.filename), files: info!.files.map((f) => f.path).sort() };
 }
