@@ -38,6 +38,11 @@ export class DecisionLog {
   format: LogFormat;
   /** Every warning written so far, in order, with its code when it has one: what `create --strict` turns into an error. */
   readonly warned: Array<{ code?: string; message: string }> = [];
+  /**
+   * `--quiet`: only `warning` and `error` records are written (and `hook-output`, which is what a hook printed, as the
+   * text log leaves it on stderr); the others are dropped, in both formats.
+   */
+  readonly quiet: boolean;
   private readonly target: LogTarget;
   private readonly color: boolean;
 
@@ -45,17 +50,20 @@ export class DecisionLog {
    * @param format - The initial format; see `earlyLogFormat`.
    * @param target - Where to write. @default process.stderr
    * @param env - Read for `NO_COLOR`. @default process.env
+   * @param quiet - Warnings and errors only. @default false
    */
-  constructor(format: LogFormat, target: LogTarget = process.stderr, env: NodeJS.ProcessEnv = process.env) {
+  constructor(format: LogFormat, target: LogTarget = process.stderr, env: NodeJS.ProcessEnv = process.env, quiet = false) {
     this.format = format;
     this.target = target;
     this.color = shouldColor(target, env);
+    this.quiet = quiet;
   }
 
-  /** Writes one record. */
+  /** Writes one record (with `quiet`, only those it keeps). */
   write(record: LogRecord): void {
     if (record.event === "warning")
       this.warned.push({ ...(typeof record.code === "string" ? { code: record.code } : {}), message: String(record.message) });
+    else if (this.quiet && record.event !== "error" && record.event !== "hook-output") return;
     this.target.write(this.format === "json" ? jsonLine(record) : this.render(record));
   }
 
@@ -101,6 +109,7 @@ export class DecisionLog {
    * which is why decisions are written together rather than one by one.
    */
   decisions(decisions: Array<{ key: string; value: unknown; layer: string; source: string }>): void {
+    if (this.quiet) return;
     if (this.format === "json") {
       for (const d of decisions) this.write({ event: "decision", key: d.key, value: d.value, layer: d.layer, source: d.source });
       return;

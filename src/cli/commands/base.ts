@@ -39,6 +39,8 @@ export abstract class DropkitCommand extends Command {
     validator: t.isEnum(["text", "json"]),
   });
 
+  quiet = Option.Boolean("-q,--quiet", false, { description: "log only warnings and errors on stderr (text or json)" });
+
   // SPEC section 6 asks for --version on every command, not only at the top level.
   showVersion = Option.Boolean("--version", false, { hidden: true });
 
@@ -67,6 +69,7 @@ export abstract class DropkitCommand extends Command {
       earlyLogFormat(this.logFormat ?? this.impliedLogFormat(), this.context.env),
       this.context.stderr,
       this.context.env,
+      this.quiet,
     );
     const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
     try {

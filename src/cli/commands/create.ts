@@ -447,9 +447,9 @@ async function readArchives(
     return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
   }
   const { fingerprintArchives } = await import("../../archives/cache.js");
-  // The progress module is loaded only on a terminal, the one place a line can be drawn.
+  // The progress module is loaded only on a terminal, the one place a line can be drawn, and not with --quiet.
   let progress: ProgressLine | undefined;
-  if (stderr.isTTY === true) {
+  if (stderr.isTTY === true && !log.quiet) {
     const { canShowProgress, ProgressLine } = await import("../../output/progress.js");
     if (canShowProgress(stderr, env, log.format)) progress = new ProgressLine(stderr, { color: shouldColor(stderr, env) });
   }

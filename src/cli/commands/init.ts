@@ -127,8 +127,8 @@ export class InitCommand extends DropkitCommand {
     for (const other of existing.filter((f) => f !== file)) log.warn(shadowWarning(path.basename(other), other, file), other);
     for (const w of resolved.warnings) log.warn(w.message, w.source);
     log.decisions(deriveDecisions(resolved));
-    // The hint is for people; the JSON log keeps to the events of SPEC section 7.
-    if (log.format === "text")
+    // The hint is for people; the JSON log keeps to the events of SPEC section 7, and --quiet to warnings and errors.
+    if (log.format === "text" && !log.quiet)
       stderr.write(`${log.paint("next".padEnd(10), "dim")}run dropkit create (dropkit config shows where every value comes from)\n`);
     return 0;
   }
