@@ -1,4 +1,6 @@
-// SIGINT, SIGTERM and SIGHUP as an AbortSignal for the running command, or the kernel's while user code runs; the exit code a shell expects.
+// SIGINT, SIGTERM and SIGHUP as an AbortSignal for the running command, or the kernel's while a config's code runs; the exit code a shell expects.
+
+import { createHook, executionAsyncResource, type AsyncHook } from "node:async_hooks";
 
 /** The signals that stop a run, and the exit code each ends it with: 128 + the signal's number, as shells report. */
 export const signalExitCodes = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -29,13 +31,22 @@ export class Interrupted extends Error {
   readonly exitCode: number;
   /** Aborted at a second signal: whatever is being stopped is stopped now, without a grace period. */
   readonly hurry: AbortSignal;
+  /** The config or preset file whose code was loading when the signal came (`withDefaultSignals`): nothing was written yet. */
+  readonly loading: string | undefined;
   private readonly hurried = new AbortController();
 
-  constructor(signal: StopSignal) {
+  constructor(signal: StopSignal, loading?: string) {
     super(`Interrupted by ${described[signal]}`);
     this.signal = signal;
     this.exitCode = signalExitCodes[signal];
     this.hurry = this.hurried.signal;
+    this.loading = loading;
+  }
+
+  /** The text of the note a run that waits for the file to load writes at the first Ctrl-C (`TrapOptions.onWaiting`). */
+  waitingNote(): string {
+    const waiting = "waiting for it to finish, then the run stops with nothing written";
+    return `${this.message} while ${this.loading} is loading: ${waiting}. Press Ctrl-C again to quit now.`;
   }
 
   /** Aborts `hurry`. */
@@ -48,10 +59,19 @@ export class Interrupted extends Error {
    * @param exiting - The run did not unwind in time after a second signal: the process exits now.
    */
   describe(exiting = false): string {
-    if (exiting)
-      return `${this.message}, then by another signal: dropkit exited at once, before it finished putting things back (the running hook's processes were killed).`;
-    if (this.hurry.aborted)
-      return `${this.message}, then by a second signal: the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing. Run the command again to finish.`;
+    if (this.loading !== undefined) {
+      const when = `${this.message} while ${this.loading} was loading`;
+      if (exiting) return `${when}: dropkit stopped at once, without waiting for it; nothing was written.`;
+      return `${when}: the run stopped once it had loaded, and nothing was written. Run the command again to finish.`;
+    }
+    if (exiting) {
+      const what = "dropkit exited at once, before it finished putting things back (the running hook's processes were killed)";
+      return `${this.message}, then by another signal: ${what}.`;
+    }
+    if (this.hurry.aborted) {
+      const what = "the running hook's processes were killed at once (SIGKILL), and the run stopped before finishing";
+      return `${this.message}, then by a second signal: ${what}. Run the command again to finish.`;
+    }
     return `${this.message}: the run stopped before finishing, and no process it started is left running. Run the command again to finish.`;
   }
 }
@@ -74,6 +94,15 @@ export interface TrapOptions {
   exit?: (code: number) => void;
   /** @default hurryExitMs */
   hurryExitMs?: number;
+  /**
+   * A signal heard while a config's code loads (`withDefaultSignals`; nothing is written before a config is known):
+   * "exit" ends the process at once (after `onExit`); "wait" calls `onWaiting` at a first SIGINT, lets the file finish
+   * loading and the run stop then, and a second signal ends the process at once. SIGTERM and SIGHUP, which programs
+   * send, always end it at once. @default "exit"
+   */
+  whileLoading?: "exit" | "wait";
+  /** Called at a first SIGINT while a config's code loads, with `whileLoading: "wait"`: the place to say so. */
+  onWaiting?: (reason: Interrupted) => void;
 }
 
 /**
@@ -89,7 +118,8 @@ export interface TrapOptions {
  * - A third signal exits at once in the same way.
  *
  * Call `release` when the command ends; dropkit used as a library keeps Node's defaults. While a config's code runs
- * (`withDefaultSignals`), the listeners are away and the kernel's default action applies.
+ * (`withDefaultSignals`), the listeners are away and the kernel's default action applies; while that code waits (the
+ * main thread idle), they are back, and a signal is acted on at once as `whileLoading` says.
  */
 export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const target = options.target ?? process;
@@ -115,11 +145,16 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   for (const name of Object.keys(signalExitCodes) as StopSignal[]) {
     const listener = (): void => {
       if (!controller.signal.aborted) {
-        controller.abort(new Interrupted(name));
+        const reason = new Interrupted(name, loadingFiles.at(-1));
+        controller.abort(reason);
+        if (reason.loading === undefined) return;
+        if (name === "SIGINT" && options.whileLoading === "wait") options.onWaiting?.(reason);
+        else exitNow(reason);
         return;
       }
       const reason = controller.signal.reason as Interrupted;
-      if (reason.hurry.aborted) {
+      // While a file loads there is nothing to put back, and nothing to hurry: now.
+      if (reason.hurry.aborted || loadingFiles.length > 0) {
         exitNow(reason);
         return;
       }
@@ -131,12 +166,12 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
     listeners.set(name, listener);
   }
   installed.add(trap);
-  if (defaultDepth === 0) trap.attach();
+  if (listening) trap.attach();
   return {
     signal: controller.signal,
     release() {
       clearTimeout(timer);
-      if (installed.delete(trap) && defaultDepth === 0) trap.detach();
+      if (installed.delete(trap) && listening) trap.detach();
       listeners.clear();
     },
   };
@@ -151,35 +186,172 @@ interface Installed {
 
 /** The traps not yet released. */
 const installed = new Set<Installed>();
-/** How many `withDefaultSignals` calls are running (presets may be evaluated while a config is). */
-let defaultDepth = 0;
+/** Whether the traps' listeners are on: always, except while a config's code may run (`withDefaultSignals`). */
+let listening = true;
+/** The files whose code is loading (presets may be evaluated while a config is), the innermost last. */
+const loadingFiles: string[] = [];
+
+function listen(on: boolean): void {
+  if (on === listening) return;
+  listening = on;
+  for (const trap of installed) {
+    if (on) trap.attach();
+    else trap.detach();
+  }
+}
 
 /**
- * Runs `work` (the evaluation of a config's or a preset's code) with SIGINT, SIGTERM and SIGHUP left to the kernel:
- * every trap's listeners are removed until it settles, so that the first signal ends the process at once (a shell
- * reports 130, 143 or 129), even while that code blocks the main thread (`while (true) {}`, an `execSync` that
- * hangs), where no listener could ever run: Node hands the signal to a listener only from its event loop, and
- * disables the default action while one is installed. Nothing is written before a config is known, so there is
- * nothing to put back. Only dropkit's own traps are removed: a host program's listeners (the library) stay.
+ * Runs `work` (the evaluation of `file`, a config's or a preset's code) with SIGINT, SIGTERM and SIGHUP left to the
+ * kernel while that code runs: the first signal ends the process at once (a shell reports 130, 143 or 129), even while
+ * the code blocks the main thread (`while (true) {}`, an `execSync` that hangs), where no listener could ever run:
+ * Node hands a signal to a listener only from its event loop, and disables the default action while one is installed.
+ * Nothing is written before a config is known, so there is nothing to put back. Only dropkit's own traps are removed: a
+ * host program's listeners (the library) stay.
+ *
+ * While the code waits (a timer, I/O, a child process: the event loop idle, with none of it running), the traps listen
+ * again (on Node; see `CodeWatch`), so that a signal then is heard at once, and the command can say so before it ends
+ * (`TrapOptions.whileLoading`).
  *
  * @throws Interrupted when a signal arrived before `work` began (it is not started then).
  */
-export async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
-  if (defaultDepth === 0 && installed.size > 0) {
+export async function withDefaultSignals<T>(file: string, work: () => Promise<T>): Promise<T> {
+  if (installed.size > 0) {
     // A signal the kernel has delivered but Node has not yet handed to a listener would be lost with the listeners:
     // one turn of the event loop hands it over first.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (listening) await new Promise((resolve) => setImmediate(resolve));
     for (const trap of installed) trap.signal.throwIfAborted();
   }
-  if (defaultDepth++ === 0) for (const trap of installed) trap.detach();
+  const outermost = loadingFiles.length === 0;
+  loadingFiles.push(file);
+  let watch: CodeWatch | undefined;
+  let pending: Promise<T>;
   try {
-    return await work();
+    listen(false);
+    watch = outermost && installed.size > 0 ? CodeWatch.start() : undefined;
+    // The code's first stretch runs in this call: the watch counts it as running.
+    pending = work();
+  } catch (error) {
+    pending = Promise.reject(error);
   } finally {
-    if (--defaultDepth === 0) for (const trap of installed) trap.attach();
+    watch?.ran();
+  }
+  try {
+    return await pending;
+  } finally {
+    loadingFiles.pop();
+    if (outermost) {
+      watch?.stop();
+      listen(true);
+    }
+  }
+}
+
+/**
+ * Tells when a config's code may be running from when it waits, so that dropkit's listeners are on only in between:
+ * every callback the event loop makes (a timer, I/O, a promise's continuation; `async_hooks` `before` and `after`)
+ * takes them away before it runs, and once the loop has made none for `quietMs`, a timer of its own puts them back.
+ * A signal's own callback leaves them on (the listener must hear it). Only on Node: elsewhere `start` gives nothing,
+ * and the kernel's default action holds while the code loads, as it does for a signal that comes while a callback runs.
+ */
+class CodeWatch {
+  /** How long the loop must make no callback before the listeners are put back: toggling them costs about 0.1 ms. */
+  static readonly quietMs = 50;
+  private readonly hook: AsyncHook;
+  /** Callbacks running, this call of `withDefaultSignals` counting as one until `ran`. */
+  private depth = 1;
+  /** Callbacks made so far, and their count when the timer was set. */
+  private calls = 0;
+  private callsAtTimer = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  static start(): CodeWatch | undefined {
+    if (process.versions.bun !== undefined || process.versions.deno !== undefined || typeof createHook !== "function") return undefined;
+    return new CodeWatch();
+  }
+
+  private constructor() {
+    this.hook = createHook({
+      before: () => {
+        this.depth++;
+        const resource = executionAsyncResource();
+        if (resource === this.timer) return;
+        if (isSignalHandle(resource)) return;
+        this.calls++;
+        listen(false);
+      },
+      after: () => {
+        if (this.depth > 0) this.depth--;
+        if (this.depth === 0) this.wait();
+      },
+    });
+    this.hook.enable();
+  }
+
+  /** The synchronous call into the code has returned. */
+  ran(): void {
+    if (--this.depth === 0) this.wait();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.hook.disable();
+    clearTimeout(this.timer);
+  }
+
+  /** The loop has no callback running: the listeners go back on once it has made none for `quietMs`. */
+  private wait(): void {
+    if (this.stopped || listening || this.timer !== undefined) return;
+    this.callsAtTimer = this.calls;
+    // Unref'd: it never keeps the process alive by itself (a config that can never settle is told by the loop emptying).
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.stopped) return;
+      if (this.calls !== this.callsAtTimer) this.wait();
+      else this.listen();
+    }, CodeWatch.quietMs).unref();
+  }
+
+  private listen(): void {
+    if (signalHandle !== undefined) {
+      listen(true);
+      return;
+    }
+    // Learnt once, outside the hooks' callbacks (Node runs no hook that is turned on inside one).
+    const probe = createHook({
+      init: (_id, type, _trigger, resource) => {
+        if (type === "SIGNALWRAP") signalHandle ??= (resource as object).constructor as SignalHandle;
+      },
+    });
+    probe.enable();
+    try {
+      listen(true);
+    } finally {
+      probe.disable();
+    }
   }
 }
 
 /** The `Interrupted` that stopped a run, if `signal` was aborted by `trapSignals`. */
 export function interruptionOf(signal: AbortSignal | undefined): Interrupted | null {
   return signal?.aborted && signal.reason instanceof Interrupted ? signal.reason : null;
+}
+
+/** A Node signal handle's class. */
+type SignalHandle = abstract new (...args: never[]) => unknown;
+
+/** The class of Node's signal handles (`SIGNALWRAP` resources), learnt when the listeners are first put back (`CodeWatch`). */
+let signalHandle: SignalHandle | undefined;
+
+/**
+ * Whether an async resource is a signal handle: its callback is a signal, for the listeners to hear. Never throws
+ * (inside a hook, a throw ends the process).
+ */
+function isSignalHandle(resource: unknown): boolean {
+  try {
+    return signalHandle !== undefined && resource instanceof signalHandle;
+  } catch {
+    // A resource a config made, whose prototype chain throws: not a signal.
+    return false;
+  }
 }

@@ -33,8 +33,8 @@ export type FileRole = "config" | "preset";
 export async function evaluateConfig(judged: JudgedFile, text: string, budget?: ReadBudget): Promise<{ [key: string]: JsonValue }> {
   const { path: file, role } = judged;
   // Recorded until the data is read: an error's position is mapped through the code jiti ran. Signals are the kernel's
-  // until then (src/signals.ts): the file's code, its getters included, may block the main thread.
-  return withDefaultSignals(() =>
+  // while it runs (src/signals.ts): the file's code, its getters included, may block the main thread.
+  return withDefaultSignals(file, () =>
     withoutExit(() =>
       recordCompiledCode(async () => {
         try {

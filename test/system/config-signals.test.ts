@@ -1,4 +1,4 @@
-// SIGINT, SIGTERM and SIGHUP sent to the built CLI while a config's code blocks the main thread (issue 34, item 6).
+// SIGINT, SIGTERM and SIGHUP sent to the built CLI while a config's code blocks the main thread (issue 34, item 6), or waits (issue 36, item 7).
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import { signalExitCodes, trapSignals, withDefaultSignals, type StopSignal } from "../../src/signals.js";
 import { cliPath, fixture } from "../helpers/cli.js";
 import { isRunning, killQuietly, waitFor } from "../helpers/processes.js";
+import { hasScript, keys, Terminal } from "../helpers/pty.js";
 
 const stopSignals = Object.keys(signalExitCodes) as StopSignal[];
 
@@ -35,7 +36,12 @@ const blocking = {
  * run that went on would write the state and the cache file.
  */
 function startCreate(root: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cliPath, "create", "--log-format=json"], {
+  return startDropkit(root, ["create", "--log-format=json"], env);
+}
+
+/** Starts dropkit with `args` in its own process group; `stderr()` is what it has written so far. */
+function startDropkit(root: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [cliPath, ...args], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -62,7 +68,7 @@ function startCreate(root: string, env: Record<string, string> = {}) {
     }
   }, 60_000);
   void exited.then(() => clearTimeout(guard));
-  return { child, exited };
+  return { child, exited, stderr: () => stderr };
 }
 
 /** What a shell prints for `$?`: the exit code, or 128 + the number of the signal that ended the process. */
@@ -152,20 +158,226 @@ describe("a config whose code blocks the main thread", { timeout: 180_000 }, () 
   });
 });
 
+/** Configs that say they started (a file the test waits for), then wait: the main thread is free while they do. */
+const waiting = {
+  "a .ts config awaiting a timer at its top level": {
+    "dropkit.config.ts": [
+      `import fs from "node:fs";`,
+      `fs.writeFileSync("started", "");`,
+      `await new Promise((resolve) => setTimeout(resolve, 20_000));`,
+      `export default { theme: "none" };\n`,
+    ].join("\n"),
+  },
+  "a .js config whose exported function awaits a child process": {
+    "dropkit.config.js": [
+      `const { execFile } = require("node:child_process");`,
+      `module.exports = async () => {`,
+      `  require("node:fs").writeFileSync("started", "");`,
+      `  await new Promise((resolve) => execFile("sleep", ["20"], resolve));`,
+      `  return { theme: "none" };`,
+      `};\n`,
+    ].join("\n"),
+  },
+} as const;
+
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // Nothing left in it.
+  }
+}
+
+/** The JSON records dropkit wrote to stderr so far. */
+function recordsOf(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Starts dropkit in a drop holding `files`, and returns once the config's code has started and is waiting. */
+async function startWaiting(files: Record<string, string>, args: string[], env: Record<string, string> = {}) {
+  const root = fixture({ ...files, ...drop });
+  const before = fs.readdirSync(root).sort();
+  const run = startDropkit(root, args, env);
+  await waitFor(() => fs.existsSync(path.join(root, "started")), 20_000, "the config to start");
+  // The listeners come back once the loop has made no callback for 50 ms; a signal before that ends the run as above.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const unchanged = () => {
+    // What the config started (execFile's sleep) is its own, and outlives a dropkit that got the signal alone.
+    killGroup(run.child.pid!);
+    assert.deepEqual(fs.readdirSync(root).sort(), [...before, "started"].sort(), "nothing written");
+  };
+  return { ...run, root, unchanged };
+}
+
+describe("Ctrl-C while a config's code waits", { timeout: 180_000 }, () => {
+  for (const [what, files] of Object.entries(waiting)) {
+    test(`${what}: config stops at the first SIGINT, at once, with its Interrupted record naming the file`, async () => {
+      const run = await startWaiting(files, ["config", "--json"]);
+      const sent = performance.now();
+      run.child.kill("SIGINT");
+      const { status, at, stdout, stderr } = await run.exited;
+      assert.equal(status, 130, stderr);
+      assert.ok(at - sent < 1000, `ended ${Math.round(at - sent)} ms after the signal`);
+      assert.equal(stdout, "", "nothing on stdout: the config was not loaded");
+      const records = recordsOf(stderr);
+      assert.deepEqual(
+        records.map((r) => [r.event, r.name, r.exitCode, r.source]),
+        [["error", "Interrupted", 130, "SIGINT"]],
+      );
+      assert.match(String(records[0]!.message), new RegExp(`while ${path.join(run.root, Object.keys(files)[0]!)} was loading`));
+      run.unchanged();
+    });
+
+    test(`${what}: create notes the first SIGINT at once and keeps waiting; the second ends it with 130, nothing written`, async () => {
+      const run = await startWaiting(files, ["create", "--log-format=json"]);
+      const sent = performance.now();
+      run.child.kill("SIGINT");
+      await waitFor(() => run.stderr().includes('"WaitingForConfig"'), 5_000, "the note");
+      assert.ok(performance.now() - sent < 1000, `noted ${Math.round(performance.now() - sent)} ms after the signal`);
+      const [note] = recordsOf(run.stderr());
+      assert.equal(note!.event, "warning");
+      assert.equal(note!.source, "SIGINT");
+      assert.equal(note!.file, path.join(run.root, Object.keys(files)[0]!));
+      assert.match(String(note!.message), /Press Ctrl-C again to quit now/);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(isRunning(run.child.pid!), true, "the first Ctrl-C waits for the config");
+      const second = performance.now();
+      run.child.kill("SIGINT");
+      const { status, at, stderr } = await run.exited;
+      assert.equal(status, 130, stderr);
+      assert.ok(at - second < 1000, `ended ${Math.round(at - second)} ms after the second signal`);
+      assert.deepEqual(
+        recordsOf(stderr).map((r) => [r.event, r.code ?? r.name]),
+        [
+          ["warning", "WaitingForConfig"],
+          ["error", "Interrupted"],
+        ],
+      );
+      run.unchanged();
+    });
+  }
+
+  test("create after one SIGINT: the config finishes loading, then the run stops with 130 before logging or writing anything", async () => {
+    const files = {
+      "dropkit.config.ts": [
+        `import fs from "node:fs";`,
+        `export default async () => {`,
+        `  fs.writeFileSync("started", "");`,
+        `  await new Promise((resolve) => setTimeout(resolve, 2_000));`,
+        `  fs.writeFileSync("loaded", "");`,
+        `  return { theme: "none" };`,
+        `};\n`,
+      ].join("\n"),
+    };
+    const run = await startWaiting(files, ["create", "--log-format=json"]);
+    run.child.kill("SIGINT");
+    const { status, stderr } = await run.exited;
+    assert.equal(status, 130, stderr);
+    assert.ok(fs.existsSync(path.join(run.root, "loaded")), "the config's code ran to its end");
+    const records = recordsOf(stderr);
+    assert.deepEqual(
+      records.map((r) => [r.event, r.code ?? r.name]),
+      [
+        ["warning", "WaitingForConfig"],
+        ["error", "Interrupted"],
+      ],
+    );
+    assert.match(String(records[1]!.message), /was loading: the run stopped once it had loaded, and nothing was written/);
+    fs.rmSync(path.join(run.root, "loaded"));
+    run.unchanged();
+  });
+
+  for (const name of ["SIGTERM", "SIGHUP"] as const) {
+    test(`create: ${name}, which programs send, ends the run at once with its record (no note)`, async () => {
+      const run = await startWaiting(waiting["a .ts config awaiting a timer at its top level"], ["create", "--log-format=json"]);
+      const sent = performance.now();
+      run.child.kill(name);
+      const { status, at, stderr } = await run.exited;
+      assert.equal(status, signalExitCodes[name], stderr);
+      assert.ok(at - sent < 1000, `ended ${Math.round(at - sent)} ms after the signal`);
+      assert.deepEqual(
+        recordsOf(stderr).map((r) => [r.event, r.name, r.source]),
+        [["error", "Interrupted", name]],
+      );
+      run.unchanged();
+    });
+  }
+
+  test("--quiet keeps the note, in the text log too", async () => {
+    const run = await startWaiting(waiting["a .ts config awaiting a timer at its top level"], ["create", "-q"]);
+    run.child.kill("SIGINT");
+    await waitFor(() => run.stderr().includes("Press Ctrl-C again"), 5_000, "the note");
+    assert.match(run.stderr(), /^warning +Interrupted by SIGINT \(Ctrl-C\) while \S+dropkit\.config\.ts is loading: waiting for it/);
+    run.child.kill("SIGINT");
+    const { status, stderr } = await run.exited;
+    assert.equal(status, 130, stderr);
+    assert.match(stderr, /^error +Interrupted \(exit 130\)/m);
+    run.unchanged();
+  });
+
+  test("a config that waits, then holds the main thread: after the note, the second SIGINT ends it at once (the kernel's, no record)", async () => {
+    const files = {
+      "dropkit.config.ts": [
+        `import fs from "node:fs";`,
+        `fs.writeFileSync("started", "");`,
+        `await new Promise((resolve) => setTimeout(resolve, 1_500));`,
+        `fs.writeFileSync("looping", "");`,
+        `while (true) {}`,
+        `export default { theme: "none" };\n`,
+      ].join("\n"),
+    };
+    const run = await startWaiting(files, ["create", "--log-format=json"]);
+    run.child.kill("SIGINT");
+    await waitFor(() => run.stderr().includes('"WaitingForConfig"'), 5_000, "the note");
+    await waitFor(() => fs.existsSync(path.join(run.root, "looping")), 10_000, "the loop to start");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = performance.now();
+    run.child.kill("SIGINT");
+    const { status, at, stderr } = await run.exited;
+    assert.equal(status, 130, stderr);
+    assert.ok(at - sent < 1000, `ended ${Math.round(at - sent)} ms after the signal`);
+    assert.deepEqual(
+      recordsOf(stderr).map((r) => r.code ?? r.name),
+      ["WaitingForConfig"],
+    );
+    fs.rmSync(path.join(run.root, "looping"));
+    run.unchanged();
+  });
+
+  test("Ctrl-C at a terminal: the note, then the second Ctrl-C quits with 130", {
+    skip: hasScript() ? false : "script(1) is not available",
+  }, async () => {
+    const root = fixture({ ...waiting["a .ts config awaiting a timer at its top level"], ...drop });
+    const terminal = new Terminal(root, ["create"]);
+    await waitFor(() => fs.existsSync(path.join(root, "started")), 20_000, "the config to start");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    terminal.send(keys.ctrlC);
+    await terminal.expect("is loading: waiting for it to finish", 5_000);
+    await terminal.expect("Press Ctrl-C again to quit now.");
+    terminal.send(keys.ctrlC);
+    await terminal.expect("Interrupted (exit 130)", 5_000);
+    assert.equal(await terminal.exit(), 130);
+    assert.equal(fs.existsSync(path.join(root, ".dropkit.json")), false);
+  });
+});
+
 describe("withDefaultSignals", () => {
   test("takes dropkit's listeners away while the work runs and puts them back after, nested or not", async () => {
     const target = new EventEmitter();
     const trap = trapSignals({ target: target as never });
     const counts = () => stopSignals.map((s) => target.listenerCount(s));
     assert.deepEqual(counts(), [1, 1, 1]);
-    await withDefaultSignals(async () => {
+    await withDefaultSignals("a.ts", async () => {
       assert.deepEqual(counts(), [0, 0, 0]);
-      await withDefaultSignals(async () => assert.deepEqual(counts(), [0, 0, 0]));
+      await withDefaultSignals("b.ts", async () => assert.deepEqual(counts(), [0, 0, 0]));
       assert.deepEqual(counts(), [0, 0, 0], "still away while the outer work runs");
     });
     assert.deepEqual(counts(), [1, 1, 1]);
     await assert.rejects(
-      withDefaultSignals(async () => {
+      withDefaultSignals("a.ts", async () => {
         throw new Error("boom");
       }),
       /boom/,
@@ -181,7 +393,7 @@ describe("withDefaultSignals", () => {
     target.emit("SIGHUP");
     let ran = false;
     await assert.rejects(
-      withDefaultSignals(async () => {
+      withDefaultSignals("a.ts", async () => {
         ran = true;
       }),
       (error) => error === trap.signal.reason,
@@ -195,7 +407,7 @@ describe("withDefaultSignals", () => {
     const host = (): void => {};
     process.on("SIGTERM", host);
     try {
-      await withDefaultSignals(async () => assert.equal(process.listeners("SIGTERM").includes(host), true));
+      await withDefaultSignals("a.ts", async () => assert.equal(process.listeners("SIGTERM").includes(host), true));
     } finally {
       process.off("SIGTERM", host);
     }

@@ -71,7 +71,19 @@ export abstract class DropkitCommand extends Command {
       this.context.env,
       this.quiet,
     );
-    const trap = trapSignals({ onExit: (reason) => reportInterrupted(log, reason, true) });
+    const trap = trapSignals({
+      onExit: (reason) => reportInterrupted(log, reason, true),
+      whileLoading: this.whileConfigLoads(),
+      // The note at a first Ctrl-C while a config's code waits: a warning with a code, so that --quiet keeps it.
+      onWaiting: (reason) =>
+        log.write({
+          event: "warning",
+          code: "WaitingForConfig",
+          message: reason.waitingNote(),
+          source: reason.signal,
+          file: reason.loading,
+        }),
+    });
     try {
       const code = await this.run(log, trap.signal);
       const interrupted = interruptionOf(trap.signal);
@@ -85,6 +97,14 @@ export abstract class DropkitCommand extends Command {
     } finally {
       trap.release();
     }
+  }
+
+  /**
+   * What a signal does while a config's code loads (`TrapOptions.whileLoading`): "exit" stops at once, as nothing is
+   * written yet; a command whose run is worth finishing cleanly says "wait".
+   */
+  protected whileConfigLoads(): "exit" | "wait" {
+    return "exit";
   }
 
   /** The flags that take part in the merge. */

@@ -53,6 +53,14 @@ export class CreateCommand extends DropkitCommand {
     description: "resolve, scan and check the archives and log the plan; run no hook and write nothing",
   });
 
+  /**
+   * A first Ctrl-C while the config's code waits gets a note, and the run stops once it has loaded (a second quits at
+   * once); SIGTERM and SIGHUP stop it at once. Either way nothing is written: the run has not begun.
+   */
+  protected override whileConfigLoads(): "wait" {
+    return "wait";
+  }
+
   protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
     const [{ loadConfig }, { checkHooksTrust }, { trustScope }, { stateFileName }] = await Promise.all([
       import("../../config/resolve.js"),
@@ -66,6 +74,8 @@ export class CreateCommand extends DropkitCommand {
     // again under the lock (below).
     const listing = new FolderListing(cwd);
     const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
+    // Interrupted while a .ts config loaded: stop before logging what it resolved to.
+    signal.throwIfAborted();
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
     // Hooks another user could have written, or a hooks path that is no directory, stop the run here, both phases.
