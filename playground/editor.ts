@@ -1,6 +1,6 @@
-// The config editor: CodeMirror 6 with JSON, line numbers, bracket matching and closing, folding, Tab indentation, completion, hover and the core's problems marked.
+// The config editor: CodeMirror 6 with JSON, line numbers, bracket matching, folding, Tab indentation and the page's marks; completion,
+// bracket closing and hover join it once the first result is shown (playground/later.ts).
 
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
 import {
   deleteCharBackward,
   history,
@@ -12,10 +12,10 @@ import {
 } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { EditorState } from "@codemirror/state";
-import { EditorView, hoverTooltip, keymap, lineNumbers, type Tooltip } from "@codemirror/view";
+import { Compartment, EditorState, type Extension } from "@codemirror/state";
+import { EditorView, highlightSpecialChars, keymap, lineNumbers } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
-import { problemMarks } from "./marks.ts";
+import { editorMarks } from "./marks.ts";
 
 export interface EditorOptions {
   parent: HTMLElement;
@@ -23,9 +23,10 @@ export interface EditorOptions {
   /** The editor's accessible name ("Config"). */
   label: string;
   onChange: () => void;
-  complete: CompletionSource;
-  hover: (view: EditorView, pos: number) => Tooltip | null;
 }
+
+/** Where the extensions loaded after the first result go: completion, bracket closing, hover. */
+const later = new Compartment();
 
 /** Colours come from the page's CSS variables, so that light and dark mode are one theme. */
 const theme = EditorView.theme({
@@ -58,6 +59,11 @@ const theme = EditorView.theme({
   ".cm-problem": { textDecoration: "underline wavy var(--bad)", textDecorationSkipInk: "none", backgroundColor: "var(--bad-bg)" },
   ".cm-tooltip-problem": { padding: "4px 10px 8px", borderLeft: "4px solid var(--bad)" },
   ".cm-tooltip-problem p": { margin: "4px 0" },
+  ".cm-overridden": { textDecoration: "line-through 1.5px var(--muted)", backgroundColor: "var(--line)" },
+  ".cm-tooltip-override": { padding: "4px 10px", borderLeft: "4px solid var(--muted)" },
+  ".cm-tooltip-override p": { margin: "4px 0" },
+  // The caret's tooltip is for the one typing: hidden while the focus is elsewhere.
+  "&:not(.cm-focused) .cm-tooltip-caret": { display: "none" },
   ".cm-tooltip-problem button": {
     backgroundColor: "var(--accent)",
     color: "var(--on-accent)",
@@ -89,23 +95,22 @@ export function createEditor(options: EditorOptions): EditorView {
     state: EditorState.create({
       doc: options.doc,
       extensions: [
+        // Lines end at "\n" only, as the core counts them: a CR stays in the text (shown as a control character), so the
+        // text is the file's bytes and a CR-only file is one line here as it is for dropkit.
+        EditorState.lineSeparator.of("\n"),
+        highlightSpecialChars(),
         lineNumbers(),
         history(),
         indentOnInput(),
         bracketMatching(),
-        // CodeMirror's own bracket and quote closing and folding: 3.4 KB gzipped, past the page's 150 KB (docs/performance.md).
-        closeBrackets(),
         foldGutter(),
         json(),
         syntaxHighlighting(highlight),
-        autocompletion({ override: [options.complete], icons: false }),
-        hoverTooltip(options.hover, { hoverTime: 250 }),
-        problemMarks(),
+        editorMarks(),
+        later.of([]),
         // Enter and Backspace as CodeMirror does them (indentation), history and indentation keys; caret motion, selection and
         // word deletion are the browser's own, which saves the page the 2.5 KB of CodeMirror's standard keymap.
         keymap.of([
-          ...closeBracketsKeymap,
-          ...completionKeymap,
           ...foldKeymap,
           ...historyKeymap,
           { key: "Enter", run: insertNewlineAndIndent },
@@ -115,7 +120,8 @@ export function createEditor(options: EditorOptions): EditorView {
           indentWithTab,
         ]),
         // An id in the page cannot name an element in the shadow root, so the name is the content's own label.
-        EditorView.contentAttributes.of({ "aria-label": options.label, spellcheck: "false", autocapitalize: "off" }),
+        // tabindex: the scroller around it scrolls, and a scrolling region needs focusable content that tools can see as such.
+        EditorView.contentAttributes.of({ "aria-label": options.label, spellcheck: "false", autocapitalize: "off", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange();
         }),
@@ -125,7 +131,28 @@ export function createEditor(options: EditorOptions): EditorView {
   });
 }
 
+/** Adds the extensions loaded after the first result (their keys before the editor's own: Enter picks a completion). */
+export function addLater(view: EditorView, extensions: Extension): void {
+  view.dispatch({ effects: later.reconfigure(extensions) });
+}
+
 /** Replaces the whole text as one undoable change. */
 export function replaceText(view: EditorView, text: string): void {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+/** Replaces the text with `text` by changing only the part that differs, so that the caret and the scroll stay where they were. */
+export function changeText(view: EditorView, text: string): void {
+  const old = view.state.doc.toString();
+  if (old === text) return;
+  let start = 0;
+  while (start < old.length && start < text.length && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let end = 0;
+  while (
+    end < old.length - start &&
+    end < text.length - start &&
+    old.charCodeAt(old.length - 1 - end) === text.charCodeAt(text.length - 1 - end)
+  )
+    end++;
+  view.dispatch({ changes: { from: start, to: old.length - end, insert: text.slice(start, text.length - end) } });
 }

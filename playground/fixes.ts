@@ -1,6 +1,11 @@
-// Quick fixes: every "did you mean" of the core (keys, enum values, preset and theme names, variable names) as an edit of the input it came from.
+// Quick fixes: every "did you mean" of the core (keys, enum values, preset and theme names, variable names) as an edit of the input it came from,
+// offered only when it is safe: tried on a copy of the inputs, it must not add a problem.
 
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
+import { propertySpan } from "./jsontext.ts";
+import { inFolder } from "./layers.ts";
+import type { PageInputs } from "./pageinputs.ts";
+import type { Verdict } from "./verdict.ts";
 
 /** Where a fix writes: a span of a text (the editor or a preset file), a variable, or a flag field. */
 export type FixEdit =
@@ -9,7 +14,7 @@ export type FixEdit =
   | { target: "flag"; flag: string; value: string };
 
 export interface Fix {
-  /** The button's name: what it does, `Use "theme"`. */
+  /** The button's name: what it does, `Use "theme"`, `Remove "thme"`. */
   label: string;
   edit: FixEdit;
 }
@@ -56,6 +61,67 @@ export function fixFor(
   }
   if (source === "--theme" || source === "--log-format") return { label, edit: { target: "flag", flag: source, value: suggestion } };
   return undefined;
+}
+
+/**
+ * The fixes that could mend a problem, the preferred first: the did-you-mean, and for an unknown key, removing the
+ * property (when the key it means is set already, the rename would make a duplicate; removing it is then the fix).
+ */
+export function candidatesFor(
+  problem: CoreDiagnostic | CoreWarning,
+  textOf: (file: string) => string | undefined,
+  setVariables: ReadonlySet<string> = new Set(),
+): Fix[] {
+  const fix = fixFor(problem, textOf, setVariables);
+  if (fix?.edit.target !== "text" || !("name" in problem)) return fix ? [fix] : [];
+  const edit = fix.edit;
+  const text = textOf(edit.file)!;
+  if (!/^\s*:/.test(text.slice(edit.to, edit.to + 40))) return [fix];
+  const span = propertySpan(text, edit.from);
+  if (!span) return [fix];
+  const removal: Fix = {
+    label: `Remove ${edit.expect}`,
+    edit: { target: "text", file: edit.file, from: span.from, to: span.to, expect: text.slice(span.from, span.to), insert: "" },
+  };
+  return [fix, removal];
+}
+
+/** The inputs with a fix applied; undefined when the text it edits has changed since (the fix is then stale). */
+export function applyToState(state: PageInputs, fix: Fix, configSource: string): PageInputs | undefined {
+  const edit = fix.edit;
+  if (edit.target === "env") return { ...state, env: applyToEnv(state.env, edit) };
+  if (edit.target === "flag") return edit.flag === "--theme" ? { ...state, theme: edit.value } : { ...state, logFormat: edit.value };
+  const splice = (text: string) =>
+    text.slice(edit.from, edit.to) === edit.expect ? text.slice(0, edit.from) + edit.insert + text.slice(edit.to) : undefined;
+  if (edit.file === configSource) {
+    const config = splice(state.config);
+    return config === undefined ? undefined : { ...state, config };
+  }
+  const index = state.presetFiles.findIndex((f) => inFolder(f.path) === edit.file);
+  const text = index < 0 ? undefined : splice(state.presetFiles[index]!.text);
+  if (text === undefined) return undefined;
+  return { ...state, presetFiles: state.presetFiles.map((f, i) => (i === index ? { ...f, text } : f)) };
+}
+
+/**
+ * Whether a fix is safe: with it applied, no problem is added. Problems compare by name and key path (their positions
+ * move with the edit); a fix of a problem must leave fewer than before, a fix of a warning no more. A fix that changes
+ * which file dropkit reads (a package.json's `dropkit` key spelt right) is judged by the count alone: its paths are another file's.
+ */
+export function isSafe(before: Verdict, after: Verdict, fixesProblem: boolean): boolean {
+  const was = before.problems.length;
+  const now = after.problems.length;
+  if (fixesProblem ? now >= was : now > was) return false;
+  if (before.file !== after.file || before.read !== after.read) return true;
+  const pool = new Map<string, number>();
+  const id = (p: CoreDiagnostic) => `${p.name}\u0000${p.path}\u0000${p.file ?? p.source.replace(/:\d+:\d+$/, "")}`;
+  for (const p of before.problems) pool.set(id(p), (pool.get(id(p)) ?? 0) + 1);
+  for (const p of after.problems) {
+    const left = pool.get(id(p)) ?? 0;
+    if (left === 0) return false;
+    pool.set(id(p), left - 1);
+  }
+  return true;
 }
 
 /**

@@ -1,34 +1,34 @@
-// The playground page: reads the editor and the simulated layers, asks the wasm core to resolve them, renders the answer.
+// The playground page: reads the editor and the simulated layers, judges them as the CLI would (playground/verdict.ts), renders the answer.
 
 import type { EditorView } from "@codemirror/view";
 import wasmDeflated from "virtual:dropkit-wasm";
-import { configCompletions } from "./complete.ts";
-import { createEditor, replaceText } from "./editor.ts";
-import { exampleInputs, examples } from "./examples.ts";
-import { renderExplain } from "./explain.ts";
-import { applyToEnv, type Fix, fixFor, locate } from "./fixes.ts";
-import { configHover } from "./hover.ts";
-import { type ProblemMark, showProblems } from "./marks.ts";
-import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
+import { formatValue } from "../src/output/table.ts";
+import { addLater, changeText, createEditor } from "./editor.ts";
+import { applyToState, candidatesFor, type Fix, isSafe, locate, offsetOf } from "./fixes.ts";
 import { applyInputs, presetChoice, presetNames, readInputs, showNotes, themesAndModules } from "./form.ts";
+import { valueEnd } from "./jsontext.ts";
+import { inFolder, parseEnv, parseFlags } from "./layers.ts";
+import type * as Later from "./later.ts";
+import { type OverrideMark, type ProblemMark, showMarks } from "./marks.ts";
+import { decodeFragment, defaults, encodeFragment, type PageInputs } from "./pageinputs.ts";
 import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
 import {
   entriesMore,
   entriesShown,
+  type ListedProblem,
   renderProblems,
   renderSelection,
+  renderStatus,
   renderTable,
   renderTableText,
   renderWarnings,
-  type ListedProblem,
 } from "./render.ts";
-import { type Answer, resolveInputs } from "./resolve.ts";
+import type { Answer, Step } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
-import { decodeFragment, defaults, encodeFragment, type PageInputs } from "./pageinputs.ts";
-import { looksLikePackageJson } from "./packagejson.ts";
-import { copyText, exportConfig, formatConfig } from "./tools.ts";
 import { byId, ui } from "./ui.ts";
+import { fileBytes, judge, type Verdict } from "./verdict.ts";
 import { openPageCore, type PageCore } from "./wasm.ts";
+import { loadLater } from "virtual:dropkit-later";
 
 let core: PageCore;
 let editor: EditorView;
@@ -41,17 +41,17 @@ let lastRunCost = 0;
 /** The fragment this page last wrote, to tell its own updates from a link pasted into the address bar. */
 let writtenHash = "";
 let firstRun = true;
-/** The latest answer and what the page made of it: completion, hover and the fix buttons read them. */
-let answer: Answer = { ok: true, errors: [], warnings: [], rows: [], partial: false };
+/** The latest verdict, and the inputs it judged: completion, hover and the fix buttons read them. */
+let verdict: Verdict | undefined;
+const noAnswer: Answer = { ok: true, errors: [], warnings: [], rows: [], partial: false };
 /**
  * The answer the result shows: the latest, or while the config does not parse (a moment mid-typing), the last one
  * whose config did, marked stale, so that the table does not flip to the defaults and back with each keystroke.
  */
-let resolved: Answer = answer;
+let resolved: Answer = noAnswer;
 let stale = false;
 let listed: ListedProblem[] = [];
 let warningFixes: Array<Fix | undefined> = [];
-let packageJson = false;
 /** The key the explain view shows. */
 let explained: string | undefined;
 /** How many entries of each union list the table and the explain view show (more on request). */
@@ -59,26 +59,27 @@ const shownEntries = new Map<string, number>();
 const shown = (key: string) => shownEntries.get(key) ?? entriesShown;
 /** Said once, with the next answer's status: a link that could not be read. */
 let linkNote = "";
+/** Said once, with the next answer's status: what a fix did, or why it was not applied. */
+let fixNote = "";
+/** The part loaded after the first result (completion, hover, explain, Format, Export, the examples), once it is here. */
+let later: typeof Later | undefined;
+let laterReady: Promise<typeof Later> | undefined;
+/**
+ * Up to this many bytes of config and preset text, each fix is tried on a copy of the inputs before it is offered (a run
+ * of the core per fix); above it, a fix is tried when it is pressed, so that typing into a large file stays fast.
+ */
+const verifyBelowBytes = 256 * 1024;
 
 void start();
 
 async function start(): Promise<void> {
   performance.mark("dropkit:script-start");
-  keepOffline();
   setUpScheme(byId("scheme"));
   // The core inflates and compiles off the main thread while the editor is made.
   const opening = openPageCore(wasmDeflated);
   opening.catch(() => undefined);
   const state = await readLink();
-  for (const example of examples) ui.examples.add(new Option(example.title, example.id));
-  editor = createEditor({
-    parent: ui.editor,
-    doc: state.config,
-    label: "Config",
-    onChange: schedule,
-    complete: configCompletions(() => ({ packageJson, presetNames: presetNames(), ...themesAndModules() })),
-    hover: configHover(() => ({ packageJson, rows: resolved.rows })),
-  });
+  editor = createEditor({ parent: ui.editor, doc: state.config, label: "Config", onChange: schedule });
   try {
     core = await opening;
     performance.mark("dropkit:core-ready");
@@ -92,18 +93,38 @@ async function start(): Promise<void> {
   run();
 }
 
+/** The part of the page that the first result does not need, loaded once it is shown; its pieces join the page as it comes. */
+function needLater(): Promise<typeof Later> {
+  laterReady ??= loadLater().then((module) => {
+    later = module;
+    const packageJson = () => verdict?.file === "package.json";
+    addLater(
+      editor,
+      module.editorExtensions(
+        () => ({ packageJson: packageJson(), presetNames: presetNames(), ...themesAndModules() }),
+        () => ({ packageJson: packageJson(), rows: resolved.rows }),
+      ),
+    );
+    for (const example of module.examples) ui.examples.add(new Option(example.title, example.id));
+    if (explained !== undefined) renderResolved();
+    return module;
+  });
+  return laterReady;
+}
+
 function wireEvents(): void {
   for (const field of [ui.env, ui.theme, ui.exclude, ui.archives, ui.presetFiles]) field.addEventListener("input", schedule);
   for (const field of [ui.format, ui.logFormat, ui.presets]) field.addEventListener("change", run);
   byId("config-label").addEventListener("click", () => editor.focus());
   ui.problems.addEventListener("click", (event) => {
     const target = (event.target as Element).closest("button");
-    if (target?.dataset.fix !== undefined) applyFix(listed[Number(target.dataset.fix)]?.fix);
+    if (target?.dataset.fix !== undefined) applyFix(listed[Number(target.dataset.fix)]?.fix, true);
     else if (target?.dataset.index !== undefined) jumpTo(listed[Number(target.dataset.index)]!);
   });
+  ui.fixAll.addEventListener("click", applyAllFixes);
   ui.warnings.addEventListener("click", (event) => {
     const target = (event.target as Element).closest("button");
-    if (target?.dataset.warningFix !== undefined) applyFix(warningFixes[Number(target.dataset.warningFix)]);
+    if (target?.dataset.warningFix !== undefined) applyFix(warningFixes[Number(target.dataset.warningFix)], false);
   });
   ui.table.addEventListener("click", (event) => {
     const target = (event.target as Element).closest("button");
@@ -111,10 +132,11 @@ function wireEvents(): void {
     const key = target?.dataset.key;
     if (key === undefined) return;
     if (explained === key) return closeExplain();
-    explain(key);
-    // The view is a region of its own: it comes into sight and takes the focus, so the keyboard is where the eyes are.
-    ui.explain.section.scrollIntoView({ block: "nearest" });
-    ui.explain.heading.focus({ preventScroll: true });
+    void explain(key).then(() => {
+      // The view is a region of its own: it comes into sight and takes the focus, so the keyboard is where the eyes are.
+      ui.explain.section.scrollIntoView({ block: "nearest" });
+      ui.explain.heading.focus({ preventScroll: true });
+    });
   });
   ui.explain.section.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
@@ -141,25 +163,28 @@ function wireEvents(): void {
     addPresetFile(ui.presetFiles);
     run();
   });
-  ui.examples.addEventListener("change", () => {
-    const example = examples.find((e) => e.id === ui.examples.value);
+  ui.examples.addEventListener("change", async () => {
+    const module = await needLater();
+    const example = module.examples.find((e) => e.id === ui.examples.value);
     if (!example) return;
-    loadInputs(exampleInputs(example));
+    loadInputs(module.exampleInputs(example));
   });
-  byId("format-text").addEventListener("click", () => {
-    const formatted = formatConfig(core, editor.state.doc.toString());
-    if (typeof formatted === "string") replaceText(editor, formatted);
+  byId("format-text").addEventListener("click", async () => {
+    const module = await needLater();
+    const formatted = module.formatConfig(core, editor.state.doc.toString());
+    if (typeof formatted === "string") changeText(editor, formatted);
     else setStatus(`Not formatted: ${formatted.error}`, "bad");
     editor.focus();
   });
-  byId("export-ts").addEventListener(
-    "click",
-    () => void exportConfig(core, editor.state.doc.toString(), packageJson, "ts", answer.errors.length),
-  );
-  byId("export-package").addEventListener(
-    "click",
-    () => void exportConfig(core, editor.state.doc.toString(), packageJson, "package.json", answer.errors.length),
-  );
+  for (const [id, form] of [
+    ["export-ts", "ts"],
+    ["export-package", "package.json"],
+  ] as const) {
+    byId(id).addEventListener("click", async () => {
+      const module = await needLater();
+      await module.exportConfig(core, editor.state.doc.toString(), verdict?.file === "package.json", form, verdict?.problems.length ?? 0);
+    });
+  }
   byId("copy-link").addEventListener("click", async () => {
     // The state as it is now, typing included that the address does not hold yet.
     const link = location.href.replace(/#.*$/, "") + (await encodeFragment(readInputs(editor)));
@@ -185,7 +210,7 @@ function schedule(): void {
   timer = setTimeout(run, Math.min(120, Math.max(20, 2 * lastRunCost)));
 }
 
-/** Resolves the current inputs and renders the answer. */
+/** Judges the current inputs and renders the answer. */
 function run(): void {
   const started = performance.now();
   try {
@@ -201,74 +226,126 @@ function resolveAndRender(): void {
   if (!core) return;
   const state = readInputs(editor);
   scheduleHash();
-  packageJson = isPackageJson(state);
-  const source = `${cwd}/${packageJson ? "package.json" : "dropkit.config.json"}`;
-  const env = parseEnv(state.env);
-  const names = lines(state.archives);
-  const archives = names.filter((n) => n.toLowerCase().endsWith(".zip") && !n.includes("/"));
-  const presetFiles = state.presetFiles.filter((f) => f.path !== "").map((f) => ({ path: inFolder(f.path), text: f.text }));
-  showNotes(ui.envNotes, env.notes);
-  showNotes(
-    ui.archivesNotes,
-    names.filter((n) => !archives.includes(n)).map((n) => `${n}: not a .zip in the folder, so only preset detection sees it.`),
-  );
   try {
-    answer = resolveInputs(core, {
-      cwd,
-      flags: parseFlags(state),
-      env: env.vars,
-      // An empty editor is "no config file", which is normal, not a syntax error.
-      config: state.config.trim() === "" ? null : { source, format: packageJson ? "package.json" : "json", text: state.config },
-      presetFiles,
-      files: [...names, ...presetFiles.map((f) => f.path.slice(cwd.length + 1))],
-      archives,
-      explain: explained !== undefined,
-    });
+    // The layers above the config are what override its values: only then are the override chains worth asking for.
+    verdict = judge(core, state, { explain: explained !== undefined || higherLayers(state) });
   } catch (error) {
     // A trap is a bug in the core; the binding drops the instance, so the next keystroke starts afresh.
     setStatus(`The core failed (a bug; please report it): ${(error as Error).message}`, "bad");
     document.body.dataset.state = "ready";
     return;
   }
-  render(source, state);
+  render(verdict, state);
   document.body.dataset.state = "ready";
   if (firstRun) {
     firstRun = false;
     // The result is in the DOM; the animation frame after it is the one that paints it (bench/playground.ts reads both).
     performance.mark("dropkit:first-validation");
-    requestAnimationFrame(() => performance.mark("dropkit:first-validation-frame"));
+    requestAnimationFrame(() => {
+      performance.mark("dropkit:first-validation-frame");
+      // What the first result did not need comes after it: the rest of the page, then the offline worker.
+      setTimeout(() => {
+        void needLater();
+        keepOffline();
+      });
+    });
   }
 }
 
-function render(source: string, state: PageInputs): void {
-  const textOf = (file: string) => (file === source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
-  listed = answer.errors.map((problem) => {
+/** Whether a variable or a flag is set: the layers that can override what the editor's config file sets. */
+function higherLayers(state: PageInputs): boolean {
+  return Object.keys(parseEnv(state.env).vars).length > 0 || Object.keys(parseFlags(state)).length > 0;
+}
+
+function render(v: Verdict, state: PageInputs): void {
+  showNotes(ui.envNotes, v.envNotes);
+  showNotes(ui.archivesNotes, v.archiveNotes);
+  const textOf = (file: string) => (file === v.source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+  const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
+  const verify = v.bytes + state.presetFiles.reduce((sum, f) => sum + f.text.length, 0) <= verifyBelowBytes;
+  listed = v.problems.map((problem) => {
     const span = locate(problem, textOf);
-    const fix = fixFor(problem, textOf);
-    if (!span || span.file !== source) return { problem, ...(fix ? { fix } : {}) };
-    const line = editor.state.doc.lineAt(span.from);
+    const fix = offered(candidatesFor(problem, textOf), v, state, true, verify);
+    if (!span || span.file !== v.source || !v.read) return { problem, ...(fix ? { fix } : {}) };
+    const line = editor.state.doc.lineAt(Math.min(span.from, editor.state.doc.length));
     return { problem, at: { from: span.from, to: span.to, line: line.number, column: span.from - line.from + 1 }, ...(fix ? { fix } : {}) };
   });
-  const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
   // In the order they appear in the text (the core reports schema problems after syntax ones); the others after.
   listed.sort((a, b) => (a.at?.from ?? Infinity) - (b.at?.from ?? Infinity));
-  warningFixes = answer.warnings.map((w) => fixFor(w, textOf, setVariables));
+  warningFixes = v.warnings.map((w) => offered(candidatesFor(w, textOf, setVariables), v, state, false, verify));
   renderProblems(ui.problems, ui.problemsSummary, listed);
-  showProblems(
+  const fixable = listed.filter((p) => p.fix).length;
+  ui.fixAll.hidden = fixable < 2;
+  ui.fixAll.textContent = `Apply all ${fixable} fixes`;
+  showMarks(
     editor,
     listed.filter((p) => p.at).map((p) => mark(p)),
+    overrideMarks(v, state),
   );
-  const unparsed = answer.errors.some((e) => e.name === "ConfigSyntaxError" && e.file === source);
+  const unparsed = v.problems.some((e) => e.name === "ConfigSyntaxError" && e.file === v.source);
   stale = unparsed && resolved.rows.length > 0;
-  if (!stale) resolved = answer;
+  if (!stale) resolved = v.answer;
   renderSelection(ui.selection, resolved);
   renderResolved();
-  renderWarnings(ui.warningsBlock, ui.warnings, answer.warnings, warningFixes);
-  const read = state.config.trim() === "" ? "no config file" : packageJson ? "package.json" : "dropkit.config.json";
-  const count = answer.errors.length;
-  if (count === 0) setStatus(`${linkNote}Valid (${read}): resolved below.`, linkNote ? "bad" : "good");
-  else setStatus(`${linkNote}${count} problem${count === 1 ? "" : "s"} (${read}).`, "bad");
-  linkNote = "";
+  renderWarnings(ui.warningsBlock, ui.warnings, v.warnings, warningFixes);
+  renderStatus(ui.status, v, linkNote + fixNote, linkNote !== "");
+  linkNote = fixNote = "";
+}
+
+/**
+ * The fix a problem or warning gets: the first candidate that is safe (tried on a copy of the inputs, it adds no
+ * problem), or none. Without `verify` (large inputs), the first candidate, tried when it is pressed.
+ */
+function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem: boolean, verify: boolean): Fix | undefined {
+  if (!verify) return candidates[0];
+  return candidates.find((fix) => safe(fix, v, state, fixesProblem));
+}
+
+function safe(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): boolean {
+  const applied = applyToState(state, fix, v.source);
+  return applied !== undefined && isSafe(v, judge(core, applied, { explain: false }), fixesProblem);
+}
+
+/** The values of the editor's text that a higher layer overrides, each with what wins, from the core's override chains. */
+function overrideMarks(v: Verdict, state: PageInputs): OverrideMark[] {
+  const chains = v.answer.explain;
+  if (!chains || !v.read) return [];
+  const env = parseEnv(state.env).vars;
+  const marks: OverrideMark[] = [];
+  const prefix = `${v.source}:`;
+  for (const [key, steps] of Object.entries(chains)) {
+    const winner = steps[0];
+    // A union list merges every layer's entries: nothing in it is overridden.
+    if (winner?.status !== "wins") continue;
+    for (const step of steps.slice(1)) {
+      if (!step.source.startsWith(prefix)) continue;
+      const [line, column] = step.source.slice(prefix.length).split(":").map(Number);
+      const from = offsetOf(state.config, line!, column!);
+      const to = from === undefined ? undefined : valueEnd(state.config, from);
+      if (from === undefined || to === undefined) continue;
+      marks.push({
+        from,
+        to,
+        message: `${key}: overridden by ${winnerText(winner, env)}, so this value is not used (${layerWins(winner)}).`,
+      });
+    }
+  }
+  return marks;
+}
+
+/** The winning setting as the user wrote it: `DROPKIT_THEME=forest`, `--theme=forest`, the preset. */
+function winnerText(step: Step, env: Record<string, string>): string {
+  if (step.layer === "env") return `${step.source}=${env[step.source] ?? formatValue(step.value)}`;
+  if (step.layer === "cli")
+    return Array.isArray(step.value)
+      ? step.value.map((v) => `${step.source}=${String(v)}`).join(" ")
+      : `${step.source}=${String(step.value)}`;
+  if (step.layer === "preset") return `the preset ${step.source}`;
+  return step.source;
+}
+
+function layerWins(step: Step): string {
+  return step.layer === "cli" ? "a flag wins over every other layer" : "the environment wins over the config file";
 }
 
 function renderResolved(): void {
@@ -279,7 +356,9 @@ function renderResolved(): void {
   const any = resolved.rows.length > 0;
   ui.tableWrap.hidden = ui.tableDetails.hidden = !any;
   ui.tableEmpty.hidden = any;
-  ui.tableEmpty.textContent = "Nothing resolves until the problems above are fixed.";
+  ui.tableEmpty.textContent = verdict?.tooLarge
+    ? `Nothing resolves: dropkit refuses a config file over ${fileBytes / 1024 / 1024} MiB before reading it (see Problems).`
+    : "Nothing resolves until the problems above are fixed.";
   ui.tableNote.hidden = !resolved.partial && !stale;
   ui.tableNote.textContent = stale
     ? "Stale: the config does not parse right now (see Problems); this is the last result of a config that did."
@@ -290,11 +369,13 @@ function renderResolved(): void {
   // The text form is made when it is open: closed, it would cost a line per entry on every run for nobody.
   if (ui.tableDetails.open) renderTableText(ui.tableText, resolved.rows);
   else ui.tableText.textContent = "";
-  renderExplain(ui.explain, resolved, explained, shown);
+  if (later) later.renderExplain(ui.explain, resolved, explained, shown);
+  else ui.explain.section.hidden = true;
 }
 
 /** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
-function explain(key: string | undefined): void {
+async function explain(key: string | undefined): Promise<void> {
+  if (key !== undefined) await needLater();
   explained = key;
   if (key !== undefined && !resolved.explain && !stale) run();
   else renderResolved();
@@ -303,7 +384,7 @@ function explain(key: string | undefined): void {
 /** Closes the explain view and gives the focus back to the key it explained. */
 function closeExplain(): void {
   const key = explained;
-  explain(undefined);
+  void explain(undefined);
   if (key !== undefined) ui.table.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(key)}"]`)?.focus();
 }
 
@@ -324,40 +405,90 @@ function mark({ problem, at, fix }: ListedProblem): ProblemMark {
     from: at!.from,
     to: at!.to,
     message: `${problem.name}: ${problem.message}`,
-    ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix) } } : {}),
+    ...(fix ? { fix: { label: fix.label, apply: () => applyFix(fix, true) } } : {}),
   };
 }
 
-/** Applies a fix to the input it is about, unless that input changed since the answer (then the answer is renewed). */
-function applyFix(fix: Fix | undefined): void {
-  if (!fix) return;
+/**
+ * Applies a fix to the input it is about, when it still applies (the input has not changed since) and is safe; the
+ * focus goes to the input it changed, as the button it was pressed on is gone with the problem.
+ */
+function applyFix(fix: Fix | undefined, fixesProblem: boolean): void {
+  if (!fix || !verdict) return;
+  const state = readInputs(editor);
+  const applied = applyToState(state, fix, verdict.source);
+  if (!applied) {
+    run();
+    return;
+  }
+  // Large inputs: the fix is tried now, not when it was offered.
+  if (!isSafe(verdict, judge(core, applied, { explain: false }), fixesProblem)) {
+    fixNote = `Not applied: ${fix.label} would add a problem. `;
+    run();
+    return;
+  }
   const edit = fix.edit;
-  if (edit.target === "text") {
-    const files = readPresetFiles(ui.presetFiles);
-    const file = files.find((f) => inFolder(f.path) === edit.file);
-    const current = file ? file.text : editor.state.doc.toString();
-    if (current.slice(edit.from, edit.to) !== edit.expect) {
-      run();
-      return;
-    }
-    if (file) {
-      file.text = current.slice(0, edit.from) + edit.insert + current.slice(edit.to);
-      renderPresetFiles(ui.presetFiles, files);
-    } else {
-      editor.dispatch({
-        changes: { from: edit.from, to: edit.to, insert: edit.insert },
-        selection: { anchor: edit.from + edit.insert.length },
-      });
-      editor.focus();
-    }
+  setInputs(applied);
+  if (edit.target === "text" && edit.file === verdict.source) {
+    editor.dispatch({ selection: { anchor: edit.from + edit.insert.length } });
+    editor.focus();
+  } else if (edit.target === "text") {
+    const index = applied.presetFiles.findIndex((f) => inFolder(f.path) === edit.file);
+    const area = byId<HTMLTextAreaElement>(`preset-file-${index + 1}-text`);
+    area.focus();
+    area.setSelectionRange(edit.from + edit.insert.length, edit.from + edit.insert.length);
   } else if (edit.target === "env") {
-    ui.env.value = applyToEnv(ui.env.value, edit);
-  } else if (edit.flag === "--theme") {
-    ui.theme.value = edit.value;
+    ui.env.focus();
   } else {
-    ui.logFormat.value = edit.value;
+    (edit.flag === "--theme" ? ui.theme : ui.logFormat).focus();
   }
   run();
+}
+
+/**
+ * Applies every safe fix, one at a time: each is tried on the inputs as the ones before it left them, so that two
+ * fixes that are safe alone but clash together (two keys renamed to one) never both apply.
+ */
+function applyAllFixes(): void {
+  if (!verdict) return;
+  let state = readInputs(editor);
+  let current = judge(core, state, { explain: false });
+  let count = 0;
+  for (let round = 0; round < 100; round++) {
+    const v = current;
+    const now = state;
+    const textOf = (file: string) => (file === v.source ? now.config : now.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+    let next: { state: PageInputs; verdict: Verdict } | undefined;
+    for (const problem of v.problems) {
+      for (const fix of candidatesFor(problem, textOf)) {
+        const applied = applyToState(now, fix, v.source);
+        const after = applied && judge(core, applied, { explain: false });
+        if (applied && after && isSafe(v, after, true)) {
+          next = { state: applied, verdict: after };
+          break;
+        }
+      }
+      if (next) break;
+    }
+    if (!next) break;
+    state = next.state;
+    current = next.verdict;
+    count++;
+  }
+  setInputs(state);
+  fixNote = `${count} fix${count === 1 ? "" : "es"} applied. `;
+  editor.focus();
+  run();
+}
+
+/** Sets the inputs, the editor's text by the part that changed (its caret and scroll stay). */
+function setInputs(state: PageInputs): void {
+  changeText(editor, state.config);
+  ui.env.value = state.env;
+  ui.theme.value = state.theme;
+  ui.logFormat.value = state.logFormat;
+  const files = readPresetFiles(ui.presetFiles);
+  if (JSON.stringify(files) !== JSON.stringify(state.presetFiles)) renderPresetFiles(ui.presetFiles, state.presetFiles);
 }
 
 function jumpTo({ at }: ListedProblem): void {
@@ -369,7 +500,7 @@ function jumpTo({ at }: ListedProblem): void {
 
 function loadInputs(state: PageInputs): void {
   // A loaded state is a new start: nothing of the previous one is shown as its stale result.
-  resolved = { ok: true, errors: [], warnings: [], rows: [], partial: false };
+  resolved = noAnswer;
   applyInputs(editor, state);
   run();
 }
@@ -405,18 +536,20 @@ async function writeHash(): Promise<void> {
   history.replaceState(null, "", hash);
 }
 
-// --- inputs ---
-
-/** `auto`: a top-level `dropkit` key (or a package's `name`/`version`) means a package.json; those are never config keys. */
-function isPackageJson(state: PageInputs): boolean {
-  if (state.format !== "auto") return state.format === "package.json";
-  return looksLikePackageJson(state.config);
-}
-
 /** A hosted page registers its offline worker (sw.js); a saved file (file://) works offline as it is. */
 function keepOffline(): void {
   if (location.protocol === "file:" || !("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("./sw.js").catch(() => undefined);
+}
+
+/** Copies a text; false when the browser does not allow it (no secure context, no permission). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {

@@ -1,7 +1,4 @@
-// Whether the editor's text reads as a package.json: its top-level keys, found in one pass over the text without building a value.
-
-/** The keys that mark a package.json: a top-level `dropkit` key, or a package's `name`/`version`; never config keys. */
-const markers = new Set(["dropkit", "name", "version"]);
+// Whether the editor's text reads as a package.json: a top-level `dropkit` key, found in one pass over the text without building a value.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -16,7 +13,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /**
- * True when the text's top-level object has a `dropkit`, `name` or `version` key. A scan, not a parse: it follows
+ * True when the text's top-level object has a `dropkit` key: the one key that makes a package.json dropkit's (a
+ * package's `name` or `version` does not: in a dropkit.config.json they are unknown keys, as the CLI says). A scan, not a parse: it follows
  * strings and nesting only, so a 1 MB package.json costs one pass and no allocation beyond the keys it compares, and the
  * core parses the text once per run (its syntax errors are reported by the resolve, not here). Text that is not an
  * object, or that breaks off, simply has the keys seen so far.
@@ -37,7 +35,7 @@ export function looksLikePackageJson(text: string): boolean {
       if (depth === 1) {
         let j = i;
         while (j < n && isBlank(text.charCodeAt(j))) j++;
-        if (j < n && text.charCodeAt(j) === COLON && end - start <= 7 && markers.has(text.slice(start, end))) return true;
+        if (j < n && text.charCodeAt(j) === COLON && end - start === 7 && text.slice(start, end) === "dropkit") return true;
       }
       continue;
     }

@@ -1,29 +1,40 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
-import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { configTableLines, configTableRows } from "../src/output/table.ts";
 import type { Fix } from "./fixes.ts";
 import type { Answer, Row } from "./resolve.ts";
+import type { Exit, Note, Problem, Verdict } from "./verdict.ts";
 
 /** A problem as the list shows it, with where the editor has it and the fix, if any. */
 export interface ListedProblem {
-  problem: CoreDiagnostic;
+  problem: Problem;
   /** The problem's span in the editor, when it is in the editor's text. */
   at?: { from: number; to: number; line: number; column: number };
   fix?: Fix;
 }
 
+/**
+ * Control characters as JSON writes them (`\u0000`), so that a NUL or an escape in a value or a message is read, not
+ * drawn as a box or not at all; the line and paragraph separators and the bidi controls too, which would reorder the text.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 export function span(className: string, text: string): HTMLSpanElement {
   const element = document.createElement("span");
   element.className = className;
-  element.textContent = text;
+  element.textContent = visible(text);
   return element;
 }
 
 export function paragraph(className: string, text: string): HTMLParagraphElement {
   const element = document.createElement("p");
   element.className = className;
-  element.textContent = text;
+  element.textContent = visible(text);
   return element;
 }
 
@@ -36,13 +47,26 @@ export function button(text: string, className: string, data: Record<string, str
   return element;
 }
 
-/** The problems list: a button per problem in the editor (it moves the caret there), and a fix button beside each did-you-mean. */
+/**
+ * The problems list: a button per problem in the editor (it moves the caret there), and a fix button beside each
+ * safe did-you-mean. A problem only `dropkit create` checks says so.
+ */
 export function renderProblems(list: HTMLUListElement, summary: HTMLElement, problems: ListedProblem[]): void {
   list.replaceChildren();
   const count = problems.length;
-  summary.textContent = count === 0 ? "No problems." : `${count} problem${count === 1 ? "" : "s"}, in the order they appear.`;
+  const createOnly = problems.filter((p) => p.problem.createOnly).length;
+  const only =
+    createOnly === 0
+      ? ""
+      : createOnly === count
+        ? `; ${count === 1 ? "it is" : "all are"} for create only`
+        : `; ${createOnly} for create only`;
+  summary.textContent = count === 0 ? "No problems." : `${count} problem${count === 1 ? "" : "s"}, in the order they appear${only}.`;
   problems.forEach(({ problem, at, fix }, index) => {
     const item = document.createElement("li");
+    item.dataset.name = problem.name;
+    item.dataset.exit = String(problem.exitCode);
+    if (problem.createOnly) item.dataset.scope = "create";
     // Problems in the editor are buttons that move the caret; the others (a flag, a variable) have nowhere to go.
     const body = at ? button("", "problem", { index: String(index) }) : document.createElement("div");
     body.className = "problem";
@@ -52,24 +76,52 @@ export function renderProblems(list: HTMLUListElement, summary: HTMLElement, pro
       span("where", at ? `${at.line}:${at.column}` : problem.source),
       span("message", problem.message),
     );
+    // Only create checks it (a theme archive, an empty drop): `dropkit config` exits 0 all the same.
+    if (problem.createOnly) body.append(span("scope", "create only"));
     item.append(body);
     if (fix) item.append(button(fix.label, "fix", { fix: String(index) }));
     list.append(item);
   });
 }
 
-/** The warnings, each with its fix when the core suggested one. */
-export function renderWarnings(block: HTMLElement, list: HTMLUListElement, warnings: CoreWarning[], fixes: Array<Fix | undefined>): void {
+/** The warnings, each with its fix when the core suggested one; the plan's are create's alone, and the page's own notes are no dropkit output. */
+export function renderWarnings(block: HTMLElement, list: HTMLUListElement, warnings: Note[], fixes: Array<Fix | undefined>): void {
   list.replaceChildren(
     ...warnings.map((w, index) => {
       const item = document.createElement("li");
+      if (w.code) item.dataset.code = w.code;
       item.append(span("message", w.source ? `${w.message} (${w.source})` : w.message));
+      if (w.createOnly) item.append(span("scope", "create only"));
+      if (w.page) item.append(span("scope", "the page's note: dropkit prints nothing"));
       const fix = fixes[index];
       if (fix) item.append(button(fix.label, "fix", { warningFix: String(index) }));
       return item;
     }),
   );
   block.hidden = warnings.length === 0;
+}
+
+/** `config 0`, `create 66 ThemeNotFound`: what a command would exit with, with the data a test or a script reads. */
+function exitSpan(command: string, exit: Exit): HTMLSpanElement {
+  const element = span(`exit ${exit.code === 0 ? "good" : "bad"}`, `${command} ${exit.code}${exit.name ? ` ${exit.name}` : ""}`);
+  element.dataset.command = command;
+  element.dataset.code = String(exit.code);
+  if (exit.name) element.dataset.name = exit.name;
+  return element;
+}
+
+/**
+ * The verdict: valid or how many problems, the file the text was judged as, and what `dropkit config` and `dropkit
+ * create` would each exit with on the simulated folder: `1 problem, for create only (dropkit.config.json): config 0 · create 66 ThemeNotFound.`
+ */
+export function renderStatus(status: HTMLElement, v: Verdict, note: string, warn: boolean): void {
+  const count = v.problems.length;
+  const createOnly = v.problems.every((p) => p.createOnly);
+  const head = count === 0 ? "Valid" : `${count} problem${count === 1 ? "" : "s"}${createOnly ? ", for create only" : ""}`;
+  const file = v.file === null ? "no config file" : v.read ? v.file : `${v.file}, not read: no "dropkit" key`;
+  status.replaceChildren(`${note}${head} (${file}): `, exitSpan("config", v.exit.config), " · ", exitSpan("create", v.exit.create), ".");
+  status.dataset.file = v.file === null || !v.read ? "" : v.file;
+  status.className = `status ${!warn && v.exit.create.code === 0 && v.exit.config.code === 0 ? "good" : "bad"}`;
 }
 
 /** The theme and module choice of the plan, with why. */
@@ -171,6 +223,6 @@ export function renderTableText(text: HTMLElement, rows: Row[]): void {
 export function cell(text: string, className: string): HTMLTableCellElement {
   const element = document.createElement("td");
   element.className = className;
-  element.textContent = text;
+  element.textContent = visible(text);
   return element;
 }

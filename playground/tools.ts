@@ -2,8 +2,12 @@
 
 import type { PageCore } from "./wasm.ts";
 import { toConfigTs, toPackageJson } from "./export.ts";
+import { formatJson } from "./jsontext.ts";
 
-/** The text pretty-printed with two spaces, or why not: a text that does not parse is kept as it is. */
+/**
+ * The text re-indented with two spaces, or why not: a text that does not parse is kept as it is. Laid out from the
+ * tokens, never from the parsed value, so that no number or string changes (`1e400` is no `null`, no digit is lost).
+ */
 export function formatConfig(core: PageCore, text: string): string | { error: string } {
   // The core's parser: the same syntax errors (duplicate keys included) as everywhere else.
   const parsed = core.parseJson(text);
@@ -15,7 +19,7 @@ export function formatConfig(core: PageCore, text: string): string | { error: st
         : "the text does not parse.",
     };
   }
-  return JSON.stringify(parsed.value, null, 2) + "\n";
+  return formatJson(text);
 }
 
 /**

@@ -9,6 +9,7 @@ export const ui = {
   examples: byId<HTMLSelectElement>("examples"),
   problemsSummary: byId<HTMLParagraphElement>("problems-summary"),
   problems: byId<HTMLUListElement>("problems"),
+  fixAll: byId<HTMLButtonElement>("fix-all"),
   env: byId<HTMLTextAreaElement>("env"),
   envNotes: byId<HTMLParagraphElement>("env-notes"),
   theme: byId<HTMLInputElement>("flag-theme"),

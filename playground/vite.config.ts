@@ -30,6 +30,17 @@ function inlineWasm(): Plugin {
   };
 }
 
+/** `import { loadLater } from "virtual:dropkit-later"`: the part of the page that comes after its first result. */
+function laterPart(): Plugin {
+  const id = "virtual:dropkit-later";
+  const entry = fileURLToPath(new URL("./later.ts", import.meta.url));
+  return {
+    name: "dropkit-later",
+    resolveId: (source) => (source === id ? "\0" + id : undefined),
+    load: (resolved) => (resolved === "\0" + id ? `export const loadLater = () => import(${JSON.stringify(entry)});` : undefined),
+  };
+}
+
 /**
  * Moves the bundle into index.html as a classic inline script and an inline style, then fills in the Content
  * Security Policy with their hashes. Chrome runs no module script from file:// (it counts as a cross-origin
@@ -93,7 +104,7 @@ export default defineConfig(({ command }) => ({
   publicDir: false,
   // A quiet build (it runs inside `npm run build`); `vite preview` still prints its address.
   logLevel: command === "build" ? "warn" : "info",
-  plugins: [inlineWasm(), singleFile()],
+  plugins: [inlineWasm(), laterPart(), singleFile()],
   build: {
     outDir: "../dist/playground",
     emptyOutDir: true,

@@ -45,10 +45,13 @@ export function longList(n: number): string {
   return `{"schema": 1, "modules": {"exclude": [${Array.from({ length: n }, (_, i) => `"module-${i}"`).join(", ")}]}}`;
 }
 
-/** A package.json of 1.3 MB: 30,000 dependencies and a small `dropkit` key. */
-export function bigPackageJson(): string {
+/**
+ * A package.json with a small `dropkit` key and `count` dependencies: 1.3 MB with 30,000, over the CLI's 1 MiB limit for a
+ * config file (refused, as the CLI refuses it); 1.0 MB with 23,000, within it (resolved).
+ */
+export function bigPackageJson(count = 30_000): string {
   const dependencies = Object.fromEntries(
-    Array.from({ length: 30_000 }, (_, i) => [`@scope-${i}/package-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]),
+    Array.from({ length: count }, (_, i) => [`@scope-${i}/package-${i}`, `^${i % 10}.${i % 7}.${i % 13}`]),
   );
   return JSON.stringify({ name: "big", version: "1.0.0", dropkit: { theme: "ocean" }, dependencies }, null, 2);
 }

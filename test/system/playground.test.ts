@@ -2,14 +2,28 @@
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import zlib from "node:zlib";
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { bigPackageJson, launchChromium, longList, pasteLarge, playgroundDir, playgroundFile } from "../../scripts/lib/chromium.ts";
+import { bigPackageJson, longList, pasteLarge, playgroundDir, playgroundFile } from "../../scripts/lib/chromium.ts";
 import { validate } from "../helpers/core.ts";
+import {
+  accept,
+  axeViolations,
+  chromium,
+  close,
+  closeChromium,
+  editor,
+  editorText,
+  explainRows,
+  listedProblems,
+  open,
+  openCompletion,
+  openTableText,
+  origin,
+  paste,
+  settled,
+  table,
+} from "../helpers/playground.ts";
 
 /**
  * The budget for everything the page loads, gzipped (KB of 1,024 bytes, as the rest of the project counts): the
@@ -19,191 +33,8 @@ import { validate } from "../helpers/core.ts";
  */
 const budgetBytes = 161 * 1024;
 
-/** A made-up origin the tests serve the built files from, through route interception: no server, no port. */
-const origin = "https://playground.test";
-
-let launched: Promise<Browser> | undefined;
-
-/** The one browser of this file, launched on first use: a missing Chromium fails each test by name, never skips it. */
-function chromium(): Promise<Browser> {
-  return (launched ??= launchChromium());
-}
-
-interface Served {
-  context: BrowserContext;
-  page: Page;
-  /** Bytes of every file the page got, and the same bytes gzipped. */
-  bytes: () => number;
-  gzipped: () => number;
-  /** Requests for anything but the playground's own files. */
-  foreign: string[];
-  /** Console errors and uncaught exceptions (a CSP violation is a console error). */
-  problems: string[];
-}
-
-/** A fresh browser context whose only reachable files are those of dist/playground, served from `origin`. */
-async function open(url = `${origin}/index.html`, options: BrowserContextOptions = {}): Promise<Served> {
-  const context = await (await chromium()).newContext({ viewport: { width: 1200, height: 900 }, ...options });
-  const foreign: string[] = [];
-  const problems: string[] = [];
-  // Per file: the offline worker fetches index.html again to keep it, which is no second download for the reader.
-  const files = new Map<string, { bytes: number; gzipped: number }>();
-  await context.route("**/*", async (route) => {
-    const requested = new URL(route.request().url());
-    const file = path.join(playgroundDir, decodeURIComponent(requested.pathname));
-    if (requested.origin !== origin || !file.startsWith(playgroundDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      foreign.push(route.request().url());
-      await route.abort();
-      return;
-    }
-    const body = fs.readFileSync(file);
-    files.set(requested.pathname, { bytes: body.length, gzipped: zlib.gzipSync(body, { level: 9 }).length });
-    await route.fulfill({
-      status: 200,
-      contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : file.endsWith(".js") ? "text/javascript" : undefined,
-      body,
-    });
-  });
-  const page = await context.newPage();
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("request", (request) => {
-    // Routes see http(s) only; anything else the page asks for (besides its own file:// load) is noted here.
-    const url = request.url();
-    if (!url.startsWith("http") && !url.startsWith("file:") && !url.startsWith("data:")) foreign.push(url);
-  });
-  await page.goto(url);
-  await settled(page);
-  const sum = (key: "bytes" | "gzipped") => [...files.values()].reduce((total, file) => total + file[key], 0);
-  return { context, page, bytes: () => sum("bytes"), gzipped: () => sum("gzipped"), foreign, problems };
-}
-
-/** Waits until the page has rendered the answer for its current inputs (typing is debounced). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 10_000 });
-}
-
-/** The editor: the element named "Config". */
-function editor(page: Page) {
-  return page.getByRole("textbox", { name: "Config", exact: true });
-}
-
-/** Replaces the editor's text as a paste would, and waits for the answer. */
-async function paste(page: Page, text: string): Promise<void> {
-  await editor(page).fill(text);
-  await settled(page);
-}
-
-/** The editor's text, as its lines show it. */
-async function editorText(page: Page): Promise<string> {
-  return (await page.locator(".cm-line").allTextContents()).join("\n");
-}
-
-/** The problems as listed: name, path, where, message, whether it is a button, and its fix. */
-async function listedProblems(
-  page: Page,
-): Promise<Array<{ name: string; path: string; where: string; message: string; button: boolean; fix: string | null }>> {
-  return page.$$eval("#problems li", (items) =>
-    items.map((item) => {
-      const body = item.querySelector(".problem")!;
-      return {
-        name: body.querySelector(".name")!.textContent!,
-        path: body.querySelector(".path")!.textContent!,
-        where: body.querySelector(".where")!.textContent!,
-        message: body.querySelector(".message")!.textContent!,
-        button: body.tagName === "BUTTON",
-        fix: item.querySelector("button.fix")?.textContent ?? null,
-      };
-    }),
-  );
-}
-
-/** The resolved table: key → [value, layer, source]. */
-async function table(page: Page): Promise<Record<string, [string, string, string]>> {
-  const rows = await page.$$eval("#resolved tbody tr:not(.more)", (trs) =>
-    trs.map((tr) => [tr.querySelector("th button")!.textContent!, ...[...tr.querySelectorAll("td")].map((c) => c.textContent!)]),
-  );
-  return Object.fromEntries(rows.map(([key, value, layer, source]) => [key!, [value!, layer!, source!]]));
-}
-
-/** The explain view's first table: [layer, value, source, status] per row. */
-async function explainRows(page: Page, index = 0): Promise<string[][]> {
-  return page
-    .locator("#explain table")
-    .nth(index)
-    .locator("tbody tr")
-    .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent!)));
-}
-
-/**
- * Ctrl-Space, until the completion list shows: a key pressed while the editor still applies a paste or a click (a
- * loaded machine) can be taken before the cursor has moved, and the list then never opens for that press.
- */
-async function openCompletion(page: Page): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press("Control+Space");
-    try {
-      await page.waitForSelector(".cm-tooltip-autocomplete", { timeout: attempt < 3 ? 5000 : 30000 });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-    }
-  }
-}
-
-/**
- * Moves down the open completion list to the option `label` and presses Enter, as a user does. CodeMirror
- * ignores keys for 75 ms after the list changes, so each key waits for the list to settle.
- */
-async function accept(page: Page, label: string): Promise<void> {
-  const selected = page.locator(".cm-tooltip-autocomplete li[aria-selected]");
-  await selected.waitFor();
-  for (let i = 0; i < 20; i++) {
-    await page.waitForTimeout(120);
-    if ((await selected.textContent()) === label) {
-      await page.keyboard.press("Enter");
-      return;
-    }
-    await page.keyboard.press("ArrowDown");
-  }
-  throw new Error(`no completion option ${label}`);
-}
-
-/** Opens "As dropkit config prints it" and waits for its text, which is made when it opens. */
-async function openTableText(page: Page): Promise<void> {
-  await page.click("#resolved-details summary");
-  await page.waitForFunction(() => document.getElementById("resolved-text")!.textContent !== "");
-}
-
-async function close(served: Served): Promise<void> {
-  assert.deepEqual(served.problems, [], "no console errors, no CSP violations, no exceptions");
-  await served.context.close();
-}
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's violations on the page as it is (the page's CSP is bypassed only to inject axe). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axeSource });
-  const results = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }>;
-        };
-      }
-    ).axe;
-    return axe.run(document, { resultTypes: ["violations"] });
-  });
-  return results.violations.map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
 describe("playground", () => {
-  after(async () => {
-    await (await launched?.catch(() => undefined))?.close();
-  });
+  after(closeChromium);
 
   test("a valid config: no problems, and the resolved table with the origin of every value", async () => {
     const served = await open();
@@ -929,7 +760,7 @@ describe("playground", () => {
   for (const [label, text] of [
     ["a 5,000-entry list", longList(5_000)],
     ["a 30,000-entry list", longList(30_000)],
-    ["a 1.3 MB package.json", bigPackageJson()],
+    ["a 1.0 MB package.json", bigPackageJson(23_000)],
   ] as const) {
     // How long it takes, and the main thread's longest task, are measured by `npm run bench:playground`, not asserted here.
     test(`${label} pasted: answered, no page error, the table one row per entry shown`, async () => {
@@ -964,6 +795,40 @@ describe("playground", () => {
       await close(served);
     });
   }
+
+  test("a 1.3 MB package.json is over the CLI's 1 MiB limit: refused as the CLI refuses it, exit 65, nothing resolved", async () => {
+    const served = await open();
+    const { page } = served;
+    const text = bigPackageJson();
+    await pasteLarge(page, text);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => [p.name, p.where]),
+      [["ConfigLoadError", "/drop/package.json"]],
+    );
+    const bytes = Buffer.byteLength(text).toLocaleString("en-US");
+    assert.match((await listedProblems(page))[0]!.message, new RegExp(`is 1\\.2 MiB \\(${bytes} bytes\\), over the limit of 1 MiB`));
+    assert.match(
+      (await page.textContent("#status"))!,
+      /^1 problem \(package\.json\): config 65 ConfigLoadError · create 65 ConfigLoadError\.$/,
+    );
+    assert.equal(await page.isHidden("#resolved-wrap"), true);
+    assert.match((await page.textContent("#resolved-empty"))!, /^Nothing resolves: dropkit refuses a config file over 1 MiB/);
+    // At the limit exactly, it resolves (the unknown key is the one problem); a byte more, it is refused. The limit counts
+    // bytes of UTF-8, not characters: "é" is two.
+    const within = `{"theme": "ocean", "xx": "${"é".repeat((1024 * 1024 - 28) / 2)}"}`;
+    assert.equal(Buffer.byteLength(within), 1024 * 1024);
+    await pasteLarge(page, within);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.name),
+      ["SchemaValidationError"],
+    );
+    await pasteLarge(page, within.replace('"xx"', '"xxx"'));
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.name),
+      ["ConfigLoadError"],
+    );
+    await close(served);
+  });
 
   test("a variable's name is fixed only to the one it can mean, never to another setting, nor to one already set", async () => {
     const served = await open();
