@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import Ajv from "ajv";
+import fc from "fast-check";
 import { loadCore } from "../../src/core/node.ts";
 
 const schema = JSON.parse(readFileSync(new URL("../../schema.json", import.meta.url), "utf8"));
@@ -56,6 +57,17 @@ const invalid: unknown[] = [
   { cache: { file: "" } },
   { log: { format: "xml" } },
   { log: { level: "debug" } },
+  // The core's rules on text values, each of which the schema once let pass.
+  { cache: { file: "sub/" } },
+  { cache: { file: "sub\\" } },
+  { theme: "ocean\u0000" },
+  { theme: "a\u0000.zip" },
+  { theme: " " },
+  { theme: " \t\u00a0" },
+  { modules: { exclude: ["x\u0000"] } },
+  { presets: ["a\u0000"] },
+  { presetsSearchPath: ["./p\u0000"] },
+  { hooks: { initScriptsDir: "./h\u0000" } },
 ];
 
 test("every config the core accepts, the JSON Schema accepts", () => {
@@ -134,5 +146,76 @@ test("editors are offered the theme keywords and the bundled presets the core kn
       .listPresets()
       .map((p) => p.name)
       .sort(),
+  );
+});
+
+/** Where a value of each leaf of the resolved config goes in a config file (a list's value as its one item). */
+const placements: Record<string, (value: unknown) => unknown> = {
+  schema: (v) => ({ schema: v }),
+  theme: (v) => ({ theme: v }),
+  "modules.include": (v) => ({ modules: { include: [v] } }),
+  "modules.exclude": (v) => ({ modules: { exclude: [v] }, exclude: [v] }),
+  "modules.only": (v) => ({ modules: { only: [v] } }),
+  presets: (v) => ({ presets: [v] }),
+  presetsSearchPath: (v) => ({ presetsSearchPath: [v] }),
+  "hooks.initScriptsDir": (v) => ({ hooks: { initScriptsDir: v } }),
+  "hooks.postScriptsDir": (v) => ({ hooks: { postScriptsDir: v } }),
+  "hooks.onFailure": (v) => ({ hooks: { onFailure: v } }),
+  "cache.file": (v) => ({ cache: { file: v } }),
+  "cache.enabled": (v) => ({ cache: { enabled: v } }),
+  "log.format": (v) => ({ log: { format: v } }),
+};
+
+test("every leaf of the core has a placement for the differential test below", () => {
+  const resolved = core.resolveLayers({ cwd: "/d", presetFiles: [], detected: {} });
+  assert.equal(resolved.stage, "done");
+  if (resolved.stage !== "done") return;
+  assert.deepEqual(Object.keys(placements).sort(), Object.keys(resolved.origins!).sort());
+});
+
+// Pieces of values that meet the core's rules on text (schema.ts, checkBytes): separators, '*', NUL, white space of
+// every kind the core trims, the .zip ending in any case, the enum words, and plain letters.
+const pieces = [
+  "a",
+  "Z",
+  "é",
+  "-",
+  ".",
+  ".zip",
+  ".ZiP",
+  "/",
+  "\\",
+  "*",
+  "\u0000",
+  " ",
+  "\t",
+  "\n",
+  "\u00a0",
+  "\u2003",
+  "\u3000",
+  "\ufeff",
+  "\u0085",
+  "\u200b",
+];
+const words = ["auto", "none", "fail", "continue", "text", "json", "true", "1", "standard"];
+const value = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom(...pieces), maxLength: 5 }) },
+  { weight: 1, arbitrary: fc.constantFrom(...words) },
+  { weight: 1, arbitrary: fc.constantFrom<unknown>(true, false, 0, 1, 2, null, [], {}) },
+);
+
+test("the JSON Schema and the core agree on every value of every leaf: what one rejects, the other rejects", () => {
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.keys(placements)), value, (leaf, v) => {
+      const config = placements[leaf]!(v);
+      const byCore = core.validateConfig(JSON.stringify(config)).ok;
+      const bySchema = validate(config) as boolean;
+      assert.equal(
+        bySchema,
+        byCore,
+        `${leaf} = ${JSON.stringify(v)}: the core ${byCore ? "accepts" : "rejects"} it, the schema ${bySchema ? "accepts" : "rejects"} it`,
+      );
+    }),
+    { numRuns: 20000 },
   );
 });
