@@ -157,6 +157,22 @@ describe("--quiet", () => {
     }
   });
 
+  test("help and completion take it too: what they print is what was asked for, and an error still shows", () => {
+    for (const args of [["help"], ["help", "create"], ["completion", "bash"]]) {
+      const loud = runCli(fixture(), args);
+      const quiet = runCli(fixture(), [...args, "-q"]);
+      assert.equal(quiet.status, 0, quiet.stderr);
+      assert.equal(quiet.stdout, loud.stdout, args.join(" "));
+      assert.equal(quiet.stderr, "");
+    }
+    const unknown = runCli(fixture(), ["help", "nosuch", "--quiet", "--log-format=json"]);
+    assert.equal(unknown.status, 64, unknown.stderr);
+    assert.deepEqual(
+      jsonLines(unknown.stderr).map((r) => r.name),
+      ["UsageError"],
+    );
+  });
+
   test("help lists it, and -q takes no value", () => {
     const help = runCli(fixture(), ["create", "--help"]);
     assert.match(help.stdout, /-q,--quiet +log only warnings and errors/);

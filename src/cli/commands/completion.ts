@@ -27,6 +27,9 @@ export class CompletionCommand extends Command {
   // Taken (and hidden) so that every command's usage errors come as JSON records when asked, as create's do.
   logFormat = Option.String("--log-format", { hidden: true, validator: t.isEnum(["text", "json"]) });
 
+  // Taken (and hidden) as every command takes it: what this command prints is asked for, and an error still shows.
+  quiet = Option.Boolean("-q,--quiet", false, { hidden: true });
+
   async execute(): Promise<number> {
     const [{ completionScript }, { loadCore }] = await Promise.all([import("../completion.js"), import("../../core/node.js")]);
     this.context.stdout.write(completionScript(this.shell as Shell, commandSpecs(this.cli.definitions(), loadCore())));

@@ -26,6 +26,9 @@ export class HelpCommand extends Command {
   // Taken (and hidden) so that an unknown command's record comes as JSON when asked, as every command's do.
   logFormat = Option.String("--log-format", { hidden: true, validator: t.isEnum(["text", "json"]) });
 
+  // Taken (and hidden) as every command takes it: what this command prints is asked for, and an error still shows.
+  quiet = Option.Boolean("-q,--quiet", false, { hidden: true });
+
   async execute(): Promise<number> {
     if (this.command === undefined) {
       this.context.stdout.write(this.cli.usage(null, { detailed: true }));
