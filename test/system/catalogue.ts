@@ -1328,8 +1328,14 @@ export const errorDocs: Record<
   },
   Interrupted: {
     exit: "130, 143, 129",
-    when: "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the signal; one record, also when the signal ends the wait for the lock, at once): the running hook's whole process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. Nothing is written",
-    fix: "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/system/signals.test.ts`, on a pseudo-terminal too.",
+    when:
+      "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the signal; one record, also when the signal ends the wait for the lock, at once): the running hook's whole process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. Nothing is written" +
+      "; while a `.ts`/`.js` config's code waits (a timer, I/O), the message names the file: `config` stops at once, `create` first writes a " +
+      "`WaitingForConfig` warning at Ctrl-C and stops once the config has loaded, or at a second Ctrl-C; while that code holds the main thread, " +
+      "the first signal ends dropkit by the kernel's default action, with no record",
+    fix:
+      "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/system/signals.test.ts`, on a pseudo-terminal too" +
+      ", and `test/system/config-signals.test.ts` for a config that waits or holds the main thread.",
   },
   InternalError: {
     exit: 70,
