@@ -217,6 +217,15 @@ export const cases: CatalogueCase[] = [
   },
   {
     input: "dropkit.config.json",
+    title: "a theme of only white space (refused as an empty one, the value shown escaped)",
+    files: { "dropkit.config.json": '{"theme": " \\t"}\n' },
+    args: create,
+    exit: 65,
+    name: "SchemaValidationError",
+    place: ["theme", "only white space", '" \\t"', "<root>/dropkit.config.json:1:11"],
+  },
+  {
+    input: "dropkit.config.json",
     title: "a YAML file given to --config (read as JSON, and says YAML is not read)",
     files: { "c.yaml": "theme: ocean\n" },
     args: [...config, "--config=c.yaml"],
@@ -699,6 +708,14 @@ export const cases: CatalogueCase[] = [
   },
   { input: "flags", title: "a bad --exclude glob", args: [...config, "--exclude=a*b"], exit: 64, name: "UsageError", place: ["--exclude"] },
   { input: "flags", title: "an empty --theme", args: [...config, "--theme="], exit: 64, name: "UsageError", place: ["--theme"] },
+  {
+    input: "flags",
+    title: "a --theme of only white space",
+    args: [...config, "--theme=  "],
+    exit: 64,
+    name: "UsageError",
+    place: ["--theme", "only white space"],
+  },
   {
     input: "flags",
     title: "--config naming a missing file",
