@@ -48,7 +48,8 @@ export function defineConfig(config: unknown): unknown {
  * the file, presets and the five layers. Imported lazily, so that a config file importing `defineConfig` loads
  * neither the loader nor the wasm core. See docs/library.md.
  *
- * @throws DropkitError for every failure, with all problems in `diagnostics` (use `isDropkitError`).
+ * @throws DropkitError for every failure, with all problems in `diagnostics` (use `isDropkitError`); in a program's
+ *   bundle, an `IOError` (74) names a piece of dropkit it cannot find (docs/library.md, "Bundling for Node").
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
   const library = await import("./library.js");

@@ -2,16 +2,26 @@
 
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig as resolveConfig, type LoadConfigOptions } from "./config/resolve.js";
-import { CoreTrap } from "./core/host.js";
+import { loadConfig as resolveConfig, type LoadConfigOptions as ResolveOptions } from "./config/resolve.js";
+import { CoreTrap, type Core } from "./core/host.js";
 import type { CoreDiagnostic, CoreWarning, LeafOrigin, Origin, PresetChoice, ResolvedConfig } from "./core/protocol.js";
-import { loadCore } from "./core/node.js";
+import { coreAt, loadCore, type FileUrl } from "./core/node.js";
 import { deriveListEntries } from "./core/decisions.js";
 import type { Discovery } from "./config/discovery.js";
 import { DropkitError, type Diagnostic, type ErrorName } from "./errors.js";
 import type { DropkitConfig } from "./types.js";
 
-export type { LoadConfigOptions };
+export type { FileUrl };
+
+/** Options for `loadConfig`. */
+export interface LoadConfigOptions extends ResolveOptions {
+  /**
+   * Where dropkit's core, dropkit.wasm, is: a path (resolved against the process's working directory) or a `file:` URL.
+   * For a program's bundle whose module is elsewhere than beside it; `core` wins over it.
+   * @default the installed module: docs/library.md, "Bundling for Node"
+   */
+  wasm?: string | FileUrl;
+}
 
 /** The resolved config and how it came about: what `dropkit config --json` prints, and more. */
 export interface LoadConfigResult {
@@ -44,6 +54,10 @@ export interface ValidateConfigOptions {
   source?: string;
   /** `preset` to check a preset file's text (which also accepts `detect`). @default "config" */
   kind?: "config" | "preset";
+  /** As `loadConfig`'s: where dropkit.wasm is. @default the installed module */
+  wasm?: string | FileUrl;
+  /** The core to use (from `dropkit/core`'s `openCore`); wins over `wasm`. @default one core per process */
+  core?: Core;
 }
 
 /** A valid config text: its value, and any warnings. */
@@ -59,13 +73,15 @@ export interface ValidateConfigResult {
  *
  * @throws DropkitError for every failure, with all problems in `diagnostics`: `ConfigNotFound` (66),
  *   `ConfigSyntaxError`, `ConfigLoadError`, `SchemaValidationError` (65), `PresetNotFound` (67), `UsageError`
- *   (64, a bad flag value), `IOError` (74, `cwd` is not an existing folder), `InternalError` (70, a bug in dropkit).
+ *   (64, a bad flag value), `IOError` (74, `cwd` is not an existing folder, or a piece of dropkit
+ *   the program cannot find: dropkit.wasm, jiti; docs/library.md, "Bundling for Node"), `InternalError` (70, a bug in dropkit).
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadConfigResult> {
   if (options.cwd !== undefined) await requireFolder(path.resolve(options.cwd));
   let loaded;
   try {
-    loaded = await resolveConfig(options);
+    const { wasm, ...rest } = options;
+    loaded = await resolveConfig(rest.core === undefined && wasm !== undefined ? { ...rest, core: coreAt(wasm) } : rest);
   } catch (error) {
     throw asDropkitError(error);
   }
@@ -87,12 +103,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadC
  * Validates one config text with the same core as the CLI, without loading any file: every problem at once,
  * with 1-based line and column.
  *
- * @throws DropkitError `ConfigSyntaxError` or `SchemaValidationError` (65), with every problem in `diagnostics`.
+ * @throws DropkitError `ConfigSyntaxError` or `SchemaValidationError` (65), with every problem in `diagnostics`;
+ *   `IOError` (74) when dropkit.wasm cannot be found (docs/library.md, "Bundling for Node").
  */
 export function validateConfig(text: string, options: ValidateConfigOptions = {}): ValidateConfigResult {
   let checked;
   try {
-    checked = loadCore().validateConfig(text, options);
+    const { wasm, core, ...request } = options;
+    checked = (core ?? (wasm === undefined ? loadCore() : coreAt(wasm))).validateConfig(text, request);
   } catch (error) {
     throw asDropkitError(error);
   }

@@ -1,14 +1,13 @@
 // Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, `dropkit` the running one where the project has none, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
 
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { types } from "node:util";
 import { privateCacheDir } from "../files/codecache.js";
 import type { JudgedFile } from "../files/judged.js";
 import { distrustOfPath, trustPolicy } from "../files/trust.js";
 import { DropkitError, fail } from "../errors.js";
-import { packageRoot } from "../installed.js";
+import { ownFile, requireDependency, runningPackage } from "../installed.js";
 import { withDefaultSignals } from "../signals.js";
 import { limits, type ReadBudget } from "../files/limits.js";
 import { importNative, nativeTypeScript } from "./native.js";
@@ -79,10 +78,17 @@ function getJiti(alias?: Record<string, string>): Jiti {
   const key = `${alias !== undefined}:${fsCache}`;
   let jiti = jitis.get(key);
   if (!jiti) {
-    const { createJiti } = createRequire(import.meta.url)("jiti") as {
-      createJiti(id: string, options: Record<string, unknown>): Jiti;
-    };
-    jiti = createJiti(import.meta.url, {
+    // From dropkit's own file (in a program's bundle, the bundle's), else its package's: an IOError naming jiti when neither has it.
+    let loaded: unknown;
+    try {
+      loaded = requireDependency("jiti", "(for .js configs, and .ts configs where the runtime cannot strip types)");
+    } catch (error) {
+      if (error instanceof DropkitError) ownErrors.add(error);
+      throw error;
+    }
+    const { createJiti } = loaded as { createJiti(id: string, options: Record<string, unknown>): Jiti };
+    // A CommonJS bundle's `import.meta` is empty: its own file instead.
+    jiti = createJiti((import.meta.url as string | undefined) ?? ownFile() ?? process.cwd(), {
       ...(alias ? { alias } : {}),
       // Given here, these win over JITI_* variables: no cache elsewhere, and no ESM temp files in os.tmpdir().
       fsCache,
@@ -141,25 +147,42 @@ function dropkitAliases(file: string): Record<string, string> | undefined {
   return runningAliases();
 }
 
-let aliases: Record<string, string> | undefined;
+let aliases: { value: Record<string, string> | undefined } | undefined;
 
 /**
  * The package's own exports as absolute paths, read from its package.json, so that every subpath a project could
- * import is covered and none drifts from the package. The package root is one level above this module (src/ or
- * dist/, and dist/ for the bundle).
+ * import is covered and none drifts from the package: the package dropkit runs from, or in a program's bundle the one
+ * Node finds from the bundle (src/installed.ts). With none, `undefined`: the config's `import "dropkit"` is Node's to
+ * resolve from the config, as any other package it imports.
  */
-function runningAliases(): Record<string, string> {
-  if (aliases) return aliases;
-  const root = packageRoot();
+function runningAliases(): Record<string, string> | undefined {
+  if (aliases) return aliases.value;
+  const root = runningPackage();
+  if (root === undefined) {
+    aliases = { value: undefined };
+    return undefined;
+  }
   const { exports } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
     exports: Record<string, string | { default: string }>;
   };
-  aliases = {};
+  const value: Record<string, string> = {};
   for (const [subpath, target] of Object.entries(exports)) {
     const file = typeof target === "string" ? target : target.default;
-    aliases[subpath === "." ? "dropkit" : `dropkit/${subpath.slice(2)}`] = path.join(root, file);
+    value[subpath === "." ? "dropkit" : `dropkit/${subpath.slice(2)}`] = path.join(root, file);
   }
-  return aliases;
+  aliases = { value };
+  return value;
+}
+
+/**
+ * The fix, when a config's `import "dropkit"` failed because dropkit runs from a program's bundle that has no dropkit
+ * package to lend it (src/installed.ts, `runningPackage`), and the project has none: "" otherwise.
+ */
+function unlentDropkit(message: string): string {
+  if (aliases === undefined || aliases.value !== undefined || !/Cannot find (?:module|package) 'dropkit(?:\/[^']*)?'/.test(message))
+    return "";
+  const fix = "install dropkit in the config's project (npm install --save-dev dropkit) or where the program runs";
+  return `. dropkit runs here from ${ownFile() ?? "a bundle"}, a bundle with no dropkit package beside it to lend the config's import: ${fix}.`;
 }
 
 /**
@@ -190,7 +213,7 @@ async function evaluate(file: string, text: string, role: FileRole): Promise<obj
   try {
     mod = commonJsAsDefault(await settled(importModule(file, text), file, role, "its top-level code"));
   } catch (error) {
-    if (neverSettled.has(error as object)) throw error;
+    if (ownErrors.has(error as object)) throw error;
     throw loadError(file, role, "could not be evaluated", plainError(error));
   }
   if (typeof mod !== "object" || mod === null || !Object.hasOwn(mod, "default")) {
@@ -223,7 +246,7 @@ async function evaluate(file: string, text: string, role: FileRole): Promise<obj
     try {
       exported = await settled(Promise.resolve((exported as () => unknown)()), file, role, "the promise its exported function returned");
     } catch (error) {
-      if (neverSettled.has(error as object)) throw error;
+      if (ownErrors.has(error as object)) throw error;
       throw loadError(file, role, "threw when its exported function was called", plainError(error));
     }
   }
@@ -238,10 +261,20 @@ async function evaluate(file: string, text: string, role: FileRole): Promise<obj
 }
 
 /**
- * The errors `settled` made: told apart from what a config throws without looking at the thrown value, which may be a
- * Proxy whose every trap throws (`instanceof` would run its `getPrototypeOf`).
+ * The errors dropkit made while a file loads (`settled`'s, and a missing jiti's): told apart from what a config throws
+ * without looking at the thrown value, which may be a Proxy whose every trap throws (`instanceof` would run its
+ * `getPrototypeOf`).
  */
-const neverSettled = new WeakSet<object>();
+const ownErrors = new WeakSet<object>();
+
+/**
+ * The waits `settled` has running, and the one `beforeExit` listener that serves them all, there while any is: a
+ * listener per load passed Node's limit of 10 (a MaxListenersExceededWarning) when a program loaded more configs at once.
+ */
+const idleWaits = new Set<() => void>();
+const onIdle = (): void => {
+  for (const idle of [...idleWaits]) idle();
+};
 
 /**
  * `pending`, unless it never settles: a config's code that awaits a promise nothing will resolve leaves the event loop
@@ -260,7 +293,7 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
   return new Promise<T>((resolve, reject) => {
     const end = (): void => {
       clearTimeout(timer);
-      process.off("beforeExit", idle);
+      if (idleWaits.delete(idle) && idleWaits.size === 0) process.off("beforeExit", onIdle);
     };
     const never = (why: string): void => {
       end();
@@ -270,7 +303,7 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
         file,
         source: file,
       });
-      neverSettled.add(error);
+      ownErrors.add(error);
       reject(error);
     };
     const idle = (): void => never("when nothing was left for it to wait on (no timer, no I/O, no other work)");
@@ -279,7 +312,8 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
       limitMs,
     );
     timer.unref();
-    process.on("beforeExit", idle);
+    if (idleWaits.size === 0) process.on("beforeExit", onIdle);
+    idleWaits.add(idle);
     pending.then(
       (value) => {
         end();
@@ -347,7 +381,7 @@ function loadError(file: string, role: FileRole, what: string, error: unknown): 
   original = original.split("\nRequire stack:")[0]!;
   // jiti's parse errors end with "\n <file>:line:column", which the source gives.
   if (/^ParseError\b/.test(original)) original = original.replace(/\s*\n\s*\S.*:\d+:\d+\s*$/, "");
-  original = original.trim();
+  original = original.trim() + unlentDropkit(original);
   const site = error instanceof Error ? locateError(error, file) : undefined;
   if (!site) return new DropkitError({ name: "ConfigLoadError", message: `The ${role} ${file} ${what}: ${original}`, file, source: file });
   const at = site.file === file ? site : site.calledFrom;

@@ -4,7 +4,7 @@ import { realpathSync } from "node:fs";
 import { createRequire, SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ownCodeDir } from "../installed.js";
+import { ownCodeDir, ownFile } from "../installed.js";
 import { sharedPatch } from "./sharedpatch.js";
 
 /** A position in a file: 1-based line, and 1-based column in UTF-16 code units when known. */
@@ -102,8 +102,8 @@ let restoreVm: (() => void) | undefined;
 
 function patchVm(): () => void {
   // Required on first use: the library loads no `vm` for a JSON config.
-  // From the module's path where there is one: in the bundle, its URL is made by node:url, which Bun loads for it.
-  const vm = createRequire((import.meta.filename as string | undefined) ?? import.meta.url)("node:vm") as typeof import("node:vm");
+  // From the module's path (in a bundle, the bundle's: a CommonJS one has no import.meta.url); any base finds a built-in.
+  const vm = createRequire(ownFile() ?? path.join(process.cwd(), "-"))("node:vm") as typeof import("node:vm");
   const original = vm.runInThisContext;
   const recorder = function (this: unknown, ...args: Parameters<typeof original>) {
     const [code, options] = args;

@@ -13,6 +13,7 @@ import type {
   ValidateResponse,
 } from "./protocol.js";
 import type { FetchResponse, WasmBytes, WasmModule } from "./wasmtypes.js";
+import { DropkitError } from "../errors.js";
 
 /** The ABI version this host speaks (SPEC section 11). */
 export const ABI_VERSION = 1;
@@ -207,16 +208,25 @@ export class Core implements AbiCore {
 /**
  * Opens the core from the module's bytes or a compiled module, synchronously. Browsers cap synchronous compiles on a
  * page's main thread (older Chromium at 4 KB): there, prefer `openCoreAsync`; workers, Deno, Bun and Node may pass bytes.
+ * Without an argument, in Node (20.16 or later: `process.getBuiltinModule`), Bun or Deno: the installed module, found
+ * as `loadConfig` finds it (docs/library.md, "Bundling for Node").
+ *
+ * @throws DropkitError `IOError` (74) when no argument is given and the installed module cannot be found or read;
+ *   TypeError when no argument is given where no file can be read (a browser): pass the module.
  */
-export function openCore(source: WasmBytes | WasmModule): Core {
-  return new Core(source);
+export function openCore(source?: WasmBytes | WasmModule): Core {
+  return new Core(source ?? installedModuleHere());
 }
 
 /** `openCore` by the name `dropkit/core` has always used. */
 export const createCore = openCore;
 
-/** Opens the core from bytes, a compiled module, or a fetch `Response` (compiled while it streams). */
-export async function openCoreAsync(source: WasmBytes | WasmModule | FetchResponse | PromiseLike<FetchResponse>): Promise<Core> {
+/**
+ * Opens the core from bytes, a compiled module, or a fetch `Response` (compiled while it streams); without an argument,
+ * as `openCore()`, the installed module.
+ */
+export async function openCoreAsync(source?: WasmBytes | WasmModule | FetchResponse | PromiseLike<FetchResponse>): Promise<Core> {
+  if (source === undefined) return new Core(await WebAssembly.compile(installedModuleHere()));
   const resolved = await source;
   if (resolved instanceof WebAssembly.Module) return new Core(resolved);
   if (isResponse(resolved)) {
@@ -255,7 +265,115 @@ export function callExportsText(e: AbiExports, text: string): { status: number; 
   return finishCall(e, ptr, written);
 }
 
+/** What finding the installed module needs of Node, given by the caller: this module loads none of Node's (it runs in browsers). */
+export interface ModuleFiles {
+  /** The bytes of `file`; throws Node's error (its `code`) when it cannot be read. */
+  read(file: string): WasmBytes;
+  /** `specifier` as Node resolves it from the file `from`, or `undefined` when it finds nothing. */
+  resolve(from: string, specifier: string): string | undefined;
+}
+
+/**
+ * Where the installed module is looked for: `first` (dist/dropkit.wasm of the package dropkit runs from, or the file
+ * beside a program's bundle), then, in a bundle (`bundle`, its file), `dropkit/dropkit.wasm` as Node resolves it from there.
+ */
+export interface ModulePlace {
+  first: string;
+  bundle?: string;
+}
+
+/**
+ * The installed module's bytes, by the rule of docs/library.md ("Bundling for Node"): `place.first`, then in a bundle
+ * the `dropkit` package Node finds from it. Neither: an `IOError` naming where it looked and `fix`, what the caller
+ * can pass instead. A file that exists but cannot be read is an `IOError` naming it.
+ */
+export function readInstalledModule(files: ModuleFiles, place: ModulePlace, fix: string): WasmBytes {
+  const looked = [place.first];
+  const read = (file: string): WasmBytes | undefined => {
+    try {
+      return files.read(file);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw new DropkitError(
+        { name: "IOError", message: `dropkit's core, ${file}, cannot be read: ${code ?? String(error)}.`, file, source: file },
+        { cause: error },
+      );
+    }
+  };
+  const first = read(place.first);
+  if (first !== undefined) return first;
+  if (place.bundle !== undefined) {
+    const resolved = files.resolve(place.bundle, "dropkit/dropkit.wasm");
+    const found = resolved === undefined ? undefined : read(resolved);
+    if (found !== undefined) return found;
+    if (resolved !== undefined) looked.push(resolved);
+  }
+  const where =
+    place.bundle === undefined
+      ? `${place.first} is missing: the package is incomplete. Install dropkit again, or ${fix}.`
+      : `it is not at ${looked.join(", nor at ")}, beside ${place.bundle}, the file running dropkit, and Node finds no dropkit package from there. ` +
+        `Copy node_modules/dropkit/dist/dropkit.wasm beside that file, or ${fix} (docs/library.md, "Bundling for Node").`;
+  throw new DropkitError({
+    name: "IOError",
+    message: `dropkit cannot find its core, dropkit.wasm: ${where}`,
+    file: place.first,
+    source: place.first,
+  });
+}
+
 // --- helpers ---
+
+/** CommonJS's own file name: a CommonJS bundle's, where `import.meta` is empty. */
+declare const __filename: string | undefined;
+
+/**
+ * The installed module, for `openCore()` without an argument: read with Node's own modules, from
+ * `process.getBuiltinModule` (Node 20.16+, Bun, Deno), so that this module imports none (it runs in browsers too).
+ */
+function installedModuleHere(): WasmBytes {
+  type Process = { getBuiltinModule?(id: string): unknown };
+  const getBuiltin = (globalThis as { process?: Process }).process?.getBuiltinModule;
+  const pass = "pass the module: openCore(bytes of dropkit.wasm) or a compiled WebAssembly.Module";
+  if (typeof getBuiltin !== "function") {
+    const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+    throw new TypeError(
+      node === undefined
+        ? `openCore() needs the module where no file can be read: ${pass}, or await openCoreAsync(fetch(url of dropkit.wasm)).`
+        : `openCore() without an argument needs Node 20.16 or later (process.getBuiltinModule); on Node ${node}, ${pass}: ` +
+            `openCore(readFileSync(createRequire(import.meta.url).resolve("dropkit/dropkit.wasm"))).`,
+    );
+  }
+  const fs = getBuiltin("node:fs") as { readFileSync(file: string): WasmBytes };
+  const { createRequire } = getBuiltin("node:module") as { createRequire(from: string): { resolve(id: string): string } };
+  const files: ModuleFiles = {
+    read: (file) => fs.readFileSync(file),
+    resolve(from, specifier) {
+      try {
+        return createRequire(from).resolve(specifier);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  // `import.meta.filename` and `.url`, never `import.meta` alone: a build that defines them (the CLI's) replaces them.
+  const filename = (import.meta as { filename?: string }).filename;
+  const metaUrl = (import.meta as { url?: string }).url;
+  const url = metaUrl?.startsWith("file:") ? metaUrl : undefined;
+  const own =
+    filename ??
+    (url === undefined ? undefined : (getBuiltin("node:url") as { fileURLToPath(url: string): string }).fileURLToPath(url)) ??
+    (typeof __filename === "string" ? __filename : undefined);
+  if (own === undefined) throw new TypeError(`openCore() cannot tell where it runs from, to find the module: ${pass}.`);
+  // dist/core/host.js (or src/core/host.ts under tsx) in the package; any other name is a program's bundle.
+  const inPackage = /[\\/]core[\\/]host\.([jt])s$/.exec(own);
+  const dir = (file: string): string => file.slice(0, Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")));
+  const sep = own.includes("\\") && !own.includes("/") ? "\\" : "/";
+  const place: ModulePlace = inPackage
+    ? { first: [dir(dir(own)), ...(inPackage[1] === "t" ? ["..", "dist"] : []), "dropkit.wasm"].join(sep) }
+    : { first: dir(own) + sep + "dropkit.wasm", bundle: own };
+  return readInstalledModule(files, place, "pass the module: openCore(bytes) or openCore(compiled module)");
+}
 
 /**
  * A fresh instance's exports, checked: the dk_* functions, the memory and the ABI version. The loader instantiates
