@@ -39,7 +39,7 @@ export const helpVariables: Array<[string, string]> = [
   ["DROPKIT_SAFE_DIRECTORIES", 'directories (":"-separated, * for all) whose configs, presets and hooks are used whoever owns them'],
   ["GIT_CEILING_DIRECTORIES", "directories the config search never enters (as git)"],
   ["NO_COLOR", "no colour, even on a terminal (nor with TERM=dumb)"],
-  ["FORCE_COLOR", "colour even off a terminal (0 or false: none); NO_COLOR wins"],
+  ["FORCE_COLOR", "colour even off a terminal: 1 16 colours, 2 256, 3 24-bit (0 or false: none); NO_COLOR wins"],
 ];
 
 /** The footer of the general help: every variable and every exit code, grouped by code from errors.ts so that none drifts. */
