@@ -347,6 +347,19 @@ describe("Ctrl-C while a config's code waits", { timeout: 180_000 }, () => {
     run.unchanged();
   });
 
+  test("Ctrl-C at a terminal: config stops at the first, with its record", {
+    skip: hasScript() ? false : "script(1) is not available",
+  }, async () => {
+    const root = fixture({ ...waiting["a .ts config awaiting a timer at its top level"], ...drop });
+    const terminal = new Terminal(root, ["config"]);
+    await waitFor(() => fs.existsSync(path.join(root, "started")), 20_000, "the config to start");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    terminal.send(keys.ctrlC);
+    await terminal.expect("Interrupted (exit 130): Interrupted by SIGINT (Ctrl-C) while", 5_000);
+    assert.equal(await terminal.exit(5_000), 130);
+    assert.doesNotMatch(terminal.screen, /KEY +VALUE/, "no table: the config was not loaded");
+  });
+
   test("Ctrl-C at a terminal: the note, then the second Ctrl-C quits with 130", {
     skip: hasScript() ? false : "script(1) is not available",
   }, async () => {
