@@ -62,8 +62,6 @@ const theme = EditorView.theme({
   ".cm-overridden": { textDecoration: "line-through 1.5px var(--muted)", backgroundColor: "var(--line)" },
   ".cm-tooltip-override": { padding: "4px 10px", borderLeft: "4px solid var(--muted)" },
   ".cm-tooltip-override p": { margin: "4px 0" },
-  // The caret's tooltip is for the one typing: hidden while the focus is elsewhere.
-  "&:not(.cm-focused) .cm-tooltip-caret": { display: "none" },
   ".cm-tooltip-problem button": {
     backgroundColor: "var(--accent)",
     color: "var(--on-accent)",

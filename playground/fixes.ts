@@ -104,19 +104,32 @@ export function applyToState(state: PageInputs, fix: Fix, configSource: string):
 }
 
 /**
- * Whether a fix is safe: with it applied, no problem is added. Problems compare by name and key path (their positions
- * move with the edit); a fix of a problem must leave fewer than before, a fix of a warning no more. A fix that changes
- * which file dropkit reads (a package.json's `dropkit` key spelt right) is judged by the count alone: its paths are another file's.
+ * Whether a fix is safe: with it applied, the input it edits has no problem it did not have. Only the problems of that
+ * input count (the text it edits, the variable, the flag): a problem elsewhere that the fixed one hid (a preset file the
+ * config's schema problem kept from loading) is the user's, not the fix's. They compare by name and key path (positions
+ * move with the edit); a fix of a problem must leave fewer there, a fix of a warning no more. A fix that changes which
+ * file dropkit reads (a package.json's `dropkit` key spelt right) is judged by the count alone, its paths being another
+ * file's; one that makes dropkit read a file it passed over shows that file's problems, which are the user's own.
  */
-export function isSafe(before: Verdict, after: Verdict, fixesProblem: boolean): boolean {
-  const was = before.problems.length;
-  const now = after.problems.length;
-  if (fixesProblem ? now >= was : now > was) return false;
-  if (before.file !== after.file || before.read !== after.read) return true;
+export function isSafe(before: Verdict, after: Verdict, fix: Fix, fixesProblem: boolean): boolean {
+  const edit = fix.edit;
+  const fileOf = (p: CoreDiagnostic) => p.file ?? p.source.replace(/:\d+:\d+$/, "");
+  const config = edit.target === "text" && edit.file === before.source;
+  const at = (p: CoreDiagnostic) =>
+    edit.target === "text"
+      ? fileOf(p) === edit.file || (config && fileOf(p) === after.source)
+      : edit.target === "env"
+        ? p.source === edit.name || p.source === edit.rename
+        : p.source === edit.flag;
+  const was = before.problems.filter(at);
+  const now = after.problems.filter(at);
+  if (config && !before.read && after.read) return true;
+  if (fixesProblem ? now.length >= was.length : now.length > was.length) return false;
+  if (config && before.file !== after.file) return true;
   const pool = new Map<string, number>();
-  const id = (p: CoreDiagnostic) => `${p.name}\u0000${p.path}\u0000${p.file ?? p.source.replace(/:\d+:\d+$/, "")}`;
-  for (const p of before.problems) pool.set(id(p), (pool.get(id(p)) ?? 0) + 1);
-  for (const p of after.problems) {
+  const id = (p: CoreDiagnostic) => `${p.name}\u0000${p.path}`;
+  for (const p of was) pool.set(id(p), (pool.get(id(p)) ?? 0) + 1);
+  for (const p of now) {
     const left = pool.get(id(p)) ?? 0;
     if (left === 0) return false;
     pool.set(id(p), left - 1);

@@ -303,7 +303,7 @@ function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem:
 
 function safe(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): boolean {
   const applied = applyToState(state, fix, v.source);
-  return applied !== undefined && isSafe(v, judge(core, applied, { explain: false }), fixesProblem);
+  return applied !== undefined && isSafe(v, judge(core, applied, { explain: false }), fix, fixesProblem);
 }
 
 /** The values of the editor's text that a higher layer overrides, each with what wins, from the core's override chains. */
@@ -422,7 +422,7 @@ function applyFix(fix: Fix | undefined, fixesProblem: boolean): void {
     return;
   }
   // Large inputs: the fix is tried now, not when it was offered.
-  if (!isSafe(verdict, judge(core, applied, { explain: false }), fixesProblem)) {
+  if (!isSafe(verdict, judge(core, applied, { explain: false }), fix, fixesProblem)) {
     fixNote = `Not applied: ${fix.label} would add a problem. `;
     run();
     return;
@@ -463,7 +463,7 @@ function applyAllFixes(): void {
       for (const fix of candidatesFor(problem, textOf)) {
         const applied = applyToState(now, fix, v.source);
         const after = applied && judge(core, applied, { explain: false });
-        if (applied && after && isSafe(v, after, true)) {
+        if (applied && after && isSafe(v, after, fix, true)) {
           next = { state: applied, verdict: after };
           break;
         }

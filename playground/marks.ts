@@ -99,7 +99,7 @@ const markTooltip = hoverTooltip((view, pos) => {
 
 /**
  * Where the caret is in an overridden value (moved there by keys, or by a tap on a phone, where nothing hovers), a
- * tooltip names the layer that wins. Shown only while the editor has the focus (the theme hides it otherwise).
+ * tooltip names the layer that wins. Shown only while the editor has the focus.
  */
 const caretTooltip = StateField.define<Tooltip | null>({
   create: () => null,
@@ -116,7 +116,11 @@ const caretTooltip = StateField.define<Tooltip | null>({
         const dom = document.createElement("div");
         dom.className = "cm-tooltip-override cm-tooltip-caret";
         for (const override of found.overrides) dom.append(paragraph(override.message, "override"));
-        return { dom };
+        // For the one typing: hidden while the focus is elsewhere (a tooltip lives beside the editor, not in it, so no selector can).
+        const follow = (view: EditorView) => {
+          dom.hidden = !view.hasFocus;
+        };
+        return { dom, mount: follow, update: (update) => follow(update.view) };
       },
     };
   },

@@ -20,7 +20,9 @@ export function chromium(): Promise<Browser> {
 
 /** Closes the browser, if one was launched: for the test file's `after`. */
 export async function closeChromium(): Promise<void> {
-  await (await launched?.catch(() => undefined))?.close();
+  const browser = launched;
+  launched = undefined;
+  await (await browser?.catch(() => undefined))?.close();
 }
 
 export interface Served {
