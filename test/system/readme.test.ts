@@ -121,7 +121,11 @@ describe("README: the completion install lines, run as written on a fresh accoun
   });
 
   test("bash: where the bash-completion package is installed, its loader finds the file in the user's directory", {
-    skip: fs.existsSync("/usr/share/bash-completion/bash_completion") ? false : "the bash-completion package is not installed",
+    // In CI the package is installed (.ci/run): there a missing loader fails the test instead of skipping it.
+    skip:
+      fs.existsSync("/usr/share/bash-completion/bash_completion") || process.env.CI
+        ? false
+        : "the bash-completion package is not installed",
   }, () => {
     const lines = groups.get("bash")!.filter((l) => !l.includes("~/.bashrc"));
     const account = freshAccount();
