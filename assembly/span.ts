@@ -184,7 +184,7 @@ function spaceAt(s: Span, at: i32): i32 {
  * point from U+D000 up: those few compare as strings.
  */
 // @noinline for speed: module selection sorts thousands of names with it, and a copy inlined into the sort runs
-// slower than the call (docs/performance.md, "The build's transform").
+// slower than the call (docs/performance.md#the-builds-transform).
 @noinline export function compareSpans(a: Span, b: Span): i32 {
   const pa = spanPtr(a);
   const pb = spanPtr(b);

@@ -16,8 +16,9 @@ declare const __filename: string | undefined;
 /**
  * The file this code runs from: `import.meta.filename` (Node 20.11+, and the bin's bundle, where the build makes it the
  * bundle's own name), else from its URL, else CommonJS's `__filename` (a CommonJS bundle, whose `import.meta` is
- * empty). A path, never a URL, on the start-up path: in the bin's bundle the URL is made by `pathToFileURL`, about
- * 0.2 ms that a JSON config run need not pay. `undefined` only where none of the three exists.
+ * empty). A path, never a URL, on the start-up path: in the bin's bundle the URL is made by `pathToFileURL`, which a
+ * JSON config run need not pay for (docs/performance.md#loaded-on-first-use). `undefined` only where none of the three
+ * exists.
  */
 export function ownFile(): string | undefined {
   const filename = import.meta.filename as string | undefined;

@@ -2,8 +2,8 @@
 
 /**
  * `date.toISOString()`, the same text, without V8 loading the local time zone: its first `toISOString` reads
- * `/etc/localtime` and sets up the zone (about 0.3 ms and 20 pages of memory of a cached `create`), though an ISO time
- * in UTC never needs it. Years outside 0–9999 and invalid dates are left to `toISOString` (its `±YYYYYY` form, its
+ * `/etc/localtime` and sets up the zone (docs/performance.md#a-cached-create), though an ISO time in UTC never needs
+ * it. Years outside 0–9999 and invalid dates are left to `toISOString` (its `±YYYYYY` form, its
  * `RangeError`).
  */
 export function isoTime(date: Date): string {

@@ -254,7 +254,7 @@ export async function withDefaultSignals<T>(file: string, work: () => Promise<T>
  * and the kernel's default action holds while the code loads, as it does for a signal that comes while a callback runs.
  */
 class CodeWatch {
-  /** How long the loop must make no callback before the listeners are put back: toggling them costs about 0.1 ms. */
+  /** How long the loop must make no callback before the listeners are put back: toggling them after every callback would cost. */
   static readonly quietMs = 50;
   private readonly hook: AsyncHook;
   /** Callbacks running, this call of `withDefaultSignals` counting as one until `ran`. */

@@ -27,10 +27,9 @@ export interface ZipSource {
 export const maxUnorderedEntries = 1024 * 1024;
 /**
  * How much checking one archive may grow the process's peak memory, whatever its directory lists or its entries hold
- * (docs/reliability.md#limits): the read windows and data buffer (1.3 MiB), the inflater's output for one 16 KiB
- * piece of input (16.5 MiB at most), for a directory out of data order its table (20 MiB), and inflated output the
- * collector has not freed yet (measured: 39-47 MiB in all for a deflated entry of 400 MB or 1.5 GB); the tests hold
- * the check to it.
+ * (docs/reliability.md#limits, with the peak measured): the read windows and data buffer (1.3 MiB), the inflater's
+ * output for one 16 KiB piece of input (16.5 MiB at most), for a directory out of data order its table (20 MiB), and
+ * inflated output the collector has not freed yet; the tests hold the check to it.
  */
 export const zipCheckMemoryBytes = 64 * 1024 * 1024;
 /** The read window over the central directory: larger than the largest record (46 bytes and three 16-bit lengths). */

@@ -142,8 +142,8 @@ function linkFailure(error: unknown): boolean {
 }
 
 /**
- * `file`'s URL: Bun's own conversion where there is one (the same conversion; node:url costs Bun about 0.9 ms to
- * load, and its config runs need nothing else of it), else node:url's.
+ * `file`'s URL: Bun's own conversion where there is one (the same conversion; Bun loads node:url as a module of its
+ * own, and its config runs need nothing else of it: docs/performance.md#bun), else node:url's.
  */
 function fileUrl(file: string): string {
   const bun = (globalThis as { Bun?: { pathToFileURL(file: string): URL } }).Bun;
@@ -236,8 +236,9 @@ function stripped(file: string, source: string): string {
     cacheDirFor = cache.dir;
     if (cache.dir === null) debug(`.ts configs are stripped without a file cache: ${cache.why}`);
   }
-  // node:crypto would cost 5 ms of a 50 ms run: the key is a fast hash, and an entry holds the text it was stripped
-  // from, compared in full, so that two texts with one key never share an entry.
+  // Not node:crypto, which a warm run would load for a key alone (docs/performance.md#ts-configs-without-jiti): the
+  // key is a fast hash, and an entry holds the text it was stripped from, compared in full, so that two texts
+  // with one key never share an entry.
   const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${cacheEntryName(`${process.version}\0${source}`)}.js`);
   if (cacheFile) {
     const code = cachedStrip(cacheFile, source);

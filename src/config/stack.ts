@@ -25,7 +25,7 @@ export interface ThrowSite extends FilePosition {
  * jiti runs every transformed file through `vm.runInThisContext`, whether it was transformed now or read from its file
  * cache, and a cache hit calls no hook of jiti's: that call is the one place the exact code shows. `vm` is patched
  * when jiti is about to run (`recordJiti`): a file the runtime loads itself runs no code through it, and Bun loads
- * node:vm as a module of its own (about 0.4 ms). Nested and concurrent runs share one recording; the last one to end
+ * node:vm as a module of its own (docs/performance.md#bun). Nested and concurrent runs share one recording; the last one to end
  * puts `vm` back and forgets the code.
  */
 export const recordCompiledCode = sharedPatch(() => {

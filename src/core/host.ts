@@ -24,8 +24,9 @@ export class CoreTrap extends Error {
 }
 
 const encoder = new TextEncoder();
-// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD. Made on first use:
-// a process's first TextDecoder costs about 0.1 ms, and a run the answer cache answers decodes nothing.
+// Fatal: a response that is not UTF-8 is a bug in the core, not something to paper over with U+FFFD. Made on first use,
+// as a process's first TextDecoder is not free, and a run the answer cache answers decodes nothing
+// (docs/performance.md#loaded-on-first-use).
 let decoder: TextDecoder | undefined;
 
 /**
@@ -83,8 +84,8 @@ export class Core implements AbiCore {
    * Starts compiling the module in the background when it is not compiled yet and the answer store (if any) holds no
    * answer: a host calls it before work of its own that comes before the first request (reading a config). A request
    * made before that compile ends compiles the module itself, as without it; a compile that fails is left for that
-   * request to report. JavaScriptCore (Bun) compiles a whole module before it runs, about 1.3 ms of a first run
-   * there, on the thread that asks when the compile is synchronous. The promise settles when that compile has ended
+   * request to report. JavaScriptCore (Bun) compiles a whole module before it runs, on the thread that asks when the
+   * compile is synchronous (docs/performance.md#bun). The promise settles when that compile has ended
    * (it never rejects); nothing needs to wait for it.
    */
   prepare(): Promise<void> {

@@ -1,5 +1,5 @@
 // The answer cache: the core's answers in one folder's last run, kept in the private cache directory, so that a run
-// whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md, "The answer cache").
+// whose requests are all the same as last time's needs no WebAssembly at all (docs/performance.md#the-answer-cache).
 
 import { lstatSync } from "node:fs";
 import path from "node:path";

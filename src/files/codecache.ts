@@ -78,7 +78,7 @@ export function privateCacheDir(
 /**
  * A name for a cache entry made from `text`: a 64-bit FNV-1a hash of its UTF-16 code units, as 16 hex digits (two
  * 32-bit halves, each its own basis). Not a security measure: each cache compares the text an entry was made from in
- * full before using it. node:crypto would cost about 0.6 ms to load, for a name.
+ * full before using it. Not node:crypto: start-up loads none for a name (docs/performance.md#loaded-on-first-use).
  */
 export function cacheEntryName(text: string): string {
   let a = 0x811c9dc5;
@@ -198,8 +198,8 @@ const oneOffWork = Symbol.for("dropkit.oneOffWork");
 /**
  * Marks this run as one that read archives into the archive cache: work the next runs in the drop skip. The bin saves
  * a missing code cache at exit holding every function the run compiled, so such a run saves none: the next run saves
- * the cache later runs load, without the archive reading's code (a cached `create` loaded 30 KB, 0.6 ms, more for a
- * cache made by the first `create` in a drop). Read by the bin through `didOneOffWork`.
+ * the cache later runs load, without the archive reading's code, which a cached `create` would otherwise load on every
+ * start (docs/performance.md#v8-code-caches). Read by the bin through `didOneOffWork`.
  */
 export function markOneOffWork(): void {
   (globalThis as Record<symbol, unknown>)[oneOffWork] = true;

@@ -37,8 +37,8 @@ export function parseJsonWithin(text: string, complete: boolean, size: number, l
  */
 export function nestingExceeds(text: string, max: number): boolean {
   // A text with no more opening brackets than `max`, inside strings or not, cannot nest deeper: counted with
-  // indexOf, which most files (a cache of a few archives, a state file) end at, where the walk below is a tenth of a
-  // millisecond per 3 KB the first time it runs.
+  // indexOf, which most files (a cache of a few archives, a state file) end at, sparing them the walk below, which
+  // runs in the interpreter the first time (docs/performance.md#a-cached-create).
   let opening = 0;
   for (const bracket of ["{", "["]) {
     for (let i = text.indexOf(bracket); i !== -1 && opening <= max; i = text.indexOf(bracket, i + 1)) opening++;

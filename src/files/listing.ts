@@ -13,7 +13,7 @@ export interface ListedEntry {
 
 /**
  * The entries of one directory, read once, on first use, and kept until `forget`: `create` lists the drop twice
- * where it listed it four times (about 15 ms of a run over 10,000 archives): once for discovery and preset
+ * where it listed it four times (docs/performance.md#a-cached-create): once for discovery and preset
  * detection, and once more under the folder's lock for the archive scan and the cleanup, since another run may
  * have changed the folder before the lock was taken; a third time after an init hook ran. A listing is made per
  * run and never kept across runs.

@@ -10,7 +10,7 @@ import type { FolderListing } from "./listing.js";
  * and 40 random bits (`Math.random`, which V8 seeds from the system's entropy in every process), for processes
  * of the same id in other pid namespaces or on other hosts sharing the directory. The name need not be secret:
  * every temporary file is created with O_EXCL (or by `link`), so a name that is taken fails cleanly and never
- * follows anything planted there. (`node:crypto` is not loaded for it: it costs a run about 2 ms.)
+ * follows anything planted there. (`node:crypto` is not loaded for it: docs/performance.md#loaded-on-first-use.)
  */
 export function tempName(target: string): string {
   tempCounter = (tempCounter + 1) & 0xff;

@@ -12,7 +12,8 @@ export interface StandardStream {
 
 /**
  * The stream for standard output (1) or error (2). Creating `process.stdout` or `process.stderr` loads Node's
- * stream modules (and for a terminal `node:tty` with `node:net`), about 2 ms of a run that only logs a few lines.
+ * stream modules (and for a terminal `node:tty` with `node:net`), which a run that only logs a few lines need not pay
+ * for (docs/performance.md#loaded-on-first-use).
  * So only what may be a terminal (a character device other than `/dev/null`), anything on Windows, and an fd that
  * cannot be looked at get Node's stream; a regular file, a pipe, a socket or `/dev/null` gets a `DirectWriter`:
  * the same bytes, written at once, in the same order.

@@ -115,7 +115,8 @@ export async function acquireLock(file: string, options: AcquireLockOptions = {}
     if (fd !== null) return hold(file, fd, me, options.refreshMs ?? lockRefreshMs);
     const seen = readLock(file);
     if (seen === null) continue;
-    // node:os only here, where another run's lock is looked at: loading it costs an uncontended run about 0.3 ms.
+    // node:os only here, where another run's lock is looked at: an uncontended run never loads it
+    // (docs/performance.md#a-cached-create).
     const { uptime } = await import("node:os");
     const stale = staleReason(seen, me, Date.now() - uptime() * 1000);
     let blocked: Guard | null = null;
@@ -174,7 +175,7 @@ function hold(file: string, fd: number, me: LockHolder, refreshMs: number): Lock
   let length = mine.size;
   // The refresh starts when the event loop first turns: until then the run is synchronous work and promptly resolved
   // promises, which no timer could interrupt, and a cached create, which never waits for anything, makes no timer at
-  // all (Node's first setInterval costs 0.3 ms; an immediate half as much). Neither keeps the process alive.
+  // all (docs/performance.md#a-cached-create). Neither keeps the process alive.
   let timer: NodeJS.Timeout | undefined;
   const start = setImmediate(() => {
     timer = setInterval(() => {
