@@ -1,4 +1,5 @@
-// The core against its peers, in one run: the four measures of docs/performance.md, as ratios taken in the same loop.
+// The core against its peers, in one run: the four measures of docs/performance.md#the-four-measures, as ratios taken
+// in the same loop.
 //
 //   npm run bench:core                        dist/dropkit.wasm
 //   BENCH_WASM=path/to/other.wasm npm run bench:core     another build (an older one, to compare)

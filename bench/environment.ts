@@ -3,8 +3,8 @@
 /**
  * Variables that change what every Node process does when it starts, peers and dropkit alike. A ratio to
  * `node -e ''` measures dropkit's own start-up against Node's; `NODE_EXTRA_CA_CERTS` alone (a CA bundle read and
- * parsed by every process) added about 28 ms to both sides on the machine of docs/performance.md, which made
- * dropkit's 15 ms look like 1.3 times Node's start-up when it is 1.9 times.
+ * parsed by every process) adds the same time to both sides and makes dropkit's own share look smaller than it is
+ * (docs/performance.md#how-it-is-measured).
  */
 const startupVariables = [
   "NODE_OPTIONS",

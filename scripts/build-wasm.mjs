@@ -2,14 +2,14 @@
 // the core (asconfig.json has both targets).
 //
 // Two steps around asc stay because `npm run bench:instructions` and the module's gzipped size show each pays for
-// itself (docs/performance.md, "The build's transform", has the figures with and without each part):
+// itself (docs/performance.md#the-builds-transform has the figures with and without each part):
 // - `@noinline`, which asc accepts and ignores, is made real: Binaryen calls what is marked so instead of copying it
-//   into every caller. Three standard library functions (LIBRARY_NOINLINE) save 4.1 KB raw and 1 KB gzipped at
-//   about the speed of their copies; in assembly/ each mark says whether it is for size or speed.
+//   into every caller. Standard library functions (LIBRARY_NOINLINE) are marked where that saves size at no speed
+//   the bench can see; in assembly/ each mark says whether it is for size or speed.
 // - asc writes each static string as data segments of its own, over five hundred of them, each with its own header;
-//   those apart by no more than a string's header are merged (MERGE_GAP): about 1 KB more raw and 1.3 KB less
-//   gzipped, which is the size a page downloads and the one the module's ceiling (32 KB gzipped) holds. Data
-//   only: the code, and so the instruction counts, are the same.
+//   those apart by no more than a string's header are merged (MERGE_GAP): a little more raw and less gzipped, which
+//   is the size a page downloads and the one the module's ceiling (32 KB gzipped) holds. Data only: the code, and so
+//   the instruction counts, are the same.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -22,11 +22,11 @@ import binaryen from "assemblyscript/binaryen";
  * read arrays with `unchecked()`, and elsewhere a call is as fast as the bounds check or bump it would copy.
  */
 const LIBRARY_NOINLINE = [
-  // Size: 1.8 KB raw, 0.5 KB gzipped; the 1.25 MB config's validate 0.1% slower.
+  // Size, at no speed the bench can see.
   "~lib/array/Array<*>#__get",
-  // Size and speed: 1.7 KB raw, 0.3 KB gzipped; the large validates 0.45% faster, the small resolve 1% slower.
+  // Size, and the large validates (bench:core's measures 1 and 2) faster, the small resolve a little slower.
   "~lib/rt/stub/__alloc",
-  // Size: 0.6 KB raw, at no cost.
+  // Size, at no cost.
   "~lib/string/String#charCodeAt",
 ];
 
