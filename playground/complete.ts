@@ -7,7 +7,7 @@ import {
   type CompletionSource,
   pickedCompletion,
 } from "@codemirror/autocomplete";
-import type { EditorView } from "@codemirror/view";
+import type { EditorView, Rect } from "@codemirror/view";
 import { dotted, placeAt, type PathPart } from "./jsonpath.ts";
 import { schemaAt, valuesOf } from "./schema.ts";
 
@@ -133,4 +133,34 @@ function describeValue(key: string, value: string, facts: CompletionFacts): stri
   if (key === "presets[0]" && facts.presetNames.includes(value)) return `The preset file ${value}.json in the search path.`;
   if (facts.moduleNames.includes(value)) return `The module archive ${value}.zip in the folder.`;
   return undefined;
+}
+
+/**
+ * Where a completion's description goes: beside the list when it fits there, as CodeMirror puts it; otherwise (a phone)
+ * under the whole list, or over it when there is no room below, as wide as the screen allows, so that it covers no option
+ * and runs off no edge (CodeMirror's own narrow placement puts it under the selected option, over the next ones).
+ */
+export function completionInfoPlace(
+  _view: EditorView,
+  list: Rect,
+  option: Rect,
+  info: Rect,
+  space: Rect,
+): { style: string; class: string } {
+  const width = info.right - info.left;
+  const height = info.bottom - info.top;
+  const right = space.right - list.right;
+  const left = list.left - space.left;
+  if (width <= Math.max(left, right)) {
+    const side = width <= right ? "right" : "left";
+    const top = Math.max(space.top, Math.min(option.top, space.bottom - height)) - list.top;
+    return { style: `top: ${top}px; max-width: ${Math.min(400, Math.max(left, right))}px`, class: `cm-completionInfo-${side}` };
+  }
+  const margin = 4;
+  const below = space.bottom - list.bottom >= height || space.bottom - list.bottom > list.top - space.top;
+  const offset = list.bottom - list.top;
+  return {
+    style: `${below ? "top" : "bottom"}: ${offset}px; left: ${space.left + margin - list.left}px; max-width: ${space.right - space.left - 2 * margin}px`,
+    class: "cm-completionInfo-across",
+  };
 }

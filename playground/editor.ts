@@ -1,19 +1,10 @@
-// The config editor: CodeMirror 6 with JSON, line numbers, bracket matching, folding, Tab indentation and the page's marks; completion,
-// bracket closing and hover join it once the first result is shown (playground/later.ts).
+// The config editor: CodeMirror 6 with line numbers, bracket matching, folding and the page's marks; the JSON language (its
+// highlighting and folds), history, Tab indentation, completion, bracket closing and hover join it after the first result
+// (playground/later.ts), as the first result needs none of them.
 
-import {
-  deleteCharBackward,
-  history,
-  historyKeymap,
-  indentLess,
-  indentMore,
-  indentWithTab,
-  insertNewlineAndIndent,
-} from "@codemirror/commands";
-import { json } from "@codemirror/lang-json";
-import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { bracketMatching, foldGutter, HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
-import { EditorView, highlightSpecialChars, keymap, lineNumbers } from "@codemirror/view";
+import { EditorView, highlightSpecialChars, lineNumbers } from "@codemirror/view";
 import { tags } from "@lezer/highlight";
 import { editorMarks } from "./marks.ts";
 
@@ -25,7 +16,7 @@ export interface EditorOptions {
   onChange: () => void;
 }
 
-/** Where the extensions loaded after the first result go: completion, bracket closing, hover. */
+/** Where the extensions loaded after the first result go: the JSON language, the keys, completion, hover. */
 const later = new Compartment();
 
 /** Colours come from the page's CSS variables, so that light and dark mode are one theme. */
@@ -98,25 +89,11 @@ export function createEditor(options: EditorOptions): EditorView {
         EditorState.lineSeparator.of("\n"),
         highlightSpecialChars(),
         lineNumbers(),
-        history(),
-        indentOnInput(),
         bracketMatching(),
         foldGutter(),
-        json(),
         syntaxHighlighting(highlight),
         editorMarks(),
         later.of([]),
-        // Enter and Backspace as CodeMirror does them (indentation), history and indentation keys; caret motion, selection and
-        // word deletion are the browser's own, which saves the page the 2.5 KB of CodeMirror's standard keymap.
-        keymap.of([
-          ...foldKeymap,
-          ...historyKeymap,
-          { key: "Enter", run: insertNewlineAndIndent },
-          { key: "Backspace", run: deleteCharBackward },
-          { key: "Mod-[", run: indentLess },
-          { key: "Mod-]", run: indentMore },
-          indentWithTab,
-        ]),
         // An id in the page cannot name an element in the shadow root, so the name is the content's own label.
         // tabindex: the scroller around it scrolls, and a scrolling region needs focusable content that tools can see as such.
         EditorView.contentAttributes.of({ "aria-label": options.label, spellcheck: "false", autocapitalize: "off", tabindex: "0" }),

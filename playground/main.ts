@@ -93,8 +93,12 @@ async function start(): Promise<void> {
   run();
 }
 
-/** The part of the page that the first result does not need, loaded once it is shown; its pieces join the page as it comes. */
-function needLater(): Promise<typeof Later> {
+/**
+ * The part of the page that the first result does not need, loaded once it is shown; its pieces join the page as it
+ * comes. Undefined when it could not be loaded (a hosted page offline before its worker kept it): the page says so,
+ * and the next use tries again.
+ */
+async function needLater(): Promise<typeof Later | undefined> {
   laterReady ??= loadLater().then((module) => {
     later = module;
     const packageJson = () => verdict?.file === "package.json";
@@ -109,7 +113,13 @@ function needLater(): Promise<typeof Later> {
     if (explained !== undefined) renderResolved();
     return module;
   });
-  return laterReady;
+  try {
+    return await laterReady;
+  } catch (error) {
+    laterReady = undefined;
+    setStatus(`Completion, Explain, Format, Export and the examples could not be loaded: ${(error as Error).message}.`, "bad");
+    return undefined;
+  }
 }
 
 function wireEvents(): void {
@@ -165,12 +175,13 @@ function wireEvents(): void {
   });
   ui.examples.addEventListener("change", async () => {
     const module = await needLater();
-    const example = module.examples.find((e) => e.id === ui.examples.value);
+    const example = module?.examples.find((e) => e.id === ui.examples.value);
     if (!example) return;
-    loadInputs(module.exampleInputs(example));
+    loadInputs(module!.exampleInputs(example));
   });
   byId("format-text").addEventListener("click", async () => {
     const module = await needLater();
+    if (!module) return;
     const formatted = module.formatConfig(core, editor.state.doc.toString());
     if (typeof formatted === "string") changeText(editor, formatted);
     else setStatus(`Not formatted: ${formatted.error}`, "bad");
@@ -182,7 +193,7 @@ function wireEvents(): void {
   ] as const) {
     byId(id).addEventListener("click", async () => {
       const module = await needLater();
-      await module.exportConfig(core, editor.state.doc.toString(), verdict?.file === "package.json", form, verdict?.problems.length ?? 0);
+      await module?.exportConfig(core, editor.state.doc.toString(), verdict?.file === "package.json", form, verdict?.problems.length ?? 0);
     });
   }
   byId("copy-link").addEventListener("click", async () => {
@@ -375,7 +386,7 @@ function renderResolved(): void {
 
 /** Opens the explain view on a key (the answer then needs the override chains), or closes it. */
 async function explain(key: string | undefined): Promise<void> {
-  if (key !== undefined) await needLater();
+  if (key !== undefined && !(await needLater())) return;
   explained = key;
   if (key !== undefined && !resolved.explain && !stale) run();
   else renderResolved();

@@ -1,10 +1,11 @@
-// Builds the playground into dist/playground/index.html: one self-contained file (classic script, style and the release core inlined).
+// Builds the playground into dist/playground/: index.html (classic script, style and the release core inlined), which gives the
+// first result on its own, and later-<hash>.js, the part loaded after it; sw.js keeps both for a hosted page offline.
 
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { deflateRawSync } from "node:zlib";
-import { defineConfig, type Plugin } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 
 const wasmFile = fileURLToPath(new URL("../dist/dropkit.wasm", import.meta.url));
 /** The version of dropkit whose core the page carries, shown on the page: what it validates as. */
@@ -30,14 +31,100 @@ function inlineWasm(): Plugin {
   };
 }
 
-/** `import { loadLater } from "virtual:dropkit-later"`: the part of the page that comes after its first result. */
+/** The packages the page and its later part share: one copy each, in the page, handed to the later part (their state must be one). */
+const shared = /^@(codemirror\/(state|view|language)|lezer\/(common|highlight))$/;
+
+/** The later part built: its classic script, and the names it takes from each shared package. */
+interface LaterBuild {
+  fileName: string;
+  code: string;
+  imports: Array<{ module: string; names: string[] }>;
+}
+
+/**
+ * Builds playground/later.ts into one classic script that hands its exports to the page (`__dropkitLater`) and takes the
+ * shared packages from it (`__dropkitShared`). Twice: as an ES module only to read which names it imports from each
+ * shared package (the page then keeps exactly those, and tree-shakes the rest), then as the script itself.
+ */
+async function buildLater(): Promise<LaterBuild> {
+  const entry = fileURLToPath(new URL("./later.ts", import.meta.url));
+  const pass = async (format: "es" | "iife") => {
+    const result = await build({
+      configFile: false,
+      logLevel: "warn",
+      publicDir: false,
+      root: fileURLToPath(new URL(".", import.meta.url)),
+      build: {
+        write: false,
+        target: "es2022",
+        minify: format === "iife",
+        modulePreload: false,
+        reportCompressedSize: false,
+        rolldownOptions: {
+          input: entry,
+          preserveEntrySignatures: "strict",
+          external: (id) => shared.test(id),
+          output: { format, name: "__dropkitLater", globals: (id) => `__dropkitShared[${JSON.stringify(id)}]` },
+        },
+      },
+    });
+    const outputs = (Array.isArray(result) ? result : [result]) as Array<{ output: Array<{ type: string; code?: string }> }>;
+    const chunks = outputs.flatMap((o) => o.output).filter((o) => o.type === "chunk");
+    if (chunks.length !== 1) throw new Error(`the later part built into ${chunks.length} chunks, not one`);
+    return chunks[0]!.code!;
+  };
+  const imports: LaterBuild["imports"] = [];
+  for (const line of (await pass("es")).split("\n")) {
+    if (!line.startsWith("import ")) continue;
+    if (/^import \* as /.test(line)) throw new Error(`the later part imports a whole package (${line}): the page would keep all of it`);
+    const match = /^import \{([^}]*)\} from "([^"]+)";$/.exec(line);
+    if (match) imports.push({ module: match[2]!, names: match[1]!.split(",").map((n) => n.trim().split(/\s+as\s+/)[0]!) });
+  }
+  const code = await pass("iife");
+  return { fileName: `later-${createHash("sha256").update(code).digest("hex").slice(0, 8)}.js`, code, imports };
+}
+
+/**
+ * `import { loadLater } from "virtual:dropkit-later"`: the part of the page that its first result does not need, in a
+ * file of its own loaded after it (the page's first download stays within its budget), and the shared packages' names
+ * it takes, set on `__dropkitShared` when the page starts.
+ */
 function laterPart(): Plugin {
   const id = "virtual:dropkit-later";
-  const entry = fileURLToPath(new URL("./later.ts", import.meta.url));
+  const sharedId = "virtual:dropkit-shared";
+  let later: LaterBuild;
   return {
     name: "dropkit-later",
-    resolveId: (source) => (source === id ? "\0" + id : undefined),
-    load: (resolved) => (resolved === "\0" + id ? `export const loadLater = () => import(${JSON.stringify(entry)});` : undefined),
+    async buildStart() {
+      later = await buildLater();
+    },
+    resolveId: (source) => (source === id || source === sharedId ? "\0" + source : undefined),
+    load(resolved) {
+      if (resolved === "\0" + sharedId) {
+        const lines = later.imports.map(
+          ({ module, names }, i) => `import { ${names.map((n) => `${n} as s${i}_${n}`).join(", ")} } from ${JSON.stringify(module)};`,
+        );
+        const entries = later.imports.map(
+          ({ module, names }, i) => `${JSON.stringify(module)}: { ${names.map((n) => `${n}: s${i}_${n}`).join(", ")} }`,
+        );
+        return `${lines.join("\n")}\nglobalThis.__dropkitShared = { ${entries.join(", ")} };\n`;
+      }
+      if (resolved !== "\0" + id) return undefined;
+      return `import ${JSON.stringify(sharedId)};
+export function loadLater() {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = ${JSON.stringify(`./${later.fileName}`)};
+    script.onload = () => resolve(globalThis.__dropkitLater);
+    script.onerror = () => reject(new Error(${JSON.stringify(`${later.fileName} could not be loaded`)}));
+    document.head.append(script);
+  });
+}
+`;
+    },
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: later.fileName, source: later.code });
+    },
   };
 }
 
@@ -71,7 +158,9 @@ function singleFile(): Plugin {
       const hash = (code: string) => `'sha256-${createHash("sha256").update(code).digest("base64")}'`;
       const csp = [
         "default-src 'none'",
-        `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+        // 'self': the later part, a file beside the page (a hash cannot name a file a file:// page loads: the integrity check
+        // that would let it needs a CORS response, which file:// has not).
+        `script-src ${hash(script)} 'self' 'wasm-unsafe-eval'`,
         `style-src ${hash(style)}`,
         // Style attributes only: the browser's own editing adds them when typing over highlighted text in the
         // editor. Harmless without markup injection (nothing can load: default-src 'none'); sheets stay hashed.
@@ -88,11 +177,13 @@ function singleFile(): Plugin {
         .replace("</head>", () => `<style>${style}</style>\n  </head>`)
         .replace("</body>", () => `<script>${script}</script>\n  </body>`);
       html.source = text;
-      // The offline worker, named after the page it keeps (a new page is a new worker, and replaces the old copy).
-      const worker = readFileSync(new URL("./sw.js", import.meta.url), "utf8").replace(
-        "__DROPKIT_PAGE_HASH__",
-        createHash("sha256").update(text).digest("hex").slice(0, 16),
-      );
+      // The offline worker, named after the page it keeps (a new page is a new worker, and replaces the old copy), and
+      // keeping the later part too (its name is in the page, so a new one makes a new page).
+      const later = Object.keys(bundle).find((name) => /^later-[0-9a-f]+\.js$/.test(name));
+      if (!later) this.error("no later part in the bundle");
+      const worker = readFileSync(new URL("./sw.js", import.meta.url), "utf8")
+        .replace("__DROPKIT_PAGE_HASH__", createHash("sha256").update(text).digest("hex").slice(0, 16))
+        .replaceAll("__DROPKIT_LATER__", later);
       this.emitFile({ type: "asset", fileName: "sw.js", source: worker });
     },
   };
