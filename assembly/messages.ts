@@ -28,7 +28,9 @@ export const MSG_GLOB_STAR = "a module glob may hold one '*', only at its end (s
 export const MSG_GLOB_SLASH = "a module glob is a module name (an archive's file name without .zip), not a path";
 export const MSG_DETECT_EMPTY = "a detect glob must not be empty";
 export const MSG_PATH_EMPTY = "a path must not be empty";
-export const MSG_CACHE_FILE_DIR = "a path ending in a separator names a directory, and the cache is a file: name the file (such as \"sub/.dropkit-cache.json\"), or leave cache.file out for the default .dropkit-cache.json";
+// One string, continued on the next line (a backslash before the line break adds nothing to it).
+export const MSG_CACHE_FILE_DIR = "a path ending in a separator names a directory, and the cache is a file: name the file \
+(such as \"sub/.dropkit-cache.json\"), or leave cache.file out for the default .dropkit-cache.json";
 export const MSG_PRESET_EMPTY = "a preset name must not be empty";
 export const MSG_NUL = " must not contain a NUL character (\\u0000), which no file name can hold: remove it";
 export const MSG_PRESET_ONLY_KEY = "is not allowed in a preset: a preset holds only theme, modules, exclude, hooks, cache, log and detect";

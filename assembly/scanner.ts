@@ -4,7 +4,10 @@
 // into a message with a line and a column. A scan that fails returns -1 and leaves what and where in
 // `scanProblem` and `scanAt` (globals: out-parameters without an object per token).
 
-import { BACKSLASH, CARRIAGE_RETURN, CASE_BIT, DELETE, DIGIT_0, LINE_FEED, LOWER_A, LOWER_E, LOWER_U, MINUS, PERIOD, PLUS, QUOTE, SLASH, SPACE, STAR, TAB, UNDERSCORE } from "./chars";
+import {
+  BACKSLASH, CARRIAGE_RETURN, CASE_BIT, DELETE, DIGIT_0, LINE_FEED, LOWER_A, LOWER_E, LOWER_U, MINUS, PERIOD, PLUS, QUOTE, SLASH,
+  SPACE, STAR, TAB, UNDERSCORE,
+} from "./chars";
 import { escapedUnit, specialBytes } from "./escape";
 import { unitAt } from "./utf8";
 
@@ -125,7 +128,8 @@ export function describeAt(ptr: usize, len: i32, pos: i32): string {
   // A comment is the likeliest slip of someone used to JSONC: say where comments can go.
   if (c == SLASH) {
     const next = byteAt(ptr, len, pos + 1);
-    if (next == SLASH || next == STAR) return "a comment ('" + (next == SLASH ? "//" : "/*") + "'): JSON has none; write comments in a dropkit.config.ts, or remove them";
+    if (next == SLASH || next == STAR)
+      return "a comment ('" + (next == SLASH ? "//" : "/*") + "'): JSON has none; write comments in a dropkit.config.ts, or remove them";
   }
   if (c > SPACE && c < DELETE) return "'" + String.fromCharCode(c) + "'";
   if (c == SPACE) return "a space";

@@ -2,7 +2,8 @@
 
 import { BACKSLASH, DIGIT_0, DIGIT_1, LOWER_E, MINUS, PERIOD, PLUS, SLASH, STAR, UPPER_E } from "./chars";
 import {
-  MSG_CACHE_FILE_DIR, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY, MSG_THEME_BLANK, MSG_THEME_EMPTY, MSG_THEME_PATH,
+  MSG_CACHE_FILE_DIR, MSG_GLOB_EMPTY, MSG_GLOB_SLASH, MSG_GLOB_STAR, MSG_NUL, MSG_PATH_EMPTY, MSG_PRESET_EMPTY,
+  MSG_THEME_BLANK, MSG_THEME_EMPTY, MSG_THEME_PATH,
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "./paths";
 import { Span, endsWithAscii, isBlank, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "./span";
@@ -111,7 +112,12 @@ export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules ex
 export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
 
 /** The keys of the group object `key` (TopKey.Modules, TopKey.Hooks, TopKey.Cache or TopKey.Log), each a leaf from `groupFirstLeaf` on. */
-export const GROUP_KEYS: Array<Array<string>> = [words("include exclude only"), words("initScriptsDir postScriptsDir onFailure"), words("file enabled"), words("format")];
+export const GROUP_KEYS: Array<Array<string>> = [
+  words("include exclude only"),
+  words("initScriptsDir postScriptsDir onFailure"),
+  words("file enabled"),
+  words("format"),
+];
 
 // The same keys as bytes, which the validator matches keys against.
 export const TOP_KEY_SPANS: Array<Span> = spansOf(TOP_KEYS);

@@ -9,7 +9,10 @@ import { Items } from "./items";
 import { Document, DocumentKind, foundText } from "./document";
 import { Layer } from "./layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
-import { CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, LEAVES, LeafId, LeafType, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TopKey, checkSpan, groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue } from "./schema";
+import {
+  CONFIG_KEYS, GROUP_KEYS, GROUP_KEY_SPANS, LEAVES, LeafId, LeafType, PRESET_KEYS, TOP_KEYS, TOP_KEY_SPANS, TopKey, checkSpan,
+  groupFirstLeaf, groupOf, hasNul, isExactlyOne, normalizeValue,
+} from "./schema";
 import { Source } from "./source";
 import { Span, sameSpan } from "./span";
 import { didYouMean } from "./suggest";
