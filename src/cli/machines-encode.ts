@@ -1,24 +1,32 @@
-// Writing clipanion's parsers into the bundle, at build time: scripts/build-cli.mjs ships the machine of every CLI a bundle builds as code (./machines.ts looks them up).
+// Writing clipanion's parsers as code: scripts/build/machines.ts generates ./machines-full.ts and ./machines-config.ts with it,
+// the machine of every CLI a list of commands builds (./machines.ts looks them up).
 
 import { type Machine, type MachineBuilder, machineKey, type Transition } from "./machines.js";
 
-/** What a CLI gives the encoding: its builders, and clipanion's compile of them. */
+/** What a CLI gives the encoding: its builders, and clipanion's compile of them (patches/clipanion+3.2.1.patch). */
 export interface CompiledCli {
-  builder: { builders: MachineBuilder[]; compile(): { machine: Machine } };
+  builder: { builders: MachineBuilder[]; compileMachine?(): { machine: Machine } };
 }
 
 /**
- * The source of ./machines-table.ts in a bundle: the machine of each of these CLIs, as clipanion compiles it, by
- * its builders' key (a CLI built twice is shipped once). `T` makes a transition, `N` a node with its own copy of a
- * list of dynamic transitions.
+ * The source of a generated table (./machines-full.ts): the machine of each of these CLIs, as clipanion compiles it,
+ * by its builders' key (a CLI built twice is shipped once), under `header`.
  */
-export function machinesTableSource(clis: ReadonlyArray<CompiledCli>): string {
+export function machinesModuleSource(clis: ReadonlyArray<CompiledCli>, header: string): string {
   const table = new Map<string, string>();
-  for (const { builder } of clis) table.set(machineKey(builder.builders), machineSource(builder.compile().machine, builder.builders));
-  const entries = [...table].map(([key, source]) => `  [${JSON.stringify(key)}, ${source}],\n`).join("");
-  return `const T = (to, reducer) => ({ to, reducer });
-const N = (dynamics, statics, shortcuts = []) => ({ dynamics: dynamics.slice(), shortcuts, statics });
-export const shippedMachines = new Map([\n${entries}]);\n`;
+  for (const { builder } of clis) {
+    // Never the shipped machine: a table computed from the one it replaces would never change.
+    if (typeof builder.compileMachine !== "function")
+      throw new Error("clipanion is not patched (no CliBuilder.compileMachine): run npx patch-package, see patches/README.md");
+    table.set(machineKey(builder.builders), machineSource(builder.compileMachine().machine, builder.builders));
+  }
+  const entries = [...table].map(([key, source]) => `  [${stringLiteral(key)}, ${source}],\n`).join("");
+  return `${header}
+
+import { type Dynamics, N, type ShippedMachine, T } from "./machines.js";
+
+export const shippedMachines: ReadonlyMap<string, ShippedMachine> = new Map<string, ShippedMachine>([\n${entries}]);
+`;
 }
 
 /**
@@ -54,9 +62,9 @@ export function machineSource(machine: Machine, builders: ReadonlyArray<MachineB
     const shortcuts = node.shortcuts.length > 0 ? `,[${node.shortcuts.map(transition).join(",")}]` : "";
     return `N(${list},{${statics.join(",")}}${shortcuts})`;
   });
-  const declare = (prefix: string, texts: string[]) =>
-    texts.length > 0 ? `const ${texts.map((text, i) => `${prefix}${i}=${text}`).join(",")};` : "";
-  return `(b)=>{${declare("v", values)}${declare("l", lists)}return{nodes:[${nodes.join(",")}]}}`;
+  const declare = (prefix: string, texts: string[], type: string) =>
+    texts.length > 0 ? `const ${texts.map((text, i) => `${prefix}${i}${type}=${text}`).join(",")};` : "";
+  return `(b)=>{${declare("v", values, "")}${declare("l", lists, ": Dynamics")}return{nodes:[${nodes.join(",")}]}}`;
 }
 
 /** The name of the constant holding `text` (`prefix` and its index in `texts`), declared once. */
@@ -70,7 +78,8 @@ function named(text: string, prefix: string, texts: string[], names: Map<string,
 function literal(value: unknown, references: ReadonlyMap<unknown, string>): string {
   const reference = references.get(value);
   if (reference !== undefined) return reference;
-  if (typeof value === "string" || typeof value === "boolean" || value === null) return JSON.stringify(value);
+  if (typeof value === "string") return stringLiteral(value);
+  if (typeof value === "boolean" || value === null) return JSON.stringify(value);
   // JSON would write NaN and the infinities as null, and -0 as 0.
   if (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0)) return String(value);
   if (Array.isArray(value)) return `[${value.map((item) => literal(item, references)).join(",")}]`;
@@ -79,4 +88,9 @@ function literal(value: unknown, references: ReadonlyMap<unknown, string>): stri
       .map(([key, item]) => `${JSON.stringify(key)}:${literal(item, references)}`)
       .join(",")}}`;
   throw new Error(`clipanion's machine holds ${String(value)}, which the shipped machines cannot carry: update src/cli/machines-encode.ts`);
+}
+
+/** `text` as a string literal, in pieces of at most 100 characters joined by `+`: no line of the module is longer than the formatter's. */
+function stringLiteral(text: string): string {
+  return (text.match(/.{1,100}/gs) ?? [""]).map((piece) => JSON.stringify(piece)).join(" + ");
 }

@@ -1,6 +1,5 @@
-// clipanion's parsers (state machines) computed when the bundle is built, and used by a CLI built from exactly the same commands instead of compiling them at every start-up.
-
-import { shippedMachines } from "./machines-table.js";
+// clipanion's parsers (state machines) computed ahead of time (./machines-full.ts, ./machines-config.ts), and used by a CLI built
+// from exactly the same commands instead of compiling them at every start-up.
 
 /**
  * What clipanion's CommandBuilder holds once a command is registered: everything compiling its machine reads
@@ -22,6 +21,17 @@ export type Transition = { to: number; reducer: Callback | undefined };
 export type MachineNode = { dynamics: Array<[Callback, Transition]>; shortcuts: Transition[]; statics: Record<string, Transition[]> };
 /** A state machine as clipanion's CliBuilder compiles it. */
 export type Machine = { nodes: MachineNode[] };
+/** A node's dynamic transitions, as the generated tables declare each distinct list once. */
+export type Dynamics = Array<[Callback, Transition]>;
+
+/** A transition, as the generated tables write one. */
+export const T = (to: number, reducer: Callback | undefined): Transition => ({ to, reducer });
+/** A node with its own copy of a list of dynamic transitions (clipanion adds to a node's list while parsing). */
+export const N = (dynamics: Dynamics, statics: MachineNode["statics"], shortcuts: Transition[] = []): MachineNode => ({
+  dynamics: dynamics.slice(),
+  shortcuts,
+  statics,
+});
 
 /**
  * Everything compiling these builders' machine reads, and only that: the command's index and the binary's name, its
@@ -48,15 +58,14 @@ export function machineKey(builders: ReadonlyArray<MachineBuilder>): string {
 
 /** A shipped machine: a function of the builders it was computed from, which returns it holding their own arrays. */
 export type ShippedMachine = (builders: ReadonlyArray<MachineBuilder>) => Machine;
+/** The shipped machines of a list of commands, by their builders' key (machineKey). */
+export type MachineTable = ReadonlyMap<string, ShippedMachine>;
 
 /**
  * The machine shipped for exactly these builders, or undefined: then clipanion compiles one. A builder without a
  * context gets none, so that compiling fails as clipanion's does.
  */
-export function shippedMachine(
-  builders: ReadonlyArray<MachineBuilder>,
-  table: ReadonlyMap<string, ShippedMachine> = shippedMachines,
-): Machine | undefined {
+export function shippedMachine(builders: ReadonlyArray<MachineBuilder>, table: MachineTable): Machine | undefined {
   if (table.size === 0 || builders.some((b) => b.context === undefined)) return undefined;
   return table.get(machineKey(builders))?.(builders);
 }

@@ -124,8 +124,7 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
 }
 
 // For tests (test/system/parsers.test.ts, through the bin): every CLI this bundle builds, and the parser it ships for one.
-export { everyCli } from "./clis.js";
-export { shippedMachine } from "./machines.js";
+export { bundledMachine as shippedMachine, everyCli } from "./clis.js";
 
 // --- helpers ---
 

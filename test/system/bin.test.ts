@@ -242,18 +242,29 @@ process.on("exit", () => process.stderr.write("\\nbundles=" + JSON.stringify(bin
 });
 
 describe("only what a command uses is loaded", () => {
-  // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded.
+  // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded,
+  // and the built-ins the bin and its bundle required (Node loads node:url and node:util itself, Bun does not: the
+  // bundles require them only when used, scripts/build/bundles.mjs's lazyBuiltins).
   const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");
   fs.writeFileSync(
     preload,
-    `process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
+    `const Module = require("node:module");
+const required = new Set();
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  if (request.startsWith("node:")) required.add(request.slice(5));
+  return load.call(this, request, ...rest);
+};
+process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
   builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
+  required: [...required],
   packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
 }) + "\\n"));\n`,
   );
 
+  type Loaded = { builtins: string[]; required: string[]; packages: string[] };
   /** What a run of the bin loaded. */
-  function loaded(cwd: string, args: string[]): { builtins: string[]; packages: string[] } {
+  function loaded(cwd: string, args: string[]): Loaded {
     const result = spawnSync(process.execPath, ["-r", preload, cliPath, ...args], {
       cwd,
       env: {
@@ -265,18 +276,22 @@ describe("only what a command uses is loaded", () => {
       encoding: "utf8",
     });
     assert.equal(result.status, 0, result.stderr);
-    return JSON.parse(/loaded=(.*)/.exec(result.stderr)![1]!) as { builtins: string[]; packages: string[] };
+    return JSON.parse(/loaded=(.*)/.exec(result.stderr)![1]!) as Loaded;
   }
   // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
   // readline), jiti; node:os (a home directory without HOME, a lock another run holds) and the lock's wait.
-  const unused = (l: { builtins: string[]; packages: string[] }) => [
-    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises"].includes(b)),
+  // Nor node:url, node:util (a config's URL off Node, a value no JSON holds) or node:tty (clipanion's colour depth:
+  // patches/clipanion+3.2.1.patch), which the bundles must not require at start-up.
+  const unused = (l: Loaded) => [
+    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises", "tty"].includes(b)),
+    ...l.required.filter((b) => ["url", "util", "os", "tty"].includes(b)),
     ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p)),
   ];
 
   test("config with a JSON config: no digest pool, hashing, prompts or jiti", () => {
     const l = loaded(drop, ["config"]);
     assert.ok(l.builtins.includes("vm"), "the preload sees the bin's own modules");
+    assert.ok(l.required.includes("fs"), "and what the bin and its bundle require");
     assert.deepEqual(unused(l), []);
   });
 

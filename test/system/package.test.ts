@@ -50,6 +50,16 @@ describe("the packed files", () => {
     }
   });
 
+  test("the packed package.json has no scripts (no install script runs in a consumer's install), and patches/ is not shipped", () => {
+    const manifest = JSON.parse(run("tar", ["-xOzf", tarball, "package/package.json"], root).stdout);
+    assert.equal(manifest.scripts, undefined);
+    assert.ok(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.postinstall, "the repository's install patches");
+    assert.deepEqual(
+      files.filter((file) => file.startsWith("patches/")),
+      [],
+    );
+  });
+
   test("the LICENSE is the MIT license package.json names, and is shipped", () => {
     assert.equal(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).license, "MIT");
     assert.match(fs.readFileSync(path.join(root, "LICENSE"), "utf8"), /^MIT License\n\nCopyright \(c\) 2026 the dropkit authors\n/);

@@ -10,3 +10,6 @@ export const describingCommands: ReadonlySet<unknown> = new Set();
 
 /** Only some of the commands: src/cli/main.ts hands what this list cannot take to the full CLI. */
 export const partial = true;
+
+/** The parser of the config command's CLI, computed ahead of time (scripts/build/machines.ts). */
+export { shippedMachines } from "../machines-config.js";

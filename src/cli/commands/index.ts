@@ -14,3 +14,6 @@ export const describingCommands: ReadonlySet<unknown> = new Set([HelpCommand, Co
 
 /** Whether this list holds only some commands (no: see ./config-only.ts for the one that does). */
 export const partial = false;
+
+/** The parser of every CLI these commands build, computed ahead of time (scripts/build/machines.ts). */
+export { shippedMachines } from "../machines-full.js";
