@@ -69,7 +69,8 @@ export function judge(core: PageCore, state: PageInputs, options: JudgeOptions):
   const names = lines(state.archives);
   const archives = names.filter((n) => n.toLowerCase().endsWith(".zip") && !n.includes("/"));
   const presetFiles = state.presetFiles.filter((f) => f.path !== "").map((f) => ({ path: inFolder(f.path), text: f.text }));
-  const read = file === "package.json" ? packageJsonIsRead(text, tooLarge) : file !== null;
+  // Auto-detected from its `dropkit` key, a package.json is read (the scan found what discovery looks for).
+  const read = file === "package.json" ? state.format === "auto" || packageJsonIsRead(text, tooLarge) : file !== null;
   const warnings: Note[] = [];
   const loadErrors: Problem[] = [];
   if (file === "package.json" && !read) warnings.push(...notReadNotes(text, source));
