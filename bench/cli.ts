@@ -2,7 +2,6 @@
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +9,6 @@ import { benchEnvironment, describeEnvironment } from "./environment.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = path.join(root, "dist/dropkit.cjs");
-const require = createRequire(import.meta.url);
 const runs = Number(process.env.BENCH_RUNS ?? 25);
 /**
  * The runtime every case runs on: this Node, or BENCH_RUNTIME (another Node, a Bun binary, or `/path/to/deno run -A`),
@@ -47,21 +45,9 @@ writeFileSync(
 const jsonCwd = path.join(jsonRepo, "a/b/c/d/e");
 const tsCwd = path.join(tsRepo, "a/b/c/d/e");
 
-// The peers load the same JSON file, found by the same upward search, in a process of their own.
-const lilconfigScript = path.join(repo, "lilconfig.cjs");
-writeFileSync(
-  lilconfigScript,
-  `const { lilconfigSync } = require(${JSON.stringify(require.resolve("lilconfig"))});
-const r = lilconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
-process.stdout.write(JSON.stringify(r.config) + "\\n");\n`,
-);
-const cosmiconfigScript = path.join(repo, "cosmiconfig.cjs");
-writeFileSync(
-  cosmiconfigScript,
-  `const { cosmiconfigSync } = require(${JSON.stringify(require.resolve("cosmiconfig"))});
-const r = cosmiconfigSync("dropkit", { searchPlaces: ["dropkit.config.json", "package.json"], stopDir: ${JSON.stringify(jsonRepo)} }).search();
-process.stdout.write(JSON.stringify(r.config) + "\\n");\n`,
-);
+// The peers load the same JSON file, found by the same upward search, in a process of their own (bench/peers/).
+const lilconfigScript = path.join(root, "bench/peers/lilconfig.cjs");
+const cosmiconfigScript = path.join(root, "bench/peers/cosmiconfig.cjs");
 
 interface Case {
   name: string;
@@ -84,8 +70,8 @@ const tsFirst = cacheHomeFor("ts-first");
 const cases: Case[] = [
   { name: baseline.name, args: baseline.args, cwd: jsonCwd },
   { name: "dropkit config (JSON, 5 dirs up)", args: [bin, "config"], cwd: jsonCwd, cacheHome: cacheHomeFor("json") },
-  { name: "lilconfig (same JSON)", args: [lilconfigScript], cwd: jsonCwd },
-  { name: "cosmiconfig (same JSON)", args: [cosmiconfigScript], cwd: jsonCwd },
+  { name: "lilconfig (same JSON)", args: [lilconfigScript, jsonRepo], cwd: jsonCwd },
+  { name: "cosmiconfig (same JSON)", args: [cosmiconfigScript, jsonRepo], cwd: jsonCwd },
   // Warm: the config compiled by jiti before, the bundle and jiti from their V8 code caches.
   { name: "dropkit config (.ts, warm cache)", args: [bin, "config"], cwd: tsCwd, cacheHome: cacheHomeFor("ts-warm") },
   // Cold: the config stripped (src/config/native.ts) or compiled by jiti again (both caches emptied before each run); the V8

@@ -33,40 +33,12 @@ makeBigDrop();
 makeManyDrop();
 makeDeflatedDrop();
 
-// The peer: one core hashing the same files in one process, one stream after another, as a script would.
-const peer = path.join(dataDir, "peer.cjs");
-fs.writeFileSync(
-  peer,
-  `const { createHash } = require("node:crypto");
-const { createReadStream } = require("node:fs");
-(async () => {
-  for (const file of process.argv.slice(2)) {
-    const hash = createHash("sha256");
-    for await (const chunk of createReadStream(file)) hash.update(chunk);
-    hash.digest("hex");
-  }
-})();
-`,
-);
-// The same core with dropkit's own way of reading (1 MiB synchronous reads, as each worker thread does): how much of
-// the speed-up is the reading rather than the cores.
-const peerReads = path.join(dataDir, "peer-reads.cjs");
-fs.writeFileSync(
-  peerReads,
-  `const { createHash } = require("node:crypto");
-const { closeSync, openSync, readSync } = require("node:fs");
-const buffer = Buffer.allocUnsafe(1024 * 1024);
-for (const file of process.argv.slice(2)) {
-  const hash = createHash("sha256");
-  const fd = openSync(file, "r");
-  for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
-  closeSync(fd);
-  hash.digest("hex");
-}
-`,
-);
-// One core doing what create does to each archive, with create's own code (src/archives/digest.ts, bundled as the CLI bundles
-// it): the SHA-256, then the zip check with every entry's data verified (CRC-32, deflated entries inflated).
+// The peers (bench/peers/): one core hashing the same files in one process, one stream after another, as a script would;
+// the same with dropkit's own way of reading; and one core doing what create does, with create's own code.
+const peer = path.join(root, "bench/peers/hash-streams.cjs");
+const peerReads = path.join(root, "bench/peers/hash-reads.cjs");
+const peerVerify = path.join(root, "bench/peers/verify.cjs");
+// create's digest (src/archives/digest.ts), bundled as the CLI bundles it, for the last peer.
 const peerDigestModule = path.join(dataDir, "peer-digest-module.cjs");
 buildSync({
   entryPoints: [path.join(root, "src/archives/digest.ts")],
@@ -77,17 +49,6 @@ buildSync({
   target: "node20",
   logLevel: "warning",
 });
-const peerVerify = path.join(dataDir, "peer-verify.cjs");
-fs.writeFileSync(
-  peerVerify,
-  `const { digestArchive } = require(${JSON.stringify(peerDigestModule)});
-const buffer = Buffer.allocUnsafe(1024 * 1024);
-for (const file of process.argv.slice(2)) {
-  const digest = digestArchive({ file, hash: true, check: true }, buffer);
-  if (!digest.ok || !digest.zip.ok || digest.zip.verified !== digest.zip.entries) throw new Error(file + ": " + JSON.stringify(digest));
-}
-`,
-);
 const bigFiles = bigArchives.map((a) => path.join(bigDrop, a.name));
 const deflatedFiles = deflatedArchives.map((name) => path.join(deflatedDrop, name));
 const measured = benchEnvironment();
@@ -118,7 +79,7 @@ spawnSync(process.execPath, [peer, ...bigFiles], { stdio: "inherit" });
 
 const cold = measure(
   [
-    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...bigFiles], cwd: bigDrop },
+    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, peerDigestModule, ...bigFiles], cwd: bigDrop },
     { name: "node: one core, one stream after another", args: [peer, ...bigFiles], cwd: bigDrop },
     { name: "node: one core, 1 MiB reads", args: [peerReads, ...bigFiles], cwd: bigDrop },
     { name: "dropkit create, no cache", args: [bin, "create"], cwd: bigDrop, before: removeCache(bigDrop) },
@@ -127,7 +88,7 @@ const cold = measure(
 );
 const coldDeflated = measure(
   [
-    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, ...deflatedFiles], cwd: deflatedDrop },
+    { name: "node: one core, hash and verify (create's code)", args: [peerVerify, peerDigestModule, ...deflatedFiles], cwd: deflatedDrop },
     { name: "dropkit create, no cache", args: [bin, "create"], cwd: deflatedDrop, before: removeCache(deflatedDrop) },
   ],
   coldRuns,
@@ -243,25 +204,7 @@ function makeManyDrop(): void {
   if (fs.existsSync(path.join(manyDrop, "ocean-theme.zip"))) return;
   fs.rmSync(manyDrop, { recursive: true, force: true });
   fs.mkdirSync(path.join(manyDrop, ".git"), { recursive: true });
-  const r = spawnSync(
-    "python3",
-    [
-      "-c",
-      `
-import os, sys, time, zipfile
-os.chdir(sys.argv[1])
-old = time.time() - 3600
-names = ["module-%05d.zip" % i for i in range(${manyCount})] + ["ocean-theme.zip"]
-for name in names:
-    with zipfile.ZipFile(name, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("index.html", "<p>%s</p>\\n" % name)
-        z.writestr("module.json", '{"name": "%s"}\\n' % name)
-    os.utime(name, (old, old))
-`,
-      manyDrop,
-    ],
-    { encoding: "utf8" },
-  );
+  const r = spawnSync("python3", [path.join(root, "bench/many-zips.py"), manyDrop, String(manyCount)], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`python3 failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}`);
   process.stderr.write(`made ${manyCount} small archives\n`);
 }
