@@ -295,7 +295,10 @@ export function loadCache(file: string, now: Date = new Date()): Cache {
     return {
       ...empty,
       found: { kind: "unreadable", reason: code, stats, aside },
-      warning: `Cannot read the cache ${file} (${code}), so dropkit cannot tell whether it is a cache: every archive is hashed, and the file is moved aside whole (bytes, mode and owner kept) to ${aside} before a new cache is written.`,
+      warning:
+        `Cannot read the cache ${file} (${code}), so dropkit cannot tell whether it is a cache: every archive is ` +
+        `hashed, and the file is moved aside whole (bytes, mode and owner kept) to ${aside} before a new cache is ` +
+        `written.`,
     };
   }
   if (found.kind === "missing") return { ...empty, found: reserved === undefined ? found : { kind: "foreign", what: reserved } };
@@ -305,7 +308,9 @@ export function loadCache(file: string, now: Date = new Date()): Cache {
     return {
       ...empty,
       found: { kind: "link", target: found.target, stats: found.stats },
-      warning: `The cache ${file} is a symbolic link to ${found.target}; dropkit does not follow it: every archive is hashed, and the link is replaced by a regular file (as git does), leaving ${found.target} as it is.`,
+      warning:
+        `The cache ${file} is a symbolic link to ${found.target}; dropkit does not follow it: every archive is hashed, ` +
+        `and the link is replaced by a regular file (as git does), leaving ${found.target} as it is.`,
     };
   }
   const text = found.bytes.toString("utf8");
@@ -398,7 +403,8 @@ export async function stageCache(file: string, data: CacheData): Promise<StagedF
   } catch (error) {
     fail(
       "IOError",
-      `Cannot write the cache ${file} (${errorReason(error)}). Check that its directory exists and is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      `Cannot write the cache ${file} (${errorReason(error)}). Check that its directory exists and is writable, set ` +
+        `cache.file to another path, or disable the cache with cache.enabled: false.`,
       { path: "cache.file", file, source: file },
     );
   }
@@ -433,7 +439,9 @@ export async function commitCache(
   } catch (error) {
     fail(
       "IOError",
-      `Cannot ${movedAside === null && (found.kind === "corrupt" || found.kind === "unreadable") ? "move the unusable cache aside" : "write the cache"} ${file} (${errorReason(error)}). Check that its directory is writable, set cache.file to another path, or disable the cache with cache.enabled: false.`,
+      `Cannot ${movedAside === null && (found.kind === "corrupt" || found.kind === "unreadable") ? "move the unusable cache aside" : "write the cache"} ` +
+        `${file} (${errorReason(error)}). Check that its directory is writable, set cache.file to another path, or ` +
+        `disable the cache with cache.enabled: false.`,
       { path: "cache.file", file, source: file },
     );
   }
@@ -454,12 +462,19 @@ export async function commitCache(
  * @param what - What the file is, from `CacheFound` (`is a zip archive`).
  */
 export function foreignCacheMessage(file: string, what: string): string {
-  return `cache.file is ${file}, which ${what}; dropkit replaces only a missing file or a cache it wrote, so nothing was written. Set cache.file to another path (the default is ${defaultCacheName}), move that file away, or disable the cache with cache.enabled: false.`;
+  return (
+    `cache.file is ${file}, which ${what}; dropkit replaces only a missing file or a cache it wrote, so nothing ` +
+    `was written. Set cache.file to another path (the default is ${defaultCacheName}), move that file away, or ` +
+    `disable the cache with cache.enabled: false.`
+  );
 }
 
 // --- helpers ---
 
-/** A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and it is several times cheaper than a promise each. */
+/**
+ * A stat per archive and nothing more on the cached path: synchronous, since nothing else runs meanwhile and a promise
+ * each would cost more (docs/performance.md#a-cached-create).
+ */
 function statArchive(file: string, stat: (file: string) => Stats): Stats {
   try {
     return stat(file);

@@ -1,4 +1,5 @@
-// Checking that a file is a sound zip archive without extracting it, as `unzip -t` does: the end record (zip64 too), the central directory, safe entry names, where each entry's data lies, and the data itself.
+// Checking that a file is a sound zip archive without extracting it, as `unzip -t` does: the end record (zip64 too), the central directory,
+// safe entry names, where each entry's data lies, and the data itself.
 
 import { readSync } from "node:fs";
 import zlib from "node:zlib";
@@ -69,8 +70,9 @@ interface Entry {
  * absolute path, no drive letter, no `..` segment, no backslash), that its local header is where the central
  * directory says and gives the same sizes (unless they follow the data), that its data ends before the next entry and
  * before the central directory, and that the data is whole: a stored entry's length and CRC-32, a deflated entry
- * inflated (in pieces: bounded memory) to its length and CRC-32. An encrypted entry, or one of another method, cannot be verified: it is counted out of `verified` and
- * named in `note`. Problems start with `not a zip archive`, `truncated:`, `corrupt:`, `unsafe name:` or `unsupported:`.
+ * inflated (in pieces: bounded memory) to its length and CRC-32. An encrypted entry, or one of another method, cannot
+ * be verified: it is counted out of `verified` and named in `note`. Problems start with `not a zip archive`,
+ * `truncated:`, `corrupt:`, `unsafe name:` or `unsupported:`.
  *
  * @param source - The file: the records, then each entry's header and data in file order.
  */

@@ -1,4 +1,6 @@
-// Evaluating a .ts/.js config or preset (natively with its types stripped where Node can, else through jiti): compiled only into the user's private cache, `dropkit` the running one where the project has none, its default export (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
+// Evaluating a .ts/.js config or preset, natively with its types stripped where Node can, else through jiti.
+// Compiled only into the user's private cache, `dropkit` the running one where the project has none, its default export
+// (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
 
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -19,9 +21,10 @@ import { formatPosition, locateError, plainError, recordCompiledCode, recordJiti
 export type FileRole = "config" | "preset";
 
 /**
- * Evaluates a `.ts`/`.js` file natively (a `.ts` file on a Node that strips types) or through jiti (loaded only now, so JSON-only runs never pay for it) and converts its
- * default export to plain JSON data: an object, or a sync or async function returning one. The file is known to be
- * a regular file within `limits.fileBytes` (`loadConfigFile` checks it first).
+ * Evaluates a `.ts`/`.js` file natively (a `.ts` file on a Node that strips types) or through jiti (loaded only now,
+ * so JSON-only runs never pay for it) and converts its default export to plain JSON data: an object, or a sync or
+ * async function returning one. The file is known to be a regular file within `limits.fileBytes` (`loadConfigFile`
+ * checks it first).
  *
  * @param judged - The file as it was opened and judged (src/files/judged.ts): its code is `text`, never read again by name.
  * @param text - Its text, decoded from the judged bytes.
@@ -299,7 +302,10 @@ function settled<T>(pending: Promise<T>, file: string, role: FileRole, what: str
       end();
       const error = new DropkitError({
         name: "ConfigLoadError",
-        message: `The ${role} ${file} never settled: ${what} was still pending ${why}. A ${role} file must produce its settings: check for an \`await\` on a promise that is never resolved or rejected (a callback that is never called, a forgotten \`resolve\`).`,
+        message:
+          `The ${role} ${file} never settled: ${what} was still pending ${why}. A ${role} file must produce its ` +
+          `settings: check for an \`await\` on a promise that is never resolved or rejected (a callback that is never ` +
+          `called, a forgotten \`resolve\`).`,
         file,
         source: file,
       });

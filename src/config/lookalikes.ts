@@ -73,7 +73,10 @@ export function nearMissWarning(miss: NearMiss, cwd: string): string {
   const fix = miss.readable
     ? `${move}${comments}, or pass --config=${path.relative(cwd, miss.file) || miss.file}`
     : `dropkit reads no ${ext === "yml" ? "YAML" : ext.toUpperCase()}; write it as ${target}`;
-  return `${miss.file} looks like a dropkit config, but dropkit reads only dropkit.config.ts, dropkit.config.js, dropkit.config.json or a "dropkit" key in package.json, so it is ignored: ${fix}.`;
+  return (
+    `${miss.file} looks like a dropkit config, but dropkit reads only dropkit.config.ts, dropkit.config.js, ` +
+    `dropkit.config.json or a "dropkit" key in package.json, so it is ignored: ${fix}.`
+  );
 }
 
 /**
@@ -84,7 +87,10 @@ export function unreadFormatHint(file: string): string {
   const ext = extensionOf(file.toLowerCase());
   if (!foreignExtensions.has(ext)) return "";
   const name = ext === "yml" || ext === "yaml" ? "YAML" : ext.toUpperCase();
-  return ` ${path.basename(file)} was read as JSON: dropkit reads no ${name}. Write the config as JSON (a .json file) or as a .ts or .js module that exports it.`;
+  return (
+    ` ${path.basename(file)} was read as JSON: dropkit reads no ${name}. Write the config as JSON (a .json file) ` +
+    `or as a .ts or .js module that exports it.`
+  );
 }
 
 // --- helpers ---

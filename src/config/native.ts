@@ -1,4 +1,6 @@
-// Loading a .ts config or preset without jiti where the runtime can: on Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the private cache; on Bun and Deno by their own import.
+// Loading a .ts config or preset without jiti where the runtime can.
+// On Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the
+// private cache; on Bun and Deno by their own import.
 
 import { readFileSync } from "node:fs";
 import nodeModule from "node:module";
@@ -120,6 +122,19 @@ function nativeBlocker(source: string): string {
   return "";
 }
 
+/** Node's and Deno's codes of a file that could not be resolved or loaded, or of syntax the type stripper cannot erase. */
+const linkFailureCodes = new Set([
+  "ERR_MODULE_NOT_FOUND",
+  "ERR_UNSUPPORTED_DIR_IMPORT",
+  "ERR_UNKNOWN_FILE_EXTENSION",
+  "ERR_IMPORT_ATTRIBUTE_MISSING",
+  "ERR_IMPORT_ASSERTION_TYPE_MISSING",
+  "ERR_REQUIRE_ESM",
+  "ERR_INVALID_TYPESCRIPT_SYNTAX",
+  "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX",
+  "ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING",
+]);
+
 /**
  * An error from loading or linking the files (one not found or not parsed, a missing export), before any code ran:
  * Bun's build and resolve messages, Node's and Deno's resolution codes (a dynamic import, which could fail later, is
@@ -134,10 +149,7 @@ function linkFailure(error: unknown): boolean {
   if (name === "AggregateError" && Array.isArray(errors) && errors.length > 0 && errors.every((e) => linkFailure(e))) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
-  if (code !== undefined)
-    return /^ERR_(?:MODULE_NOT_FOUND|UNSUPPORTED_DIR_IMPORT|UNKNOWN_FILE_EXTENSION|IMPORT_ATTRIBUTE_MISSING|IMPORT_ASSERTION_TYPE_MISSING|REQUIRE_ESM|INVALID_TYPESCRIPT_SYNTAX|UNSUPPORTED_TYPESCRIPT_SYNTAX|UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING)$/.test(
-      code,
-    );
+  if (code !== undefined) return linkFailureCodes.has(String(code));
   return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
 }
 

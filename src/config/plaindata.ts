@@ -1,4 +1,6 @@
-// Plain JSON data from what a .ts/.js config exports: every value JSON cannot carry reported with its dotted path, cycles refused, depth and size bounded, keys copied as own data.
+// Plain JSON data from what a .ts/.js config exports.
+// Every value JSON cannot carry reported with its dotted path, cycles refused, depth and size bounded, keys copied as
+// own data.
 
 import { types } from "node:util";
 import { DropkitError, fail, type Diagnostic } from "../errors.js";
@@ -28,7 +30,9 @@ export function toJsonValue(value: unknown, file: string, budget?: ReadBudget): 
   const walk: Walk = { file, problems: [], unlisted: 0, ancestors: [], size: 0 };
   const result = convert(value, "", walk);
   if (walk.unlisted > 0) {
-    const message = `${walk.unlisted} more problems in ${file} are not listed (only the first ${listedProblems} of a file are): fix these and run again to see the rest.`;
+    const message =
+      `${walk.unlisted} more problems in ${file} are not listed (only the first ${listedProblems} of a file are): ` +
+      `fix these and run again to see the rest.`;
     walk.problems.push({ name: "SchemaValidationError", message, file, source: file });
   }
   if (walk.problems.length > 0) throw new DropkitError(walk.problems);

@@ -1,4 +1,5 @@
-// The config pipeline: discovery, loading the file, and the core's staged resolve, answering its presets (src/config/presetfiles.ts) and detect (src/config/detect.ts) stages.
+// The config pipeline: discovery, loading the file, and the core's staged resolve.
+// It answers the resolve's presets stage (src/config/presetfiles.ts) and detect stage (src/config/detect.ts).
 
 import path from "node:path";
 import { CoreTrap, type Core } from "../core/host.js";
@@ -88,7 +89,9 @@ export async function loadConfig(options: RunOptions = {}): Promise<LoadConfigRe
   if (discovery.shadowed.length > 0) {
     const names = discovery.shadowed.map((f) => path.basename(f) + (path.basename(f) === "package.json" ? " (dropkit key)" : ""));
     hostWarnings.push({
-      message: `${discovery.file} is used; ${names.join(" and ")} in the same directory ${discovery.shadowed.length > 1 ? "are" : "is"} ignored. Keep one config form to avoid surprises.`,
+      message:
+        `${discovery.file} is used; ${names.join(" and ")} in the same directory ` +
+        `${discovery.shadowed.length > 1 ? "are" : "is"} ignored. Keep one config form to avoid surprises.`,
       source: discovery.file!,
     });
   }

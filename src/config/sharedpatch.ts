@@ -1,4 +1,6 @@
-// A global replaced (process.exit by evaluate.ts, node:vm's runInThisContext by stack.ts) for as long as any of several overlapping loads needs it: a module of its own, as both patches use it and it belongs to neither (stack.ts, which evaluate.ts imports, is about where a config failed).
+// A global replaced for as long as any of several overlapping loads needs it (process.exit by evaluate.ts, node:vm's runInThisContext by stack.ts).
+// A module of its own, as both patches use it and it belongs to neither (stack.ts, which evaluate.ts imports, is about
+// where a config failed).
 
 /**
  * A wrapper that runs functions with a patch in place: `install` puts it in and returns what takes it out. Runs may

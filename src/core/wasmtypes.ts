@@ -1,4 +1,6 @@
-// The WebAssembly and fetch types that dropkit's declarations name, looked up on `globalThis`: the DOM library's types where the program has them, plain stand-ins where it has not (`lib: ["es2022"]`), so that the declarations compile either way.
+// The WebAssembly and fetch types that dropkit's declarations name, looked up on `globalThis`.
+// The DOM library's types where the program has them, plain stand-ins where it has not (`lib: ["es2022"]`), so that the
+// declarations compile either way.
 
 type Globals = typeof globalThis;
 

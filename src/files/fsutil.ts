@@ -1,4 +1,5 @@
-// Small file-system helpers shared by the modules that write files (state, cache, lock, init): error reasons, flushing a directory, quiet removal; and the working directory every command starts from.
+// Small file-system helpers shared by the modules that write files (state, cache, lock, init), and the working directory every command starts from.
+// The helpers: error reasons, flushing a directory, quiet removal.
 
 import { closeSync, constants, fsyncSync, openSync, statSync, unlinkSync, type Stats } from "node:fs";
 import { fail } from "../errors.js";
@@ -26,7 +27,10 @@ export function syncDirectory(dir: string, changed: string): string | undefined 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code && unsupportedSync.has(code)) return undefined;
-    return `Could not flush the directory ${dir} to disk after writing ${changed} (${code ?? String(error)}): the file is in place, but a power loss now could undo the change.`;
+    return (
+      `Could not flush the directory ${dir} to disk after writing ${changed} (${code ?? String(error)}): the file is ` +
+      `in place, but a power loss now could undo the change.`
+    );
   } finally {
     closeSync(fd);
   }
@@ -98,7 +102,8 @@ export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
         : `cannot be looked up (${code})`;
     fail(
       "IOError",
-      `The working directory${known} ${why}, so dropkit has no folder to work in. Change to an existing folder (cd into the drop again, or recreate it) and run again.`,
+      `The working directory${known} ${why}, so dropkit has no folder to work in. Change to an existing folder (cd ` +
+        `into the drop again, or recreate it) and run again.`,
       pwd ? { file: pwd, source: pwd } : {},
     );
   }

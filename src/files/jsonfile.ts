@@ -1,4 +1,5 @@
-// Parsing the JSON files dropkit keeps for itself (state, cache) within size and depth limits, so that no such file can end a run in a stack overflow or run it out of memory; and the two checks every reader of parsed JSON needs.
+// Parsing the JSON files dropkit keeps for itself (state, cache) within size and depth limits, and the two checks every reader of parsed JSON needs.
+// No such file can end a run in a stack overflow or run it out of memory.
 
 /** How large and how deeply nested a file may be before it is treated as corrupt. */
 export interface JsonLimits {

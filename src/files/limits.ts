@@ -84,7 +84,9 @@ export function chargeBudget(budget: ReadBudget | undefined, file: string, bytes
   if (budget.used > limits.totalBytes) {
     fail(
       "ConfigLoadError",
-      `The config and preset files of this run are ${sizeText(budget.used)} together with ${file}, over the limit of ${sizeText(limits.totalBytes)}. Use fewer or smaller preset files (every preset file of the search path is read when presets are auto-detected).`,
+      `The config and preset files of this run are ${sizeText(budget.used)} together with ${file}, over the limit of ` +
+        `${sizeText(limits.totalBytes)}. Use fewer or smaller preset files (every preset file of the search path is ` +
+        `read when presets are auto-detected).`,
       { file, source: file },
     );
   }

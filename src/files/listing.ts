@@ -1,4 +1,5 @@
-// One listing of the drop folder per run, shared by the steps that read it: discovery's look for near misses, preset detection, the archive scan and the cleanup of temporary files.
+// One listing of the drop folder per run, shared by the steps that read it.
+// Those steps: discovery's look for near misses, preset detection, the archive scan and the cleanup of temporary files.
 
 import { readdirSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,7 @@
-// Writing files safely: staged under a temporary name next to the target, flushed, then renamed or linked into place, keeping the replaced file's mode and owner.
-// Synchronous calls throughout: a run has nothing else to do meanwhile, and neither node:fs/promises nor libuv's thread pool is loaded for them.
+// Writing files safely: staged under a temporary name next to the target, flushed, then renamed or linked into place.
+// The replaced file's mode and owner are kept.
+// Synchronous calls throughout: a run has nothing else to do meanwhile, and neither node:fs/promises nor libuv's thread
+// pool is loaded for them.
 
 import {
   closeSync,

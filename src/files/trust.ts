@@ -10,7 +10,10 @@ export type TrustRole = "config" | "preset" | `${"init" | "post"} hooks director
 
 /** Whose files are trusted, and which directories the user allowed whatever their owner (`DROPKIT_SAFE_DIRECTORIES`). */
 export interface TrustPolicy {
-  /** The owners whose files are trusted: the running user, root, and under sudo the user who ran it; `null` where there are no POSIX owners (Windows): nothing is checked. */
+  /**
+   * The owners whose files are trusted: the running user, root, and under sudo the user who ran it; `null` where there
+   * are no POSIX owners (Windows): nothing is checked.
+   */
   owners: number[] | null;
   /** The running user's id (effective), for messages. */
   uid: number;
@@ -78,7 +81,8 @@ export function trustPolicy(env: Env, platform: string = process.platform): Trus
       const what = entry.includes("\0") ? "holds a NUL character (\\u0000)" : "is not an absolute path";
       fail(
         "SchemaValidationError",
-        `Invalid value in ${safeDirectoriesVariable}: the entry ${JSON.stringify(entry)} ${what}. List absolute directories separated by "${path.delimiter}", or * for every directory.`,
+        `Invalid value in ${safeDirectoriesVariable}: the entry ${JSON.stringify(entry)} ${what}. List absolute ` +
+          `directories separated by "${path.delimiter}", or * for every directory.`,
         { source: safeDirectoriesVariable },
       );
     }
@@ -195,7 +199,11 @@ export function untrusted(item: string, role: TrustRole, distrust: Distrust, pol
 export function untrustedCandidateWarning(candidate: string, distrust: Distrust): string {
   const owner = statOrNull(candidate);
   const whose = owner ? ` (owned by ${userText(owner.uid)})` : "";
-  return `${candidate}${whose} is not used as the config: ${distrust.path} is ${describe(distrust)}, so the search for a config stopped below it. If you trust it, allow the directory with ${safeDirectoriesVariable}=${quote(distrust.path)}.`;
+  return (
+    `${candidate}${whose} is not used as the config: ${distrust.path} is ${describe(distrust)}, so the search for ` +
+    `a config stopped below it. If you trust it, allow the directory with ` +
+    `${safeDirectoriesVariable}=${quote(distrust.path)}.`
+  );
 }
 
 // --- helpers ---

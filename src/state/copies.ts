@@ -1,4 +1,5 @@
-// The copies kept of a replaced state file: `.dropkit.json.legacy` of a lifted legacy file, `.dropkit.json.corrupt-<timestamp>` of an unusable one, and the second name a failed run puts back.
+// The copies kept of a replaced state file, and the second name a failed run puts back.
+// `.dropkit.json.legacy` of a lifted legacy file, `.dropkit.json.corrupt-<timestamp>` of an unusable one.
 
 import { linkSync, lstatSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats, unlinkSync } from "node:fs";
 import path from "node:path";
@@ -158,7 +159,9 @@ export function putBack(
     const kept = secondName ? keepBeside(secondName, `${file}.previous-${stamp(at)}`) : null;
     return {
       action: null,
-      warning: `The state file ${file} was changed by another program after this run wrote it; it is left as it is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.`,
+      warning:
+        `The state file ${file} was changed by another program after this run wrote it; it is left as it ` +
+        `is${kept ? `, and the state from before this run is kept as ${kept}` : ""}.`,
     };
   }
   if (secondName) renameSync(secondName, file);

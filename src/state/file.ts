@@ -125,7 +125,9 @@ export function fitState(
     if (Buffer.byteLength(text) > stateFileLimits.bytes) {
       fail(
         "IOError",
-        `Cannot write the state file ${file}: this run's plan alone is ${formatBytes(Buffer.byteLength(text))}, over the ${formatBytes(stateFileLimits.bytes)} dropkit reads back. Nothing was changed; use fewer or shorter-named archives in one drop.`,
+        `Cannot write the state file ${file}: this run's plan alone is ${formatBytes(Buffer.byteLength(text))}, over ` +
+          `the ${formatBytes(stateFileLimits.bytes)} dropkit reads back. Nothing was changed; use fewer or shorter-named ` +
+          `archives in one drop.`,
         { file, source: file },
       );
     }

@@ -1,4 +1,5 @@
-// The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL, a dead run's lock taken over as git does with gc.pid (once the hook it started has ended too).
+// The folder's lock (`.dropkit.json.lock`): one `create` at a time, taken with O_EXCL.
+// A dead run's lock is taken over as git does with gc.pid (once the hook it started has ended too).
 
 import {
   closeSync,
@@ -149,7 +150,8 @@ function tryCreate(file: string, me: LockHolder): number | null {
     const state = file.slice(0, -lockSuffix.length);
     fail(
       "IOError",
-      `Cannot write the state file ${state} (${errorReason(error)}): its lock ${file} cannot be created. Nothing was changed; check that the directory is writable.`,
+      `Cannot write the state file ${state} (${errorReason(error)}): its lock ${file} cannot be created. Nothing was ` +
+        `changed; check that the directory is writable.`,
       { file: state, source: state },
     );
   }
@@ -325,7 +327,8 @@ function guardInTheWay(file: string, guard: string, reason: string): "changed" |
   if (!stats.isFile() && !stats.isSymbolicLink()) {
     fail(
       "IOError",
-      `${cannot}: its takeover guard ${guard} is ${describeNonFile(stats)}, not a file dropkit made. Nothing was changed; remove it (rm -r '${guard}') and run again.`,
+      `${cannot}: its takeover guard ${guard} is ${describeNonFile(stats)}, not a file dropkit made. Nothing was ` +
+        `changed; remove it (rm -r '${guard}') and run again.`,
       { file: guard, source: guard },
     );
   }
@@ -337,7 +340,8 @@ function guardInTheWay(file: string, guard: string, reason: string): "changed" |
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "changed";
     fail(
       "IOError",
-      `${cannot}: its takeover guard ${guard}, left over ${formatAge(ageMs)} ago, cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(guard, stats, `rm '${guard}' '${file}'`)}`,
+      `${cannot}: its takeover guard ${guard}, left over ${formatAge(ageMs)} ago, cannot be removed ` +
+        `(${errorReason(error)}). Nothing was changed; ${howToRemove(guard, stats, `rm '${guard}' '${file}'`)}`,
       { file: guard, source: guard },
     );
   }
@@ -349,7 +353,9 @@ function cannotRemove(file: string, reason: string, error: unknown, stats?: Stat
   const state = file.slice(0, -lockSuffix.length);
   fail(
     "IOError",
-    `Cannot write the state file ${state}: its lock ${file} is stale (${reason}) but cannot be removed (${errorReason(error)}). Nothing was changed; ${howToRemove(file, stats ?? lstatSync(file, { throwIfNoEntry: false }), `rm '${file}'`)}`,
+    `Cannot write the state file ${state}: its lock ${file} is stale (${reason}) but cannot be removed ` +
+      `(${errorReason(error)}). Nothing was changed; ` +
+      `${howToRemove(file, stats ?? lstatSync(file, { throwIfNoEntry: false }), `rm '${file}'`)}`,
     { file, source: file },
   );
 }
@@ -364,9 +370,15 @@ function howToRemove(file: string, stats: Stats | undefined, command: string): s
     // An unreadable folder: the general advice below.
   }
   if (sticky && stats && stats.uid !== process.getuid?.()) {
-    return `it belongs to ${ownerName(stats.uid)} and ${dir} has the sticky bit, so only its owner or root may remove it: ask them to (${command}), then run again.`;
+    return (
+      `it belongs to ${ownerName(stats.uid)} and ${dir} has the sticky bit, so only its owner or root may remove it: ` +
+      `ask them to (${command}), then run again.`
+    );
   }
-  return `check that the directory ${dir} is writable (and not on a read-only file system), or remove the file where it is writable (${command}), then run again.`;
+  return (
+    `check that the directory ${dir} is writable (and not on a read-only file system), or remove the file where it ` +
+    `is writable (${command}), then run again.`
+  );
 }
 
 function refuse(
@@ -381,7 +393,10 @@ function refuse(
     const { guard, stale } = blocked;
     fail(
       "StateConflict",
-      `Cannot take the lock ${file} in ${waitMs / 1000} s: it is stale (${stale}), but its takeover guard ${guard.file} changed ${formatAge(guard.ageMs)} ago: another dropkit create is taking the lock over, or something keeps that file fresh. Run dropkit create again in a moment. If no dropkit create is running in ${dir}, remove both (rm '${guard.file}' '${file}') and run again.`,
+      `Cannot take the lock ${file} in ${waitMs / 1000} s: it is stale (${stale}), but its takeover guard ` +
+        `${guard.file} changed ${formatAge(guard.ageMs)} ago: another dropkit create is taking the lock over, or ` +
+        `something keeps that file fresh. Run dropkit create again in a moment. If no dropkit create is running in ` +
+        `${dir}, remove both (rm '${guard.file}' '${file}') and run again.`,
       { file: guard.file, source: guard.file },
     );
   }
@@ -390,18 +405,24 @@ function refuse(
     const group = holder.hookGroup;
     fail(
       "StateConflict",
-      `A dropkit create in ${dir} is not over: the lock ${file} was taken by ${describeHolder(holder)}, which is gone, but the hook it started still runs (process group ${group}) and may still change the folder (waited ${waitMs / 1000} s). Run dropkit create again once that hook has finished, or stop it (kill -TERM -- -${group}); the lock is then taken over.`,
+      `A dropkit create in ${dir} is not over: the lock ${file} was taken by ${describeHolder(holder)}, which is ` +
+        `gone, but the hook it started still runs (process group ${group}) and may still change the folder (waited ` +
+        `${waitMs / 1000} s). Run dropkit create again once that hook has finished, or stop it (kill -TERM -- ` +
+        `-${group}); the lock is then taken over.`,
       { file, source: file },
     );
   }
   const who = holder ? describeHolder(holder) : "a process that cannot be identified (the lock names none, or cannot be read)";
   const remote =
     holder && !same
-      ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it has gone ${lockStaleMs / 60_000} minutes without a refresh.`
+      ? ` dropkit cannot check a process on another host or in another container; such a lock counts as stale once it ` +
+        `has gone ${lockStaleMs / 60_000} minutes without a refresh.`
       : "";
   fail(
     "StateConflict",
-    `Another dropkit create is running in ${dir}: the lock ${file} is held by ${who} (waited ${waitMs / 1000} s).${remote} Run dropkit create again once it has finished. If no dropkit create is running there, the lock is left over: remove it (rm '${file}') and run again.`,
+    `Another dropkit create is running in ${dir}: the lock ${file} is held by ${who} (waited ${waitMs / 1000} ` +
+      `s).${remote} Run dropkit create again once it has finished. If no dropkit create is running there, the lock ` +
+      `is left over: remove it (rm '${file}') and run again.`,
     { file, source: file },
   );
 }

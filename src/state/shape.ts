@@ -1,4 +1,5 @@
-// The state's data, whatever file it came from: the v1 and legacy shapes read tolerantly from parsed JSON, the lift to v1, and the order the file is written in.
+// The state's data, whatever file it came from: the v1 and legacy shapes read tolerantly from parsed JSON, the lift to v1,
+// and the order the file is written in.
 
 import { isRecord, setOwn } from "../files/jsonfile.js";
 import { isoTime } from "../isotime.js";

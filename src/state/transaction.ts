@@ -1,4 +1,5 @@
-// The file transaction of one `create` run: the folder's lock, the state and cache staged before either is committed, the check for a change made meanwhile, and the state put back when the run fails.
+// The file transaction of one `create` run: the folder's lock, and the state and cache staged before either is committed.
+// Also the check for a change made meanwhile, and the state put back when the run fails.
 
 import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
@@ -164,7 +165,9 @@ export class StateTransaction {
     this.warn(warning);
     if (previous.kind === "link") {
       this.warnings.push(
-        `The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor changed.`,
+        `The state file ${file} is a symbolic link to ${previous.target}; dropkit does not follow it: the link is ` +
+          `replaced by a regular file holding the new state (as git does), and ${previous.target} is neither read nor ` +
+          `changed.`,
       );
     }
     try {
@@ -437,7 +440,8 @@ export async function secondNameOf(file: string, previous: Exclude<ReadStateResu
 function refuseConflict(file: string, what: string): never {
   fail(
     "StateConflict",
-    `The state file ${file} was changed by another program while this run was going on (${what}); it was not replaced, and what the other program wrote is kept. Run dropkit create again.`,
+    `The state file ${file} was changed by another program while this run was going on (${what}); it was not ` +
+      `replaced, and what the other program wrote is kept. Run dropkit create again.`,
     { file, source: file },
   );
 }

@@ -211,7 +211,9 @@ export async function reportFailure(error: unknown, log: DecisionLog, env: NodeJ
     {
       name: "InternalError",
       exitCode: exitCodes.InternalError,
-      message: `${what}: ${detail}. This is a bug in dropkit: please report it with the command you ran, your dropkit version and this message (run again with DROPKIT_DEBUG=1 for the stack trace).`,
+      message:
+        `${what}: ${detail}. This is a bug in dropkit: please report it with the command you ran, your dropkit version ` +
+        `and this message (run again with DROPKIT_DEBUG=1 for the stack trace).`,
     },
   ]);
   if (env.DROPKIT_DEBUG === "1" && error instanceof Error && error.stack) {

@@ -17,9 +17,12 @@ export class ConfigCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "print the resolved config and where every value comes from",
     details: `
-      Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the flag, the variable, \`file:line:column\`, the preset, or \`default\`. A list shows one item a line; an item of the module lists, which are the union of every layer, with its own origin.
+      Prints every key of the resolved config with its value, the layer that set it (cli, env, config, preset, default) and its source: the
+      flag, the variable, \`file:line:column\`, the preset, or \`default\`. A list shows one item a line; an item of the module lists, which
+      are the union of every layer, with its own origin.
 
-      \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead (for the module lists, \`origins\` also has each item's origin, in \`entries\`). \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
+      \`--json\` prints \`{"config": {...}, "origins": {...}}\` instead (for the module lists, \`origins\` also has each item's origin, in
+      \`entries\`). \`--explain <key>\` shows every layer that set one key, the winner first, with the overridden values too.
 
       Writes nothing, so it doubles as a validator in CI: exit 65 when the config is invalid; the hooks directories get the verdict \`create\` would
       give them (77 untrusted, 74 not a directory).

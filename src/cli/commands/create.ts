@@ -26,7 +26,9 @@ export class CreateCommand extends DropkitCommand {
   static override usage = Command.Usage({
     description: "create the drop in the working directory",
     details: `
-      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every core, only for archives the cache does not know), writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
+      Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for
+      \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every core, only for
+      archives the cache does not know), writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
 
       Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. On a terminal, long
       reading shows a progress line. An invalid config, a folder with no \`*.zip\` (exit 66, EmptyDrop), or a theme or selected module that is not a

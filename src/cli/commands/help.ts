@@ -13,7 +13,8 @@ export class HelpCommand extends Command {
   static override usage = Command.Usage({
     description: "print the help of dropkit or of one command",
     details: `
-      Without a command: every command, then the environment variables dropkit reads and its exit codes. With one: that command's flags, details and examples, as \`dropkit <command> --help\` prints them.
+      Without a command: every command, then the environment variables dropkit reads and its exit codes. With one: that command's flags,
+      details and examples, as \`dropkit <command> --help\` prints them.
     `,
     examples: [
       ["Every command, variable and exit code", "$0 help"],
