@@ -9,7 +9,14 @@ import { type CommandSpec, completionScript } from "../../src/cli/completion.js"
 import { fixture, runCli } from "../helpers/cli.js";
 
 const zip = { zip: { "readme.txt": "x" } };
-const drop = fixture({ "ocean-theme.zip": zip, "forest-theme.zip": zip, "blog.zip": zip, "shop.zip": zip });
+const drop = fixture({
+  "ocean-theme.zip": zip,
+  "forest-theme.zip": zip,
+  "blog.zip": zip,
+  "shop.zip": zip,
+  "sub/river-theme.zip": zip,
+  "sub/lake.zip": zip,
+});
 
 /** The script for `shell`, written to a file in the drop. */
 function script(shell: string): string {
@@ -28,21 +35,27 @@ function missing(command: string): string | false {
   return `${command} is not installed`;
 }
 
+/** An interactive shell in tmux, as `shellSession` starts it. */
+interface Session {
+  /** Types `keys` after clearing the line, and waits for the pane to match `wanted` (the pane is returned either way). */
+  screen: (keys: string[], wanted: RegExp) => Promise<string>;
+  /** Clears the screen, types `line` and Tab, and waits for the pane to match `wanted`: the pane shows this answer alone. */
+  tab: (line: string, wanted: RegExp) => Promise<string>;
+  close: () => void;
+}
+
 /**
- * An interactive zsh (`zsh -f`, compinit, the script sourced, in `cwd`) in a tmux server of its own (its own socket:
- * other tmux users on the machine neither see nor stop it); `screen` types keys after clearing the line and waits
- * for the pane to match.
+ * An interactive shell with the script sourced, in `cwd` (also its HOME), in a tmux server of its own (its own socket:
+ * other tmux users on the machine neither see nor stop it): `zsh -f` after compinit, or bash without rc files, set to
+ * list the candidates at the first Tab as zsh does.
  */
-async function zshSession(
-  file: string,
-  cwd: string,
-): Promise<{ screen: (keys: string[], wanted: RegExp) => Promise<string>; close: () => void }> {
-  const session = "zsh";
+async function shellSession(shell: "bash" | "zsh", file: string, cwd: string): Promise<Session> {
+  const session = shell;
   const socket = path.join(cwd, "tmux.sock");
   const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
-  tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "40", `env -i HOME=${cwd} TERM=xterm PATH=/usr/bin:/bin zsh -f`);
-  const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
-    tmux("send-keys", "-t", session, "C-u", ...keys);
+  const start = shell === "zsh" ? "zsh -f" : "bash --norc --noprofile";
+  tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "40", `env -i HOME=${cwd} TERM=xterm PATH=/usr/bin:/bin ${start}`);
+  const wait = async (wanted: RegExp): Promise<string> => {
     let text = "";
     for (let i = 0; i < 150 && !wanted.test(text); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -50,16 +63,28 @@ async function zshSession(
     }
     return text;
   };
+  const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
+    tmux("send-keys", "-t", session, "C-u", ...keys);
+    return wait(wanted);
+  };
+  const tab = async (line: string, wanted: RegExp): Promise<string> => {
+    tmux("send-keys", "-t", session, "C-u", "C-l");
+    await wait(/^\s*ready[%$]\s*$/);
+    tmux("send-keys", "-t", session, line, "Tab");
+    return wait(wanted);
+  };
+  const setup =
+    shell === "zsh"
+      ? `autoload -U compinit && compinit -u -d ${cwd}/.zcompdump && source ${file} && cd ${cwd} && PS1='ready%% '`
+      : `bind 'set show-all-if-ambiguous on' && bind 'set bell-style none' && source ${file} && cd ${cwd} && PS1='ready$ '`;
   try {
-    await screen(
-      [`autoload -U compinit && compinit -u -d ${cwd}/.zcompdump && source ${file} && cd ${cwd} && PS1='ready%% '`, "Enter"],
-      /^ready% /m,
-    );
+    // The prompt's space is not matched: capture-pane drops the spaces at the end of a line.
+    await screen([setup, "Enter"], /^ready[%$]/m);
   } catch (e) {
     tmux("kill-server");
     throw e;
   }
-  return { screen, close: () => tmux("kill-server") };
+  return { screen, tab, close: () => tmux("kill-server") };
 }
 
 /** A description each shell must show as it is written: quotes of every kind, brackets, a colon, a backslash, `$(...)`. */
@@ -90,6 +115,12 @@ const cases: Array<[string, string[]]> = [
   ["dropkit init --f", ["--force"]],
   ["dropkit help ", ["completion", "config", "create", "init"]],
   ["dropkit completion ", ["bash", "fish", "zsh"]],
+  // After -C <dir> (before or after the command), the command is found past it, and names come from <dir>.
+  ["dropkit -C sub cr", ["create"]],
+  ["dropkit -C sub create --theme ", ["auto", "none", "river"]],
+  ["dropkit create -C sub --exclude ", ["lake"]],
+  ["dropkit --directory sub config --log-format ", ["json", "text"]],
+  ["dropkit -C sub help ", ["completion", "config", "create", "init"]],
 ];
 
 describe("dropkit completion", () => {
@@ -104,7 +135,8 @@ describe("dropkit completion", () => {
     const file = script("bash");
     const probe = cases.map(([line]) => {
       const words = line.split(" ");
-      return `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _dropkit; echo "$(printf '%s\\n' "\${COMPREPLY[@]}" | sort | tr '\\n' ' ')"`;
+      const set = `COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; COMP_LINE='${line}'; COMPREPLY=()`;
+      return `${set}; _dropkit; echo "$(printf '%s\\n' "\${COMPREPLY[@]}" | sort | tr '\\n' ' ')"`;
     });
     const result = spawnSync("bash", ["--norc", "--noprofile", "-c", `source ${file} && complete -p dropkit && ${probe.join(" && ")}`], {
       cwd: drop,
@@ -116,7 +148,7 @@ describe("dropkit completion", () => {
     cases.forEach(([line, expected], i) => {
       assert.deepEqual(
         answers[i]!.trim().split(" ").filter(Boolean),
-        line === "dropkit " ? [...expected, "--help", "--version"].sort() : expected,
+        line === "dropkit " ? [...expected, "--directory", "--help", "--version", "-C"].sort() : expected,
         line,
       );
     });
@@ -126,7 +158,7 @@ describe("dropkit completion", () => {
       [
         "--norc",
         "-c",
-        `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; _dropkit; echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`,
+        `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; COMP_LINE='dropkit create --theme=oc'; _dropkit; echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`,
       ],
       { cwd: drop, encoding: "utf8" },
     );
@@ -185,7 +217,7 @@ describe("dropkit completion", () => {
   test("zsh: after compinit, Tab in an interactive zsh completes values", { skip: missing("zsh") || missing("tmux") }, async () => {
     const file = script("zsh");
     assert.equal(spawnSync("zsh", ["-n", file]).status, 0, "the zsh script does not parse");
-    const zsh = await zshSession(file, drop);
+    const zsh = await shellSession("zsh", file, drop);
     try {
       const { screen } = zsh;
       assert.match(await screen(["dropkit cr", "Tab"], /dropkit create/), /dropkit create/);
@@ -206,7 +238,7 @@ describe("dropkit completion", () => {
     const file = path.join(dir, "hostile.zsh");
     fs.writeFileSync(file, completionScript("zsh", hostileSpecs));
     assert.equal(spawnSync("zsh", ["-n", file]).status, 0, "the zsh script does not parse");
-    const zsh = await zshSession(file, dir);
+    const zsh = await shellSession("zsh", file, dir);
     const shown = HOSTILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     try {
       const commands = await zsh.screen(["dropkit ", "Tab"], new RegExp(`other +-- ${shown}`));
@@ -217,5 +249,122 @@ describe("dropkit completion", () => {
     } finally {
       zsh.close();
     }
+  });
+});
+
+/**
+ * A tree for `-C`: the shell starts in `work` (also its HOME), which holds archives of its own; a folder with a space
+ * and one whose name is shell code hold others. Nothing may run that code: `work/pwned` must never appear.
+ */
+function tree(): string {
+  const work = path.join(
+    fixture({
+      "work/here-theme.zip": zip,
+      "work/local.zip": zip,
+      "work/proj/p-theme.zip": zip,
+      "work/proj/inner/deep-theme.zip": zip,
+      "work/proj/inner/deepmod.zip": zip,
+      "work/my dir/sea-theme.zip": zip,
+      "work/my dir/boat.zip": zip,
+      "work/my dir/sub one/": "",
+      "work/it's $(touch pwned)/odd-theme.zip": zip,
+    }),
+    "work",
+  );
+  return work;
+}
+
+/**
+ * What Tab does after each line, in every shell: `fish` lists the candidates `complete -C` gives (without descriptions),
+ * `screen` is what an interactive bash or zsh shows (the line completed, or the candidates listed), and `not` what the
+ * list must not hold.
+ */
+const directoryCases: Array<{ line: string; fish: string[]; screen: RegExp; not?: RegExp }> = [
+  // -C completes directories (not files), from where the shell is.
+  { line: "dropkit -C ", fish: ["it's $(touch pwned)/", "my dir/", "proj/"], screen: /my\\? dir\/ +proj\//, not: /local|here-theme/ },
+  { line: "dropkit -C my\\ d", fish: ["my dir/"], screen: /dropkit -C my\\ dir\/\s*$/m },
+  { line: 'dropkit -C "my d', fish: ["my dir/"], screen: /dropkit -C (my\\ dir|"my dir"?)\/"?\s*$/m },
+  { line: "dropkit --directory=pr", fish: ["--directory=proj/"], screen: /dropkit --directory=proj\/\s*$/m },
+  { line: "dropkit -Cpr", fish: ["-Cproj/"], screen: /dropkit -Cproj\/\s*$/m },
+  // A second -C completes from where the first leads, as dropkit enters it (../ included).
+  { line: "dropkit -C proj -C ", fish: ["inner/"], screen: /dropkit -C proj -C inner\/\s*$/m },
+  { line: "dropkit -C proj/inner -C ../../my\\ d", fish: ["../../my dir/"], screen: /-C \.\.\/\.\.\/my\\ dir\/\s*$/m },
+  // After -C <dir> in any form, the command is found, and commands and flags complete as without it.
+  {
+    line: "dropkit -C proj -C inner ",
+    fish: ["completion", "config", "create", "help", "init"],
+    screen: /config[\s\S]*create[\s\S]*help[\s\S]*init/,
+  },
+  { line: "dropkit -C my\\ dir init --th", fish: ["--theme"], screen: /dropkit -C my\\ dir init --theme/ },
+  // Theme and module names are those of the directory the line's -C lead to, each -C from the last.
+  {
+    line: "dropkit -Cproj --directory=inner create --theme ",
+    fish: ["auto", "deep", "none"],
+    screen: /auto +deep +none/,
+    not: /here|\bp\b/,
+  },
+  { line: 'dropkit create -C "my dir" --exclude ', fish: ["boat"], screen: /--exclude boat\s*$/m },
+  { line: "dropkit -C ~/proj config --theme ", fish: ["auto", "none", "p"], screen: /auto +none +p\s*$/m },
+  { line: "dropkit -C it\\'s\\ \\$\\(touch\\ pwned\\) create --theme ", fish: ["auto", "none", "odd"], screen: /auto +none +odd/ },
+];
+
+describe("completion after -C <dir>", () => {
+  test("bash: in an interactive bash, Tab completes -C's directories, and the command and names after it", {
+    skip: missing("bash") || missing("tmux"),
+  }, async () => {
+    const work = tree();
+    const bash = await shellSession("bash", script("bash"), work);
+    try {
+      for (const { line, screen, not } of directoryCases) {
+        const shown = await bash.tab(line, screen);
+        assert.match(shown, screen, line);
+        if (not) assert.doesNotMatch(shown, not, line);
+      }
+    } finally {
+      bash.close();
+    }
+    assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
+  });
+
+  test("zsh: in an interactive zsh, Tab completes -C's directories, and the command and names after it", {
+    skip: missing("zsh") || missing("tmux"),
+  }, async () => {
+    const work = tree();
+    const zsh = await shellSession("zsh", script("zsh"), work);
+    try {
+      for (const { line, screen, not } of directoryCases) {
+        const shown = await zsh.tab(line, screen);
+        assert.match(shown, screen, line);
+        if (not) assert.doesNotMatch(shown, not, line);
+      }
+    } finally {
+      zsh.close();
+    }
+    assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
+  });
+
+  test("fish: complete -C completes -C's directories, and the command and names after it", { skip: missing("fish") }, () => {
+    const work = tree();
+    const file = script("fish");
+    // Each line in fish's single quotes as it is, trailing space and all.
+    const probe = directoryCases.map(
+      ({ line }) => `complete -C '${line.replace(/[\\']/g, "\\$&")}' | string replace -r '\\t.*' '' | sort | string join '|'`,
+    );
+    const result = spawnSync("fish", ["--no-config", "-c", `source ${file}; ${probe.join("; ")}`], {
+      cwd: work,
+      env: { HOME: work, PATH: "/usr/bin:/bin" },
+      encoding: "utf8",
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const answers = result.stdout.split("\n");
+    directoryCases.forEach(({ line, fish }, i) => {
+      // fish offers both the long and the short names where a flag has both.
+      assert.deepEqual(
+        answers[i]!.split("|").filter((w) => w && !/^-[a-z]$/.test(w)),
+        fish,
+        line,
+      );
+    });
+    assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
   });
 });

@@ -12,7 +12,10 @@ export class CompletionCommand extends Command {
   static override usage = Command.Usage({
     description: "print a shell completion script (bash, zsh or fish)",
     details: `
-      The script completes the commands, their flags, the fixed values (\`--log-format\`, the bundled presets, the config keys of \`--explain\`), and theme and module names from the \`*.zip\` archives of the folder you are in. It runs no dropkit when you press Tab.
+      The script completes the commands, their flags, the fixed values (\`--log-format\`, the bundled presets, the config
+      keys of \`--explain\`), the directories of \`-C\`, and theme and module names from the \`*.zip\` archives of the
+      folder dropkit would run in (the one you are in, or where the line's \`-C <dir>\` lead). It runs no dropkit when
+      you press Tab.
     `,
     examples: [
       ["bash, for this shell", "source <($0 completion bash)"],
@@ -54,7 +57,7 @@ function commandSpecs(
     "<name>": presets,
     "<text|json>": ["text", "json"],
     "<key>": keys,
-    "<dir>": "files",
+    "<dir>": "directories",
   };
   const specs: CommandSpec[] = [];
   for (const d of definitions) {
