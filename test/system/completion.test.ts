@@ -158,7 +158,8 @@ describe("dropkit completion", () => {
       [
         "--norc",
         "-c",
-        `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; COMP_LINE='dropkit create --theme=oc'; _dropkit; echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`,
+        `source ${file}; COMP_WORDS=(dropkit create --theme = oc); COMP_CWORD=4; COMP_LINE='dropkit create --theme=oc'; _dropkit; ` +
+          `echo "\${COMPREPLY[*]}"; compgen -W "$(__dropkit_modules)" -- s`,
       ],
       { cwd: drop, encoding: "utf8" },
     );
