@@ -11,7 +11,7 @@ import { inFolder, parseEnv, parseFlags } from "./layers.ts";
 import type * as Later from "./later.ts";
 import { type OverrideMark, type ProblemMark, showMarks } from "./marks.ts";
 import { decodeFragment, defaults, encodeFragment, type PageInputs } from "./pageinputs.ts";
-import { addPresetFile, readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
+import { addPresetFile, readPresetFiles, renderPresetFiles, showPresetFileNotes } from "./presetfiles.ts";
 import {
   entriesMore,
   entriesShown,
@@ -238,8 +238,8 @@ function resolveAndRender(): void {
   const state = readInputs(editor);
   scheduleHash();
   try {
-    // The layers above the config are what override its values: only then are the override chains worth asking for.
-    verdict = judge(core, state, { explain: explained !== undefined || higherLayers(state) });
+    // The layers above a file are what override its values: only then are the override chains worth asking for.
+    verdict = judge(core, state, { explain: explained !== undefined || higherLayers(state) || state.presetFiles.length > 0 });
   } catch (error) {
     // A trap is a bug in the core; the binding drops the instance, so the next keystroke starts afresh.
     setStatus(`The core failed (a bug; please report it): ${(error as Error).message}`, "bad");
@@ -288,10 +288,14 @@ function render(v: Verdict, state: PageInputs): void {
   const fixable = listed.filter((p) => p.fix).length;
   ui.fixAll.hidden = fixable < 2;
   ui.fixAll.textContent = `Apply all ${fixable} fixes`;
+  const overrides = overridden(v, state);
   showMarks(
     editor,
     listed.filter((p) => p.at).map((p) => mark(p)),
-    overrideMarks(v, state),
+    overrideMarks(v, state, overrides),
+  );
+  showPresetFileNotes(ui.presetFiles, (path) =>
+    overrides.filter((o) => o.file === inFolder(path)).map((o) => `${o.key} (line ${o.line}, column ${o.column}): ${o.message}`),
   );
   const unparsed = v.problems.some((e) => e.name === "ConfigSyntaxError" && e.file === v.source);
   stale = unparsed && resolved.rows.length > 0;
@@ -317,46 +321,67 @@ function safe(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): b
   return applied !== undefined && isSafe(v, judge(core, applied, { explain: false }), fix, fixesProblem);
 }
 
-/** The values of the editor's text that a higher layer overrides, each with what wins, from the core's override chains. */
-function overrideMarks(v: Verdict, state: PageInputs): OverrideMark[] {
+/** A value that a layer overrides, where it is written (`file`, `line`, `column`), and what wins. */
+interface Overridden {
+  key: string;
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** Every value of the config file and the preset files that another layer overrides, from the core's override chains. */
+function overridden(v: Verdict, state: PageInputs): Overridden[] {
   const chains = v.answer.explain;
-  if (!chains || !v.read) return [];
+  if (!chains) return [];
   const env = parseEnv(state.env).vars;
-  const marks: OverrideMark[] = [];
-  const prefix = `${v.source}:`;
+  const out: Overridden[] = [];
   for (const [key, steps] of Object.entries(chains)) {
     const winner = steps[0];
     // A union list merges every layer's entries: nothing in it is overridden.
     if (winner?.status !== "wins") continue;
     for (const step of steps.slice(1)) {
-      if (!step.source.startsWith(prefix)) continue;
-      const [line, column] = step.source.slice(prefix.length).split(":").map(Number);
-      const from = offsetOf(state.config, line!, column!);
-      const to = from === undefined ? undefined : valueEnd(state.config, from);
-      if (from === undefined || to === undefined) continue;
-      marks.push({
-        from,
-        to,
-        message: `${key}: overridden by ${winnerText(winner, env)}, so this value is not used (${layerWins(winner)}).`,
+      const at = /^(.*):(\d+):(\d+)$/.exec(step.source);
+      if (!at || step.layer === "default") continue;
+      out.push({
+        key,
+        file: at[1]!,
+        line: Number(at[2]),
+        column: Number(at[3]),
+        message: `overridden by ${winnerText(winner, env)}, so this value is not used (${layerWins(winner)}).`,
       });
     }
   }
-  return marks;
+  return out;
 }
 
-/** The winning setting as the user wrote it: `DROPKIT_THEME=forest`, `--theme=forest`, the preset. */
+/** The values of the editor's text that a higher layer overrides, each marked where it is written. */
+function overrideMarks(v: Verdict, state: PageInputs, all: Overridden[]): OverrideMark[] {
+  if (!v.read) return [];
+  return all.flatMap(({ key, file, line, column, message }) => {
+    if (file !== v.source) return [];
+    const from = offsetOf(state.config, line, column);
+    const to = from === undefined ? undefined : valueEnd(state.config, from);
+    return from === undefined || to === undefined ? [] : [{ from, to, message: `${key}: ${message}` }];
+  });
+}
+
+/** The winning setting as the user wrote it: `DROPKIT_THEME=forest`, `--theme=forest`, the preset, the config line. */
 function winnerText(step: Step, env: Record<string, string>): string {
   if (step.layer === "env") return `${step.source}=${env[step.source] ?? formatValue(step.value)}`;
   if (step.layer === "cli")
     return Array.isArray(step.value)
       ? step.value.map((v) => `${step.source}=${String(v)}`).join(" ")
       : `${step.source}=${String(step.value)}`;
-  if (step.layer === "preset") return `the preset ${step.source}`;
+  if (step.layer === "preset") return /:\d+:\d+$/.test(step.source) ? `the preset at ${step.source}` : `the preset ${step.source}`;
   return step.source;
 }
 
 function layerWins(step: Step): string {
-  return step.layer === "cli" ? "a flag wins over every other layer" : "the environment wins over the config file";
+  if (step.layer === "cli") return "a flag wins over every other layer";
+  if (step.layer === "env") return "the environment wins over the config file and the presets";
+  if (step.layer === "config") return "the config file wins over the presets";
+  return "a later preset wins over an earlier one";
 }
 
 function renderResolved(): void {

@@ -48,6 +48,28 @@ function row(file: PresetFileFields, index: number): HTMLElement {
   remove.className = "remove ghost";
   remove.dataset.remove = "";
   remove.textContent = `Remove preset file ${index + 1}`;
-  box.append(pathLabel, path, textLabel, text, remove);
+  // Which of its values another layer overrides: a text area has no marks, so they are listed under it.
+  const notes = document.createElement("ul");
+  notes.className = "hint overrides";
+  notes.id = `${id}-overrides`;
+  notes.hidden = true;
+  text.setAttribute("aria-describedby", notes.id);
+  box.append(pathLabel, path, textLabel, text, notes, remove);
   return box;
+}
+
+/** Lists under each preset file the values of it that another layer overrides (`notes`, by the file's absolute path). */
+export function showPresetFileNotes(list: HTMLElement, notes: (path: string) => string[]): void {
+  for (const box of list.querySelectorAll<HTMLElement>(".preset-file")) {
+    const items = notes(box.querySelector("input")!.value.trim());
+    const element = box.querySelector<HTMLUListElement>("ul.overrides")!;
+    element.hidden = items.length === 0;
+    element.replaceChildren(
+      ...items.map((text) => {
+        const item = document.createElement("li");
+        item.textContent = text;
+        return item;
+      }),
+    );
+  }
 }

@@ -160,7 +160,7 @@ describe("playground: overrides in the editor", () => {
     assert.deepEqual(await page.locator(".cm-overridden").allTextContents(), ['"ocean"', '"json"']);
     assert.match(
       (await page.locator(".cm-overridden").first().getAttribute("title"))!,
-      /^theme: overridden by DROPKIT_THEME=forest, so this value is not used \(the environment wins over the config file\)\.$/,
+      /^theme: overridden by DROPKIT_THEME=forest, so this value is not used \(the environment wins over the config file and the presets\)\.$/,
     );
     // Hover.
     await page.locator(".cm-overridden", { hasText: '"json"' }).hover();
@@ -189,6 +189,30 @@ describe("playground: overrides in the editor", () => {
     await settled(page);
     assert.deepEqual(await page.locator(".cm-overridden").allTextContents(), ['["none"]']);
     assert.match((await page.locator(".cm-overridden").first().getAttribute("title"))!, /^presets: overridden by --preset=standard/);
+    await close(served);
+  });
+
+  test("a preset file's values that the config, a variable or a later preset override are listed under it", async () => {
+    const served = await open();
+    const { page } = served;
+    await page.getByLabel("example").selectOption({ label: "Monorepo: shared local presets" });
+    await page.getByLabel("Environment variables").fill("DROPKIT_LOG_FORMAT=text");
+    await settled(page);
+    const notes = await page.locator("#preset-file-1-overrides li").allTextContents();
+    assert.deepEqual(notes, [
+      "theme (line 2, column 12): overridden by /drop/dropkit.config.json:4:12, so this value is not used (the config file wins over the presets).",
+      "log.format (line 4, column 22): overridden by DROPKIT_LOG_FORMAT=text, so this value is not used (the environment wins over the config file and the presets).",
+    ]);
+    // The preset that is not applied, and a union list's entries (modules.exclude), are never overridden.
+    assert.equal(await page.locator("#preset-file-2-overrides").isHidden(), true);
+    // A later preset wins over an earlier one.
+    await page.getByLabel("Path of preset file 2").fill("presets/late.json");
+    await page.getByLabel("Contents of preset file 2").fill('{"log": {"format": "text"}}');
+    await page.getByLabel("Environment variables").fill("");
+    await paste(page, '{"presetsSearchPath": ["./presets"], "presets": ["company", "late"]}');
+    assert.deepEqual(await page.locator("#preset-file-1-overrides li").allTextContents(), [
+      "log.format (line 4, column 22): overridden by the preset at /drop/presets/late.json:1:20, so this value is not used (a later preset wins over an earlier one).",
+    ]);
     await close(served);
   });
 
