@@ -2,7 +2,6 @@
 
 import { clipanion } from "./commands/clipanion.js";
 import { colorLevel, helpFormat } from "./helpformat.js";
-import type { CommandUsage } from "./usage.js";
 import { exitCodes } from "../errors.js";
 import { signalExitCodes } from "../signals.js";
 
@@ -55,6 +54,18 @@ export function helpFooter(): string {
   for (const [code, names] of [...byCode].sort(([a], [b]) => a - b)) text += `  ${String(code).padEnd(5)}${names.join(", ")}\n`;
   text += "\nEvery error, with an example and its fix: docs/errors.md in the package.\n";
   return text;
+}
+
+/** A command as a usage error speaks of it. */
+export interface CommandUsage {
+  /** The word after `dropkit`: `create`. */
+  name: string;
+  /** Its usage line without the `$ `: `dropkit create [--config <path>] ...`. */
+  usage: string;
+  /** Its flags, hidden ones too, each with its aliases (`--yes`, `-y`), and whether it takes a value. */
+  flags: Array<{ names: string[]; value: boolean }>;
+  /** How many positional arguments it takes: at least `min`, at most `max`. */
+  positionals: { min: number; max: number };
 }
 
 /** `text` with each flag's `#0` replaced by its placeholder. */

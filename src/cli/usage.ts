@@ -1,22 +1,10 @@
 // Usage errors: what the command-line parser rejects, said as one error record (what, at which argument, how to fix).
 
-import { withPlaceholders } from "./help.js";
+import { type CommandUsage, withPlaceholders } from "./help.js";
 import type { Problem } from "../output/log.js";
 
 /** Exit code for an unknown command or flag, or a bad flag value (SPEC section 8). */
 export const usageExitCode = 64;
-
-/** A command as a usage error speaks of it. */
-export interface CommandUsage {
-  /** The word after `dropkit`: `create`. */
-  name: string;
-  /** Its usage line without the `$ `: `dropkit create [--config <path>] ...`. */
-  usage: string;
-  /** Its flags, hidden ones too, each with its aliases (`--yes`, `-y`), and whether it takes a value. */
-  flags: Array<{ names: string[]; value: boolean }>;
-  /** How many positional arguments it takes: at least `min`, at most `max`. */
-  positionals: { min: number; max: number };
-}
 
 /** A usage error found by dropkit itself (no parser error behind it). */
 export function usageProblem(message: string, source = "", usage?: string): Problem {
