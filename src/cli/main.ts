@@ -66,7 +66,8 @@ async function runCli(argv: string[], stdout: StandardStream, stderr: StandardSt
       argv,
       stderr,
       usageProblem(
-        `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.`,
+        `Too many arguments (${argv.length}): dropkit takes at most ${limits.arguments.toLocaleString("en-US")}. ` +
+          "List module globs in the config (modules.exclude) or in DROPKIT_MODULES_EXCLUDE rather than repeating --exclude.",
       ),
     );
   }
@@ -141,7 +142,9 @@ async function withOutputFailure(code: number, stderr: StandardStream): Promise<
   const { DropkitError } = await import("../errors.js");
   const error = new DropkitError({
     name: "IOError",
-    message: `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. Check the disk or device stdout goes to, and run again.`,
+    message:
+      `Cannot write the output to standard output (${failed}): what was asked for did not reach its destination. ` +
+      "Check the disk or device stdout goes to, and run again.",
     source: "stdout",
   });
   const exitCode = await reportFailure(error, new DecisionLog(earlyLogFormat(logFormatFlag(argv), process.env), stderr), process.env);
