@@ -65,10 +65,14 @@ let fixNote = "";
 let later: typeof Later | undefined;
 let laterReady: Promise<typeof Later> | undefined;
 /**
- * Up to this many bytes of config and preset text, each fix is tried on a copy of the inputs before it is offered (a run
- * of the core per fix); above it, a fix is tried when it is pressed, so that typing into a large file stays fast.
+ * How many bytes of config and preset text a run may re-judge to try its fixes before offering them (a run of the core
+ * per fix, on the whole text): a few fixes on a small file all are; past it (a large file, or hundreds of problems),
+ * a fix is tried when it is pressed, so that typing stays fast.
  */
-const verifyBelowBytes = 256 * 1024;
+const verifyBudgetBytes = 2 * 1024 * 1024;
+/** Fixes found unsafe when pressed (large inputs): not offered again, so that the next candidate (a removal) is. */
+const rejected = new Set<string>();
+const fixKey = (fix: Fix) => JSON.stringify(fix);
 
 void start();
 
@@ -273,7 +277,9 @@ function render(v: Verdict, state: PageInputs): void {
   showNotes(ui.archivesNotes, v.archiveNotes);
   const textOf = (file: string) => (file === v.source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
   const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
-  const verify = v.bytes + state.presetFiles.reduce((sum, f) => sum + f.text.length, 0) <= verifyBelowBytes;
+  const inputBytes = v.bytes + state.presetFiles.reduce((sum, f) => sum + f.text.length, 0);
+  let budget = inputBytes <= verifyBudgetBytes / 8 ? verifyBudgetBytes : 0;
+  const verify = () => (budget -= inputBytes) >= 0;
   listed = v.problems.map((problem) => {
     const span = locate(problem, textOf);
     const fix = offered(candidatesFor(problem, textOf), v, state, true, verify);
@@ -309,11 +315,15 @@ function render(v: Verdict, state: PageInputs): void {
 
 /**
  * The fix a problem or warning gets: the first candidate that is safe (tried on a copy of the inputs, it adds no
- * problem), or none. Without `verify` (large inputs), the first candidate, tried when it is pressed.
+ * problem), or none. Once the run's budget is spent (`verify` says no), the first candidate, tried when it is pressed.
  */
-function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem: boolean, verify: boolean): Fix | undefined {
-  if (!verify) return candidates[0];
-  return candidates.find((fix) => safe(fix, v, state, fixesProblem));
+function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem: boolean, verify: () => boolean): Fix | undefined {
+  for (const fix of candidates) {
+    if (rejected.has(fixKey(fix))) continue;
+    if (!verify()) return fix;
+    if (safe(fix, v, state, fixesProblem)) return fix;
+  }
+  return undefined;
 }
 
 function safe(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): boolean {
@@ -459,6 +469,7 @@ function applyFix(fix: Fix | undefined, fixesProblem: boolean): void {
   }
   // Large inputs: the fix is tried now, not when it was offered.
   if (!isSafe(verdict, judge(core, applied, { explain: false }), fix, fixesProblem)) {
+    rejected.add(fixKey(fix));
     fixNote = `Not applied: ${fix.label} would add a problem. `;
     run();
     return;

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import type { Page } from "playwright-core";
+import { pasteLarge } from "../../scripts/lib/chromium.ts";
 import { validate } from "../helpers/core.ts";
 import { close, closeChromium, editor, editorText, listedProblems, open, paste, settled } from "../helpers/playground.ts";
 
@@ -46,6 +47,30 @@ describe("playground: safe automatic changes", () => {
     await page.getByRole("button", { name: 'Remove "thme"' }).click();
     await settled(page);
     assert.equal(await editorText(page), '{"theme": "ocean"}');
+    assert.match((await page.textContent("#status"))!, /^Valid/);
+    await close(served);
+  });
+
+  test("in a large file a fix is tried when it is pressed: an unsafe one is not applied, and the removal is offered instead", async () => {
+    const served = await open();
+    const { page } = served;
+    const names = Array.from({ length: 20_000 }, (_, i) => `"module-${i}"`).join(", ");
+    const text = `{"theme": "ocean", "thme": "forest", "modules": {"exclude": [${names}]}}`;
+    assert.ok(text.length > 256 * 1024);
+    await pasteLarge(page, text);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.fix),
+      ['Use "theme"'],
+    );
+    await page.getByRole("button", { name: 'Use "theme"', exact: true }).click();
+    await settled(page);
+    assert.match((await page.textContent("#status"))!, /^Not applied: Use "theme" would add a problem\. 1 problem/);
+    assert.deepEqual(
+      (await listedProblems(page)).map((p) => p.fix),
+      ['Remove "thme"'],
+    );
+    await page.getByRole("button", { name: 'Remove "thme"', exact: true }).click();
+    await settled(page);
     assert.match((await page.textContent("#status"))!, /^Valid/);
     await close(served);
   });
