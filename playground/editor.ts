@@ -53,6 +53,8 @@ const theme = EditorView.theme({
   ".cm-overridden": { textDecoration: "line-through 1.5px var(--muted)", backgroundColor: "var(--line)" },
   ".cm-tooltip-override": { padding: "4px 10px", borderLeft: "4px solid var(--muted)" },
   ".cm-tooltip-override p": { margin: "4px 0" },
+  // The caret's tooltip may lie over the controls above the editor: a click goes through it to them.
+  ".cm-tooltip-caret": { pointerEvents: "none" },
   ".cm-tooltip-problem button": {
     backgroundColor: "var(--accent)",
     color: "var(--on-accent)",

@@ -102,8 +102,8 @@ export function renderWarnings(block: HTMLElement, list: HTMLUListElement, warni
 }
 
 /** `config 0`, `create 66 ThemeNotFound`: what a command would exit with, with the data a test or a script reads. */
-function exitSpan(command: string, exit: Exit): HTMLSpanElement {
-  const element = span(`exit ${exit.code === 0 ? "good" : "bad"}`, `${command} ${exit.code}${exit.name ? ` ${exit.name}` : ""}`);
+function exitSpan(command: string, exit: Exit, text = `${command} ${exit.code}${exit.name ? ` ${exit.name}` : ""}`): HTMLSpanElement {
+  const element = span(`exit ${exit.code === 0 ? "good" : "bad"}`, text);
   element.dataset.command = command;
   element.dataset.code = String(exit.code);
   if (exit.name) element.dataset.name = exit.name;
@@ -119,7 +119,13 @@ export function renderStatus(status: HTMLElement, v: Verdict, note: string, warn
   const createOnly = v.problems.every((p) => p.createOnly);
   const head = count === 0 ? "Valid" : `${count} problem${count === 1 ? "" : "s"}${createOnly ? ", for create only" : ""}`;
   const file = v.file === null ? "no config file" : v.read ? v.file : `${v.file}, not read: no "dropkit" key`;
-  status.replaceChildren(`${note}${head} (${file}): `, exitSpan("config", v.exit.config), " · ", exitSpan("create", v.exit.create), ".");
+  const { config, create } = v.exit;
+  // The same failure for both (a config's own problem stops create first): said once, so the line stays short on a phone.
+  const same = config.code !== 0 && config.code === create.code && config.name === create.name;
+  const exits = same
+    ? [exitSpan("config", config, "config and"), " ", exitSpan("create", create)]
+    : [exitSpan("config", config), " · ", exitSpan("create", create)];
+  status.replaceChildren(`${note}${head} (${file}): `, ...exits, ".");
   status.dataset.file = v.file === null || !v.read ? "" : v.file;
   status.className = `status ${!warn && v.exit.create.code === 0 && v.exit.config.code === 0 ? "good" : "bad"}`;
 }

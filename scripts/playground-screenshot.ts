@@ -11,7 +11,8 @@ import { launchChromium, playgroundFile } from "./lib/chromium.ts";
 // docs/playground-dark.png in dark mode.
 const state = new URLSearchParams({
   config:
-    '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ["legacy-*"]\n  },\n  "hooks": { "onFailure": "Fail" }\n}\n',
+    '{\n  "schema": 1,\n  "theme": "ocean",\n  "presets": ["standard"],\n  "modules": {\n    "exclude": ' +
+    '["legacy-*"]\n  },\n  "hooks": { "onFailure": "Fail" }\n}\n',
   env: "DROPKIT_THEME=forest\nDROPKIT_CACHE_ENABLED=no",
   exclude: "shop",
 });
@@ -23,6 +24,8 @@ try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1240 }, colorScheme });
     await page.goto(`${pathToFileURL(playgroundFile).href}#${state}`);
     await page.waitForSelector('body[data-state="ready"]');
+    // The part loaded after the first result (completion, Explain) is in once the examples are listed.
+    await page.waitForFunction(() => (document.getElementById("examples") as HTMLSelectElement).options.length > 1);
     // Fix the typo from the problems list, then explain theme, then ask for completion of a value.
     await page.locator("#problems button.fix").first().click();
     await page.waitForSelector('body[data-state="ready"]');
