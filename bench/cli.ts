@@ -1,4 +1,5 @@
-// Whole-process start-up: `dropkit config` against `node -e ''` (or Bun's and Deno's own) and against lilconfig and cosmiconfig finding the same file, on the runtime BENCH_RUNTIME names.
+// Whole-process start-up: `dropkit config` against `node -e ''` (or Bun's and Deno's own), lilconfig and cosmiconfig.
+// The peers find the same file; the runtime is the one BENCH_RUNTIME names.
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

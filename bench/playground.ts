@@ -96,7 +96,8 @@ async function keystrokes(page: Page, count: number): Promise<number[]> {
 const browser = await launchChromium();
 try {
   console.log(
-    `playground: ${pageUrl} (${(fs.statSync(playgroundFile).size / 1024).toFixed(1)} KB), ${runs} loads each, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
+    `playground: ${pageUrl} (${(fs.statSync(playgroundFile).size / 1024).toFixed(1)} KB), ${runs} loads each, ` +
+      `${os.cpus().length} CPUs, load average ${os.loadavg()[0]!.toFixed(2)}`,
   );
   // What each file weighs gzipped (1,024-byte KB): index.html is what the first result needs; the rest comes after it.
   const weights = fs
@@ -134,7 +135,9 @@ try {
       await run.page.close();
     }
     console.log(
-      `  ${label.padEnd(20)} (${(text.length / 1024).toFixed(0)} KB${text.length > 1024 * 1024 ? ", over the 1 MiB limit" : ""}): paste to answer ${stats(answers)}; longest task ${stats(longest)}`,
+      `  ${label.padEnd(20)} (${(text.length / 1024).toFixed(0)} ` +
+        `KB${text.length > 1024 * 1024 ? ", over the 1 MiB limit" : ""}): paste to answer ${stats(answers)}; longest ` +
+        `task ${stats(longest)}`,
     );
     if (typed.length > 0) console.log(`  ${"".padEnd(20)} keystroke to result (${typed.length} keys): ${stats(typed)}`);
   }

@@ -1,4 +1,5 @@
-// A plain-WebAssembly reading of the dk_* ABI for tests, scripts and benches, the bytes in and out by hand: independent of src/core/host.ts on purpose, so that tests check the shipped host against it byte for byte.
+// A plain-WebAssembly reading of the dk_* ABI for tests, scripts and benches, the bytes in and out by hand.
+// Independent of src/core/host.ts on purpose, so that tests check the shipped host against it byte for byte.
 
 import { readFileSync } from "node:fs";
 

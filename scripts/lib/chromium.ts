@@ -19,7 +19,8 @@ export const playgroundFile = path.join(playgroundDir, "index.html");
 export async function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(
-      `Chromium is missing at ${chromiumPath}: install Debian's package (apt-get install chromium; .ci/run does) or set DROPKIT_CHROMIUM. The playground tests need it and do not skip.`,
+      `Chromium is missing at ${chromiumPath}: install Debian's package (apt-get install chromium; .ci/run does) or ` +
+        `set DROPKIT_CHROMIUM. The playground tests need it and do not skip.`,
     );
   }
   if (!fs.existsSync(playgroundFile)) {

@@ -2,18 +2,24 @@
 
 /** The lines before each case: the import, a condition and an async helper (no @types/node: no `process`), a typed base. */
 export const header =
-  'import { defineConfig, type DropkitConfig } from "dropkit";\n\ndeclare const ci: boolean;\ndeclare function teamPresets(): Promise<string[]>;\nconst base: DropkitConfig = { theme: "ocean", hooks: { onFailure: "continue" }, cache: { enabled: true } };\n';
+  'import { defineConfig, type DropkitConfig } from "dropkit";\n\ndeclare const ci: boolean;\ndeclare function ' +
+  'teamPresets(): Promise<string[]>;\nconst base: DropkitConfig = { theme: "ocean", hooks: { onFailure: ' +
+  '"continue" }, cache: { enabled: true } };\n';
 /** Configs that must compile, by case name. */
 export const valid: Record<string, string> = {
   object:
     'export default defineConfig({ theme: "ocean", modules: { exclude: ["test-*"] }, hooks: { onFailure: "fail" }, log: { format: "json" } });',
   "object-every-key":
-    'export default defineConfig({ $schema: "./node_modules/dropkit/schema.json", schema: 1, theme: "auto", modules: { include: ["a"], exclude: ["b-*"], only: ["*"] }, exclude: ["old-*"], presets: ["standard"], presetsSearchPath: ["./presets"], hooks: { initScriptsDir: "./init", postScriptsDir: "./post", onFailure: "continue" }, cache: { file: ".c.json", enabled: false }, log: { format: "text" } });',
+    'export default defineConfig({ $schema: "./node_modules/dropkit/schema.json", schema: 1, theme: "auto", ' +
+    'modules: { include: ["a"], exclude: ["b-*"], only: ["*"] }, exclude: ["old-*"], presets: ["standard"], ' +
+    'presetsSearchPath: ["./presets"], hooks: { initScriptsDir: "./init", postScriptsDir: "./post", onFailure: ' +
+    '"continue" }, cache: { file: ".c.json", enabled: false }, log: { format: "text" } });',
   "object-empty": "export default defineConfig({});",
   sync: 'export default defineConfig(() => ({ log: { format: "json" } }));',
   async: 'export default defineConfig(async () => ({ hooks: { onFailure: "fail" } }));',
   "readme-conditional":
-    'export default defineConfig(() => ({ theme: ci ? "none" : "auto", modules: { exclude: ["test-*"] }, hooks: { onFailure: "fail" }, log: { format: "json" } }));',
+    'export default defineConfig(() => ({ theme: ci ? "none" : "auto", modules: { exclude: ["test-*"] }, hooks: { ' +
+    'onFailure: "fail" }, log: { format: "json" } }));',
   "conditional-enum":
     'export default defineConfig(() => ({ log: { format: ci ? "json" : "text" }, hooks: { onFailure: ci ? "fail" : "continue" } }));',
   "conditional-object": 'export default defineConfig(() => (ci ? { theme: "none" } : { log: { format: "json" } }));',
@@ -24,13 +30,16 @@ export const valid: Record<string, string> = {
   "multi-return":
     'export default defineConfig(() => {\n  if (ci) return { theme: "none", hooks: { onFailure: "fail" } };\n  return { log: { format: "json" } };\n});',
   "multi-return-async":
-    'export default defineConfig(async () => {\n  const presets = await teamPresets();\n  if (presets.length === 0) return { presets, log: { format: "json" } };\n  if (ci) return { theme: "none" };\n  return { hooks: { onFailure: "continue" }, log: { format: "text" } };\n});',
+    "export default defineConfig(async () => {\n  const presets = await teamPresets();\n  if (presets.length === " +
+    '0) return { presets, log: { format: "json" } };\n  if (ci) return { theme: "none" };\n  return { hooks: { ' +
+    'onFailure: "continue" }, log: { format: "text" } };\n});',
   "as-const-object": 'export default defineConfig({ theme: "ocean", modules: { exclude: ["a", "b"] }, log: { format: "json" } } as const);',
   "as-const-sync": 'export default defineConfig(() => ({ presets: ["standard"], hooks: { onFailure: "fail" } }) as const);',
   "as-const-async": 'export default defineConfig(async () => ({ modules: { only: ["blog", "shop-*"] } }) as const);',
   "readonly-tuple": 'const ex = ["a", "b"] as const;\nexport default defineConfig({ modules: { exclude: ex } });',
   "readonly-array":
-    'const list: readonly string[] = ["a"];\nexport default defineConfig({ exclude: list, presets: list, presetsSearchPath: list, modules: { include: list, exclude: list, only: list } });',
+    'const list: readonly string[] = ["a"];\nexport default defineConfig({ exclude: list, presets: list, ' +
+    "presetsSearchPath: list, modules: { include: list, exclude: list, only: list } });",
   "readonly-in-function":
     'const ex = ["a", "b"] as const;\nexport default defineConfig(() => ({ modules: { exclude: ex }, presets: ex }));',
   spread: 'export default defineConfig({ ...base, log: { format: "json" } });',
@@ -62,7 +71,8 @@ export const invalid: Record<string, [string, string]> = {
   "async-top": ['export default defineConfig(async () => ({ theme: "ocean", themes: "forest" }));', "themes"],
   "async-nested": ['export default defineConfig(async () => ({ hooks: { onFail: "fail" } }));', "hooks.onFail"],
   "async-block": [
-    'export default defineConfig(async () => {\n  const theme = await Promise.resolve("auto");\n  return { theme, hooks: { onFailure: "fail", timeout: 3 } };\n});',
+    'export default defineConfig(async () => {\n  const theme = await Promise.resolve("auto");\n  return { theme, ' +
+      'hooks: { onFailure: "fail", timeout: 3 } };\n});',
     "hooks.timeout",
   ],
   "multi-return": [

@@ -4,7 +4,8 @@ import type { StateV1 } from "../../src/state/file.js";
 
 /** The legacy example of SPEC section 9, as 0.7.2 wrote it. */
 export const specLegacy =
-  '{ "version": "0.7.2", "theme": "ocean", "modules": ["blog", "shop"],\n  "excluded": ["legacy-*"], "preset": "standard", "created": 1714557600000,\n  "lastRun": "2024-05-01T10:00:00.000Z" }\n';
+  '{ "version": "0.7.2", "theme": "ocean", "modules": ["blog", "shop"],\n  "excluded": ["legacy-*"], "preset": ' +
+  '"standard", "created": 1714557600000,\n  "lastRun": "2024-05-01T10:00:00.000Z" }\n';
 
 /** A valid v1 file, as a later run wrote it. */
 export const v1File: StateV1 = {

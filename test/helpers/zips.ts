@@ -190,7 +190,8 @@ export function makeUnsoundZips(dir: string): Record<string, string> {
       "python3",
       [
         "-c",
-        "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('ok.txt', 'fine')\n    z.writestr(zipfile.ZipInfo(sys.argv[2]), 'x')",
+        "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    z.writestr('ok.txt', 'fine')\n    " +
+          "z.writestr(zipfile.ZipInfo(sys.argv[2]), 'x')",
         made[key]!,
         name,
       ],

@@ -1,4 +1,5 @@
-// Runs the bad-input catalogue (test/system/catalogue.ts) against the built CLI: exit code, error name, the place named, no stack trace; and checks docs/errors.md against it.
+// Runs the bad-input catalogue (test/system/catalogue.ts) against the built CLI, and checks docs/errors.md against it.
+// For each case: the exit code, the error name, the place named, and no stack trace.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";

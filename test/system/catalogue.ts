@@ -1,4 +1,5 @@
-// The bad-input catalogue: every input the CLI takes, broken on purpose, with the exit code, error name and place each must give; docs/errors.md is rendered from it.
+// The bad-input catalogue: every input the CLI takes, broken on purpose, with the exit code, error name and place each must give.
+// docs/errors.md is rendered from it.
 
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -1261,28 +1262,59 @@ export const errorDocs: Record<
 > = {
   UsageError: {
     exit: 64,
-    when: "an unknown command or flag (the closest one is suggested), a flag without its value, an argument a command does not take, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`",
-    fix: "Check the command and flag against `dropkit <command> --help` (the text log prints the command's usage line under the error); a value that starts with a dash needs the `=` form (`--exclude=-dash`); for `init` in CI, add `--yes`.",
+    when:
+      "an unknown command or flag (the closest one is suggested), a flag without its value, an argument a command " +
+      "does not take, a bad flag value, more than 1,000 arguments, `init` without a terminal or `--yes`",
+    fix:
+      "Check the command and flag against `dropkit <command> --help` (the text log prints the command's usage line " +
+      "under the error); a value that starts with a dash needs the `=` form (`--exclude=-dash`); for `init` in CI, " +
+      "add `--yes`.",
   },
   SchemaValidationError: {
     exit: 65,
-    when: "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate key, a NUL character in a path value, a `cache.file` ending in `/` or `\\` (a directory's name), a `.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the variable)",
+    when:
+      "an unknown key, a wrong type or value in a config or preset (the message has the dotted path), a duplicate " +
+      "key, a NUL character in a path value, a `cache.file` ending in `/` or `\\` (a directory's name), a " +
+      "`.ts`/`.js` export nested deeper than 128 levels, an invalid `DROPKIT_*` value (the message names the " +
+      "variable)",
     fix: "Change the value at the path (or the variable) to one the message lists; an unknown key comes with the closest known one.",
   },
   ConfigSyntaxError: {
     exit: 65,
     when: "a config, preset or `package.json` that is not JSON, or not UTF-8",
-    fix: "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON there; JSON allows no comments and no trailing commas.",
+    fix:
+      "Open the file at the `file:line:column` given (the text log shows the line with a caret) and fix the JSON " +
+      "there; JSON allows no comments and no trailing commas.",
   },
   ConfigLoadError: {
     exit: 65,
-    when: "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit`, exports no object, or never settles (its code or its function's promise still pending when nothing is left to wait on, or after 60 s); a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset files over 4 MiB together",
-    fix: "Open the file at the `file:line:column` given: where it threw or stopped compiling, in the file as written (the text log shows the line with a caret), in a file the config imports when the throw is there, with the config's line in the message. Export an object or a function returning one as the default export; one that never settled awaits a promise nothing resolves. For a file over the limits, check that it is the right file: a dropkit config is a few KB (limits: docs/reliability.md).",
+    when:
+      "a `.ts`/`.js` config or preset that throws, does not compile, calls `process.exit`, exports no object, or " +
+      "never settles (its code or its function's promise still pending when nothing is left to wait on, or after 60 " +
+      "s); a config, preset or `package.json` over 1 MiB (or exporting over 1 MiB of data), or config and preset " +
+      "files over 4 MiB together",
+    fix:
+      "Open the file at the `file:line:column` given: where it threw or stopped compiling, in the file as written " +
+      "(the text log shows the line with a caret), in a file the config imports when the throw is there, with the " +
+      "config's line in the message. Export an object or a function returning one as the default export; one that " +
+      "never settled awaits a promise nothing resolves. For a file over the limits, check that it is the right file: " +
+      "a dropkit config is a few KB (limits: docs/reliability.md).",
   },
   ArchiveInvalid: {
     exit: 65,
-    when: "the theme or a selected module is not a sound zip archive: not a zip at all (a text or HTML file, an empty file), truncated (an interrupted download or copy), with a corrupt central directory, an entry name that is unsafe to unpack (an absolute path `/a.txt`, a drive letter `C:\\xt`, a `..` segment, a backslash), or entry data that does not verify (a stored entry's length or CRC-32, a deflated entry that does not inflate to its length and CRC-32), as `unzip -t` checks it. Every archive is read without extracting anything; the message names the file, the entry (escaped) and what is wrong. Encrypted entries (no password) and compression methods other than stored and deflate cannot be verified: the archive is accepted with a warning that names them",
-    fix: "Download or build the archive again (`unzip -t <file>` shows whether it is whole), or leave it out: `--exclude=<module>` for a module, another `theme` for a theme. An unreadable archive the plan leaves out only warns.",
+    when:
+      "the theme or a selected module is not a sound zip archive: not a zip at all (a text or HTML file, an empty " +
+      "file), truncated (an interrupted download or copy), with a corrupt central directory, an entry name that is " +
+      "unsafe to unpack (an absolute path `/a.txt`, a drive letter `C:\\xt`, a `..` segment, a backslash), or entry " +
+      "data that does not verify (a stored entry's length or CRC-32, a deflated entry that does not inflate to its " +
+      "length and CRC-32), as `unzip -t` checks it. Every archive is read without extracting anything; the message " +
+      "names the file, the entry (escaped) and what is wrong. Encrypted entries (no password) and compression " +
+      "methods other than stored and deflate cannot be verified: the archive is accepted with a warning that names " +
+      "them",
+    fix:
+      "Download or build the archive again (`unzip -t <file>` shows whether it is whole), or leave it out: " +
+      "`--exclude=<module>` for a module, another `theme` for a theme. An unreadable archive the plan leaves out " +
+      "only warns.",
   },
   StrictWarnings: {
     exit: 65,
@@ -1300,8 +1332,14 @@ export const errorDocs: Record<
   },
   ThemeNotFound: {
     exit: 66,
-    when: "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop (names compare in any letter case), or a `.zip` path that does not exist (named at the flag, variable or config line that set it, with the closest archive of its folder); from `create`, and from `init` for its theme answer (`config` does not look at the drop)",
-    fix: "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the working directory for flags and variables).",
+    when:
+      "a named theme that has no `<name>.zip` or `<name>-theme.zip` in the drop (names compare in any letter case), " +
+      "or a `.zip` path that does not exist (named at the flag, variable or config line that set it, with the " +
+      "closest archive of its folder); from `create`, and from `init` for its theme answer (`config` does not look " +
+      "at the drop)",
+    fix:
+      "Use one of the theme archives the drop has, `auto`, or `none`; a path is relative to the config file (or the " +
+      "working directory for flags and variables).",
   },
   EmptyDrop: {
     exit: 66,
@@ -1321,22 +1359,48 @@ export const errorDocs: Record<
   HookFailed: {
     exit: 1,
     when: "a hook exits non-zero, is killed, cannot start, or runs past `DROPKIT_HOOK_TIMEOUT` (seconds, default 60), with `hooks.onFailure: fail`",
-    fix: "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set `hooks.onFailure` to `continue` to make failures warnings.",
+    fix:
+      "Run the hook named in the message by hand and fix it; raise `DROPKIT_HOOK_TIMEOUT` for a slow one; or set " +
+      "`hooks.onFailure` to `continue` to make failures warnings.",
   },
   IOError: {
     exit: 74,
-    when: "the working directory was removed before the run, standard output cannot be written (the data asked for was lost: a full disk, an I/O error; a reader that closed the pipe is no error, and an unwritable standard error never changes the exit code), the state file, the cache file or a hooks directory cannot be read or written (a stale lock this user cannot remove too: another user's in a folder with the sticky bit, a folder the user may not write, a read-only file system), or `cache.file` names a file that is not a dropkit cache or that dropkit cannot read (dropkit never replaces a file it did not write; at the default name `.dropkit-cache.json`, dropkit's own, such a regular file is a corrupt cache instead: moved aside with a warning and rebuilt)",
-    fix: "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`.",
+    when:
+      "the working directory was removed before the run, standard output cannot be written (the data asked for was " +
+      "lost: a full disk, an I/O error; a reader that closed the pipe is no error, and an unwritable standard error " +
+      "never changes the exit code), the state file, the cache file or a hooks directory cannot be read or written " +
+      "(a stale lock this user cannot remove too: another user's in a folder with the sticky bit, a folder the user " +
+      "may not write, a read-only file system), or `cache.file` names a file that is not a dropkit cache or that " +
+      "dropkit cannot read (dropkit never replaces a file it did not write; at the default name " +
+      "`.dropkit-cache.json`, dropkit's own, such a regular file is a corrupt cache instead: moved aside with a " +
+      "warning and rebuilt)",
+    fix:
+      "Make the path named in the message a writable file in a writable directory; for the cache, set `cache.file` " +
+      "to a path of its own (the default is `.dropkit-cache.json`) or `cache.enabled: false`.",
   },
   StateConflict: {
     exit: 75,
-    when: "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait (its process, or the hook it started while that still runs after the process was killed), a stale lock's takeover stays blocked past that wait (its guard `.dropkit.json.lock.takeover` kept fresh), or another program changed `.dropkit.json` while the run was going on; nothing was replaced",
-    fix: "Run `dropkit create` again once the other run (and its hook) has finished. If none is running, the lock is left over (the message names it and its process, or its guard): remove it.",
+    when:
+      "another `dropkit create` holds the folder's lock (`.dropkit.json.lock`) past the 5 s wait (its process, or " +
+      "the hook it started while that still runs after the process was killed), a stale lock's takeover stays " +
+      "blocked past that wait (its guard `.dropkit.json.lock.takeover` kept fresh), or another program changed " +
+      "`.dropkit.json` while the run was going on; nothing was replaced",
+    fix:
+      "Run `dropkit create` again once the other run (and its hook) has finished. If none is running, the lock is " +
+      "left over (the message names it and its process, or its guard): remove it.",
   },
   UntrustedFile: {
     exit: 77,
-    when: "a config, preset, hooks directory or hook that another user owns or could have written: owned by someone other than you or root, writable by its group or others, or in such a directory up to where discovery stopped (a sticky folder such as `/tmp` too). The message names the file, its owner and what is wrong. Nothing runs and nothing is written (sysexits EX_NOPERM)",
-    fix: 'If you trust the file, allow its directory: `DROPKIT_SAFE_DIRECTORIES=/path/to/dir` (several separated by `:`, `*` for every directory), as git\'s `safe.directory`. Otherwise make it yours (`chown`), take the write permission away from others (`chmod go-w`), or move it out of the shared folder. The rule: docs/reliability.md, "Trust".',
+    when:
+      "a config, preset, hooks directory or hook that another user owns or could have written: owned by someone " +
+      "other than you or root, writable by its group or others, or in such a directory up to where discovery stopped " +
+      "(a sticky folder such as `/tmp` too). The message names the file, its owner and what is wrong. Nothing runs " +
+      "and nothing is written (sysexits EX_NOPERM)",
+    fix:
+      "If you trust the file, allow its directory: `DROPKIT_SAFE_DIRECTORIES=/path/to/dir` (several separated by " +
+      "`:`, `*` for every directory), as git's `safe.directory`. Otherwise make it yours (`chown`), take the write " +
+      "permission away from others (`chmod go-w`), or move it out of the shared folder. The rule: " +
+      'docs/reliability.md, "Trust".',
   },
   ConfigExists: {
     exit: 73,
@@ -1346,18 +1410,26 @@ export const errorDocs: Record<
   Interrupted: {
     exit: "130, 143, 129",
     when:
-      "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the signal; one record, also when the signal ends the wait for the lock, at once): the running hook's whole process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. Nothing is written" +
+      "SIGINT (Ctrl-C), SIGTERM or SIGHUP stopped the run (128 + the signal's number; the record's `source` is the " +
+      "signal; one record, also when the signal ends the wait for the lock, at once): the running hook's whole " +
+      "process group was stopped and `.dropkit.json` put back as it was; also `init` cancelled at a question. " +
+      "Nothing is written" +
       "; while a `.ts`/`.js` config's code waits (a timer, I/O), the message names the file: `config` stops at once, `create` first writes a " +
       "`WaitingForConfig` warning at Ctrl-C and stops once the config has loaded, or at a second Ctrl-C; while that code holds the main thread, " +
       "the first signal ends dropkit by the kernel's default action, with no record",
     fix:
-      "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/system/signals.test.ts`, on a pseudo-terminal too" +
+      "Nothing to fix: run the command again. A second signal kills the hook's processes at once (SIGKILL) and gives " +
+      "the run one second to put the state back before it exits. In CI, a job timeout sends SIGTERM: raise the job's " +
+      "timeout or `DROPKIT_HOOK_TIMEOUT` for a slow hook. Covered by `test/system/signals.test.ts`, on a " +
+      "pseudo-terminal too" +
       ", and `test/system/config-signals.test.ts` for a config that waits or holds the main thread.",
   },
   InternalError: {
     exit: 70,
     when: "a bug in dropkit, or a failure of the wasm core",
-    fix: "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No input should ever cause it: the fuzz suite (test/core/fuzz.test.ts) checks that the core never fails.",
+    fix:
+      "Report it with the command, the dropkit version and the message; `DROPKIT_DEBUG=1` adds the stack trace. No " +
+      "input should ever cause it: the fuzz suite (test/core/fuzz.test.ts) checks that the core never fails.",
   },
 };
 

@@ -1,4 +1,5 @@
-// Tests for src/archives/digest-pool.ts and src/archives/digest.ts: the same digests on the main thread and in worker threads, progress, abort, unreadable files.
+// Tests for src/archives/digest-pool.ts and src/archives/digest.ts: the same digests on the main thread and in worker threads.
+// Also progress, abort, and unreadable files.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

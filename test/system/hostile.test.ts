@@ -168,8 +168,10 @@ const cases: HostileCase[] = [
     exit: 66,
     name: "ConfigNotFound",
     // Named for what it is, with no did-you-mean of a config file inside it.
-    message:
-      /^Config path is a FIFO \(named pipe\), not a regular file: [^\n]*c\.json \(from --config=c\.json\)\. Give the path of a dropkit\.config\.json(?![\s\S]*c\.json\/)/,
+    message: new RegExp(
+      String.raw`^Config path is a FIFO \(named pipe\), not a regular file: [^\n]*c\.json \(from --config=c\.json\)\. ` +
+        String.raw`Give the path of a dropkit\.config\.json(?![\s\S]*c\.json\/)`,
+    ),
   },
   {
     title: "--config naming a character device (/dev/zero)",

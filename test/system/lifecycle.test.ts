@@ -110,23 +110,27 @@ describe("a config that never settles", () => {
   const never = "export default async () => { await new Promise(() => {}); };\n";
 
   for (const command of ["create", "config"]) {
-    test(`${command}: a function whose promise is pending when nothing is left to wait on is a ConfigLoadError (65) naming the file, nothing written`, async () => {
-      const root = drop({ "dropkit.config.ts": never });
-      const result = await runToEnd(root, [command, "--log-format=json"]);
-      assert.equal(result.signal, null);
-      assert.equal(result.status, 65, result.stderr);
-      const error = result.records.find((r) => r.event === "error");
-      assert.equal(error?.name, "ConfigLoadError");
-      assert.equal(error?.source, path.join(root, "dropkit.config.ts"));
-      assert.match(
-        error?.message,
-        /never settled: the promise its exported function returned was still pending when nothing was left for it to wait on/,
-      );
-      assert.deepEqual(
-        fs.readdirSync(root).filter((name) => name.startsWith(".dropkit")),
-        [],
-      );
-    });
+    test(
+      `${command}: a function whose promise is pending when nothing is left to wait on is a ConfigLoadError (65) ` +
+        "naming the file, nothing written",
+      async () => {
+        const root = drop({ "dropkit.config.ts": never });
+        const result = await runToEnd(root, [command, "--log-format=json"]);
+        assert.equal(result.signal, null);
+        assert.equal(result.status, 65, result.stderr);
+        const error = result.records.find((r) => r.event === "error");
+        assert.equal(error?.name, "ConfigLoadError");
+        assert.equal(error?.source, path.join(root, "dropkit.config.ts"));
+        assert.match(
+          error?.message,
+          /never settled: the promise its exported function returned was still pending when nothing was left for it to wait on/,
+        );
+        assert.deepEqual(
+          fs.readdirSync(root).filter((name) => name.startsWith(".dropkit")),
+          [],
+        );
+      },
+    );
   }
 
   test("top-level await on a promise never resolved, in a .js config or a preset: the same error", async () => {
@@ -179,7 +183,8 @@ describe("loadConfig (the library) with a config that never settles", () => {
   /** Runs a program that awaits loadConfig on `root` and prints how it ended; `keepAlive` gives it a timer of its own. */
   function program(root: string, keepAlive: boolean) {
     const script = `${keepAlive ? "const t = setInterval(() => {}, 1000);" : "const t = undefined;"}
-import(${JSON.stringify(library)}).then((m) => m.loadConfig({ cwd: ${JSON.stringify(root)}, env: { GIT_CEILING_DIRECTORIES: ${JSON.stringify(path.dirname(root))} } }))
+import(${JSON.stringify(library)}).then((m) =>
+  m.loadConfig({ cwd: ${JSON.stringify(root)}, env: { GIT_CEILING_DIRECTORIES: ${JSON.stringify(path.dirname(root))} } }))
   .then(() => console.log("resolved"), (e) => console.log("rejected " + e.name + " " + e.exitCode + " " + e.message))
   .finally(() => clearInterval(t));`;
     return spawnSync(process.execPath, ["--import", "tsx", "-e", script], {

@@ -1,4 +1,5 @@
-// Tests for src/config/loader.ts: JSON forms as text within the limits, presets, what the checks before and after evaluation refuse, and .ts files loaded natively (src/config/native.ts).
+// Tests for src/config/loader.ts: JSON forms as text within the limits, presets, what the checks before and after evaluation refuse,
+// and .ts files loaded natively (src/config/native.ts).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";

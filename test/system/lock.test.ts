@@ -1,4 +1,5 @@
-// Tests for src/state/lock.ts and the folder's lock under the built CLI: one create at a time, stale locks taken over, a held lock refused with a clear message, concurrent runs serialised with no lost update.
+// Tests for src/state/lock.ts and the folder's lock under the built CLI: one create at a time.
+// Stale locks taken over, a held lock refused with a clear message, concurrent runs serialised with no lost update.
 
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -377,7 +378,9 @@ describe("create and the lock", () => {
     // Each hook copies the lock as it sees it, and writes its own process id (that of its group's leader). dropkit
     // records the group just after the hook has started, so the hook gives it up to 5 s to appear.
     const look = (name: string) => ({
-      text: `#!/bin/sh\nfor i in $(seq 50); do grep -q hookGroup .dropkit.json.lock && break; sleep 0.1; done\ncat .dropkit.json.lock > ${name}.lock-seen\necho $$ > ${name}.pid\n`,
+      text:
+        `#!/bin/sh\nfor i in $(seq 50); do grep -q hookGroup .dropkit.json.lock && break; sleep 0.1; done\ncat ` +
+        `.dropkit.json.lock > ${name}.lock-seen\necho $$ > ${name}.pid\n`,
       mode: 0o755,
     });
     const root = fixture({ "blog.zip": zip, "init-scripts/look": look("init"), "post-scripts/look": look("post") });
@@ -561,7 +564,10 @@ describe("create and the lock", () => {
   test(`6 concurrent creates take turns through the lock, and none loses an update (${rounds} round${rounds === 1 ? "" : "s"})`, async (t) => {
     // Each run's post hook adds its own key to the state's extra; a run that read the state before another
     // run's hook wrote it would drop that key when it writes. With the lock, every key survives.
-    const hook = `#!${process.execPath}\nconst fs = require("fs");\nconst s = JSON.parse(fs.readFileSync(".dropkit.json", "utf8"));\ns.extra["run-" + process.env.RUN_ID] = true;\nfs.writeFileSync(".hook.tmp", JSON.stringify(s, null, 2) + "\\n");\nfs.renameSync(".hook.tmp", ".dropkit.json");\n`;
+    const hook =
+      `#!${process.execPath}\nconst fs = require("fs");\nconst s = JSON.parse(fs.readFileSync(".dropkit.json", ` +
+      `"utf8"));\ns.extra["run-" + process.env.RUN_ID] = true;\nfs.writeFileSync(".hook.tmp", JSON.stringify(s, ` +
+      `null, 2) + "\\n");\nfs.renameSync(".hook.tmp", ".dropkit.json");\n`;
     let waited = 0;
     for (let round = 0; round < rounds; round++) {
       const root = fixture({ "blog.zip": zip, "post-scripts/record": { text: hook, mode: 0o755 } });

@@ -238,7 +238,8 @@ describe("control characters in the JSON log", () => {
     new DecisionLog("json", out, {}).warn(value, value);
     assert.equal(
       out.text,
-      '{"event":"warning","message":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀","source":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀"}\n',
+      '{"event":"warning","message":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀",' +
+        '"source":"a\\nb\\u001b\\u007f\\u0085\\u2028\\u2029\\u202e\\u2066é😀"}\n',
     );
     assert.deepEqual(JSON.parse(out.text), { event: "warning", message: value, source: value });
   });

@@ -148,23 +148,27 @@ describe("a consumer project that installs the tarball", () => {
   ] as const) {
     for (const resolution of ["nodenext", "bundler"] as const) {
       for (const lib of [["es2022"], ["es2022", "dom"]]) {
-        test(`defineConfig under TypeScript ${major} (${resolution}, lib ${lib.join("+")}): ${Object.keys(configs.valid).length} valid configs compile, ${Object.keys(configs.invalid).length} with an unknown key fail naming it`, () => {
-          const files = [...caseFiles.keys(), "valid.ts"];
-          const result = compile(project, compiler, { resolution, lib, files });
-          const errors = errorsByFile(result.stdout);
-          const expected = [...caseFiles]
-            .filter(([, c]) => c.fails)
-            .map(([file]) => file)
-            .sort();
-          assert.deepEqual([...errors.keys()].sort(), expected, `errors in other files than the invalid ones:\n${result.stdout}`);
-          for (const [file, { key }] of caseFiles) {
-            if (!key) continue;
-            const leaf = key.slice(key.lastIndexOf(".") + 1).replace(/\$/g, "\\$");
-            // Ours names the dotted path; a `satisfies DropkitConfig` fails first with TypeScript's own message.
-            const named = new RegExp(`unknown config key '${key.replace(/[$.]/g, "\\$&")}'|'${leaf}' does not exist in type`);
-            assert.match(errors.get(file)!, named, `${file} fails without naming ${key}`);
-          }
-        });
+        test(
+          `defineConfig under TypeScript ${major} (${resolution}, lib ${lib.join("+")}): ${Object.keys(configs.valid).length} ` +
+            `valid configs compile, ${Object.keys(configs.invalid).length} with an unknown key fail naming it`,
+          () => {
+            const files = [...caseFiles.keys(), "valid.ts"];
+            const result = compile(project, compiler, { resolution, lib, files });
+            const errors = errorsByFile(result.stdout);
+            const expected = [...caseFiles]
+              .filter(([, c]) => c.fails)
+              .map(([file]) => file)
+              .sort();
+            assert.deepEqual([...errors.keys()].sort(), expected, `errors in other files than the invalid ones:\n${result.stdout}`);
+            for (const [file, { key }] of caseFiles) {
+              if (!key) continue;
+              const leaf = key.slice(key.lastIndexOf(".") + 1).replace(/\$/g, "\\$");
+              // Ours names the dotted path; a `satisfies DropkitConfig` fails first with TypeScript's own message.
+              const named = new RegExp(`unknown config key '${key.replace(/[$.]/g, "\\$&")}'|'${leaf}' does not exist in type`);
+              assert.match(errors.get(file)!, named, `${file} fails without naming ${key}`);
+            }
+          },
+        );
       }
     }
   }
@@ -238,7 +242,8 @@ describe("a consumer project that installs the tarball", () => {
     fs.mkdirSync(path.join(drop, ".git"));
     fs.writeFileSync(
       path.join(drop, "dropkit.config.ts"),
-      'import { defineConfig } from "dropkit";\nimport type { DropkitConfig } from "dropkit";\nconst base: DropkitConfig = { theme: "global" };\nexport default defineConfig(async () => ({ ...base }));\n',
+      'import { defineConfig } from "dropkit";\nimport type { DropkitConfig } from "dropkit";\nconst base: ' +
+        'DropkitConfig = { theme: "global" };\nexport default defineConfig(async () => ({ ...base }));\n',
     );
     const result = run(process.execPath, [path.join(elsewhere, "node_modules/.bin/dropkit"), "config", "--json"], drop, {
       env: { GIT_CEILING_DIRECTORIES: path.dirname(drop) },
@@ -321,13 +326,18 @@ function writeConsumerFiles(project: string): void {
   const header = 'import { defineConfig } from "dropkit";\n\n';
   const sources: Record<string, string> = {
     "dropkit.config.ts": `${header}export default defineConfig({ theme: "consumer", modules: { exclude: ["test-*"] }, hooks: { onFailure: "fail" } });\n`,
-    "valid.ts": `import { defineConfig, loadConfig, validateConfig, DropkitError, isDropkitError, type DropkitConfig, type Env, type LoadConfigResult } from "dropkit";
+    "valid.ts": `import {
+  defineConfig, loadConfig, validateConfig, DropkitError, isDropkitError, type DropkitConfig, type Env, type LoadConfigResult,
+} from "dropkit";
 import { createCore } from "dropkit/core";
 import { openCore, CoreTrap } from "dropkit/abi";
 
 export const object = defineConfig({ $schema: "./node_modules/dropkit/schema.json", schema: 1, theme: "ocean", exclude: ["old-*"], presets: ["standard"] });
 export const sync = defineConfig(() => ({ theme: "none", modules: { only: ["blog"] }, cache: { enabled: false } }));
-export const asyncConfig = defineConfig(async () => { const theme = await Promise.resolve("auto"); return theme === "auto" ? { theme } : { log: { format: "json" as const } }; });
+export const asyncConfig = defineConfig(async () => {
+  const theme = await Promise.resolve("auto");
+  return theme === "auto" ? { theme } : { log: { format: "json" as const } };
+});
 export const typed: DropkitConfig = { hooks: { initScriptsDir: "./init", onFailure: "continue" } };
 export const declared = defineConfig((): DropkitConfig => typed);
 const env: Env = { DROPKIT_THEME: "ocean", HOME: undefined };

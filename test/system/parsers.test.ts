@@ -1,4 +1,5 @@
-// The parsers shipped in the built bundles (src/cli/machines.ts): each is exactly the machine the bundle's clipanion compiles for its CLI, clipanion uses it, and a CLI built from other commands gets a parser compiled for it.
+// The parsers shipped in the built bundles (src/cli/machines.ts): each is exactly the machine the bundle's clipanion compiles for its CLI.
+// clipanion uses it, and a CLI built from other commands gets a parser compiled for it.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

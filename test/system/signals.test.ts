@@ -294,7 +294,9 @@ describe("signals to the other commands", { timeout: 120_000 }, () => {
   /** Runs `dropkit config` on a config function that takes `ms`, and sends SIGTERM `times` while it runs. */
   async function interruptConfig(ms: number, times: number) {
     const root = fixture({
-      "dropkit.config.ts": `import fs from "node:fs";\nexport default async () => {\n  fs.writeFileSync("loading", "");\n  await new Promise((resolve) => setTimeout(resolve, ${ms}));\n  return { theme: "none" };\n};\n`,
+      "dropkit.config.ts":
+        `import fs from "node:fs";\nexport default async () => {\n  fs.writeFileSync("loading", "");\n  await new ` +
+        `Promise((resolve) => setTimeout(resolve, ${ms}));\n  return { theme: "none" };\n};\n`,
     });
     const run = startCli(root, ["config", "--log-format=json"]);
     let stdout = "";

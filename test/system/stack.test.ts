@@ -1,4 +1,5 @@
-// Tests for src/config/stack.ts through the built CLI: a .ts/.js config that throws is reported at the 1-based line and column of the throw in the file as written.
+// Tests for src/config/stack.ts through the built CLI: a .ts/.js config that throws is reported where it threw.
+// That is the 1-based line and column of the throw in the file as written.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -37,7 +38,8 @@ const cases: Case[] = [
     what: "a .ts config with type annotations before the throw on its line (babel shifts the columns)",
     files: {
       "dropkit.config.ts":
-        'type Theme = { name: string; size: number };\nconst pick = (x: Theme): string => x.name;\nexport default { theme: ((t: Theme): string => { throw new Error("boom") })({ name: "a", size: 1 }) };\n',
+        "type Theme = { name: string; size: number };\nconst pick = (x: Theme): string => x.name;\nexport default { " +
+        'theme: ((t: Theme): string => { throw new Error("boom") })({ name: "a", size: 1 }) };\n',
     },
     at: ["dropkit.config.ts", 3, 56],
     message: /^The config dropkit\.config\.ts:3:56 could not be evaluated: boom$/,
@@ -112,8 +114,10 @@ const cases: Case[] = [
       "lib/helper.ts": "export function helper(): string {\n  const o: { x?: { y: string } } = {};\n  return (o.x as any).y;\n}\n",
     },
     at: ["lib/helper.ts", 3, 23],
-    message:
-      /^The config dropkit\.config\.ts:3:51 threw when its exported function was called: Cannot read properties of undefined \(reading 'y'\), thrown in lib\/helper\.ts:3:23$/,
+    message: new RegExp(
+      String.raw`^The config dropkit\.config\.ts:3:51 threw when its exported function was called: ` +
+        String.raw`Cannot read properties of undefined \(reading 'y'\), thrown in lib\/helper\.ts:3:23$`,
+    ),
   },
   {
     what: "an error thrown while a helper is imported: the throw in the helper, the config's import in the message",

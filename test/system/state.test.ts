@@ -347,27 +347,31 @@ describe("a run killed (SIGKILL) in the middle of the state write", () => {
   const points = ["staged", "copied", "committed"] as const;
   const repeats = 4;
 
-  test(`at each step of the write (${points.join(", ")}) × ${Object.keys(shapes).length} shapes × ${repeats}: the old or the new file, both parseable, nothing lost`, async () => {
-    const jobs: Array<() => Promise<void>> = [];
-    for (const point of points) {
-      for (const [shape, initial] of Object.entries(shapes)) {
-        for (let i = 0; i < repeats; i++) {
-          jobs.push(async () => {
-            const root = fixture({ "blog.zip": zip, [stateName]: initial });
-            const run = startCli(root, ["create", ...json], { __DROPKIT_TEST_STATE_PAUSE: point });
-            await run.waitFor(`__dropkit_test_state_pause ${point}`);
-            run.child.kill("SIGKILL");
-            const result = await run.done;
-            assert.equal(result.signal, "SIGKILL", `${point}/${shape}: ${result.stderr}`);
-            const after = checkKilled(root, initial, `${point}/${shape}`);
-            assert.equal(after, point === "committed" ? "new" : "old", `${point}/${shape}`);
-            await recoverAfterKill(root, initial, shape, `${point}/${shape}`);
-          });
+  test(
+    `at each step of the write (${points.join(", ")}) × ${Object.keys(shapes).length} shapes × ${repeats}: ` +
+      "the old or the new file, both parseable, nothing lost",
+    async () => {
+      const jobs: Array<() => Promise<void>> = [];
+      for (const point of points) {
+        for (const [shape, initial] of Object.entries(shapes)) {
+          for (let i = 0; i < repeats; i++) {
+            jobs.push(async () => {
+              const root = fixture({ "blog.zip": zip, [stateName]: initial });
+              const run = startCli(root, ["create", ...json], { __DROPKIT_TEST_STATE_PAUSE: point });
+              await run.waitFor(`__dropkit_test_state_pause ${point}`);
+              run.child.kill("SIGKILL");
+              const result = await run.done;
+              assert.equal(result.signal, "SIGKILL", `${point}/${shape}: ${result.stderr}`);
+              const after = checkKilled(root, initial, `${point}/${shape}`);
+              assert.equal(after, point === "committed" ? "new" : "old", `${point}/${shape}`);
+              await recoverAfterKill(root, initial, shape, `${point}/${shape}`);
+            });
+          }
         }
       }
-    }
-    await inBatches(jobs, 8);
-  });
+      await inBatches(jobs, 8);
+    },
+  );
 
   test("at random moments of a whole run (40 runs): the old or the new file, both parseable, nothing lost", async (t) => {
     // Calibrate: how long a whole run takes here, so that the kills spread over all of it.

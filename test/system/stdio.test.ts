@@ -34,7 +34,9 @@ describe("standardStream", () => {
   });
 
   test("a terminal gets Node's own stream (colours, columns, the progress line)", { skip: hasScript() ? false : "needs script(1)" }, () => {
-    const script = `import(${JSON.stringify(stdioModule)}).then((m) => process.stderr.write(m.standardStream(2) === process.stderr ? "KIND=node" : "KIND=direct"))`;
+    const script =
+      `import(${JSON.stringify(stdioModule)}).then((m) => process.stderr.write(m.standardStream(2) === ` +
+      `process.stderr ? "KIND=node" : "KIND=direct"))`;
     const command = `${process.execPath} --import tsx -e '${script}'`;
     const run = spawnSync("script", ["-qfec", command, "/dev/null"], {
       encoding: "utf8",

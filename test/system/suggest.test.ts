@@ -59,7 +59,8 @@ describe("every did-you-mean of the CLI is the core's", () => {
   test("an unknown key of config --explain: a UsageError at --explain, with the keys", () => {
     const root = fixture({ "dropkit.config.json": '{"theme": "ocean"}' });
     const keys =
-      "schema, theme, modules.include, modules.exclude, modules.only, presets, presetsSearchPath, hooks.initScriptsDir, hooks.postScriptsDir, hooks.onFailure, cache.file, cache.enabled, log.format";
+      "schema, theme, modules.include, modules.exclude, modules.only, presets, presetsSearchPath, " +
+      "hooks.initScriptsDir, hooks.postScriptsDir, hooks.onFailure, cache.file, cache.enabled, log.format";
     for (const args of [
       ["config", "--explain", "htmee", ...json],
       ["config", "--json", "--explain=htmee"],
@@ -109,7 +110,8 @@ describe("every did-you-mean of the CLI is the core's", () => {
       assert.equal(record.source, "--theme");
       assert.equal(
         record.message,
-        `Theme archive ${path.join(root, "themes/lbeu.zip")} not found (the theme set by --theme). Did you mean ${wanted}? Check the theme path, or use a theme name or "auto".`,
+        `Theme archive ${path.join(root, "themes/lbeu.zip")} not found (the theme set by --theme). Did you mean ` +
+          `${wanted}? Check the theme path, or use a theme name or "auto".`,
       );
     }
     // Nothing close: the folder's archives instead.

@@ -1,4 +1,5 @@
-// Tests for src/state/transaction.ts under the built CLI: a change made by another program is refused, never lost; a run that fails leaves the state as it was; links, limits, modes, owners and syscall faults.
+// Tests for src/state/transaction.ts under the built CLI: a change made by another program is refused, never lost.
+// A run that fails leaves the state as it was; links, limits, modes, owners and syscall faults.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -39,26 +40,30 @@ describe("a change to the state file by another program during the run", () => {
   for (const point of ["staged", "copied"] as const) {
     for (const [shape, before] of Object.entries(initial)) {
       for (const [how, change] of Object.entries(changes)) {
-        test(`${how} while the run is paused at "${point}" (${shape} state file): refused with 75, the other program's bytes kept, nothing left behind`, async () => {
-          const root = fixture({ "blog.zip": zip, ...(before === undefined ? {} : { [stateName]: before }) });
-          const file = path.join(root, stateName);
-          const run = startCli(root, ["create", ...json], { __DROPKIT_TEST_STATE_PAUSE: point });
-          await run.waitFor(`__dropkit_test_state_pause ${point}`);
-          change(file);
-          const written = fs.readFileSync(file);
-          run.child.kill("SIGUSR2");
-          const result = await run.done;
-          assert.equal(result.status, 75, result.stderr);
-          assert.match(result.stderr, /"name":"StateConflict".*was changed by another program while this run was going on/);
-          assert.deepEqual(fs.readFileSync(file), written);
-          const names = fs.readdirSync(root);
-          assert.deepEqual(
-            names.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")),
-            [],
-          );
-          // What the run read is never lost either: a legacy file's bytes are in their copy when the copy was made.
-          if (shape === "legacy" && point === "copied") assert.equal(fs.readFileSync(`${file}.legacy`, "utf8"), legacy);
-        });
+        test(
+          `${how} while the run is paused at "${point}" (${shape} state file): ` +
+            "refused with 75, the other program's bytes kept, nothing left behind",
+          async () => {
+            const root = fixture({ "blog.zip": zip, ...(before === undefined ? {} : { [stateName]: before }) });
+            const file = path.join(root, stateName);
+            const run = startCli(root, ["create", ...json], { __DROPKIT_TEST_STATE_PAUSE: point });
+            await run.waitFor(`__dropkit_test_state_pause ${point}`);
+            change(file);
+            const written = fs.readFileSync(file);
+            run.child.kill("SIGUSR2");
+            const result = await run.done;
+            assert.equal(result.status, 75, result.stderr);
+            assert.match(result.stderr, /"name":"StateConflict".*was changed by another program while this run was going on/);
+            assert.deepEqual(fs.readFileSync(file), written);
+            const names = fs.readdirSync(root);
+            assert.deepEqual(
+              names.filter((n) => n.endsWith(".tmp") || n.endsWith(".lock")),
+              [],
+            );
+            // What the run read is never lost either: a legacy file's bytes are in their copy when the copy was made.
+            if (shape === "legacy" && point === "copied") assert.equal(fs.readFileSync(`${file}.legacy`, "utf8"), legacy);
+          },
+        );
       }
     }
   }

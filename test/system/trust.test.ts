@@ -15,7 +15,8 @@ const other = otherUser.user;
 
 /** A .ts config that writes `marker` when it runs (it must never run unless allowed), setting the theme "planted". */
 const plantedConfig = (marker: string) =>
-  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { theme: "none", modules: { exclude: ["planted"] } };\n`;
+  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { ` +
+  `theme: "none", modules: { exclude: ["planted"] } };\n`;
 
 /** A hook that writes `marker` when it runs. */
 const plantedHook = (marker: string) => `#!/bin/sh\necho ran > '${marker}'\n`;

@@ -255,7 +255,8 @@ describe("memory of the check", () => {
     const file = path.join(tempDir(), "zeros.zip");
     spawnSync("python3", [
       "-c",
-      "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))",
+      "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    with " +
+        "z.open('zeros.bin', 'w', force_zip64=True) as f:\n        for _ in range(400): f.write(bytes(1000000))",
       file,
     ]);
     const { verdict, grew } = checkInChild(file);

@@ -35,7 +35,10 @@ test("putBack: a file another program put there since is left as it is, the prev
   assert.equal(action, null);
   assert.match(
     warning!,
-    /was changed by another program after this run wrote it; it is left as it is, and the state from before this run is kept as .*\.dropkit\.json\.previous-2026-11-21T12-00-00-000Z\./,
+    new RegExp(
+      "was changed by another program after this run wrote it; it is left as it is, and the state from before this run " +
+        String.raw`is kept as .*\.dropkit\.json\.previous-2026-11-21T12-00-00-000Z\.`,
+    ),
   );
   assert.equal(fs.readFileSync(file, "utf8"), "theirs");
   assert.equal(fs.readFileSync(`${file}.previous-2026-11-21T12-00-00-000Z`, "utf8"), "old");

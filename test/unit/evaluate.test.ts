@@ -139,7 +139,8 @@ describe("ConfigLoadError", () => {
     const [runInThisContext, exit] = [vm.runInThisContext, process.exit];
     const root = tree({
       "slow.ts":
-        'const a: string = "x";\nexport default async (): Promise<object> => { await new Promise((r) => setTimeout(r, 50)); const b: number = 1; throw new Error(a); };\n',
+        'const a: string = "x";\nexport default async (): Promise<object> => { await new Promise((r) => setTimeout(r, ' +
+        "50)); const b: number = 1; throw new Error(a); };\n",
       "fast.ts": 'const theme: string = "ocean";\nexport default { theme };\n',
     });
     // The fast load starts first and ends first: neither may put back the other's patch, nor drop the code the slow one needs.
