@@ -1,4 +1,5 @@
-// Where a position of the editor is in the JSON document: the key path, and whether a key or a value goes there. Read from the syntax tree, which survives half-typed text.
+// Where a position of the editor is in the JSON document: the key path, and whether a key or a value goes there.
+// Read from the syntax tree, which survives half-typed text.
 
 import { syntaxTree } from "@codemirror/language";
 import type { EditorState } from "@codemirror/state";

@@ -397,7 +397,8 @@ function layerWins(step: Step): string {
 function renderResolved(): void {
   const presets = resolved.presets;
   ui.presetsLine.textContent = presets
-    ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
+    ? `Presets (${presets.mode === "auto" ? "auto-detect" : "listed"}): ` +
+      `${presets.applied.map((p) => p.name + (p.glob ? ` (matched ${p.glob})` : "")).join(", ") || "none"}.`
     : "";
   const any = resolved.rows.length > 0;
   ui.tableWrap.hidden = ui.tableDetails.hidden = !any;

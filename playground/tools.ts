@@ -57,7 +57,8 @@ export async function exportConfig(
   note.textContent =
     problems === 0
       ? `${name} ${where}.`
-      : `${name} ${where}, with ${problems} problem${problems === 1 ? "" : "s"} still in it (see Problems): dropkit${form === "ts" ? ", and tsc through defineConfig," : ""} will reject it until ${problems === 1 ? "it is" : "they are"} fixed.`;
+      : `${name} ${where}, with ${problems} problem${problems === 1 ? "" : "s"} still in it (see Problems): ` +
+        `dropkit${form === "ts" ? ", and tsc through defineConfig," : ""} will reject it until ${problems === 1 ? "it is" : "they are"} fixed.`;
 }
 
 /** Copies a text; false when the browser does not allow it (no secure context, no permission). */

@@ -1,4 +1,5 @@
-// The page's verdict is the CLI's: the file the text would be, the CLI's size limit and empty-file rule, and what `dropkit config` and `dropkit create` would each exit with.
+// The page's verdict is the CLI's: the file the text would be, the CLI's size limit and empty-file rule, and the exit codes.
+// Those are what `dropkit config` and `dropkit create` would each exit with.
 
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
@@ -234,7 +235,9 @@ function themePathProblems(answer: Answer, names: string[]): Problem[] {
       exitCode: 66,
       path: "theme",
       source: origin?.source ?? theme.path,
-      message: `Theme archive ${theme.path} not found${origin ? ` (the theme set at ${origin.source})` : ""}. Check the theme path, or use a theme name or "auto".`,
+      message:
+        `Theme archive ${theme.path} not found${origin ? ` (the theme set at ${origin.source})` : ""}. ` +
+        `Check the theme path, or use a theme name or "auto".`,
       createOnly: true,
     },
   ];
