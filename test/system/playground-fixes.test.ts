@@ -111,7 +111,8 @@ describe("playground: safe automatic changes", () => {
     await settled(page);
     assert.equal(
       await editorText(page),
-      '{\n  "schema": 1,\n  "x": 1e400,\n  "y": 12345678901234567890,\n  "z": [\n    0.10,\n    -0E+2\n  ],\n  "s": "\\u00e9\\n\\/",\n  "e": {},\n  "a": []\n}\n',
+      '{\n  "schema": 1,\n  "x": 1e400,\n  "y": 12345678901234567890,\n  "z": [\n    0.10,\n    -0E+2\n  ],\n  "s": ' +
+        '"\\u00e9\\n\\/",\n  "e": {},\n  "a": []\n}\n',
     );
     // The problems are the same ones, only their positions moved: a formatter changes whitespace, nothing else.
     assert.deepEqual(
@@ -226,7 +227,8 @@ describe("playground: overrides in the editor", () => {
     const notes = await page.locator("#preset-file-1-overrides li").allTextContents();
     assert.deepEqual(notes, [
       "theme (line 2, column 12): overridden by /drop/dropkit.config.json:4:12, so this value is not used (the config file wins over the presets).",
-      "log.format (line 4, column 22): overridden by DROPKIT_LOG_FORMAT=text, so this value is not used (the environment wins over the config file and the presets).",
+      "log.format (line 4, column 22): overridden by DROPKIT_LOG_FORMAT=text, so this value is not used (the " +
+        "environment wins over the config file and the presets).",
     ]);
     // The preset that is not applied, and a union list's entries (modules.exclude), are never overridden.
     assert.equal(await page.locator("#preset-file-2-overrides").isHidden(), true);
@@ -236,7 +238,8 @@ describe("playground: overrides in the editor", () => {
     await page.getByLabel("Environment variables").fill("");
     await paste(page, '{"presetsSearchPath": ["./presets"], "presets": ["company", "late"]}');
     assert.deepEqual(await page.locator("#preset-file-1-overrides li").allTextContents(), [
-      "log.format (line 4, column 22): overridden by the preset at /drop/presets/late.json:1:20, so this value is not used (a later preset wins over an earlier one).",
+      "log.format (line 4, column 22): overridden by the preset at /drop/presets/late.json:1:20, so this value is " +
+        "not used (a later preset wins over an earlier one).",
     ]);
     await close(served);
   });

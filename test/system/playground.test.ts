@@ -1,4 +1,5 @@
-// End-to-end tests of the built playground (dist/playground/index.html) in headless Chromium, driven as a user would: validation, layers, the editor, fixes, explain, links, weight.
+// End-to-end tests of the built playground (dist/playground/index.html) in headless Chromium, driven as a user would.
+// Validation, layers, the editor, fixes, explain, links, weight.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -519,11 +520,13 @@ describe("playground", () => {
     const { page } = served;
     await paste(
       page,
-      '{\n  "$schema": "./node_modules/dropkit/schema.json",\n  "theme": "ocean",\n  "modules": { "exclude": ["legacy-*"] },\n  "hooks": { "onFailure": "fail" }\n}\n',
+      '{\n  "$schema": "./node_modules/dropkit/schema.json",\n  "theme": "ocean",\n  "modules": { "exclude": ' +
+        '["legacy-*"] },\n  "hooks": { "onFailure": "fail" }\n}\n',
     );
     await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
     const ts =
-      'import { defineConfig } from "dropkit";\n\nexport default defineConfig({\n  theme: "ocean",\n  modules: {\n    exclude: ["legacy-*"],\n  },\n  hooks: {\n    onFailure: "fail",\n  },\n});\n';
+      'import { defineConfig } from "dropkit";\n\nexport default defineConfig({\n  theme: "ocean",\n  modules: {\n   ' +
+      ' exclude: ["legacy-*"],\n  },\n  hooks: {\n    onFailure: "fail",\n  },\n});\n';
     await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
     assert.equal(await page.textContent("#export-text"), ts);
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), ts);
@@ -533,7 +536,8 @@ describe("playground", () => {
     await page.waitForFunction(() => document.getElementById("export-note")!.textContent!.startsWith("package.json"));
     assert.equal(
       await page.textContent("#export-text"),
-      '{\n  "dropkit": {\n    "theme": "ocean",\n    "modules": {\n      "exclude": [\n        "legacy-*"\n      ]\n    },\n    "hooks": {\n      "onFailure": "fail"\n    }\n  }\n}\n',
+      '{\n  "dropkit": {\n    "theme": "ocean",\n    "modules": {\n      "exclude": [\n        "legacy-*"\n      ]\n ' +
+        '   },\n    "hooks": {\n      "onFailure": "fail"\n    }\n  }\n}\n',
     );
     // From a package.json, the whole file with the key.
     await paste(page, '{"name": "site", "private": true, "dropkit": {"theme": "forest"}}');
@@ -612,59 +616,63 @@ describe("playground", () => {
     await close(damaged);
   });
 
-  test(`what it loads before its first result is at most ${firstResultBytes / 1024} KB gzipped: the later part and the offline worker come after it, and it asks for nothing else`, async () => {
-    const context = await (await chromium()).newContext({ viewport: { width: 1200, height: 900 } });
-    const requested: Array<{ file: string; gzipped: number }> = [];
-    const foreign: string[] = [];
-    const problems: string[] = [];
-    // Everything but the page itself is held back until the test lets it go: a first result shown meanwhile needs none of it.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await context.route("**/*", async (route) => {
-      const url = new URL(route.request().url());
-      const file = path.join(playgroundDir, decodeURIComponent(url.pathname));
-      if (url.origin !== origin || !file.startsWith(playgroundDir) || !fs.existsSync(file)) {
-        foreign.push(url.href);
-        await route.abort();
-        return;
-      }
-      const body = fs.readFileSync(file);
-      requested.push({ file: url.pathname.slice(1), gzipped: zlib.gzipSync(body, { level: 9 }).length });
-      if (url.pathname !== "/index.html") await released;
-      await route.fulfill({ status: 200, contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : "text/javascript", body });
-    });
-    const page = await context.newPage();
-    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
-    page.on("pageerror", (error) => problems.push(error.message));
-    await page.goto(`${origin}/index.html`);
-    await settled(page);
-    assert.match((await page.textContent("#status"))!, /^Valid/);
-    const first = requested.filter((r) => r.file === "index.html");
-    assert.equal(first.length, 1);
-    assert.ok(
-      first[0]!.gzipped <= firstResultBytes,
-      `${first[0]!.gzipped} bytes gzipped before the first result; the budget is ${firstResultBytes}`,
-    );
-    release();
-    // The later part arrives: the examples, completion, Explain.
-    await page.waitForFunction(() => (document.getElementById("examples") as HTMLSelectElement).options.length > 1);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
-    await paste(page, '{"theme": 3, "colour": 1}');
-    await page.getByLabel("Environment variables").fill("DROPKIT_THEME=forest");
-    await settled(page);
-    await page.locator("#problems button.problem").first().click();
-    await page.click("#copy-link");
-    assert.deepEqual(foreign, []);
-    assert.deepEqual(problems, []);
-    const later = fs.readdirSync(playgroundDir).find((f) => /^later-[0-9a-f]{8}\.js$/.test(f))!;
-    assert.deepEqual(fs.readdirSync(playgroundDir).sort(), ["index.html", later, "sw.js"]);
-    const laterBytes = zlib.gzipSync(fs.readFileSync(path.join(playgroundDir, later)), { level: 9 }).length;
-    assert.ok(laterBytes <= laterBudgetBytes, `the later part is ${laterBytes} bytes gzipped; its budget is ${laterBudgetBytes}`);
-    assert.deepEqual([...new Set(requested.map((r) => r.file))].sort(), ["index.html", later, "sw.js"]);
-    await context.close();
-  });
+  test(
+    `what it loads before its first result is at most ${firstResultBytes / 1024} KB gzipped: ` +
+      "the later part and the offline worker come after it, and it asks for nothing else",
+    async () => {
+      const context = await (await chromium()).newContext({ viewport: { width: 1200, height: 900 } });
+      const requested: Array<{ file: string; gzipped: number }> = [];
+      const foreign: string[] = [];
+      const problems: string[] = [];
+      // Everything but the page itself is held back until the test lets it go: a first result shown meanwhile needs none of it.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await context.route("**/*", async (route) => {
+        const url = new URL(route.request().url());
+        const file = path.join(playgroundDir, decodeURIComponent(url.pathname));
+        if (url.origin !== origin || !file.startsWith(playgroundDir) || !fs.existsSync(file)) {
+          foreign.push(url.href);
+          await route.abort();
+          return;
+        }
+        const body = fs.readFileSync(file);
+        requested.push({ file: url.pathname.slice(1), gzipped: zlib.gzipSync(body, { level: 9 }).length });
+        if (url.pathname !== "/index.html") await released;
+        await route.fulfill({ status: 200, contentType: file.endsWith(".html") ? "text/html; charset=utf-8" : "text/javascript", body });
+      });
+      const page = await context.newPage();
+      page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+      page.on("pageerror", (error) => problems.push(error.message));
+      await page.goto(`${origin}/index.html`);
+      await settled(page);
+      assert.match((await page.textContent("#status"))!, /^Valid/);
+      const first = requested.filter((r) => r.file === "index.html");
+      assert.equal(first.length, 1);
+      assert.ok(
+        first[0]!.gzipped <= firstResultBytes,
+        `${first[0]!.gzipped} bytes gzipped before the first result; the budget is ${firstResultBytes}`,
+      );
+      release();
+      // The later part arrives: the examples, completion, Explain.
+      await page.waitForFunction(() => (document.getElementById("examples") as HTMLSelectElement).options.length > 1);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 10_000 });
+      await paste(page, '{"theme": 3, "colour": 1}');
+      await page.getByLabel("Environment variables").fill("DROPKIT_THEME=forest");
+      await settled(page);
+      await page.locator("#problems button.problem").first().click();
+      await page.click("#copy-link");
+      assert.deepEqual(foreign, []);
+      assert.deepEqual(problems, []);
+      const later = fs.readdirSync(playgroundDir).find((f) => /^later-[0-9a-f]{8}\.js$/.test(f))!;
+      assert.deepEqual(fs.readdirSync(playgroundDir).sort(), ["index.html", later, "sw.js"]);
+      const laterBytes = zlib.gzipSync(fs.readFileSync(path.join(playgroundDir, later)), { level: 9 }).length;
+      assert.ok(laterBytes <= laterBudgetBytes, `the later part is ${laterBytes} bytes gzipped; its budget is ${laterBudgetBytes}`);
+      assert.deepEqual([...new Set(requested.map((r) => r.file))].sort(), ["index.html", later, "sw.js"]);
+      await context.close();
+    },
+  );
 
   test("a hosted page keeps an offline copy: with the host gone, a reload opens it and it still validates", async () => {
     const served = await open();
@@ -991,48 +999,52 @@ describe("playground", () => {
     await close(served);
   });
 
-  test("smaller things: problems in text order, export with problems says so, a comment's hint, value descriptions, the version, bracket closing and folding", async () => {
-    const served = await open();
-    const { page } = served;
-    // A schema problem on line 2 and a duplicate on line 3: listed in the order they appear.
-    await paste(page, '{\n  "theme": 3,\n  "log": {"format": "jsn"}\n}');
-    assert.deepEqual(
-      (await listedProblems(page)).map((p) => p.where),
-      ["2:12", "3:21"],
-    );
-    await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
-    await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
-    assert.match(
-      (await page.textContent("#export-note"))!,
-      /with 2 problems still in it \(see Problems\): dropkit, and tsc through defineConfig, will reject it until they are fixed\.$/,
-    );
-    await paste(page, '{\n  // the theme\n  "theme": "ocean"\n}');
-    assert.match(
-      (await listedProblems(page))[0]!.message,
-      /found a comment \('\/\/'\): JSON has none; write comments in a dropkit\.config\.ts/,
-    );
-    assert.match((await page.textContent("#version"))!, /^Validates as dropkit \d+\.\d+\.\d+/);
-    // Value completion says what each value means.
-    await paste(page, '{"log": {"format": ""}}');
-    await page.locator(".cm-line").first().click();
-    await page.keyboard.press("End");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
-    await openCompletion(page);
-    await page.waitForSelector(".cm-completionInfo");
-    assert.match((await page.textContent(".cm-completionInfo"))!, /One line per record, for people\./);
-    await page.keyboard.press("Escape");
-    // Typing an opening bracket or quote closes it; the fold gutter folds an object.
-    await paste(page, "");
-    await page.locator(".cm-content").click();
-    await page.keyboard.type("{");
-    assert.equal(await editorText(page), "{}");
-    await paste(page, '{\n  "modules": {\n    "exclude": ["a"]\n  }\n}');
-    await page.locator(".cm-foldGutter .cm-gutterElement span").nth(1).click();
-    assert.equal(await page.locator(".cm-foldPlaceholder").count(), 1);
-    await close(served);
-  });
+  test(
+    "smaller things: problems in text order, export with problems says so, a comment's hint, value descriptions, the version, " +
+      "bracket closing and folding",
+    async () => {
+      const served = await open();
+      const { page } = served;
+      // A schema problem on line 2 and a duplicate on line 3: listed in the order they appear.
+      await paste(page, '{\n  "theme": 3,\n  "log": {"format": "jsn"}\n}');
+      assert.deepEqual(
+        (await listedProblems(page)).map((p) => p.where),
+        ["2:12", "3:21"],
+      );
+      await page.getByRole("button", { name: "Copy as dropkit.config.ts" }).click();
+      await page.waitForFunction(() => document.getElementById("export-note")!.textContent !== "");
+      assert.match(
+        (await page.textContent("#export-note"))!,
+        /with 2 problems still in it \(see Problems\): dropkit, and tsc through defineConfig, will reject it until they are fixed\.$/,
+      );
+      await paste(page, '{\n  // the theme\n  "theme": "ocean"\n}');
+      assert.match(
+        (await listedProblems(page))[0]!.message,
+        /found a comment \('\/\/'\): JSON has none; write comments in a dropkit\.config\.ts/,
+      );
+      assert.match((await page.textContent("#version"))!, /^Validates as dropkit \d+\.\d+\.\d+/);
+      // Value completion says what each value means.
+      await paste(page, '{"log": {"format": ""}}');
+      await page.locator(".cm-line").first().click();
+      await page.keyboard.press("End");
+      await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press("ArrowLeft");
+      await openCompletion(page);
+      await page.waitForSelector(".cm-completionInfo");
+      assert.match((await page.textContent(".cm-completionInfo"))!, /One line per record, for people\./);
+      await page.keyboard.press("Escape");
+      // Typing an opening bracket or quote closes it; the fold gutter folds an object.
+      await paste(page, "");
+      await page.locator(".cm-content").click();
+      await page.keyboard.type("{");
+      assert.equal(await editorText(page), "{}");
+      await paste(page, '{\n  "modules": {\n    "exclude": ["a"]\n  }\n}');
+      await page.locator(".cm-foldGutter .cm-gutterElement span").nth(1).click();
+      assert.equal(await page.locator(".cm-foldPlaceholder").count(), 1);
+      await close(served);
+    },
+  );
 
   for (const colorScheme of ["light", "dark"] as const) {
     test(`axe-core finds no violations in ${colorScheme} mode, with problems, fixes, the explain view and the completion list open`, async () => {
