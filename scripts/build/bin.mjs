@@ -8,7 +8,7 @@ import { lazyBuiltins, wrapper } from "./bundles.mjs";
 
 /**
  * src/files/codecache.ts bounds its reads with src/files/limits.ts, whose error messages (src/errors.ts) the bin never
- * needs: marked free of side effects, that module is left out (5 KB the bin would compile on every run).
+ * needs: marked free of side effects, that module is left out (code the bin would compile on every run).
  */
 const noErrors = {
   name: "no-errors",
@@ -35,8 +35,8 @@ export async function buildBin(hashes) {
       __DROPKIT_CONFIG_HASH__: JSON.stringify(hashes.config),
     },
     plugins: [lazyBuiltins(["node:os"]), noErrors],
-    // The bin is the one file Node compiles without a code cache, on every run: without comments and indentation (15 KB
-    // to 9), it compiles about 0.15 ms sooner.
+    // The bin is the one file Node compiles without a code cache, on every run: without comments and indentation, it
+    // compiles sooner (docs/performance.md#tricks-in-place).
     minifyWhitespace: true,
     legalComments: "none",
     logLevel: "warning",

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // dropkit's bin, dist/dropkit.cjs (scripts/build/bin.mjs): runs a bundle compiled with a V8 code cache of this Node version,
-// which saves parsing and compiling it on every start-up; jiti (190 KB, loaded for .ts and .js configs) gets the same.
+// which saves parsing and compiling it on every start-up; jiti (loaded for .ts and .js configs) gets the same.
 
 // A code cache fits one Node version (and V8 flags), so none ships in the package: the first run on a Node version compiles
 // as usual and saves the caches at exit in a directory private to the user (`$XDG_CACHE_HOME/dropkit/v8` or
@@ -25,7 +25,7 @@ type Compile = (this: NodeJS.Module, content: string, filename: string, ...rest:
 export type Compiled = { script: Pick<Script, "runInThisContext"> & Partial<Pick<Script, "cachedDataRejected">>; cacheFile: string | null };
 
 // Node's CommonJS module class is this module's own constructor: require("node:module") would load the module
-// facade, about 0.2 ms of every start-up on Node 20. Bun's modules are made otherwise: there, the facade.
+// facade on every start-up (docs/performance.md#tricks-in-place). Bun's modules are made otherwise: there, the facade.
 const moduleClass = module.constructor as unknown as ModuleClass;
 const Module: ModuleClass = typeof moduleClass.createRequire === "function" ? moduleClass : require("node:module");
 
@@ -57,8 +57,8 @@ function commandWord(argv: string[]): string {
 
 /**
  * The bundle's cache is kept per command: a cache holds what the run that wrote it compiled, so one made by `config`
- * leaves `create` compiling its own code on every run (4 ms of a 70 ms run), and one made by `create` gives `config`
- * more to load than it runs (1.5 ms).
+ * leaves `create` compiling its own code on every run, and one made by `create` gives `config` more to load than it
+ * runs (docs/performance.md#v8-code-caches).
  */
 const command = commandWord(process.argv);
 
@@ -68,7 +68,7 @@ const globalEval: (code: string) => unknown = eval;
 
 /** `source`, a function (a bundle, or jiti's file in the wrapper), compiled with its code cache `name` when there is one. */
 function compile(source: string, filename: string, name: string): Compiled {
-  // Bun keeps no code cache (cacheDirectory) and loads node:vm as a module of its own, about 0.4 ms: it compiles by
+  // Bun keeps no code cache (cacheDirectory) and loads node:vm as a module of its own (docs/performance.md#bun): it compiles by
   // indirect eval, the code named by its sourceURL as a Script's is by its filename (which a line break would end).
   if (process.versions.bun && !/[\n\r\u2028\u2029]/.test(filename)) {
     return { script: { runInThisContext: () => globalEval(source + "\n//# sourceURL=" + filename) }, cacheFile: null };
@@ -87,11 +87,11 @@ function compile(source: string, filename: string, name: string): Compiled {
 // Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
 // its command to be worth keeping, and the next run saves it instead. Nor by a run that read archives into the
 // archive cache (src/files/codecache.ts, markOneOffWork): its cache would hold the reading's code, which the next runs
-// skip but would load on every start (30 KB for a cached create).
+// skip but would load on every start (docs/performance.md#v8-code-caches).
 process.once("exit", (code) => {
   if (code !== 0 || didOneOffWork()) return;
   for (const { script, cacheFile } of unsaved) writeCacheFile(cacheFile, script.createCachedData());
-  // Each upgrade of dropkit, jiti or Node leaves caches that nothing reads again, about 300 KB per command.
+  // Each upgrade of dropkit, jiti or Node leaves caches that nothing reads again, one per command.
   if (unsaved.length > 0 && cacheDir) pruneCacheDir(cacheDir, ".cache");
 });
 
@@ -114,7 +114,7 @@ prototype._compile = function (content, filename, ...rest) {
 
 // The bundle's import() calls, made here: see routeImports in scripts/build/bundles.mjs. A Node built-in (loaded lazily,
 // as node:child_process for hooks) is required: its namespace is its exports, and import() would load Node's ES module
-// loader for it, about 1.5 ms of every run that needs one.
+// loader for it, which a built-in does not need (docs/performance.md#loaded-on-first-use).
 const importBuiltin = (specifier: string) => {
   const exported = require(specifier);
   return { ...exported, default: exported };
@@ -141,8 +141,8 @@ function runBundle(name: string, hash: string, fullCli?: () => Compiled): Compil
   const file = join(__dirname, name);
   const compiled = compile(readFileSync(file, "utf8"), file, "dropkit-cli-" + hash + "-" + command);
   const bundle = { exports: {} };
-  // The bundle's URL (its import.meta.url) is made only when asked for: pathToFileURL is about 0.2 ms of a start-up that
-  // never needs it for a JSON config.
+  // The bundle's URL (its import.meta.url) is made only when asked for: a start-up for a JSON config never needs it
+  // (docs/performance.md#loaded-on-first-use).
   const url = {
     get url() {
       return (require("node:url") as typeof import("node:url")).pathToFileURL(file).href;
