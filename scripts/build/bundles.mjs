@@ -37,7 +37,8 @@ const typanionEsm = {
  * Node built-ins loaded on first use. src/files/codecache.ts (in the bin, and in the bundles for the answer cache) asks
  * node:os only when there is no HOME, and loading it anyway costs about 0.3 ms of every start-up; the lock asks it only
  * when another run holds the lock. node:url and node:util are asked only off the common path (a config's URL on Bun and
- * Deno, a value no JSON can hold): Node has them loaded already, but Bun loads each as a module of its own.
+ * Deno, a value no JSON can hold): Node has them loaded already, but Bun loads each as a module of its own. node:module
+ * (src/installed.ts resolving a package) is not loaded on Node at all until asked for: the bin avoids it too.
  */
 export function lazyBuiltins(specifiers) {
   const filter = new RegExp(`^(?:${specifiers.join("|")})$`);
@@ -92,7 +93,7 @@ async function cliBundle(plugins, values) {
       __DROPKIT_VERSION__: JSON.stringify(values.version),
       __DROPKIT_CORE_HASH__: JSON.stringify(values.coreHash),
     },
-    plugins: [typanionEsm, lazyBuiltins(["node:os", "node:url", "node:util"]), ...plugins],
+    plugins: [typanionEsm, lazyBuiltins(["node:os", "node:url", "node:util", "node:module"]), ...plugins],
     legalComments: "none",
     // The bundles keep their names: shortening them (minifyIdentifiers) made the config bundle 216 KB to 153 and Bun's
     // first run 0.965 as long, and cost the stack of an internal error its names.

@@ -242,13 +242,14 @@ process.on("exit", () => process.stderr.write("\\nbundles=" + JSON.stringify(bin
 });
 
 describe("only what a command uses is loaded", () => {
-  // Preloaded into the run (\`node -e\` would load node:crypto itself): at exit, the Node built-ins and packages loaded,
+  // Preloaded into the run (\`node -e\` would load node:crypto itself; the preload takes Node's module class without
+  // loading node:module): at exit, the Node built-ins and packages loaded,
   // and the built-ins the bin and its bundle required (Node loads node:url and node:util itself, Bun does not: the
   // bundles require them only when used, scripts/build/bundles.mjs's lazyBuiltins).
   const preload = path.join(tempDir("dropkit-preload-"), "loaded.cjs");
   fs.writeFileSync(
     preload,
-    `const Module = require("node:module");
+    `const Module = module.constructor;
 const required = new Set();
 const load = Module._load;
 Module._load = function (request, ...rest) {
@@ -280,11 +281,12 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
   }
   // What only other commands or other inputs need: the digest pool's threads and hashing, init's prompts (and their
   // readline), jiti; node:os (a home directory without HOME, a lock another run holds) and the lock's wait.
-  // Nor node:url, node:util (a config's URL off Node, a value no JSON holds) or node:tty (clipanion's colour depth:
-  // patches/clipanion+3.2.1.patch), which the bundles must not require at start-up.
+  // Nor node:url, node:util (a config's URL off Node, a value no JSON holds), node:tty (clipanion's colour depth:
+  // patches/clipanion+3.2.1.patch) or node:module (the bin takes Node's module class from its own module, and the
+  // bundles require node:module when they resolve a package), which the bundles must not require at start-up.
   const unused = (l: Loaded) => [
-    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises", "tty"].includes(b)),
-    ...l.required.filter((b) => ["url", "util", "os", "tty"].includes(b)),
+    ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises", "tty", "module"].includes(b)),
+    ...l.required.filter((b) => ["url", "util", "os", "tty", "module"].includes(b)),
     ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p)),
   ];
 
@@ -304,5 +306,38 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
     // The first run hashes the archives (node:crypto) and writes the cache; the second reads it.
     assert.ok(loaded(root, ["create"]).builtins.includes("crypto"));
     assert.deepEqual(unused(loaded(root, ["create"])), []);
+  });
+});
+
+describe("what the build writes for start-up (scripts/build/): each trick's output is in the files", () => {
+  const dist = path.dirname(cliPath);
+  const bundles = ["dropkit-cli.cjs", "dropkit-config.cjs"].map((name) => ({ name, text: fs.readFileSync(path.join(dist, name), "utf8") }));
+
+  test("each bundle is written as the function the bin compiles, with the bin's own parameters", () => {
+    for (const { name, text } of bundles) {
+      assert.match(text, /^\(function \(exports, require, module, __filename, __dirname, __dropkitImport, __dropkitFullCli, /, name);
+      assert.match(text, /\n\}\)$/, name);
+    }
+  });
+
+  test("ES imports of CommonJS modules read the module itself (commonJsImports): none is esbuild's __toESM copy", () => {
+    for (const { name, text } of bundles) {
+      assert.ok(text.includes('__dropkitCommonJs(require("node:path"))'), `${name} imports node:path through __dropkitCommonJs`);
+      assert.doesNotMatch(text, /__toESM\((require\(|require_)/, name);
+    }
+  });
+
+  test("typanion comes from its ES module build (the validators used), and clipanion's require of it from three validators", () => {
+    for (const { name, text } of bundles) {
+      assert.ok(text.includes('"node_modules/typanion/lib/index.mjs"'), name);
+      assert.ok(!text.includes('"node_modules/typanion/lib/index.js"'), `${name} holds typanion's CommonJS build`);
+    }
+  });
+
+  test("the bin is written without comments or indentation", () => {
+    const bin = fs.readFileSync(cliPath, "utf8");
+    assert.ok(bin.startsWith("#!/usr/bin/env node\n"));
+    assert.doesNotMatch(bin, /^\s*\/\/|\/\*\*|\n {2}/m);
+    assert.ok(bin.split("\n").length < 10, `${bin.split("\n").length} lines`);
   });
 });
