@@ -19,7 +19,7 @@ export const wrapper =
 
 /**
  * typanion from its ES module build, so that esbuild keeps only the validators used (src/cli/commands/clipanion.ts): its
- * CommonJS build, typanion's main entry, went into each bundle whole (29 KB of the config bundle's 216) for the one
+ * CommonJS build, typanion's main entry, went into each bundle whole (docs/performance.md#tricks-in-place) for the one
  * validator dropkit's options use. clipanion's own require of typanion (a command's `static schema`, checked with three
  * validators) gets ./typanion-schema.mjs, those three.
  */
@@ -35,7 +35,7 @@ const typanionEsm = {
 
 /**
  * Node built-ins loaded on first use. src/files/codecache.ts (in the bin, and in the bundles for the answer cache) asks
- * node:os only when there is no HOME, and loading it anyway costs about 0.3 ms of every start-up; the lock asks it only
+ * node:os only when there is no HOME, so that a run with HOME never loads it; the lock asks it only
  * when another run holds the lock. node:url and node:util are asked only off the common path (a config's URL on Bun and
  * Deno, a value no JSON can hold): Node has them loaded already, but Bun loads each as a module of its own. node:module
  * (src/installed.ts resolving a package) is not loaded on Node at all until asked for: the bin avoids it too.
@@ -60,8 +60,8 @@ export function lazyBuiltins(specifiers) {
 
 /**
  * `dropkit config` runs a bundle of its own holding the config command alone (src/cli/commands/config-only.ts, with its
- * own parser table, in place of the command list): 195 KB instead of 356, which a run reads, and whose top level it
- * compiles and runs, and about 170 fewer pages of memory touched. An argv that command cannot parse alone (its help, a
+ * own parser table, in place of the command list): less for a run to read, compile and run, and fewer pages of memory
+ * touched (docs/performance.md#one-bundle-and-one-for-config). An argv that command cannot parse alone (its help, a
  * flag it does not know) is handed to the full CLI.
  */
 const configOnly = {
@@ -95,8 +95,8 @@ async function cliBundle(plugins, values) {
     },
     plugins: [typanionEsm, lazyBuiltins(["node:os", "node:url", "node:util", "node:module"]), ...plugins],
     legalComments: "none",
-    // The bundles keep their names: shortening them (minifyIdentifiers) made the config bundle 216 KB to 153 and Bun's
-    // first run 0.965 as long, and cost the stack of an internal error its names.
+    // The bundles keep their names: shortening them (minifyIdentifiers) made them smaller but cost the stack of an
+    // internal error its names (docs/performance.md#tried-and-not-kept).
     minifyWhitespace: true,
     logLevel: "warning",
   });
@@ -124,7 +124,7 @@ export async function buildBundles(values) {
 /**
  * A bundle as the bin compiles it: a function, written so in the file (src/cli/main.ts's hashbang, a syntax error
  * there, removed). Wrapping it at start-up made a second string of the whole bundle, which V8 then copied into one
- * (about 80 pages of memory touched, and a copy of 340 KB, on every run).
+ * (a copy of the whole bundle, and the pages it touches, on every run: docs/performance.md#tricks-in-place).
  */
 const asFunction = (text) => wrapper + commonJsImports(routeImports(text.replace(/^#!.*\n/, ""))) + "\n})";
 
@@ -152,7 +152,8 @@ function routeImports(text) {
  * An ES import of a CommonJS module (a Node built-in: `import path from "node:path"`, in every module that joins
  * paths; clipanion, src/cli/commands/clipanion.ts) is, as esbuild writes it, `__toESM(require(...), 1)`: a new
  * object with a getter for each of the module's exports, made for each importing module as it is initialised (27
- * modules import node:path so): about 0.4 ms and 80 KB of a cached `create`. The bin's `__dropkitCommonJs` gives the
+ * modules import node:path so): young allocation that, with the rest of a cached `create`'s, cost it a scavenge
+ * (docs/performance.md#a-cached-create). The bin's `__dropkitCommonJs` gives the
  * same answers (`default` is `module.exports`, each export is read from it) from an object inheriting from
  * `module.exports`. It depends on the shape esbuild writes: a build that finds none of it, or one it does not know, fails.
  */
