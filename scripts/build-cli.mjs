@@ -5,11 +5,12 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { buildBin } from "./build/bin.mjs";
 import { buildBundles } from "./build/bundles.mjs";
 import { checkCodeCaches } from "./build/checks.mjs";
 
-process.chdir(new URL("..", import.meta.url).pathname);
+process.chdir(fileURLToPath(new URL("..", import.meta.url)));
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 // V8 checks a code cache only against the source's length, so a cache's name carries a hash of its source: a cache
 // left from another build is never used. The answer cache (src/files/answercache.ts) is keyed by the core's.
