@@ -390,7 +390,7 @@ process.on("exit", () => process.stderr.write("\\nBUNDLES " + JSON.stringify(bin
     for (const command of ["create", "config", "init"]) assert.match(runCli(root, [command, "--help"]).stdout, /-C,--directory <dir>/);
     const bash = runCli(root, ["completion", "bash"]).stdout;
     assert.match(bash, /^ {4}create\) COMPREPLY=\(\$\(compgen -W "[^"]*-C --directory/m);
-    assert.match(bash, /"create --directory"\) compopt -o filenames/);
-    assert.match(runCli(root, ["completion", "fish"]).stdout, /-l directory -s C -r -F/);
+    // What Tab does after -C, in each shell, is tested on the real shells in completion.test.ts ("completion after -C <dir>").
+    for (const shell of ["zsh", "fish"]) assert.match(runCli(root, ["completion", shell]).stdout, /-C.*--directory|--directory.*-C/);
   });
 });
