@@ -1,6 +1,7 @@
 // The page's verdict is the CLI's: the file the text would be, the CLI's size limit and empty-file rule, and the exit codes.
 // Those are what `dropkit config` and `dropkit create` would each exit with.
 
+import { dropkitKeyInText } from "../src/config/dropkitkey.ts";
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { looksLikePackageJson } from "./packagejson.ts";
@@ -159,13 +160,8 @@ export function packageJsonIsRead(text: string, tooLarge: boolean): boolean {
   if (tooLarge) return true;
   // The one-pass scan answers the common case without building the document.
   if (looksLikePackageJson(text)) return true;
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return true;
-  }
-  return typeof data === "object" && data !== null && !Array.isArray(data) && Object.hasOwn(data, "dropkit");
+  // Otherwise the CLI's own rule (discovery), so that the two never differ.
+  return dropkitKeyInText(text);
 }
 
 /** Bytes of UTF-8 for a text (a lone surrogate is written as U+FFFD, 3 bytes, as TextEncoder writes it). */

@@ -20,6 +20,7 @@ import {
   type TrustScope,
 } from "../files/trust.js";
 import type { Env } from "../types.js";
+import { dropkitKeyInText } from "./dropkitkey.js";
 
 /** The form of a config file, which decides how it is loaded. */
 export type ConfigFormat = "ts" | "js" | "json" | "package.json";
@@ -366,22 +367,6 @@ function mentionsLater(fd: number, start: Buffer): boolean {
     read += n;
   }
   return true;
-}
-
-/**
- * Whether a package.json's text holds a top-level `dropkit` key; an unparsable one that mentions it counts, so that
- * the core reports the syntax error with its line and column.
- */
-function dropkitKeyInText(text: string): boolean {
-  // Cheap pre-check: most package.json files never mention dropkit, so most never get parsed.
-  if (!text.includes('"dropkit"')) return false;
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch {
-    return true;
-  }
-  return typeof data === "object" && data !== null && !Array.isArray(data) && Object.hasOwn(data, "dropkit");
 }
 
 /**
