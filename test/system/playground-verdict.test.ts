@@ -228,8 +228,18 @@ async function enter(page: Page, c: Case): Promise<void> {
       .join("\n"),
   );
   await page.getByLabel("Archives in the folder").fill((c.archives ?? defaultArchives).join("\n"));
-  if (c.text === "") await editor(page).fill("");
-  else await pasteLarge(page, c.text);
+  if (c.text === "") {
+    await editor(page).fill("");
+    // The editor takes typed text in on its own time, and the page is still "ready" from the case before until it
+    // does; once its text is empty, a run is pending (set on the change itself) until one has read it.
+    await page.waitForFunction(
+      () =>
+        document.body.dataset.state === "ready" &&
+        document.getElementById("editor")!.shadowRoot!.querySelector(".cm-content")!.textContent === "",
+      undefined,
+      { timeout: 30_000, polling: 50 },
+    );
+  } else await pasteLarge(page, c.text);
   await settled(page);
 }
 
