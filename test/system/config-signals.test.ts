@@ -60,13 +60,7 @@ function startDropkit(root: string, args: string[], env: Record<string, string> 
   const exited = new Promise<{ status: number; at: number; stdout: string; stderr: string }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ status: shellStatus(code, signal), at: performance.now(), stdout, stderr }));
   });
-  const guard = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }, 60_000);
+  const guard = setTimeout(() => killQuietly(-child.pid!), 60_000);
   void exited.then(() => clearTimeout(guard));
   return { child, exited, stderr: () => stderr };
 }
@@ -180,14 +174,6 @@ const waiting = {
   },
 } as const;
 
-function killGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // Nothing left in it.
-  }
-}
-
 /** The JSON records dropkit wrote to stderr so far. */
 function recordsOf(stderr: string): Array<Record<string, unknown>> {
   return stderr
@@ -205,8 +191,9 @@ async function startWaiting(files: Record<string, string>, args: string[], env: 
   // The listeners come back once the loop has made no callback for 50 ms; a signal before that ends the run as above.
   await new Promise((resolve) => setTimeout(resolve, 400));
   const unchanged = () => {
-    // What the config started (execFile's sleep) is its own, and outlives a dropkit that got the signal alone.
-    killGroup(run.child.pid!);
+    // What the config started (execFile's sleep) is its own, and outlives a dropkit that got the signal alone: the whole
+    // group goes (a negative pid).
+    killQuietly(-run.child.pid!);
     assert.deepEqual(fs.readdirSync(root).sort(), [...before, "started"].sort(), "nothing written");
   };
   return { ...run, root, unchanged };
