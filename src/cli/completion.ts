@@ -50,6 +50,27 @@ function shellWords(words: string[]): string {
   return words.map((w) => w.replace(/[^A-Za-z0-9_.,:@%+=/-]/g, "")).join(" ");
 }
 
+/**
+ * The loop body of bash's and zsh's scripts (the same syntax in both) that takes the words of `-C <dir>` (every form,
+ * up to `--`) as src/cli/directory.ts does: `$plain` is the word unquoted, `$typed` as typed, `$scratch` a variable free
+ * to overwrite. Each directory goes to __dropkit_cd, and the loop goes on to the next word.
+ */
+function directoryWords(plain: string, typed: string, scratch: string): string {
+  return `    if (( expect )); then
+      expect=0
+      # As dropkit reads it, a word that reads as a flag is not the directory.
+      if [[ $${plain} != -?* ]]; then __dropkit_cd "$${plain}" "$${typed}"; continue; fi
+    fi
+    if (( ! ended )); then
+      case $${plain} in
+        --) ended=1 ;;
+        -C|--directory) expect=1; continue ;;
+        --directory=*) __dropkit_cd "\${${plain}#--directory=}"; continue ;;
+        -C*) ${scratch}=\${${plain}#-C}; __dropkit_cd "\${${scratch}#=}"; continue ;;
+      esac
+    fi`;
+}
+
 function bashScript(commands: CommandSpec[]): string {
   const valueCases = new Map<string, string>();
   for (const c of commands) {
@@ -135,19 +156,7 @@ _dropkit() {
       continue
     fi
     __dropkit_unquote "$w"
-    if (( expect )); then
-      expect=0
-      # As dropkit reads it, a word that reads as a flag is not the directory.
-      if [[ $__dropkit_word != -?* ]]; then __dropkit_cd "$__dropkit_word" "$w"; continue; fi
-    fi
-    if (( ! ended )); then
-      case $__dropkit_word in
-        --) ended=1 ;;
-        -C|--directory) expect=1; continue ;;
-        --directory=*) __dropkit_cd "\${__dropkit_word#--directory=}"; continue ;;
-        -C*) value=\${__dropkit_word#-C}; __dropkit_cd "\${value#=}"; continue ;;
-      esac
-    fi
+${directoryWords("__dropkit_word", "w", "value")}
     (( i < at )) && [[ -z $command && $__dropkit_word != -* ]] && command=$__dropkit_word
   done
   if (( on )); then
@@ -259,19 +268,7 @@ _dropkit() {
       continue
     fi
     plain=\${(Q)word}
-    if (( expect )); then
-      expect=0
-      # As dropkit reads it, a word that reads as a flag is not the directory.
-      if [[ $plain != -?* ]]; then __dropkit_cd "$plain" "$word"; continue; fi
-    fi
-    if (( ! ended )); then
-      case $plain in
-        --) ended=1 ;;
-        -C|--directory) expect=1; continue ;;
-        --directory=*) __dropkit_cd "\${plain#--directory=}"; continue ;;
-        -C*) plain=\${plain#-C}; __dropkit_cd "\${plain#=}"; continue ;;
-      esac
-    fi
+${directoryWords("plain", "word", "plain")}
     rest+=("$word")
     (( i < CURRENT && ! ci )) && [[ $plain != -* ]] && ci=$#rest
   done
