@@ -1,8 +1,9 @@
 // Whose files dropkit takes code from (SPEC section 12): only those that, with the directories above them, its user or root owns and no one else can write.
 
-import { readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readFileSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DropkitError, fail } from "../errors.js";
+import { statOrNull } from "./fsutil.js";
 import type { Env } from "../types.js";
 
 /** What is checked, for messages: `config`, `preset`, `init hooks directory`, `post hook`, ... */
@@ -328,14 +329,6 @@ function isWithin(file: string, dir: string): boolean {
 
 function quote(file: string): string {
   return /^[\w./,:@+-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function realOrNull(file: string): string | null {
