@@ -73,11 +73,7 @@ export function statOrNull(file: string): Stats | null {
 
 /** Whether `file` is a regular file, following symbolic links; `false` when it cannot be looked at (ENOENT, EACCES, ELOOP...). */
 export function isFile(file: string): boolean {
-  try {
-    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
-  } catch {
-    return false;
-  }
+  return statOrNull(file)?.isFile() ?? false;
 }
 
 /**
@@ -94,7 +90,7 @@ export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     // PWD may have been inherited from a parent that started dropkit elsewhere: named only when it is gone too.
-    const pwd = env.PWD && code === "ENOENT" && !existsQuietly(env.PWD) ? env.PWD : undefined;
+    const pwd = env.PWD && code === "ENOENT" && statOrNull(env.PWD) === null ? env.PWD : undefined;
     const known = pwd ? ` (${pwd}, as the shell last knew it)` : "";
     const why =
       code === "ENOENT"
@@ -113,11 +109,3 @@ export function workingDirectory(env: NodeJS.ProcessEnv = process.env): string {
 
 /** fsync errors that mean "not supported here", not "failed". */
 const unsupportedSync = new Set(["EINVAL", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EISDIR", "EPERM", "EBADF"]);
-
-function existsQuietly(file: string): boolean {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
-}
