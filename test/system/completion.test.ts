@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { type CommandSpec, completionScript } from "../../src/cli/completion.js";
 import { fixture, runCli } from "../helpers/cli.js";
+import { missing, tmuxPane } from "../helpers/shells.js";
 
 const zip = { zip: { "readme.txt": "x" } };
 const drop = fixture({
@@ -28,13 +29,6 @@ function script(shell: string): string {
   return file;
 }
 
-/** Whether a shell is installed; in CI a missing one fails the test instead of skipping it (.ci/run installs them). */
-function missing(command: string): string | false {
-  if (spawnSync("sh", ["-c", `command -v ${command}`]).status === 0) return false;
-  if (process.env.CI) assert.fail(`${command} is not installed`);
-  return `${command} is not installed`;
-}
-
 /** An interactive shell in tmux, as `shellSession` starts it. */
 interface Session {
   /** Types `keys` after clearing the line, and waits for the pane to match `wanted` (the pane is returned either way). */
@@ -45,33 +39,17 @@ interface Session {
 }
 
 /**
- * An interactive shell with the script sourced, in `cwd` (also its HOME), in a tmux server of its own (its own socket:
- * other tmux users on the machine neither see nor stop it): `zsh -f` after compinit, or bash without rc files, set to
- * list the candidates at the first Tab as zsh does.
+ * An interactive shell with the script sourced, in `cwd` (also its HOME), in a tmux pane: `zsh -f` after compinit, or
+ * bash without rc files, set to list the candidates at the first Tab as zsh does.
  */
 async function shellSession(shell: "bash" | "zsh", file: string, cwd: string): Promise<Session> {
-  const session = shell;
-  const socket = path.join(cwd, "tmux.sock");
-  const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
   const start = shell === "zsh" ? "zsh -f" : "bash --norc --noprofile";
-  tmux("new-session", "-d", "-s", session, "-x", "200", "-y", "40", `env -i HOME=${cwd} TERM=xterm PATH=/usr/bin:/bin ${start}`);
-  const wait = async (wanted: RegExp): Promise<string> => {
-    let text = "";
-    for (let i = 0; i < 150 && !wanted.test(text); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = tmux("capture-pane", "-p", "-t", session).stdout;
-    }
-    return text;
-  };
-  const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
-    tmux("send-keys", "-t", session, "C-u", ...keys);
-    return wait(wanted);
-  };
+  const pane = tmuxPane(`env -i HOME=${cwd} TERM=xterm PATH=/usr/bin:/bin ${start}`, { width: 200 });
+  const screen = (keys: string[], wanted: RegExp): Promise<string> => pane.screen(["C-u", ...keys], wanted);
   const tab = async (line: string, wanted: RegExp): Promise<string> => {
-    tmux("send-keys", "-t", session, "C-u", "C-l");
-    await wait(/^\s*ready[%$]\s*$/);
-    tmux("send-keys", "-t", session, line, "Tab");
-    return wait(wanted);
+    pane.send("C-u", "C-l");
+    await pane.wait(/^\s*ready[%$]\s*$/);
+    return pane.screen([line, "Tab"], wanted);
   };
   const setup =
     shell === "zsh"
@@ -81,10 +59,10 @@ async function shellSession(shell: "bash" | "zsh", file: string, cwd: string): P
     // The prompt's space is not matched: capture-pane drops the spaces at the end of a line.
     await screen([setup, "Enter"], /^ready[%$]/m);
   } catch (e) {
-    tmux("kill-server");
+    pane.close();
     throw e;
   }
-  return { screen, tab, close: () => tmux("kill-server") };
+  return { screen, tab, close: pane.close };
 }
 
 /** A description each shell must show as it is written: quotes of every kind, brackets, a colon, a backslash, `$(...)`. */

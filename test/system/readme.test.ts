@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { cliPath, fixture, runCli } from "../helpers/cli.js";
+import { missing, tmuxPane } from "../helpers/shells.js";
 import { tempDir } from "../helpers/temp.js";
 import { otherUser } from "../helpers/users.js";
 
@@ -45,13 +46,6 @@ function installLines(): Map<string, string[]> {
     }
   }
   return groups;
-}
-
-/** Whether a command is installed; in CI a missing one fails the test instead of skipping it (.ci/run installs them). */
-function missing(command: string): string | false {
-  if (spawnSync("sh", ["-c", `command -v ${command}`]).status === 0) return false;
-  if (process.env.CI) assert.fail(`${command} is not installed`);
-  return `${command} is not installed`;
 }
 
 /**
@@ -157,25 +151,14 @@ describe("README: the completion install lines, run as written on a fresh accoun
     assert.equal(install.status, 0, install.stderr);
     assert.match(fs.readFileSync(target(lines, "zsh", account.home), "utf8"), /^#compdef dropkit$/m);
     // A real interactive zsh (it reads the ~/.zshrc the lines wrote), driven through tmux as a terminal.
-    const socket = path.join(tempDir("dropkit-readme-tmux-"), "tmux.sock");
-    const tmux = (...args: string[]) => spawnSync("tmux", ["-S", socket, ...args], { encoding: "utf8" });
     const start = ["env", "-i", ...account.env, "zsh", "-i"];
     const shell = (account.other ? ["runuser", "-u", otherUser.user.name, "--", ...start] : start).map((w) => `'${w}'`).join(" ");
-    tmux("new-session", "-d", "-s", "readme", "-x", "150", "-y", "40", "-c", account.drop, shell);
+    const pane = tmuxPane(shell, { width: 150, cwd: account.drop });
     try {
-      const screen = async (keys: string[], wanted: RegExp): Promise<string> => {
-        tmux("send-keys", "-t", "readme", ...keys);
-        let text = "";
-        for (let i = 0; i < 150 && !wanted.test(text); i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          text = tmux("capture-pane", "-p", "-t", "readme").stdout;
-        }
-        return text;
-      };
-      await screen([`cd '${account.drop}' && PS1='ready%% '`, "Enter"], /ready%/);
-      assert.match(await screen(["C-u", "dropkit create --theme=", "Tab"], /auto +forest +none +ocean/), /auto +forest +none +ocean/);
+      await pane.screen([`cd '${account.drop}' && PS1='ready%% '`, "Enter"], /ready%/);
+      assert.match(await pane.screen(["C-u", "dropkit create --theme=", "Tab"], /auto +forest +none +ocean/), /auto +forest +none +ocean/);
     } finally {
-      tmux("kill-server");
+      pane.close();
     }
   });
 });
