@@ -288,39 +288,24 @@ const directoryCases: Array<{ line: string; fish: string[]; screen: RegExp; not?
 ];
 
 describe("completion after -C <dir>", () => {
-  test("bash: in an interactive bash, Tab completes -C's directories, and the command and names after it", {
-    skip: missing("bash") || missing("tmux"),
-  }, async () => {
-    const work = tree();
-    const bash = await shellSession("bash", script("bash"), work);
-    try {
-      for (const { line, screen, not } of directoryCases) {
-        const shown = await bash.tab(line, screen);
-        assert.match(shown, screen, line);
-        if (not) assert.doesNotMatch(shown, not, line);
+  for (const shell of ["bash", "zsh"] as const) {
+    test(`${shell}: in an interactive ${shell}, Tab completes -C's directories, and the command and names after it`, {
+      skip: missing(shell) || missing("tmux"),
+    }, async () => {
+      const work = tree();
+      const session = await shellSession(shell, script(shell), work);
+      try {
+        for (const { line, screen, not } of directoryCases) {
+          const shown = await session.tab(line, screen);
+          assert.match(shown, screen, line);
+          if (not) assert.doesNotMatch(shown, not, line);
+        }
+      } finally {
+        session.close();
       }
-    } finally {
-      bash.close();
-    }
-    assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
-  });
-
-  test("zsh: in an interactive zsh, Tab completes -C's directories, and the command and names after it", {
-    skip: missing("zsh") || missing("tmux"),
-  }, async () => {
-    const work = tree();
-    const zsh = await shellSession("zsh", script("zsh"), work);
-    try {
-      for (const { line, screen, not } of directoryCases) {
-        const shown = await zsh.tab(line, screen);
-        assert.match(shown, screen, line);
-        if (not) assert.doesNotMatch(shown, not, line);
-      }
-    } finally {
-      zsh.close();
-    }
-    assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
-  });
+      assert.equal(fs.existsSync(path.join(work, "pwned")), false, "a directory's name ran as code");
+    });
+  }
 
   test("fish: complete -C completes -C's directories, and the command and names after it", { skip: missing("fish") }, () => {
     const work = tree();
