@@ -33,9 +33,14 @@ export function completionScript(shell: Shell, commands: CommandSpec[]): string 
   return shell === "bash" ? bashScript(commands) : shell === "zsh" ? zshScript(commands) : fishScript(commands);
 }
 
+/** `-C <dir>`, when the commands declare it: dropkit takes it before the command as after it (src/cli/directory.ts). */
+function directoryFlag(commands: CommandSpec[]): FlagSpec | undefined {
+  return commands.flatMap((c) => c.flags).find((f) => f.value === "directories");
+}
+
 /** The flags taken before the command: `-C <dir>` (when the commands declare it), `--help` and `--version`. */
 function topFlags(commands: CommandSpec[]): FlagSpec[] {
-  const directory = commands.flatMap((c) => c.flags).find((f) => f.value === "directories");
+  const directory = directoryFlag(commands);
   return [
     ...(directory ? [directory] : []),
     { names: ["--help"], description: "print the help" },
@@ -413,7 +418,7 @@ function fishScript(commands: CommandSpec[]): string {
     "complete -c dropkit -f",
   ];
   // -C <dir> is taken before the command as after it: one completion, whatever the command.
-  const directory = commands.flatMap((c) => c.flags).find((f) => f.value === "directories");
+  const directory = directoryFlag(commands);
   if (directory) lines.push(`complete -c dropkit ${fishNames(directory)} -x -a '(__dropkit_dirs)' -d ${fishQuote(directory.description)}`);
   for (const c of commands) lines.push(`complete -c dropkit -n "not __dropkit_command" -a ${c.name} -d ${fishQuote(c.description)}`);
   for (const c of commands) {
