@@ -101,6 +101,34 @@ export function startCli(cwd: string, args: string[], env: Record<string, string
   return { child, done, waitFor };
 }
 
+/**
+ * Runs the bin in `cwd` with `args`, loaded by a script that reads what it compiled, with no home (HOME=/nonexistent:
+ * no code cache unless `env` names a cache directory); returns the exit code, the output and the bundles the run
+ * compiled, in order (the bin's `bundles`).
+ */
+export function runBundles(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string; bundles: string[] } {
+  const result = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
+const bin = require(${JSON.stringify(cliPath)});
+process.on("exit", () => process.stderr.write("\\nbundles=" + JSON.stringify(bin.bundles) + "\\n"));`,
+    ],
+    {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", GIT_CEILING_DIRECTORIES: path.dirname(rootOf(cwd)), ...env },
+      encoding: "utf8",
+    },
+  );
+  const bundles = JSON.parse(/bundles=(.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, bundles };
+}
+
 /** The records of one event. */
 export function eventsOf(result: RunResult, event: string): Array<Record<string, any>> {
   return result.records.filter((r) => r.event === event);

@@ -1,11 +1,10 @@
 // The command line on the built CLI: unknown and incomplete flags in any form and place, one usage-error format, --help and --version everywhere, -C <dir>.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { cliPath, eventsOf, fixture, runCli, type RunResult } from "../helpers/cli.js";
+import { eventsOf, fixture, runBundles, runCli, type RunResult } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
@@ -362,21 +361,8 @@ describe("-C <dir>: every command runs as if dropkit was started in <dir>", () =
   test("dropkit -C <dir> config runs the config command's own bundle, and its hand-off to the full CLI enters <dir> once", () => {
     const root = repo();
     const bundles = (args: string[]) => {
-      const result = spawnSync(
-        process.execPath,
-        [
-          "-e",
-          `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
-const bin = require(${JSON.stringify(cliPath)});
-process.on("exit", () => process.stderr.write("\\nBUNDLES " + JSON.stringify(bin.bundles) + "\\n"));`,
-        ],
-        {
-          cwd: root,
-          env: { PATH: process.env.PATH ?? "", HOME: "/nonexistent", GIT_CEILING_DIRECTORIES: path.dirname(root) },
-          encoding: "utf8",
-        },
-      );
-      return { status: result.status, stdout: result.stdout, bundles: JSON.parse(/^BUNDLES (.*)$/m.exec(result.stderr)![1]!) };
+      const run = runBundles(root, args);
+      return { status: run.status, stdout: run.stdout, bundles: run.bundles };
     };
     assert.deepEqual(bundles(["-C", "drop", "config"]).bundles, ["dropkit-config.cjs"]);
     assert.deepEqual(bundles(["--directory=drop", "config"]).bundles, ["dropkit-config.cjs"]);

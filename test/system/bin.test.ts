@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { age, cliPath, fixture } from "../helpers/cli.js";
+import { age, cliPath, fixture, runBundles } from "../helpers/cli.js";
 import { tempDir } from "../helpers/temp.js";
 
 // A drop with one module archive: create needs one (EmptyDrop otherwise).
@@ -191,30 +191,8 @@ describe("the bin's code caches", () => {
 });
 
 describe("config runs a bundle of its own, the config command alone", () => {
-  /** Runs the bin with `args`; returns the exit code, the output and the bundles the run compiled. */
-  function bundlesOf(args: string[]): { status: number | null; stdout: string; stderr: string; bundles: string[] } {
-    const result = spawnSync(
-      process.execPath,
-      [
-        "-e",
-        `process.argv = [process.argv[0], ${JSON.stringify(cliPath)}, ...${JSON.stringify(args)}];
-const bin = require(${JSON.stringify(cliPath)});
-process.on("exit", () => process.stderr.write("\\nbundles=" + JSON.stringify(bin.bundles) + "\\n"));`,
-      ],
-      {
-        cwd: drop,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: "/nonexistent",
-          XDG_CACHE_HOME: tempDir("dropkit-xdg-"),
-          GIT_CEILING_DIRECTORIES: path.dirname(drop),
-        },
-        encoding: "utf8",
-      },
-    );
-    const bundles = JSON.parse(/bundles=(.*)/.exec(result.stderr)?.[1] ?? "null") as string[];
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr, bundles };
-  }
+  /** Runs the bin with `args` in the drop, with a cache directory of its own; returns what `runBundles` does. */
+  const bundlesOf = (args: string[]) => runBundles(drop, args, { XDG_CACHE_HOME: tempDir("dropkit-xdg-") });
 
   test("a config run compiles dropkit-config.cjs only", () => {
     const run = bundlesOf(["config", "--json"]);
