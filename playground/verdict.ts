@@ -3,6 +3,7 @@
 
 import { dropkitKeyInText } from "../src/config/dropkitkey.ts";
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
+import { exitCodes } from "../src/errors.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { looksLikePackageJson } from "./packagejson.ts";
 import type { PageInputs } from "./pageinputs.ts";
@@ -192,7 +193,7 @@ function tooLargeError(source: string, packageJson: boolean, bytes: number): Pro
   const hint = packageJson ? ", or move the dropkit key to a dropkit.config.json" : "";
   return {
     name: "ConfigLoadError" as CoreDiagnostic["name"],
-    exitCode: 65,
+    exitCode: exitCodes.ConfigLoadError,
     path: "",
     source,
     file: source,
@@ -206,7 +207,7 @@ function tooLargeError(source: string, packageJson: boolean, bytes: number): Pro
 function emptyDrop(): Problem {
   return {
     name: "EmptyDrop" as CoreDiagnostic["name"],
-    exitCode: 66,
+    exitCode: exitCodes.EmptyDrop,
     path: "",
     source: cwd,
     message:
@@ -228,7 +229,7 @@ function themePathProblems(answer: Answer, names: string[]): Problem[] {
   return [
     {
       name: "ThemeNotFound",
-      exitCode: 66,
+      exitCode: exitCodes.ThemeNotFound,
       path: "theme",
       source: origin?.source ?? theme.path,
       message:
