@@ -95,24 +95,29 @@ function endOfFlags(argv: string[]): number {
 }
 
 /**
- * The index of the word that names the command: the first that is not a flag nor the value of one given as the next
- * word (clipanion takes flags before the command too: `dropkit --config x.json config`); -1 when that word names no
- * command, or there is none. A command name taken as a flag's value (`dropkit --config create`) is still the command:
- * the flag then has no value, and readFlags says so.
+ * The index of the first word before `--` that is neither a flag nor the value of one given as the next word
+ * (clipanion takes flags before the command too: `dropkit --config x.json config`), or -1 when there is none.
  */
-function commandAt(argv: string[], commands: CommandUsage[]): number {
+function firstWord(argv: string[], commands: CommandUsage[]): number {
   const valued = new Set(commands.flatMap((c) => c.flags.filter((f) => f.value).flatMap((f) => f.names)));
   const end = endOfFlags(argv);
-  let first = -1;
   for (let i = 0; i < end; i++) {
     const word = argv[i]!;
-    if (!isFlag(word)) {
-      first = i;
-      break;
-    }
+    if (!isFlag(word)) return i;
     if (valued.has(word)) i++;
   }
+  return -1;
+}
+
+/**
+ * The index of the word that names the command: the first word (firstWord); -1 when that word names no command, or
+ * there is none. A command name taken as a flag's value (`dropkit --config create`) is still the command: the flag
+ * then has no value, and readFlags says so.
+ */
+function commandAt(argv: string[], commands: CommandUsage[]): number {
+  const first = firstWord(argv, commands);
   if (first !== -1) return commands.some((c) => c.name === argv[first]) ? first : -1;
+  const end = endOfFlags(argv);
   const names = new Set(commands.map((c) => c.name));
   for (let i = 0; i < end; i++) if (names.has(argv[i]!)) return i;
   return -1;
@@ -120,14 +125,9 @@ function commandAt(argv: string[], commands: CommandUsage[]): number {
 
 /** No command named: an unknown one (with the closest), or flags with no command at all. */
 async function noCommand(argv: string[], commands: CommandUsage[]): Promise<Problem> {
-  const valued = new Set(commands.flatMap((c) => c.flags.filter((f) => f.value).flatMap((f) => f.names)));
-  const end = endOfFlags(argv);
-  let word: string | undefined;
-  for (let i = 0; i < end && word === undefined; i++) {
-    if (!isFlag(argv[i]!)) word = argv[i];
-    else if (valued.has(argv[i]!)) i++;
-  }
-  if (word !== undefined) {
+  const at = firstWord(argv, commands);
+  if (at !== -1) {
+    const word = argv[at]!;
     const guess = await closest(
       word,
       commands.map((c) => c.name),
