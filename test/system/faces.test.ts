@@ -1,5 +1,5 @@
 // The small faces of issue 36 on the built CLI: a blank theme, the corrupt cache's copy named, colour levels, the
-// package.json dropkit object's place, init's --exclude help, the packed package.json, and the schema against the core.
+// package.json dropkit object's place and init's --exclude help (the packed package.json: package.test.ts).
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { cliPath, eventsOf, fixture, runCli } from "../helpers/cli.js";
-import { packRepo, repoRoot, run } from "../helpers/pack.js";
 import { hasScript } from "../helpers/pty.js";
 
 const zip = { zip: { "readme.txt": "x" } };
@@ -216,30 +215,5 @@ describe("init --help says what --exclude does for init", () => {
     const run = runCli(root, ["init", "--yes", "--exclude=shop"]);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(root, "dropkit.config.json"), "utf8")).modules, { exclude: ["shop"] });
-  });
-});
-
-describe("the published package.json has no scripts, while the repository's still builds on install", () => {
-  test("the packed package.json is the repository's without scripts and devDependencies; every file npm selects is packed", () => {
-    const { tarball, files } = packRepo();
-    const packed = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], repoRoot).stdout) as Record<string, unknown>;
-    const repo = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Record<string, unknown>;
-    assert.equal("scripts" in packed, false, JSON.stringify(packed.scripts));
-    assert.equal("devDependencies" in packed, false);
-    const { scripts, devDependencies: _dev, ...rest } = repo;
-    assert.deepEqual(packed, rest);
-    // npm install and npm ci in the repository (and an install from git) still build.
-    assert.equal((scripts as Record<string, string>).prepare, "npm run build");
-    const listed = JSON.parse(run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot).stdout)[0].files.map(
-      (f: { path: string }) => f.path,
-    );
-    assert.deepEqual(files, listed.sort());
-    assert.ok(files.includes("dist/dropkit.cjs") && files.includes("schema.json"));
-  });
-
-  test("npm publish of the repository itself stops before packing anything, and says to publish the staged tarball", () => {
-    const result = run("npm", ["publish", "--dry-run"], repoRoot, { allowFailure: true });
-    assert.notEqual(result.status, 0);
-    assert.match(result.stderr, /published from its staged tarball.*npm run pack.*npm publish \.\/dropkit-<version>\.tgz/);
   });
 });

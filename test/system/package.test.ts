@@ -50,14 +50,34 @@ describe("the packed files", () => {
     }
   });
 
-  test("the packed package.json has no scripts (no install script runs in a consumer's install), and patches/ is not shipped", () => {
-    const manifest = JSON.parse(run("tar", ["-xOzf", tarball, "package/package.json"], root).stdout);
-    assert.equal(manifest.scripts, undefined);
-    assert.ok(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.postinstall, "the repository's install patches");
+  test("the packed package.json is the repository's without scripts and devDependencies (no install script runs in a consumer's install)", () => {
+    const packed = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], root).stdout) as Record<string, unknown>;
+    const repo = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as Record<string, unknown>;
+    assert.equal("scripts" in packed, false, JSON.stringify(packed.scripts));
+    assert.equal("devDependencies" in packed, false);
+    const { scripts, devDependencies: _dev, ...rest } = repo;
+    assert.deepEqual(packed, rest);
+    // npm install and npm ci in the repository (and an install from git) still build, and patch the dependencies.
+    assert.equal((scripts as Record<string, string>).prepare, "npm run build");
+    assert.ok((scripts as Record<string, string>).postinstall, "the repository's install patches");
+  });
+
+  test("every file npm selects is packed, and patches/ is not shipped", () => {
+    const listed = JSON.parse(run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], root).stdout)[0].files.map(
+      (f: { path: string }) => f.path,
+    );
+    assert.deepEqual(files, listed.sort());
+    assert.ok(files.includes("dist/dropkit.cjs") && files.includes("schema.json"));
     assert.deepEqual(
       files.filter((file) => file.startsWith("patches/")),
       [],
     );
+  });
+
+  test("npm publish of the repository itself stops before packing anything, and says to publish the staged tarball", () => {
+    const result = run("npm", ["publish", "--dry-run"], root, { allowFailure: true });
+    assert.notEqual(result.status, 0);
+    assert.match(result.stderr, /published from its staged tarball.*npm run pack.*npm publish \.\/dropkit-<version>\.tgz/);
   });
 
   test("the LICENSE is the MIT license package.json names, and is shipped", () => {
