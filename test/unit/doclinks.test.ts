@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens; a repeated one gets -1, -2. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading
     .trim()
     .toLowerCase()
@@ -19,7 +19,7 @@ export function slug(heading: string): string {
 }
 
 /** Every anchor of a Markdown text (headings outside code fences, and explicit `<a id>`/`<a name>`). */
-export function anchors(text: string): Set<string> {
+function anchors(text: string): Set<string> {
   const found = new Set<string>();
   const seen = new Map<string, number>();
   let fenced = false;
