@@ -25,6 +25,8 @@ import {
 } from "./render.ts";
 import type { Answer, Step } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
+// copyText alone: the rest of tools.ts (Format, Export) is the later part's, and the bundle keeps only what is imported.
+import { copyText } from "./tools.ts";
 import { byId, ui } from "./ui.ts";
 import { fileBytes, judge, type Verdict } from "./verdict.ts";
 import { openPageCore, type PageCore } from "./wasm.ts";
@@ -588,16 +590,6 @@ async function writeHash(): Promise<void> {
 function keepOffline(): void {
   if (location.protocol === "file:" || !("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("./sw.js").catch(() => undefined);
-}
-
-/** Copies a text; false when the browser does not allow it (no secure context, no permission). */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function setStatus(text: string, tone: "good" | "bad"): void {
