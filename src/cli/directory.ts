@@ -3,7 +3,7 @@
 import { type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { Problem } from "../output/log.js";
-import { usageProblem } from "./usage.js";
+import { isFlag, usageProblem } from "./usage.js";
 
 /**
  * Takes every `-C <dir>` out of `argv` (also `-C<dir>`, `-C=<dir>`, `--directory <dir>` and `--directory=<dir>`,
@@ -30,7 +30,7 @@ export function enterDirectories(argv: string[]): { argv: string[]; problem?: Pr
       flag = word;
       dir = argv[i + 1];
       // The next word is the directory unless it reads as a flag, as for every flag of dropkit.
-      if (dir === undefined || (dir.startsWith("-") && dir !== "-")) return { argv, problem: missingDirectory(word, dir) };
+      if (dir === undefined || isFlag(dir)) return { argv, problem: missingDirectory(word, dir) };
       i++;
     } else if (word.startsWith("--directory=")) {
       flag = "--directory";

@@ -81,12 +81,12 @@ export async function closest(name: string, candidates: string[]): Promise<strin
   return loadCore().suggest(name, candidates);
 }
 
-// --- helpers ---
-
 /** Whether a word is read as a flag: clipanion takes `-` alone as a value, and everything after `--` as arguments. */
-function isFlag(word: string): boolean {
+export function isFlag(word: string): boolean {
   return word.startsWith("-") && word !== "-";
 }
+
+// --- helpers ---
 
 /** The index of `--` in `argv` (its length when there is none): no word after it is a flag. */
 function endOfFlags(argv: string[]): number {
