@@ -86,6 +86,11 @@ export function candidatesFor(
   return [fix, removal];
 }
 
+/** The `textOf` of the inputs: the current text of a simulated file, the config's (at `configSource`) or a preset file's. */
+export function textsOf(state: PageInputs, configSource: string): (file: string) => string | undefined {
+  return (file) => (file === configSource ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+}
+
 /** The inputs with a fix applied; undefined when the text it edits has changed since (the fix is then stale). */
 export function applyToState(state: PageInputs, fix: Fix, configSource: string): PageInputs | undefined {
   const edit = fix.edit;

@@ -4,7 +4,7 @@ import type { EditorView } from "@codemirror/view";
 import wasmDeflated from "virtual:dropkit-wasm";
 import { formatValue } from "../src/output/table.ts";
 import { addLater, changeText, createEditor } from "./editor.ts";
-import { applyToState, candidatesFor, type Fix, isSafe, locate, offsetOf } from "./fixes.ts";
+import { applyToState, candidatesFor, type Fix, isSafe, locate, offsetOf, textsOf } from "./fixes.ts";
 import { applyInputs, presetChoice, presetNames, readInputs, showNotes, themesAndModules } from "./form.ts";
 import { valueEnd } from "./jsontext.ts";
 import { inFolder, parseEnv, parseFlags } from "./layers.ts";
@@ -277,7 +277,7 @@ function higherLayers(state: PageInputs): boolean {
 function render(v: Verdict, state: PageInputs): void {
   showNotes(ui.envNotes, v.envNotes);
   showNotes(ui.archivesNotes, v.archiveNotes);
-  const textOf = (file: string) => (file === v.source ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+  const textOf = textsOf(state, v.source);
   const setVariables = new Set(Object.keys(parseEnv(state.env).vars));
   const inputBytes = v.bytes + state.presetFiles.reduce((sum, f) => sum + f.text.length, 0);
   let budget = inputBytes <= verifyBudgetBytes / 8 ? verifyBudgetBytes : 0;
@@ -323,14 +323,17 @@ function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem:
   for (const fix of candidates) {
     if (rejected.has(fixKey(fix))) continue;
     if (!verify()) return fix;
-    if (safe(fix, v, state, fixesProblem)) return fix;
+    if (tried(fix, v, state, fixesProblem)) return fix;
   }
   return undefined;
 }
 
-function safe(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): boolean {
+/** The inputs with a fix applied and their verdict, when the fix still applies and is safe (it adds no problem). */
+function tried(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): { state: PageInputs; verdict: Verdict } | undefined {
   const applied = applyToState(state, fix, v.source);
-  return applied !== undefined && isSafe(v, judge(core, applied, { explain: false }), fix, fixesProblem);
+  if (!applied) return undefined;
+  const after = judge(core, applied, { explain: false });
+  return isSafe(v, after, fix, fixesProblem) ? { state: applied, verdict: after } : undefined;
 }
 
 /** A value that a layer overrides, where it is written (`file`, `line`, `column`), and what wins. */
@@ -505,18 +508,12 @@ function applyAllFixes(): void {
   let current = judge(core, state, { explain: false });
   let count = 0;
   for (let round = 0; round < 100; round++) {
-    const v = current;
-    const now = state;
-    const textOf = (file: string) => (file === v.source ? now.config : now.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+    const textOf = textsOf(state, current.source);
     let next: { state: PageInputs; verdict: Verdict } | undefined;
-    for (const problem of v.problems) {
+    for (const problem of current.problems) {
       for (const fix of candidatesFor(problem, textOf)) {
-        const applied = applyToState(now, fix, v.source);
-        const after = applied && judge(core, applied, { explain: false });
-        if (applied && after && isSafe(v, after, fix, true)) {
-          next = { state: applied, verdict: after };
-          break;
-        }
+        next = tried(fix, current, state, true);
+        if (next) break;
       }
       if (next) break;
     }
