@@ -66,6 +66,6 @@ export type MachineTable = ReadonlyMap<string, ShippedMachine>;
  * context gets none, so that compiling fails as clipanion's does.
  */
 export function shippedMachine(builders: ReadonlyArray<MachineBuilder>, table: MachineTable): Machine | undefined {
-  if (table.size === 0 || builders.some((b) => b.context === undefined)) return undefined;
+  if (builders.some((b) => b.context === undefined)) return undefined;
   return table.get(machineKey(builders))?.(builders);
 }
