@@ -30,8 +30,13 @@ const bundled: CommandList = { commands, describingCommands, partial, shippedMac
 /** Whether this bundle holds only some of the commands, and hands what they cannot parse to the full CLI. */
 export const partialCli = partial;
 
+/** Every command of a list, as the full CLI registers them: the one place that says so, for a run and for its parser. */
+function inFullCli(listed: ReadonlyArray<CommandClass>): ReadonlyArray<CommandClass> {
+  return [...listed, VersionCommand];
+}
+
 /** Every command, as the full CLI registers them. */
-export const fullCommands: ReadonlyArray<CommandClass> = [...commands, VersionCommand];
+export const fullCommands: ReadonlyArray<CommandClass> = inFullCli(commands);
 
 /**
  * The commands an argv whose first word is `first` is parsed by before the full CLI, or none. Paths are fixed and
@@ -70,6 +75,6 @@ export const bundledMachine = (builders: ReadonlyArray<MachineBuilder>) => shipp
 export function everyCli(list: CommandList = bundled): DropkitCli[] {
   const firsts = new Set(list.commands.flatMap((c) => (c.paths ?? []).map((path) => path[0])));
   const lists = [...firsts].map((first) => namedCommands(first, list)).filter((named) => named.length > 0);
-  if (!list.partial) lists.push([...list.commands, VersionCommand]);
+  if (!list.partial) lists.push(inFullCli(list.commands));
   return lists.map((registered) => buildCli(registered, { binaryVersion: "", enableColors: false }, list.shippedMachines));
 }
