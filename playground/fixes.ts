@@ -37,7 +37,7 @@ function foundIn(message: string): string | undefined {
  * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's); `setVariables`,
  * the variables the environment sets.
  */
-export function fixFor(
+function fixFor(
   problem: CoreDiagnostic | CoreWarning,
   textOf: (file: string) => string | undefined,
   setVariables: ReadonlySet<string> = new Set(),
@@ -193,7 +193,7 @@ function stringEnd(text: string, from: number): number | undefined {
 }
 
 /** The environment text with one variable's value item replaced, or the variable renamed. */
-export function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }>): string {
+function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }>): string {
   return env
     .split("\n")
     .map((line) => {

@@ -10,7 +10,7 @@ export interface Token {
 const WHITESPACE = /[ \t\n\r]/;
 
 /** The token starting at `at` (after whitespace), or undefined at the end of the text. */
-export function tokenAt(text: string, at: number): Token | undefined {
+function tokenAt(text: string, at: number): Token | undefined {
   let i = at;
   while (i < text.length && WHITESPACE.test(text[i]!)) i++;
   if (i >= text.length) return undefined;

@@ -139,7 +139,7 @@ export function judge(core: PageCore, state: PageInputs, options: JudgeOptions):
 }
 
 /** The file the text is: the user's choice, or auto-detected (a top-level `dropkit` key makes a package.json, as nothing else does). */
-export function fileOf(state: PageInputs): ConfigFile | null {
+function fileOf(state: PageInputs): ConfigFile | null {
   if (state.format === "none") return null;
   if (state.format === "json") return "dropkit.config.json";
   if (state.format === "package.json") return "package.json";
@@ -156,7 +156,7 @@ function exitOf(problems: Problem[]): Exit {
  * Whether discovery takes a package.json as the config (src/config/discovery.ts, `readPackageJson`): it holds a
  * top-level `dropkit` key, or does not parse but mentions `"dropkit"`; one over the limit, when `"dropkit"` is anywhere in it.
  */
-export function packageJsonIsRead(text: string, tooLarge: boolean): boolean {
+function packageJsonIsRead(text: string, tooLarge: boolean): boolean {
   if (!text.includes('"dropkit"')) return false;
   if (tooLarge) return true;
   // The one-pass scan answers the common case without building the document.
@@ -166,7 +166,7 @@ export function packageJsonIsRead(text: string, tooLarge: boolean): boolean {
 }
 
 /** Bytes of UTF-8 for a text (a lone surrogate is written as U+FFFD, 3 bytes, as TextEncoder writes it). */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -241,7 +241,7 @@ function themePathProblems(answer: Answer, names: string[]): Problem[] {
 }
 
 /** The top-level keys of a text that are near `dropkit` (a letter case, a letter or two off): the key the user meant, most likely. */
-export function nearDropkitKeys(text: string): Array<{ key: string; from: number; to: number }> {
+function nearDropkitKeys(text: string): Array<{ key: string; from: number; to: number }> {
   const found: Array<{ key: string; from: number; to: number }> = [];
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -296,7 +296,7 @@ function notReadNotes(text: string, source: string): Note[] {
 }
 
 /** `line:column` of an offset, as the core counts them: lines end at "\n" only, columns in UTF-16 code units. */
-export function lineColumn(text: string, offset: number): string {
+function lineColumn(text: string, offset: number): string {
   const start = text.lastIndexOf("\n", offset - 1) + 1;
   let line = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) line++;
