@@ -1,5 +1,7 @@
 // The help's colours at the depth asked for: clipanion's rich format draws its headers in 256 colours whatever the depth, one code out of range.
 
+import { forcedColor } from "../output/log.js";
+
 /** How the help marks its parts: clipanion's `format` interface. */
 export interface HelpFormat {
   header: (text: string) => string;
@@ -17,8 +19,8 @@ export type ColorLevel = 1 | 2 | 3;
  * At least 16: colours are on (src/output/log.ts, `shouldColor`) whatever else FORCE_COLOR says.
  */
 export function colorLevel(env: NodeJS.ProcessEnv, depth: () => number): ColorLevel {
-  const force = env.FORCE_COLOR?.trim().toLowerCase();
-  if (force !== undefined && force !== "" && force !== "0" && force !== "false") {
+  const force = forcedColor(env);
+  if (typeof force === "string") {
     // A number above 3 is 24-bit, as supports-color caps it; anything else (true, yes) is 16 colours.
     const n = Number.parseInt(force, 10);
     return n >= 3 ? 3 : n === 2 ? 2 : 1;

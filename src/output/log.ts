@@ -158,7 +158,17 @@ export function earlyLogFormat(flag: string | undefined, env: NodeJS.ProcessEnv)
  */
 export function shouldColor(target: LogTarget, env: NodeJS.ProcessEnv): boolean {
   if (env.NO_COLOR) return false;
-  const force = env.FORCE_COLOR;
-  if (force) return force !== "0" && force.toLowerCase() !== "false";
+  const force = forcedColor(env);
+  if (force !== undefined) return force !== null;
   return target.isTTY === true && env.TERM !== "dumb";
+}
+
+/**
+ * What `FORCE_COLOR` asks for, read once for the log and the help: undefined when it is unset or empty, null when it
+ * turns colours off ("0" or "false"), else its value, trimmed and in lower case ("1", "2", "3", "true", ...).
+ */
+export function forcedColor(env: NodeJS.ProcessEnv): string | null | undefined {
+  const force = env.FORCE_COLOR?.trim().toLowerCase();
+  if (force === undefined || force === "") return undefined;
+  return force === "0" || force === "false" ? null : force;
 }
