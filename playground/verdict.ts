@@ -4,14 +4,15 @@
 import { dropkitKeyInText } from "../src/config/dropkitkey.ts";
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { exitCodes } from "../src/errors.ts";
+import { limits, sizeText } from "../src/files/sizes.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
 import { looksLikePackageJson } from "./packagejson.ts";
 import type { PageInputs } from "./pageinputs.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import type { PageCore } from "./wasm.ts";
 
-/** The CLI's limit on one config file, in bytes of UTF-8 (src/files/limits.ts, `limits.fileBytes`). */
-export const fileBytes = 1024 * 1024;
+/** The CLI's limit on one config file, in bytes of UTF-8. */
+export const fileBytes = limits.fileBytes;
 
 /** The file the editor's text is judged as: the name it has in the simulated folder, or none ("read as: no config file"). */
 export type ConfigFile = "dropkit.config.json" | "package.json";
@@ -179,13 +180,6 @@ function utf8Length(text: string): number {
     } else bytes += 2;
   }
   return bytes;
-}
-
-/** `1.2 MiB (1,234,567 bytes)`, as the CLI writes a size (src/files/limits.ts, `sizeText`). */
-function sizeText(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  const short = mib >= 1 ? `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
-  return `${short} (${bytes.toLocaleString("en-US")} bytes)`;
 }
 
 /** The CLI's ConfigLoadError for a config over the limit (src/files/judged.ts, `tooLarge`). */
