@@ -1,6 +1,7 @@
 // What the language server knows beside a document's text: the core, its environment and the drop a config is in (Node side).
 
 import type { Core } from "../core/host.js";
+import type { ResolveDone } from "../core/protocol.js";
 
 /** What the server hands its features: read with Node APIs here, so that src/editor/ stays browser-safe. */
 export interface ServerContext {
@@ -10,4 +11,6 @@ export interface ServerContext {
   readonly env: Readonly<Record<string, string>>;
   /** The file path of a document's URI, or undefined when it is not a file. */
   pathOf(uri: string): string | undefined;
+  /** The core's answer for the latest text of an open config document whose diagnostics were published; undefined before, or for others. */
+  answerOf(uri: string): ResolveDone | undefined;
 }
