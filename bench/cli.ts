@@ -2,7 +2,7 @@
 // The peers find the same file; the runtime is the one BENCH_RUNTIME names.
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +46,29 @@ writeFileSync(
 const jsonCwd = path.join(jsonRepo, "a/b/c/d/e");
 const tsCwd = path.join(tsRepo, "a/b/c/d/e");
 
+// The `.ts` forms the README documents: the config's type imported as a type only, and `defineConfig` from "dropkit";
+// each in a project that installed dropkit (its package copied into node_modules) and in one that did not.
+const tsForms = {
+  "type import": `import type { DropkitConfig } from "dropkit";\n\nconst config: DropkitConfig = ${JSON.stringify(config)};\nexport default config;\n`,
+  defineConfig: `import { defineConfig } from "dropkit";\n\nexport default defineConfig(${JSON.stringify(config)});\n`,
+};
+const formCwd = (form: keyof typeof tsForms, installed: boolean): string => {
+  const dir = path.join(repo, `${form === "defineConfig" ? "define" : "type"}-${installed ? "installed" : "bare"}`);
+  mkdirSync(path.join(dir, ".git"), { recursive: true });
+  mkdirSync(path.join(dir, "a/b/c/d/e"), { recursive: true });
+  writeFileSync(path.join(dir, "dropkit.config.ts"), tsForms[form]);
+  if (installed) {
+    const target = path.join(dir, "node_modules/dropkit");
+    mkdirSync(target, { recursive: true });
+    cpSync(path.join(root, "package.json"), path.join(target, "package.json"));
+    cpSync(path.join(root, "dist"), path.join(target, "dist"), {
+      recursive: true,
+      filter: (from) => !from.includes(`${path.sep}playground`),
+    });
+  }
+  return path.join(dir, "a/b/c/d/e");
+};
+
 // The peers load the same JSON file, found by the same upward search, in a process of their own (bench/peers/).
 const lilconfigScript = path.join(root, "bench/peers/lilconfig.cjs");
 const cosmiconfigScript = path.join(root, "bench/peers/cosmiconfig.cjs");
@@ -54,7 +77,7 @@ interface Case {
   name: string;
   args: string[];
   cwd: string;
-  /** The case's own XDG_CACHE_HOME (src/files/codecache.ts: jiti's compiled configs in dropkit/jiti, the bin's V8 code caches in dropkit/v8). */
+  /** The case's own XDG_CACHE_HOME (src/files/privatedir.ts: jiti's compiled configs in dropkit/jiti, the bin's V8 code caches in dropkit/v8). */
   cacheHome?: string;
   before?: () => void;
 }
@@ -94,6 +117,26 @@ const cases: Case[] = [
     cacheHome: tsFirst,
     before: () => rmSync(path.join(tsFirst, "dropkit"), { recursive: true, force: true }),
   },
+  // The documented forms, warm and on a first run (BENCH_FORMS=0 leaves them out).
+  ...(process.env.BENCH_FORMS === "0"
+    ? []
+    : (["type import", "defineConfig"] as const).flatMap((form) =>
+        [true, false].flatMap((installed): Case[] => {
+          const cwd = formCwd(form, installed);
+          const label = `.ts ${form}, ${installed ? "installed" : "not installed"}`;
+          const first = cacheHomeFor(`${label} first`);
+          return [
+            { name: `${label}, warm`, args: [bin, "config"], cwd, cacheHome: cacheHomeFor(`${label} warm`) },
+            {
+              name: `${label}, first run`,
+              args: [bin, "config"],
+              cwd,
+              cacheHome: first,
+              before: () => rmSync(path.join(first, "dropkit"), { recursive: true, force: true }),
+            },
+          ];
+        }),
+      )),
 ];
 
 const measured = benchEnvironment();
@@ -146,7 +189,7 @@ for (const [j, c] of cases.entries()) {
   const m = median(times[j]!);
   const b = best(times[j]!);
   console.log(
-    `  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`,
+    `  ${c.name.padEnd(52)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}x   best ${b.toFixed(1).padStart(7)} ms  ${(b / baseBest).toFixed(2)}x`,
   );
 }
 for (const line of skipped) console.log(`  not run here: ${line}`);

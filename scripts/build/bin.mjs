@@ -1,5 +1,5 @@
 // The bin, dist/dropkit.cjs, from its source src/cli/bin.ts: the build's values (the bundles' wrapper and hashes) come in by
-// esbuild's define, and what it uses of src/files/codecache.ts is bundled in.
+// esbuild's define, and what it uses of src/files/privatedir.ts is bundled in.
 
 import { chmodSync } from "node:fs";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { lazyBuiltins, wrapper } from "./bundles.mjs";
 
 /**
- * src/files/codecache.ts bounds its reads with src/files/limits.ts, whose error messages (src/errors.ts) the bin never
+ * src/files/privatedir.ts bounds its reads with src/files/limits.ts, whose error messages (src/errors.ts) the bin never
  * needs: marked free of side effects, that module is left out (code the bin would compile on every run).
  */
 const noErrors = {
@@ -35,9 +35,6 @@ export async function buildBin(hashes) {
       __DROPKIT_CONFIG_HASH__: JSON.stringify(hashes.config),
     },
     plugins: [lazyBuiltins(["node:os"]), noErrors],
-    // The bin is the one file Node compiles without a code cache, on every run: without comments and indentation, it
-    // compiles sooner (docs/performance.md#tricks-in-place).
-    minifyWhitespace: true,
     legalComments: "none",
     logLevel: "warning",
   });

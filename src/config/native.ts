@@ -67,11 +67,14 @@ export async function importNative(
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
   const own = nativeTypeScript() === "import";
-  // Bun has no hook that could make `dropkit` the running one for this file alone: a config that needs that alias goes to jiti.
-  if (own && /(?:\bfrom|(?<![\w$.])import)\s*(["'])dropkit(?:\/[^"'\n]*)?\1/.test(source) && aliases() !== undefined)
-    return { why: "it imports dropkit, which only jiti can alias on this runtime" };
-  if (own) serveOnBun(file, source);
-  else installHooks();
+  // Bun has no resolve hook that could make `dropkit` the running one for this file alone (its runtime plugins' onResolve
+  // is not asked for bare names): the text Bun is served names the running package's files instead.
+  if (own) {
+    const alias = importsDropkitValue(source) ? aliases() : undefined;
+    const served = alias === undefined ? source : aliased(source, alias);
+    if (served === undefined) return { why: "it imports dropkit in a form only jiti can alias on this runtime" };
+    serveOnBun(file, served);
+  } else installHooks();
   const load = String(++loads);
   loadAliases.set(load, own ? undefined : aliases());
   // The entry's code is the judged text: the load hook serves it, and never reads the file by name.
@@ -108,6 +111,49 @@ const loadAliases = new Map<string, Record<string, string> | undefined>();
 const entrySources = new Map<string, { file: string; source: string }>();
 /** Errors the hooks threw to hand a file to jiti: thrown while linking, before any code ran. */
 const fallbacks = new WeakSet<object>();
+
+/**
+ * Whether `source` imports something of `dropkit` that is still there once its types are erased: a value import, a
+ * re-export, or a bare `import "dropkit"`. `import type`, `export type` and an import whose every name is marked `type`
+ * are erased whole (as TypeScript elides them), so they need no alias.
+ */
+export function importsDropkitValue(source: string): boolean {
+  const statements = /(?<![\w$.])(?:(import|export)\s+(type\s+)?([\w$\s{},*]*?)\s*from|import)\s*(["'])dropkit(?:\/[^"'\n]*)?\4/g;
+  for (const m of source.matchAll(statements)) {
+    if (m[2] !== undefined) continue;
+    const clause = m[3] ?? "";
+    const outside = clause.replace(/\{[^}]*\}/, "").replace(/[\s,]/g, "");
+    const specifiers = (/\{([^}]*)\}/.exec(clause)?.[1] ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (m[1] !== undefined && outside === "" && specifiers.length > 0 && specifiers.every((name) => /^type\s/.test(name))) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `source` with each `dropkit` specifier of its import and export statements replaced by the file `alias` names for it
+ * (the running package's), or undefined when one is left that it cannot place: in a statement that does not start its
+ * line, or a subpath the package does not export. A statement keeps its line, and everything before the specifier its
+ * column, so that a throw's `line:column` is still where it was written.
+ */
+export function aliased(source: string, alias: Record<string, string>): string | undefined {
+  let left = false;
+  const text = source.replace(
+    /^([ \t]*(?:import|export)\b[^;'"]*?)(["'])(dropkit(?:\/[^"'\n]*)?)\2/gm,
+    (whole, head: string, quote: string, specifier: string) => {
+      const target = alias[specifier];
+      if (target === undefined || !/^[ \t]*(?:import|export)\s*(?:[\w$\s{},*]*\bfrom\s*)?$/.test(head)) {
+        left = true;
+        return whole;
+      }
+      return `${head}${quote}${target.replace(/[\\"']/g, "\\$&")}${quote}`;
+    },
+  );
+  return left || importsDropkitValue(text) ? undefined : text;
+}
 
 /** Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. */
 function nativeBlocker(source: string): string {

@@ -142,6 +142,24 @@ describe("loading configs", () => {
     assert.ok(!fs.existsSync(path.join(root, "node_modules")));
   });
 
+  test("the documented .ts forms (a type-only import, defineConfig) load without jiti wherever the runtime loads .ts itself", () => {
+    const forms = {
+      "type import":
+        'import type { DropkitConfig } from "dropkit";\n\nconst config: DropkitConfig = { theme: "typed" };\nexport default config;\n',
+      "type names":
+        'import { type DropkitConfig } from "dropkit";\n\nconst config: DropkitConfig = { theme: "typed" };\nexport default config;\n',
+      defineConfig: 'import { defineConfig } from "dropkit";\n\nexport default defineConfig({ theme: "typed" });\n',
+    };
+    for (const [form, text] of Object.entries(forms)) {
+      const root = fixture({ "dropkit.config.ts": text });
+      const { config, run } = configJson(root, [], { DROPKIT_DEBUG: "1" });
+      assert.equal(config.theme, "typed", form);
+      // Node 20 and Deno give every .ts file to jiti ("cannot load it from its judged text"); Node 22.18+ and Bun never for these.
+      const jiti = /compiled by jiti: (.*)/.exec(run.stderr);
+      if (jiti) assert.match(jiti[1]!, /cannot load it from its judged text/, form);
+    }
+  });
+
   test("a project's own installed dropkit wins over the running one", () => {
     const root = fixture({
       "dropkit.config.ts": 'import { defineConfig } from "dropkit";\nexport default defineConfig({ theme: "ocean" });\n',
