@@ -32,7 +32,9 @@ test("Bun is served the running package's files for dropkit's specifiers, every 
   const served = aliased(source, alias)!;
   assert.equal(
     served,
-    'import {\n  defineConfig,\n} from "/opt/dk/dist/index.js";\nimport * as core from \'/opt/dk/dist/core/index.js\';\nexport default defineConfig({ theme: "x" });\n',
+    'import {\n  defineConfig,\n} from "/opt/dk/dist/index.js";\n' +
+      "import * as core from '/opt/dk/dist/core/index.js';\n" +
+      'export default defineConfig({ theme: "x" });\n',
   );
   const beforeQuotes = (text: string) => text.split("\n").map((line) => line.split(/["']/)[0]);
   assert.deepEqual(beforeQuotes(served), beforeQuotes(source));
