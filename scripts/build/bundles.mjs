@@ -1,5 +1,6 @@
-// The CLI's bundles: dist/dropkit-cli.cjs (every command), dist/dropkit-config.cjs (`dropkit config` alone) and the digest
-// pool's worker, each one CommonJS file: one file loaded by Node's CommonJS loader starts much faster than a graph of ES modules.
+// The CLI's bundles: dist/dropkit-cli.cjs (every command), dist/dropkit-config.cjs (`dropkit config` alone), the digest
+// pool's worker and the language server, each one CommonJS file: one file loaded by Node's CommonJS loader starts much
+// faster than a graph of ES modules.
 
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -7,6 +8,9 @@ import { build } from "esbuild";
 
 /** Loaded lazily, only when a .ts/.js config, a deep detect glob or `init`'s prompts need them: kept out of the start-up path. */
 export const external = ["jiti", "tinyglobby", "@clack/prompts"];
+
+/** What every bundle is: one CommonJS file for the Node versions dropkit supports, without license comments. */
+const nodeCommonJs = { bundle: true, platform: "node", format: "cjs", target: "node20", legalComments: "none", logLevel: "warning" };
 
 /**
  * The parameters of the function a bundle is compiled as: CommonJS's, then what the bin (src/cli/bin.ts) gives it:
@@ -76,12 +80,9 @@ const configOnly = {
 /** A bundle of the CLI (src/cli/main.ts), as text; `values` are the build's values for main.ts (its `declare const`s). */
 async function cliBundle(plugins, values) {
   const result = await build({
+    ...nodeCommonJs,
     entryPoints: ["src/cli/main.ts"],
     write: false,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
     external,
     define: {
       // The sources locate package.json and the wasm relative to import.meta.url; in the bundle that is the bundle's own
@@ -94,31 +95,48 @@ async function cliBundle(plugins, values) {
       __DROPKIT_CORE_HASH__: JSON.stringify(values.coreHash),
     },
     plugins: [typanionEsm, lazyBuiltins(["node:os", "node:url", "node:util", "node:module"]), ...plugins],
-    legalComments: "none",
     // The bundles keep their names: shortening them (minifyIdentifiers) made them smaller but cost the stack of an
     // internal error its names (docs/performance.md#tried-and-not-kept).
     minifyWhitespace: true,
-    logLevel: "warning",
   });
   return asFunction(result.outputFiles[0].text);
 }
 
-/** Builds the three bundles: writes the worker's, and returns the text of the two the bin compiles. */
+/** Builds the four bundles: writes the worker's and the language server's, and returns the text of the two the bin compiles. */
 export async function buildBundles(values) {
   const [cli, config] = await Promise.all([cliBundle([], values), cliBundle([configOnly], values)]);
   // The digest pool's worker threads run their own small bundle (the hashing and the zip check), loaded only when
   // archives must be read: see src/archives/digest-pool.ts.
   await build({
+    ...nodeCommonJs,
     entryPoints: ["src/archives/digest-worker.ts"],
     outfile: "dist/digest-worker.cjs",
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    legalComments: "none",
-    logLevel: "warning",
   });
+  await lspBundle(values);
   return { cli, config };
+}
+
+/**
+ * The language server (`dropkit lsp`) is a bundle of its own, dist/dropkit-lsp.cjs, which src/cli/commands/lsp.ts
+ * requires when that command runs: no other command reads or compiles its code (vscode-languageserver and the server).
+ * Node requires it as it is (no code cache: a server starts once per editor session, not once per command).
+ */
+async function lspBundle(values) {
+  await build({
+    ...nodeCommonJs,
+    entryPoints: ["src/lsp/server.ts"],
+    outfile: "dist/dropkit-lsp.cjs",
+    external,
+    // The package's own file in dist/, as the CLI's bundles are (src/installed.ts), its URL made from its name.
+    define: {
+      "import.meta.url": "__dropkitLspUrl",
+      "import.meta.filename": "__filename",
+      "import.meta.dirname": "__dirname",
+      __DROPKIT_VERSION__: JSON.stringify(values.version),
+    },
+    banner: { js: 'var __dropkitLspUrl = require("node:url").pathToFileURL(__filename).href;' },
+    minifyWhitespace: true,
+  });
 }
 
 /**

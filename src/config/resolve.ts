@@ -52,6 +52,9 @@ export interface RunOptions extends LoadConfigOptions {
   explainKey?: string;
 }
 
+/** What answers the core's presets stage: loads the preset files it needs (`loadPresets`). */
+export type PresetStage = typeof loadPresets;
+
 /** The resolved config and how it came about. */
 export interface LoadConfigResult extends ResolveDone {
   /** Which config file was used, how it was found, and which directories were searched. */
@@ -148,6 +151,10 @@ export async function resolveSource(options: {
   flags?: ConfigFlags;
   archives?: string[];
   core?: Core;
+  /** What answers the presets stage: the language server keeps preset files while they are unchanged. @default loadPresets */
+  presets?: PresetStage;
+  /** Ask the core for `explain`: every layer that set each key (`true`), or one key's, checked (as `dropkit config --explain`). */
+  explain?: boolean | string;
 }): Promise<ResolveDone> {
   const request: ResolveRequest = {
     cwd: path.resolve(options.cwd),
@@ -156,7 +163,9 @@ export async function resolveSource(options: {
   };
   if (options.source) request.config = options.source;
   if (options.archives) request.archives = options.archives;
-  return resolveStaged(options.core ?? loadCore(), request, { policy: trustPolicy(options.env ?? {}), fence: null }, []);
+  if (options.explain !== undefined && options.explain !== false) request.explain = options.explain;
+  const trust = { policy: trustPolicy(options.env ?? {}), fence: null };
+  return resolveStaged(options.core ?? loadCore(), request, trust, [], undefined, undefined, undefined, options.presets);
 }
 
 // --- helpers ---
@@ -170,13 +179,14 @@ async function resolveStaged(
   budget: ReadBudget = { used: 0 },
   listing?: FolderListing,
   texts?: Map<string, string>,
+  presets: PresetStage = loadPresets,
 ): Promise<ResolveDone> {
   // Three stages at most; a fourth request means the core and the host disagree about the protocol.
   for (let round = 0; round < 4; round++) {
     const response = core.resolveLayers(request);
     if (response.stage === "done") return response;
     if (response.stage === "presets" && request.presetFiles === undefined) {
-      Object.assign(request, await loadPresets((response as ResolveNeedsPresets).needs, hostWarnings, budget, trust, texts));
+      Object.assign(request, await presets((response as ResolveNeedsPresets).needs, hostWarnings, budget, trust, texts));
     } else if (response.stage === "detect" && request.detected === undefined && request.files === undefined) {
       const candidates = (response as ResolveNeedsDetect).needs.detect;
       const files = candidates.every((c) => c.globs.every(isTopLevelGlob)) ? listTopLevelFiles(request.cwd, listing) : null;

@@ -238,14 +238,16 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
   builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
   required: [...required],
   packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
+  lsp: Object.keys(require.cache).some((k) => k.endsWith("dropkit-lsp.cjs")),
 }) + "\\n"));\n`,
   );
 
-  type Loaded = { builtins: string[]; required: string[]; packages: string[] };
-  /** What a run of the bin loaded. */
-  function loaded(cwd: string, args: string[]): Loaded {
+  type Loaded = { builtins: string[]; required: string[]; packages: string[]; lsp: boolean };
+  /** What a run of the bin loaded; `input` is its stdin. */
+  function loaded(cwd: string, args: string[], input = ""): Loaded {
     const result = spawnSync(process.execPath, ["-r", preload, cliPath, ...args], {
       cwd,
+      input,
       env: {
         PATH: process.env.PATH ?? "",
         HOME: "/nonexistent",
@@ -266,6 +268,8 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
     ...l.builtins.filter((b) => ["worker_threads", "readline", "crypto", "os", "timers/promises", "tty", "module"].includes(b)),
     ...l.required.filter((b) => ["url", "util", "os", "tty", "module"].includes(b)),
     ...l.packages.filter((p) => /^(jiti|@clack)[\\/]/.test(p)),
+    // The language server's bundle: `dropkit lsp` alone requires it.
+    ...(l.lsp ? ["dropkit-lsp.cjs"] : []),
   ];
 
   test("config with a JSON config: no digest pool, hashing, prompts or jiti", () => {
@@ -285,11 +289,37 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
     assert.ok(loaded(root, ["create"]).builtins.includes("crypto"));
     assert.deepEqual(unused(loaded(root, ["create"])), []);
   });
+
+  test("lsp: the language server's bundle, and still no digest pool, prompts or jiti", () => {
+    // A whole session on stdin: initialize, shutdown and exit, after which the server exits with 0.
+    const frame = (message: object) => {
+      const body = JSON.stringify({ jsonrpc: "2.0", ...message });
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const session = [
+      frame({ id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } }),
+      frame({ id: 2, method: "shutdown" }),
+      frame({ method: "exit" }),
+    ].join("");
+    const l = loaded(drop, ["lsp", "--stdio"], session);
+    assert.equal(l.lsp, true);
+    // The server's bundle uses node:module (to be required), node:url and node:util, and vscode-jsonrpc node:os and node:crypto.
+    const server = ["dropkit-lsp.cjs", "module", "url", "util", "os", "crypto"];
+    assert.deepEqual(
+      unused(l).filter((name) => !server.includes(name)),
+      [],
+    );
+  });
 });
 
 describe("what the build writes for start-up (scripts/build/): each trick's output is in the files", () => {
   const dist = path.dirname(cliPath);
   const bundles = ["dropkit-cli.cjs", "dropkit-config.cjs"].map((name) => ({ name, text: fs.readFileSync(path.join(dist, name), "utf8") }));
+
+  test("the language server is a bundle of its own: the CLI's bundles hold none of its code (its framing's Content-Length)", () => {
+    for (const { name, text } of bundles) assert.ok(!text.includes("Content-Length"), `${name} holds the language server's code`);
+    assert.ok(fs.readFileSync(path.join(dist, "dropkit-lsp.cjs"), "utf8").includes("Content-Length"));
+  });
 
   test("each bundle is written as the function the bin compiles, with the bin's own parameters", () => {
     for (const { name, text } of bundles) {

@@ -82,7 +82,7 @@ const hostileSpecs: CommandSpec[] = [
 ];
 
 const cases: Array<[string, string[]]> = [
-  ["dropkit ", ["completion", "config", "create", "help", "init"]],
+  ["dropkit ", ["completion", "config", "create", "help", "init", "lsp"]],
   ["dropkit cr", ["create"]],
   ["dropkit create --th", ["--theme"]],
   ["dropkit create --theme ", ["auto", "forest", "none", "ocean"]],
@@ -91,14 +91,14 @@ const cases: Array<[string, string[]]> = [
   ["dropkit config --log-format ", ["json", "text"]],
   ["dropkit config --explain hooks.", ["hooks.initScriptsDir", "hooks.onFailure", "hooks.postScriptsDir"]],
   ["dropkit init --f", ["--force"]],
-  ["dropkit help ", ["completion", "config", "create", "init"]],
+  ["dropkit help ", ["completion", "config", "create", "init", "lsp"]],
   ["dropkit completion ", ["bash", "fish", "zsh"]],
   // After -C <dir> (before or after the command), the command is found past it, and names come from <dir>.
   ["dropkit -C sub cr", ["create"]],
   ["dropkit -C sub create --theme ", ["auto", "none", "river"]],
   ["dropkit create -C sub --exclude ", ["lake"]],
   ["dropkit --directory sub config --log-format ", ["json", "text"]],
-  ["dropkit -C sub help ", ["completion", "config", "create", "init"]],
+  ["dropkit -C sub help ", ["completion", "config", "create", "init", "lsp"]],
 ];
 
 describe("dropkit completion", () => {
@@ -271,7 +271,7 @@ const directoryCases: Array<{ line: string; fish: string[]; screen: RegExp; not?
   // After -C <dir> in any form, the command is found, and commands and flags complete as without it.
   {
     line: "dropkit -C proj -C inner ",
-    fish: ["completion", "config", "create", "help", "init"],
+    fish: ["completion", "config", "create", "help", "init", "lsp"],
     screen: /config[\s\S]*create[\s\S]*help[\s\S]*init/,
   },
   { line: "dropkit -C my\\ dir init --th", fish: ["--theme"], screen: /dropkit -C my\\ dir init --theme/ },

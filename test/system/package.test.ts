@@ -32,6 +32,7 @@ describe("the packed files", () => {
       "dist/dropkit.cjs",
       "dist/dropkit-cli.cjs",
       "dist/dropkit-config.cjs",
+      "dist/dropkit-lsp.cjs",
       "dist/digest-worker.cjs",
       "dist/dropkit.wasm",
       "dist/index.js",

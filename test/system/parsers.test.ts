@@ -57,7 +57,7 @@ describe("the parsers shipped in the bundles", () => {
     const parsers = inBundle(["--version"], everyParser);
     assert.deepEqual(
       parsers.map((p: { commands: string[] }) => p.commands),
-      [["create"], ["config"], ["init"], ["create", "config", "init", "help", "completion", "-v"]],
+      [["create"], ["config"], ["init"], ["lsp"], ["create", "config", "init", "help", "completion", "lsp", "-v"]],
     );
     for (const parser of parsers) assert.deepEqual(parser, { ...parser, shipped: true, equal: true, used: true });
   });

@@ -30,7 +30,7 @@ describe("shipped parsers", () => {
   });
 
   test("each CLI's shipped machine is the one clipanion compiles, is the one it parses with, and holds its builders' own option arrays", () => {
-    assert.equal(fullTable.size, 4, "create, config and init alone, and the full CLI");
+    assert.equal(fullTable.size, 5, "create, config, init and lsp alone, and the full CLI");
     assert.equal(configTable.size, 1, "config alone");
     for (const [cli, shippedIn] of [
       ...clis().map((c) => [c, fullTable] as const),

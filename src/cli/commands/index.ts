@@ -5,9 +5,10 @@ import { ConfigCommand } from "./config.js";
 import { CreateCommand } from "./create.js";
 import { HelpCommand } from "./help.js";
 import { InitCommand } from "./init.js";
+import { LspCommand } from "./lsp.js";
 
 /** Every command, in the order `dropkit --help` lists them. */
-export const commands = [CreateCommand, ConfigCommand, InitCommand, HelpCommand, CompletionCommand];
+export const commands = [CreateCommand, ConfigCommand, InitCommand, HelpCommand, CompletionCommand, LspCommand];
 
 /** The commands that describe the whole CLI (its help, its completion), so they need every command registered. */
 export const describingCommands: ReadonlySet<unknown> = new Set([HelpCommand, CompletionCommand]);

@@ -1,0 +1,106 @@
+// A config's text resolved as `dropkit config` resolves its file, on every change: preset files are kept while they are unchanged.
+
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { loadPresets } from "../config/presetfiles.js";
+import { type PresetStage, resolveSource } from "../config/resolve.js";
+import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/protocol.js";
+import { DropkitError } from "../errors.js";
+import type { ServerContext } from "./context.js";
+
+/** What a document is resolved with: its folder (the drop), its text as the config, and, for `create`'s view, the drop's archives. */
+export interface TextInput {
+  cwd: string;
+  config: { source: string; format: "json" | "package.json"; text: string };
+  archives?: string[];
+}
+
+/**
+ * Resolves a config's text with the server's environment, as `dropkit config` run in its folder would (no flags):
+ * every problem at once. The warnings of the preset files' search path come first, as the CLI logs them.
+ *
+ * @throws DropkitError for a preset file that cannot be loaded, as `dropkit config` stops on one.
+ */
+export async function resolveText(context: ServerContext, input: TextInput): Promise<ResolveDone> {
+  const warnings: CoreWarning[] = [];
+  const presets: PresetStage = (needs, _warnings, budget, trust, texts) =>
+    keptPresets(needs, warnings, () => loadPresets(needs, warnings, budget, trust, texts));
+  const done = await resolveSource({
+    cwd: input.cwd,
+    source: input.config,
+    env: context.env,
+    core: context.core,
+    archives: input.archives,
+    presets,
+  });
+  return warnings.length > 0 ? { ...done, warnings: [...warnings, ...done.warnings] } : done;
+}
+
+// --- helpers ---
+
+/** A presets stage's answer (or refusal) and its warnings, with the state of the files it was made from. */
+interface Kept {
+  stamp: string;
+  answer?: Awaited<ReturnType<PresetStage>>;
+  error?: DropkitError;
+  warnings: CoreWarning[];
+}
+
+/** The answers kept, by the stage's needs; a few configs' worth (a workspace has few), the oldest dropped first. */
+const kept = new Map<string, Kept>();
+const keptMax = 16;
+
+/**
+ * The presets stage's answer for `needs`, loaded again only when a file it could read changed: a `.ts`/`.js` preset is
+ * evaluated when it or the presets the config asks for change, never on each keystroke in the config.
+ */
+async function keptPresets(
+  needs: ResolveNeedsPresets["needs"],
+  warnings: CoreWarning[],
+  load: () => ReturnType<PresetStage>,
+): ReturnType<PresetStage> {
+  const key = JSON.stringify(needs);
+  const stamp = stampOf(needs);
+  let entry = kept.get(key);
+  if (entry === undefined || entry.stamp !== stamp) {
+    const before = warnings.length;
+    try {
+      entry = { stamp, answer: await load(), warnings: warnings.slice(before) };
+    } catch (error) {
+      if (!(error instanceof DropkitError)) throw error;
+      entry = { stamp, error, warnings: warnings.slice(before) };
+    }
+    warnings.length = before;
+    kept.delete(key);
+    kept.set(key, entry);
+    if (kept.size > keptMax) kept.delete(kept.keys().next().value!);
+  }
+  warnings.push(...entry.warnings);
+  if (entry.error) throw entry.error;
+  return entry.answer!;
+}
+
+/** The state of every file the stage could read: the search path's entries and the presets named by path, each by size and time. */
+function stampOf(needs: ResolveNeedsPresets["needs"]): string {
+  const files = needs.presets.filter((p) => p.kind === "path").map((p) => p.ref);
+  for (const dir of needs.searchPath) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      files.push(`${dir}:${(error as NodeJS.ErrnoException).code}`);
+      continue;
+    }
+    for (const name of names) files.push(path.join(dir, name));
+  }
+  return files
+    .map((file) => {
+      try {
+        const stats = statSync(file);
+        return `${file}:${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+      } catch {
+        return `${file}:-`;
+      }
+    })
+    .join("\n");
+}
