@@ -1,12 +1,11 @@
 // The page's verdict is the CLI's: the file the text would be, the CLI's size limit and empty-file rule, and the exit codes.
 // Those are what `dropkit config` and `dropkit create` would each exit with.
 
-import { dropkitKeyInText } from "../src/config/dropkitkey.ts";
+import { dropkitKeyInText, looksLikePackageJson } from "../src/config/dropkitkey.ts";
 import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
 import { exitCodes } from "../src/errors.ts";
 import { limits, sizeText } from "../src/files/sizes.ts";
 import { cwd, inFolder, lines, parseEnv, parseFlags } from "./layers.ts";
-import { looksLikePackageJson } from "./packagejson.ts";
 import type { PageInputs } from "./pageinputs.ts";
 import { type Answer, resolveInputs } from "./resolve.ts";
 import type { PageCore } from "./wasm.ts";
