@@ -1,9 +1,10 @@
 // The explain view: every layer that set one key, the winner first, as `dropkit config --explain` prints it; union lists with each entry's origin.
 
+import { describeKey } from "../src/editor/schema.ts";
 import { formatValue } from "../src/output/table.ts";
+import { pageSchema } from "./assist.ts";
 import { cell, entriesShown, moreRow, paragraph } from "./render.ts";
 import type { Answer } from "./resolve.ts";
-import { describeKey } from "./schema.ts";
 
 export interface ExplainView {
   section: HTMLElement;
@@ -19,7 +20,7 @@ export function renderExplain(view: ExplainView, answer: Answer, key: string | u
   const row = answer.rows.find((r) => r.key === key);
   const steps = answer.explain?.[key];
   const parts: Node[] = [];
-  const description = describeKey(key);
+  const description = describeKey(pageSchema, key);
   if (description) parts.push(paragraph("hint", description));
   if (!row || !steps) {
     parts.push(paragraph("summary", `${key} is not resolved while the inputs have problems.`));

@@ -2,7 +2,8 @@
 
 import type { EditorView } from "@codemirror/view";
 import { replaceText } from "./editor.ts";
-import { archiveNames, lines } from "./layers.ts";
+import type { CompletionFacts } from "../src/editor/complete.ts";
+import { folderFacts } from "./layers.ts";
 import { readPresetFiles, renderPresetFiles } from "./presetfiles.ts";
 import { defaults, type PageInputs } from "./pageinputs.ts";
 import { ui } from "./ui.ts";
@@ -37,15 +38,10 @@ export function applyInputs(editor: EditorView, state: PageInputs): void {
   renderPresetFiles(ui.presetFiles, state.presetFiles);
 }
 
-/** Names for completion: the bundled presets, then the simulated folder's preset files. */
-export function presetNames(): string[] {
-  const local = readPresetFiles(ui.presetFiles).map((f) => f.path.replace(/^.*\//, "").replace(/\.json$/, ""));
-  return [...[...ui.presets.querySelectorAll<HTMLInputElement>("input")].map((b) => b.value), ...local];
-}
-
-export function themesAndModules(): { themeNames: string[]; moduleNames: string[] } {
-  const { themes, modules } = archiveNames(lines(ui.archives.value));
-  return { themeNames: themes, moduleNames: modules };
+/** What completion knows of the simulated folder, as the fields hold it now. */
+export function completionFacts(packageJson: boolean): CompletionFacts {
+  const bundled = [...ui.presets.querySelectorAll<HTMLInputElement>("input")].map((b) => b.value);
+  return folderFacts(packageJson, bundled, { presetFiles: readPresetFiles(ui.presetFiles), archives: ui.archives.value });
 }
 
 export function presetChoice(name: string): HTMLLabelElement {

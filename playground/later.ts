@@ -15,8 +15,9 @@ import { json } from "@codemirror/lang-json";
 import { foldKeymap, indentOnInput } from "@codemirror/language";
 import { type Extension, Prec } from "@codemirror/state";
 import { hoverTooltip, keymap } from "@codemirror/view";
-import { type CompletionFacts, completionInfoPlace, configCompletions } from "./complete.ts";
-import { configHover, type HoverFacts } from "./hover.ts";
+import type { CompletionFacts } from "../src/editor/complete.ts";
+import type { HoverFacts } from "../src/editor/hover.ts";
+import { completionInfoPlace, configCompletions, configHover } from "./assist.ts";
 
 export { exampleInputs, examples } from "./examples.ts";
 export { renderExplain } from "./explain.ts";

@@ -1,6 +1,8 @@
 // The simulated layers as the core's request wants them: variables from `NAME=value` lines, flags from the fields, paths in /drop.
 
 import type { ResolveRequest } from "../src/core/protocol.ts";
+import { archiveNames } from "../src/editor/archives.ts";
+import type { CompletionFacts } from "../src/editor/complete.ts";
 import type { PageInputs } from "./pageinputs.ts";
 
 /** The simulated working directory: the core needs an absolute one, and a short one keeps sources readable. */
@@ -68,16 +70,9 @@ export function inFolder(path: string): string {
   return "/" + parts.join("/");
 }
 
-/** Theme names and module names of the archives, for completion: `ocean-theme.zip` is the theme `ocean`, `blog.zip` the module `blog`. */
-export function archiveNames(archives: string[]): { themes: string[]; modules: string[] } {
-  const themes: string[] = [];
-  const modules: string[] = [];
-  for (const file of archives) {
-    const base = file.replace(/\.zip$/i, "");
-    // As the core names them (assembly/select.ts): "-theme.zip" alone is a module, since a theme name is never empty.
-    const theme = /^(.+)-theme$/is.exec(base);
-    if (theme) themes.push(theme[1]!);
-    else modules.push(base);
-  }
-  return { themes, modules };
+/** What completion knows of the simulated folder: the bundled presets, then the preset files' names; the archives' themes and modules. */
+export function folderFacts(packageJson: boolean, bundled: string[], state: Pick<PageInputs, "presetFiles" | "archives">): CompletionFacts {
+  // The preset files by name, as a search path directory lists them.
+  const local = state.presetFiles.map((f) => f.path.replace(/^.*\//, "").replace(/\.json$/, "")).sort();
+  return { packageJson, presetNames: [...bundled, ...local], ...archiveNames(lines(state.archives)) };
 }

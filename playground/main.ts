@@ -2,11 +2,12 @@
 
 import type { EditorView } from "@codemirror/view";
 import wasmDeflated from "virtual:dropkit-wasm";
-import { formatValue } from "../src/output/table.ts";
+import { candidatesFor, type Fix, isSafe, locate, offsetOf } from "../src/editor/fixes.ts";
+import { valueEnd } from "../src/editor/jsontext.ts";
+import { type Overridden, overriddenValues } from "../src/editor/overrides.ts";
+import { applyToState, fixKey, offered, textsOf, tried } from "./apply.ts";
 import { addLater, changeText, createEditor } from "./editor.ts";
-import { applyToState, candidatesFor, type Fix, isSafe, locate, offsetOf, textsOf } from "./fixes.ts";
-import { applyInputs, presetChoice, presetNames, readInputs, showNotes, themesAndModules } from "./form.ts";
-import { valueEnd } from "./jsontext.ts";
+import { applyInputs, completionFacts, presetChoice, readInputs, showNotes } from "./form.ts";
 import { inFolder, parseEnv, parseFlags } from "./layers.ts";
 import type * as Later from "./later.ts";
 import { type OverrideMark, type ProblemMark, showMarks } from "./marks.ts";
@@ -23,7 +24,7 @@ import {
   renderTableText,
   renderWarnings,
 } from "./render.ts";
-import type { Answer, Step } from "./resolve.ts";
+import type { Answer } from "./resolve.ts";
 import { setUpScheme } from "./scheme.ts";
 // copyText alone: the rest of tools.ts (Format, Export) is the later part's, and the bundle keeps only what is imported.
 import { copyText } from "./tools.ts";
@@ -74,7 +75,6 @@ let laterReady: Promise<typeof Later> | undefined;
 const verifyBudgetBytes = 2 * 1024 * 1024;
 /** Fixes found unsafe when pressed (large inputs): not offered again, so that the next candidate (a removal) is. */
 const rejected = new Set<string>();
-const fixKey = (fix: Fix) => JSON.stringify(fix);
 
 void start();
 
@@ -111,8 +111,8 @@ async function needLater(): Promise<typeof Later | undefined> {
     addLater(
       editor,
       module.editorExtensions(
-        () => ({ packageJson: packageJson(), presetNames: presetNames(), ...themesAndModules() }),
-        () => ({ packageJson: packageJson(), rows: resolved.rows }),
+        () => completionFacts(packageJson()),
+        () => ({ packageJson: packageJson(), rows: resolved.rows, env: parseEnv(ui.env.value).vars }),
       ),
     );
     for (const example of module.examples) ui.examples.add(new Option(example.title, example.id));
@@ -284,19 +284,19 @@ function render(v: Verdict, state: PageInputs): void {
   const verify = () => (budget -= inputBytes) >= 0;
   listed = v.problems.map((problem) => {
     const span = locate(problem, textOf);
-    const fix = offered(candidatesFor(problem, textOf), v, state, true, verify);
+    const fix = offered(core, candidatesFor(problem, textOf), v, state, true, verify, rejected);
     if (!span || span.file !== v.source || !v.read) return { problem, ...(fix ? { fix } : {}) };
     const line = editor.state.doc.lineAt(Math.min(span.from, editor.state.doc.length));
     return { problem, at: { from: span.from, to: span.to, line: line.number, column: span.from - line.from + 1 }, ...(fix ? { fix } : {}) };
   });
   // In the order they appear in the text (the core reports schema problems after syntax ones); the others after.
   listed.sort((a, b) => (a.at?.from ?? Infinity) - (b.at?.from ?? Infinity));
-  warningFixes = v.warnings.map((w) => offered(candidatesFor(w, textOf, setVariables), v, state, false, verify));
+  warningFixes = v.warnings.map((w) => offered(core, candidatesFor(w, textOf, setVariables), v, state, false, verify, rejected));
   renderProblems(ui.problems, ui.problemsSummary, listed);
   const fixable = listed.filter((p) => p.fix).length;
   ui.fixAll.hidden = fixable < 2;
   ui.fixAll.textContent = `Apply all ${fixable} fixes`;
-  const overrides = overridden(v, state);
+  const overrides = overriddenValues(v.answer.explain, parseEnv(state.env).vars);
   showMarks(
     editor,
     listed.filter((p) => p.at).map((p) => mark(p)),
@@ -315,61 +315,6 @@ function render(v: Verdict, state: PageInputs): void {
   linkNote = fixNote = "";
 }
 
-/**
- * The fix a problem or warning gets: the first candidate that is safe (tried on a copy of the inputs, it adds no
- * problem), or none. Once the run's budget is spent (`verify` says no), the first candidate, tried when it is pressed.
- */
-function offered(candidates: Fix[], v: Verdict, state: PageInputs, fixesProblem: boolean, verify: () => boolean): Fix | undefined {
-  for (const fix of candidates) {
-    if (rejected.has(fixKey(fix))) continue;
-    if (!verify()) return fix;
-    if (tried(fix, v, state, fixesProblem)) return fix;
-  }
-  return undefined;
-}
-
-/** The inputs with a fix applied and their verdict, when the fix still applies and is safe (it adds no problem). */
-function tried(fix: Fix, v: Verdict, state: PageInputs, fixesProblem: boolean): { state: PageInputs; verdict: Verdict } | undefined {
-  const applied = applyToState(state, fix, v.source);
-  if (!applied) return undefined;
-  const after = judge(core, applied, { explain: false });
-  return isSafe(v, after, fix, fixesProblem) ? { state: applied, verdict: after } : undefined;
-}
-
-/** A value that a layer overrides, where it is written (`file`, `line`, `column`), and what wins. */
-interface Overridden {
-  key: string;
-  file: string;
-  line: number;
-  column: number;
-  message: string;
-}
-
-/** Every value of the config file and the preset files that another layer overrides, from the core's override chains. */
-function overridden(v: Verdict, state: PageInputs): Overridden[] {
-  const chains = v.answer.explain;
-  if (!chains) return [];
-  const env = parseEnv(state.env).vars;
-  const out: Overridden[] = [];
-  for (const [key, steps] of Object.entries(chains)) {
-    const winner = steps[0];
-    // A union list merges every layer's entries: nothing in it is overridden.
-    if (winner?.status !== "wins") continue;
-    for (const step of steps.slice(1)) {
-      const at = /^(.*):(\d+):(\d+)$/.exec(step.source);
-      if (!at || step.layer === "default") continue;
-      out.push({
-        key,
-        file: at[1]!,
-        line: Number(at[2]),
-        column: Number(at[3]),
-        message: `overridden by ${winnerText(winner, env)}, so this value is not used (${layerWins(winner)}).`,
-      });
-    }
-  }
-  return out;
-}
-
 /** The values of the editor's text that a higher layer overrides, each marked where it is written. */
 function overrideMarks(v: Verdict, state: PageInputs, all: Overridden[]): OverrideMark[] {
   if (!v.read) return [];
@@ -379,24 +324,6 @@ function overrideMarks(v: Verdict, state: PageInputs, all: Overridden[]): Overri
     const to = from === undefined ? undefined : valueEnd(state.config, from);
     return from === undefined || to === undefined ? [] : [{ from, to, message: `${key}: ${message}` }];
   });
-}
-
-/** The winning setting as the user wrote it: `DROPKIT_THEME=forest`, `--theme=forest`, the preset, the config line. */
-function winnerText(step: Step, env: Record<string, string>): string {
-  if (step.layer === "env") return `${step.source}=${env[step.source] ?? formatValue(step.value)}`;
-  if (step.layer === "cli")
-    return Array.isArray(step.value)
-      ? step.value.map((v) => `${step.source}=${String(v)}`).join(" ")
-      : `${step.source}=${String(step.value)}`;
-  if (step.layer === "preset") return /:\d+:\d+$/.test(step.source) ? `the preset at ${step.source}` : `the preset ${step.source}`;
-  return step.source;
-}
-
-function layerWins(step: Step): string {
-  if (step.layer === "cli") return "a flag wins over every other layer";
-  if (step.layer === "env") return "the environment wins over the config file and the presets";
-  if (step.layer === "config") return "the config file wins over the presets";
-  return "a later preset wins over an earlier one";
 }
 
 function renderResolved(): void {
@@ -512,7 +439,7 @@ function applyAllFixes(): void {
     let next: { state: PageInputs; verdict: Verdict } | undefined;
     for (const problem of current.problems) {
       for (const fix of candidatesFor(problem, textOf)) {
-        next = tried(fix, current, state, true);
+        next = tried(core, fix, current, state, true);
         if (next) break;
       }
       if (next) break;

@@ -1,7 +1,7 @@
 // Renders the answer: the problems list with its fixes, the theme and module selection, the resolved table, the warnings.
 
 import { configTableLines, configTableRows } from "../src/output/table.ts";
-import type { Fix } from "./fixes.ts";
+import type { Fix } from "../src/editor/fixes.ts";
 import type { Answer, Row } from "./resolve.ts";
 import type { Exit, Note, Problem, Verdict } from "./verdict.ts";
 

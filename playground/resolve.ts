@@ -1,18 +1,10 @@
-// The page's one reader of the core's `resolve` answer: runs the staged request on the simulated folder and turns the answer into rows.
+// The page's one caller of the core's `resolve`: runs the staged request on the simulated folder; src/editor/answer.ts reads the answer.
 
-import { deriveDecisions, deriveListEntries, type Decision, type ListEntry } from "../src/core/decisions.ts";
-import type {
-  CoreDiagnostic,
-  CoreWarning,
-  LeafOrigin,
-  Origin,
-  Plan,
-  PresetChoice,
-  ResolveDone,
-  ResolveRequest,
-  ResolvedConfig,
-} from "../src/core/protocol.ts";
+import type { ResolveRequest } from "../src/core/protocol.ts";
+import { type Answer, readAnswer } from "../src/editor/answer.ts";
 import type { PageCore } from "./wasm.ts";
+
+export type { Answer, Row, Step } from "../src/editor/answer.ts";
 
 /** A preset file in the simulated folder: an absolute path and its JSON text. */
 export interface SimulatedFile {
@@ -23,34 +15,6 @@ export interface SimulatedFile {
 export interface Inputs extends Omit<ResolveRequest, "presetFiles" | "presetNames" | "detected"> {
   /** The preset files of the simulated folder (JSON only: the page cannot run `.ts`/`.js`). */
   presetFiles: SimulatedFile[];
-}
-
-/** One leaf of the resolved config: a decision record (SPEC section 7), plus what the page marks. */
-export interface Row extends Decision {
-  /** Set for the union lists: each entry with its origin. */
-  entries?: ListEntry[];
-  /** The key has a problem: its value is what applies meanwhile (the next layer down's). */
-  invalid: boolean;
-}
-
-/** One layer that set a key, as `dropkit config --explain` lists it. */
-export interface Step extends Origin {
-  value: unknown;
-  status: "wins" | "overridden" | "merged";
-}
-
-export interface Answer {
-  ok: boolean;
-  errors: CoreDiagnostic[];
-  warnings: CoreWarning[];
-  /** Every leaf the core resolved, in its order (SPEC section 2); empty when nothing resolved. */
-  rows: Row[];
-  /** Whether the answer carries a resolved config although it has problems. */
-  partial: boolean;
-  /** Per key, every layer that set it, winner first: only when the inputs asked for `explain`. */
-  explain?: Record<string, Step[]>;
-  presets?: { mode: "auto" | "list"; applied: PresetChoice[]; skipped: PresetChoice[] };
-  plan?: Plan;
 }
 
 /** Resolves the inputs, answering the core's `presets` stage from the simulated folder (docs/abi.md, "Stages"). */
@@ -105,41 +69,4 @@ function findPresets(
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.json$/, "");
-}
-
-/** The page's view of a finished answer: decision rows from `config` + `origins`, never a list of the core's. */
-function readAnswer(done: ResolveDone): Answer {
-  const rows = done.config && done.origins ? decisionRows(done.config, done.origins, new Set(done.invalid ?? [])) : [];
-  const union = new Set(rows.filter((r) => r.entries).map((r) => r.key));
-  const explain = done.explain
-    ? Object.fromEntries(
-        Object.entries(done.explain).map(([key, chain]) => [
-          key,
-          chain.map((step, i): Step => ({ ...step, status: union.has(key) ? "merged" : i === 0 ? "wins" : "overridden" })),
-        ]),
-      )
-    : undefined;
-  return {
-    ok: done.ok,
-    errors: done.errors,
-    warnings: done.warnings,
-    rows,
-    partial: !done.ok && rows.length > 0,
-    ...(explain ? { explain } : {}),
-    ...(done.presets ? { presets: done.presets } : {}),
-    ...(done.plan ? { plan: done.plan } : {}),
-  };
-}
-
-/**
- * The decision records of an answer (SPEC section 7): one per leaf, its value in `config` and its origin,
- * in the order of `origins`; a union list's items paired with their origins (`origins[key].entries[i]`).
- * With problems, the core has left the invalid values out, so a leaf in `invalid` shows what applies meanwhile.
- */
-export function decisionRows(config: ResolvedConfig, origins: Record<string, LeafOrigin>, invalid: Set<string>): Row[] {
-  const answer = { config, origins };
-  const lists = deriveListEntries(answer);
-  return deriveDecisions(answer)
-    .filter((d) => d.value !== undefined)
-    .map((d) => ({ ...d, invalid: invalid.has(d.key), ...(lists[d.key] ? { entries: lists[d.key] } : {}) }));
 }

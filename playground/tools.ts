@@ -2,7 +2,7 @@
 
 import type { PageCore } from "./wasm.ts";
 import { toConfigTs, toPackageJson } from "./export.ts";
-import { formatJson } from "./jsontext.ts";
+import { formatJson } from "../src/editor/jsontext.ts";
 
 /**
  * The text re-indented with two spaces, or why not: a text that does not parse is kept as it is. Laid out from the

@@ -302,9 +302,9 @@ describe("playground", () => {
     await page.keyboard.type("th");
     await accept(page, "theme");
     assert.equal(await editorText(page), '{\n  "theme": \n}');
-    // Values: the theme keywords and the theme archives of the simulated folder.
+    // Values: the theme keywords and the theme archives of the simulated folder, by name.
     await openCompletion(page);
-    assert.deepEqual(await options(), ["auto", "none", "ocean", "forest"]);
+    assert.deepEqual(await options(), ["auto", "none", "forest", "ocean"]);
     await accept(page, "forest");
     assert.equal(await editorText(page), '{\n  "theme": "forest"\n}');
     // A nested enum, with the caret inside the string being typed.
@@ -327,8 +327,8 @@ describe("playground", () => {
     await page.keyboard.type("[]");
     await page.keyboard.press("ArrowLeft");
     await openCompletion(page);
-    // Module names come from the archives of the simulated folder.
-    assert.deepEqual(await options(), ["blog", "shop", "legacy-forum", "test-fixtures"]);
+    // Module names come from the archives of the simulated folder, by name.
+    assert.deepEqual(await options(), ["blog", "legacy-forum", "shop", "test-fixtures"]);
     await accept(page, "shop");
     assert.equal(await editorText(page), '{\n  "name": "site",\n  "dropkit": { "modules": { "only": ["shop"] } }\n}');
     await page.locator(".cm-line").nth(1).click();

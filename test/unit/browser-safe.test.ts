@@ -1,4 +1,4 @@
-// src/core/ is browser-safe: its tsconfig has no Node types, so a Node import or global there fails to type-check.
+// src/core/ and src/editor/ are browser-safe: their tsconfigs have no Node types, so a Node import or global there fails to type-check.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -16,6 +16,16 @@ function typeCheck(project: string): { status: number | null; output: string } {
   return { status: r.status, output: r.stdout + r.stderr };
 }
 
+/** The type check of a copy of src/ (beside the real node_modules) whose `file` ends with `code`: what a folder's rule says to it. */
+function typeCheckWith(folder: string, file: string, code: string): { status: number | null; output: string } {
+  const copy = tempDir("dropkit-browser-safe-");
+  fs.cpSync(path.join(root, "src"), path.join(copy, "src"), { recursive: true });
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
+  fs.writeFileSync(path.join(copy, "package.json"), '{ "type": "module" }');
+  fs.appendFileSync(path.join(copy, folder, file), code);
+  return typeCheck(path.join(copy, folder, "tsconfig.json"));
+}
+
 describe("src/core/ without Node", () => {
   test("type-checks with no Node types (every module but node.ts, which reads the module from disk)", () => {
     const { status, output } = typeCheck(path.join(root, "src/core/tsconfig.json"));
@@ -23,18 +33,24 @@ describe("src/core/ without Node", () => {
   });
 
   test("the check fails on a module of the folder that imports node:fs or reads process", () => {
-    // A copy of the folder beside the real node_modules, with one module that uses Node.
-    const copy = tempDir("dropkit-core-");
-    fs.cpSync(path.join(root, "src/core"), path.join(copy, "src/core"), { recursive: true });
-    fs.symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"));
-    fs.writeFileSync(path.join(copy, "package.json"), '{ "type": "module" }');
-    fs.appendFileSync(
-      path.join(copy, "src/core/decisions.ts"),
-      '\nimport { readFileSync } from "node:fs";\nexport const cwd = [readFileSync, process.cwd];\n',
-    );
-    const { status, output } = typeCheck(path.join(copy, "src/core/tsconfig.json"));
+    const code = '\nimport { readFileSync } from "node:fs";\nexport const cwd = [readFileSync, process.cwd];\n';
+    const { status, output } = typeCheckWith("src/core", "decisions.ts", code);
     assert.notEqual(status, 0);
     assert.match(output, /Cannot find module 'node:fs'/);
     assert.match(output, /Cannot find name 'process'/);
+  });
+});
+
+describe("src/editor/ without Node or the DOM", () => {
+  test("type-checks with no Node types and no DOM library: the playground and the language server both run it", () => {
+    const { status, output } = typeCheck(path.join(root, "src/editor/tsconfig.json"));
+    assert.equal(status, 0, output);
+  });
+
+  test("the check fails on a module of the folder that reads process or the document", () => {
+    const { status, output } = typeCheckWith("src/editor", "hover.ts", "\nexport const host = [process.cwd, document.title];\n");
+    assert.notEqual(status, 0);
+    assert.match(output, /Cannot find name 'process'/);
+    assert.match(output, /Cannot find name 'document'/);
   });
 });

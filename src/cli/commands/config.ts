@@ -4,8 +4,10 @@ import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions, deriveListEntries, valueAt } from "../../core/decisions.js";
 import type { DecisionLog } from "../../output/log.js";
-import { escapeControls, jsonText } from "../../output/controls.js";
-import { alignColumns, configTableLines, maxColumnWidth } from "../../output/table.js";
+import { stepsOf } from "../../editor/answer.js";
+import { explainOutput } from "../../editor/explain.js";
+import { jsonText } from "../../output/controls.js";
+import { configTableLines } from "../../output/table.js";
 import { DropkitCommand, reportResolution, requireHookDirectories } from "./base.js";
 
 const { Command, Option } = clipanion;
@@ -87,21 +89,7 @@ function renderTable(loaded: LoadConfigResult): string {
 
 /** What `--explain` prints for `key`: a key the core knows, as it reports an unknown one with the other problems. */
 function explainKey(loaded: LoadConfigResult, key: string, json: boolean): string {
-  const layers = loaded.explain![key]!;
   // Union lists take entries from every layer; every other key has one winner and overridden layers.
-  const union = loaded.origins?.[key]?.entries !== undefined;
-  const rows = layers.map((l, i) => ({ ...l, status: union ? "merged" : i === 0 ? "wins" : "overridden" }));
-  const value = valueAt(loaded.config!, key);
-  if (json) return jsonText({ key, value, layers: rows }, 2) + "\n";
-  // A layer's list on one line when it fits the value column, else one item a line under it; its origin on its first line.
-  const lines: string[][] = [];
-  for (const r of rows) {
-    const whole = JSON.stringify(r.value);
-    const items = Array.isArray(r.value) && whole.length > maxColumnWidth ? r.value.map((item) => JSON.stringify(item)) : [whole];
-    items.forEach((item, i) => {
-      lines.push(i === 0 ? [r.layer, item, r.source, r.status] : ["", item]);
-    });
-  }
-  const shown = alignColumns(lines.map((line) => line.map((cell) => escapeControls(cell))));
-  return `${escapeControls(`${key} = ${JSON.stringify(value)}`)}\n` + shown.map((l) => `  ${l}\n`).join("");
+  const steps = stepsOf(loaded.explain![key]!, loaded.origins?.[key]?.entries !== undefined);
+  return explainOutput(key, valueAt(loaded.config!, key), steps, json);
 }

@@ -1,9 +1,8 @@
-// Where a position of the editor is in the JSON document: the key path, and whether a key or a value goes there.
-// Read from the syntax tree, which survives half-typed text.
+// Where an offset of a JSON text is: the key path, and whether a key or a value goes there. Read from Lezer's JSON syntax tree,
+// which survives half-typed text: the page hands in its editor's tree, the server parses the text.
 
-import { syntaxTree } from "@codemirror/language";
-import type { EditorState } from "@codemirror/state";
-import type { SyntaxNode } from "@lezer/common";
+import type { SyntaxNode, Tree } from "@lezer/common";
+import { parser } from "@lezer/json";
 
 export type PathPart = string | number;
 
@@ -21,55 +20,56 @@ export interface Place {
 const scalars = new Set(["String", "Number", "True", "False", "Null"]);
 const punctuation = new Set(["[", "]", "{", "}", ",", ":", "⚠"]);
 
+/** The syntax tree of a JSON text, as CodeMirror's JSON language builds it (the same parser). */
+export function jsonTree(text: string): Tree {
+  return parser.parse(text);
+}
+
 /** The place at `pos`, or undefined where neither a key nor a value can go (after a closing bracket, between a key and its colon). */
-export function placeAt(state: EditorState, pos: number): Place | undefined {
-  let node: SyntaxNode | null = syntaxTree(state).resolveInner(pos, -1);
+export function placeAt(text: string, pos: number, tree: Tree = jsonTree(text)): Place | undefined {
+  let node: SyntaxNode | null = tree.resolveInner(pos, -1);
   // A closing bracket the caret is after: the container is finished, nothing goes here.
   if ((node.name === "}" || node.name === "]") && pos >= node.to) return undefined;
-  if (node.name === "PropertyName") return keyPlace(state, node.parent!.parent!, node);
-  if (scalars.has(node.name)) return valuePlace(state, node, { from: node.from, to: node.to });
+  if (node.name === "PropertyName") return keyPlace(text, node.parent!.parent!, node);
+  if (scalars.has(node.name)) return { role: "value", path: pathOf(text, node), token: { from: node.from, to: node.to }, siblings: [] };
   if (node.name === "⚠" || punctuation.has(node.name)) node = node.parent;
   if (!node) return undefined;
-  if (node.name === "Object") return keyPlace(state, node);
-  if (node.name === "Array") return { role: "value", path: [...pathOf(state, node), countBefore(node, pos)], siblings: [] };
+  if (node.name === "Object") return keyPlace(text, node);
+  if (node.name === "Array") return { role: "value", path: [...pathOf(text, node), countBefore(node, pos)], siblings: [] };
   if (node.name === "Property") {
     const colon = node.getChild(":");
-    if (colon && pos >= colon.to) return { role: "value", path: pathOf(state, node), siblings: [] };
-    return keyPlace(state, node.parent!);
+    if (colon && pos >= colon.to) return { role: "value", path: pathOf(text, node), siblings: [] };
+    return keyPlace(text, node.parent!);
   }
   if (node.name === "JsonText") return { role: "value", path: [], siblings: [] };
   return undefined;
 }
 
-/** The dotted path of the key or value at `pos`, for hover: the key a value belongs to, or the key under the caret. */
-export function keyAt(state: EditorState, pos: number): { path: PathPart[]; from: number; to: number } | undefined {
-  let node: SyntaxNode | null = syntaxTree(state).resolveInner(pos, 1);
+/** The key path of the key or value at `pos`, for hover: the key a value belongs to, or the key under the caret. */
+export function keyAt(text: string, pos: number, tree: Tree = jsonTree(text)): { path: PathPart[]; from: number; to: number } | undefined {
+  let node: SyntaxNode | null = tree.resolveInner(pos, 1);
   if (node.name !== "PropertyName" && !scalars.has(node.name)) return undefined;
   const at = { from: node.from, to: node.to };
   if (node.name === "PropertyName") node = node.parent;
-  return node ? { path: pathOf(state, node), ...at } : undefined;
+  return node ? { path: pathOf(text, node), ...at } : undefined;
 }
 
-function keyPlace(state: EditorState, object: SyntaxNode, token?: SyntaxNode): Place {
+function keyPlace(text: string, object: SyntaxNode, token?: SyntaxNode): Place {
   const siblings = object
     .getChildren("Property")
     .map((p) => p.getChild("PropertyName"))
     .filter((n): n is SyntaxNode => n !== null && n !== token)
-    .map((n) => nameOf(state, n));
-  return { role: "key", path: pathOf(state, object), siblings, ...(token ? { token: { from: token.from, to: token.to } } : {}) };
-}
-
-function valuePlace(state: EditorState, node: SyntaxNode, token: { from: number; to: number }): Place {
-  return { role: "value", path: pathOf(state, node), token, siblings: [] };
+    .map((n) => nameOf(text, n));
+  return { role: "key", path: pathOf(text, object), siblings, ...(token ? { token: { from: token.from, to: token.to } } : {}) };
 }
 
 /** The key path of a node (an object, an array, a property or a value) from the document's root. */
-export function pathOf(state: EditorState, node: SyntaxNode): PathPart[] {
+function pathOf(text: string, node: SyntaxNode): PathPart[] {
   const path: PathPart[] = [];
   for (let at: SyntaxNode | null = node; at && at.name !== "JsonText"; at = at.parent) {
     if (at.name === "Property") {
       const name = at.getChild("PropertyName");
-      if (name) path.unshift(nameOf(state, name));
+      if (name) path.unshift(nameOf(text, name));
     } else if (at.parent?.name === "Array") {
       path.unshift(countBefore(at.parent, at.from));
     }
@@ -87,8 +87,8 @@ function countBefore(array: SyntaxNode, pos: number): number {
 }
 
 /** A key's text without its quotes, escapes decoded when they are valid. */
-export function nameOf(state: EditorState, node: SyntaxNode): string {
-  const raw = state.sliceDoc(node.from, node.to);
+function nameOf(text: string, node: SyntaxNode): string {
+  const raw = text.slice(node.from, node.to);
   try {
     return JSON.parse(raw) as string;
   } catch {

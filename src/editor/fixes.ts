@@ -1,11 +1,8 @@
 // Quick fixes: every "did you mean" of the core (keys, enum values, preset and theme names, variable names) as an edit of the input it came from,
 // offered only when it is safe: tried on a copy of the inputs, it must not add a problem.
 
-import type { CoreDiagnostic, CoreWarning } from "../src/core/protocol.ts";
-import { propertySpan } from "./jsontext.ts";
-import { inFolder } from "./layers.ts";
-import type { PageInputs } from "./pageinputs.ts";
-import type { Verdict } from "./verdict.ts";
+import type { CoreDiagnostic, CoreWarning } from "../core/protocol.js";
+import { propertySpan } from "./jsontext.js";
 
 /** Where a fix writes: a span of a text (the editor or a preset file), a variable, or a flag field. */
 export type FixEdit =
@@ -86,26 +83,20 @@ export function candidatesFor(
   return [fix, removal];
 }
 
-/** The `textOf` of the inputs: the current text of a simulated file, the config's (at `configSource`) or a preset file's. */
-export function textsOf(state: PageInputs, configSource: string): (file: string) => string | undefined {
-  return (file) => (file === configSource ? state.config : state.presetFiles.find((f) => inFolder(f.path) === file)?.text);
+/** A text with a fix's edit spliced in; undefined when the span no longer holds what the fix expects (the fix is then stale). */
+export function applyToText(text: string, edit: Extract<FixEdit, { target: "text" }>): string | undefined {
+  return text.slice(edit.from, edit.to) === edit.expect ? text.slice(0, edit.from) + edit.insert + text.slice(edit.to) : undefined;
 }
 
-/** The inputs with a fix applied; undefined when the text it edits has changed since (the fix is then stale). */
-export function applyToState(state: PageInputs, fix: Fix, configSource: string): PageInputs | undefined {
-  const edit = fix.edit;
-  if (edit.target === "env") return { ...state, env: applyToEnv(state.env, edit) };
-  if (edit.target === "flag") return edit.flag === "--theme" ? { ...state, theme: edit.value } : { ...state, logFormat: edit.value };
-  const splice = (text: string) =>
-    text.slice(edit.from, edit.to) === edit.expect ? text.slice(0, edit.from) + edit.insert + text.slice(edit.to) : undefined;
-  if (edit.file === configSource) {
-    const config = splice(state.config);
-    return config === undefined ? undefined : { ...state, config };
-  }
-  const index = state.presetFiles.findIndex((f) => inFolder(f.path) === edit.file);
-  const text = index < 0 ? undefined : splice(state.presetFiles[index]!.text);
-  if (text === undefined) return undefined;
-  return { ...state, presetFiles: state.presetFiles.map((f, i) => (i === index ? { ...f, text } : f)) };
+/** What a fix's safety is judged on: the config file read (its path, whether it is read, its name) and the problems. */
+export interface Judged {
+  /** The config's absolute path. */
+  source: string;
+  /** Whether dropkit reads that file as the config (a package.json without a `dropkit` key is passed over). */
+  read: boolean;
+  /** The config file's name, or null for none. */
+  file: string | null;
+  problems: CoreDiagnostic[];
 }
 
 /**
@@ -116,7 +107,7 @@ export function applyToState(state: PageInputs, fix: Fix, configSource: string):
  * file dropkit reads (a package.json's `dropkit` key spelt right) is judged by the count alone, its paths being another
  * file's; one that makes dropkit read a file it passed over shows that file's problems, which are the user's own.
  */
-export function isSafe(before: Verdict, after: Verdict, fix: Fix, fixesProblem: boolean): boolean {
+export function isSafe(before: Judged, after: Judged, fix: Fix, fixesProblem: boolean): boolean {
   const edit = fix.edit;
   const fileOf = (p: CoreDiagnostic) => p.file ?? p.source.replace(/:\d+:\d+$/, "");
   const config = edit.target === "text" && edit.file === before.source;
@@ -192,8 +183,8 @@ function stringEnd(text: string, from: number): number | undefined {
   return undefined;
 }
 
-/** The environment text with one variable's value item replaced, or the variable renamed. */
-function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }>): string {
+/** The environment text (`NAME=value` lines) with one variable's value item replaced, or the variable renamed. */
+export function applyToEnv(env: string, edit: Extract<FixEdit, { target: "env" }>): string {
   return env
     .split("\n")
     .map((line) => {
