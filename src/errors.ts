@@ -1,5 +1,7 @@
 // The error names and exit codes of SPEC section 8, and the error type the host throws.
 
+import type { ProblemCode } from "./core/protocol.js";
+
 /** Exit codes by error name (SPEC section 8). */
 export const exitCodes = {
   HookFailed: 1,
@@ -35,6 +37,8 @@ export type ErrorCode = `ERR_DROPKIT_${Uppercase<string>}`;
 /** One problem, as the core reports it and the decisions log prints it. */
 export interface Diagnostic {
   name: ErrorName;
+  /** What the problem is, for a problem the core found (`UnknownKey`, `WrongType`; docs/errors.md lists them); absent on the host's own. */
+  code?: ProblemCode;
   message: string;
   /** Dotted key path such as `modules.include[2]`, when the problem is about a value. */
   path?: string;

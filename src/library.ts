@@ -144,7 +144,7 @@ async function requireFolder(cwd: string): Promise<void> {
 /** A core problem as a diagnostic; `RequestError` (the host's request was wrong) is dropkit's bug. */
 function fromCore(d: CoreDiagnostic): Diagnostic {
   const name: ErrorName = d.name === "RequestError" ? "InternalError" : d.name;
-  const out: Diagnostic = { name, message: d.message, path: d.path, source: d.source };
+  const out: Diagnostic = { name, code: d.code, message: d.message, path: d.path, source: d.source };
   if (d.file !== undefined) out.file = d.file;
   if (d.line !== undefined) out.line = d.line;
   if (d.column !== undefined) out.column = d.column;

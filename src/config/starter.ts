@@ -319,7 +319,7 @@ export function themeProblem(core: Core, cwd: string, archives: string[], theme:
 export function unwrittenProblems(errors: CoreDiagnostic[], file: string): CoreDiagnostic[] {
   return errors.map((e) =>
     e.file === file || e.source === file
-      ? { name: e.name, exitCode: e.exitCode, path: e.path, source: `${file} (not written)`, message: e.message }
+      ? { name: e.name, code: e.code, exitCode: e.exitCode, path: e.path, source: `${file} (not written)`, message: e.message }
       : e,
   );
 }
@@ -336,6 +336,7 @@ export function throwIfFailed(done: ResolveDone, unwritten?: string): void {
   const diagnostics: Diagnostic[] = errors.map((e) => ({
     // The core only reports names of SPEC section 8 for a resolve (RequestError would be a bug, thrown as such).
     name: e.name as ErrorName,
+    code: e.code,
     message: e.message,
     path: e.path,
     source: e.source,

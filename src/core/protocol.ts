@@ -34,9 +34,60 @@ export interface AbiExports {
   dk_out_len(): number;
 }
 
+/**
+ * What a problem or warning of the core is, by the core's `Code` enum (docs/errors.md lists them, docs/abi.md says where
+ * they are written): hosts and tests tell problems apart by it, never by their words. test/unit/codes.test.ts fails
+ * when this list and the core's enum differ.
+ */
+export type ProblemCode =
+  | "EmptyText"
+  | "TrailingText"
+  | "ExpectedValue"
+  | "ExpectedKey"
+  | "TrailingComma"
+  | "ExpectedColon"
+  | "ExpectedComma"
+  | "UnterminatedString"
+  | "ControlCharacter"
+  | "InvalidEscape"
+  | "InvalidUnicodeEscape"
+  | "InvalidUtf8"
+  | "InvalidNumber"
+  | "TooDeep"
+  | "PackageNotObject"
+  | "DuplicateKey"
+  | "NotObject"
+  | "UnknownKey"
+  | "NotInPreset"
+  | "WrongType"
+  | "NotOneOf"
+  | "SchemaVersion"
+  | "EmptyValue"
+  | "BlankTheme"
+  | "ThemePath"
+  | "NulCharacter"
+  | "GlobPath"
+  | "GlobStar"
+  | "CacheFileDirectory"
+  | "HookTimeout"
+  | "MoreProblems"
+  | "PresetNotFound"
+  | "PresetFileNotFound"
+  | "ThemeNotFound"
+  | "RequestNotJson"
+  | "RequestNotObject"
+  | "BadRequest"
+  | WarningCode;
+
 /** A problem the core reports (SPEC section 7 names, 1-based positions in UTF-16 code units). */
 export interface CoreDiagnostic {
+  /** The class of the problem, which gives the exit code. */
   name: "SchemaValidationError" | "ConfigSyntaxError" | "UsageError" | "PresetNotFound" | "ThemeNotFound" | "RequestError";
+  /**
+   * What the problem is, one of several under a name (`UnknownKey`, `WrongType`, ... under SchemaValidationError): on
+   * every problem of the core; absent on the host's own that take this shape (the playground's).
+   */
+  code?: ProblemCode;
   exitCode: number;
   /** Dotted key path such as `modules.include[2]`, or "". */
   path: string;
@@ -50,6 +101,12 @@ export interface CoreDiagnostic {
   /** UTF-16 offset of the offending span in the text, and its length. */
   offset?: number;
   length?: number;
+  /** The did-you-mean, when there is one: a key, a value, a preset or a theme name (as the message quotes it). */
+  suggestion?: string;
+  /** UnknownKey: the keys accepted where the key is; NotOneOf: the choices. */
+  expected?: string[];
+  /** A flag's or variable's value, or a preset or theme name, as found: what a fix replaces. */
+  found?: string;
 }
 
 /** What a core warning is about (docs/abi.md, "Warnings"): hosts and tests tell warnings apart by it, not by their words. */
@@ -58,7 +115,7 @@ export type WarningCode = "UnknownVariable" | "GlobUnmatched" | "OnlySelectsNone
 export interface CoreWarning {
   message: string;
   source: string;
-  /** Set on the core's warnings that have a code; absent on the others (and on the host's own). */
+  /** Set on every warning of the core; absent on the host's own. */
   code?: WarningCode;
   /** GlobUnmatched, OnlySelectsNone: the list (`modules.only`, `modules.include`, `modules.exclude`). */
   key?: string;

@@ -87,6 +87,7 @@ export class DecisionLog {
       const record: LogRecord = {
         event: "error",
         name: p.name,
+        ...(p.code !== undefined ? { code: p.code } : {}),
         exitCode: p.exitCode,
         path: p.path ?? "",
         source: p.source ?? "",

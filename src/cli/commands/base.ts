@@ -237,6 +237,7 @@ function reportInterrupted(log: DecisionLog, reason: Interrupted, exiting: boole
 function toProblem(d: CoreDiagnostic): Problem {
   return {
     name: d.name,
+    code: d.code,
     exitCode: d.exitCode,
     message: d.message,
     path: d.path,
