@@ -35,6 +35,11 @@ export class LspCommand extends Command {
   quiet = Option.Boolean("-q,--quiet", false, { hidden: true });
 
   async execute(): Promise<number> {
+    // Started by hand in a terminal, it would wait in silence for JSON-RPC: it says what it is (stdout stays the protocol's).
+    if (process.stdin.isTTY)
+      this.context.stderr.write(
+        "dropkit lsp speaks the Language Server Protocol on stdin and stdout: editors start it (docs/editors.md). Ctrl-D ends it.\n",
+      );
     const [{ createRequire }, { builtFile }] = await Promise.all([import("node:module"), import("../../installed.js")]);
     const bundle = builtFile("dropkit-lsp.cjs");
     const { startServer } = createRequire(bundle)(bundle) as typeof import("../../lsp/server.js");
