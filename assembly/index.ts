@@ -1,7 +1,7 @@
 // The module's exports: the byte-level ABI of SPEC section 11, which every host uses (the JS binding too).
 
-import { allocBuffer, endCall, freeBuffer, outputLen, outputPtr, startCall } from "./heap";
-import { answerLen, answerPtr, handle, lastStatus } from "./request";
+import { allocBuffer, endCall, freeBuffer, outputLen, outputPtr, startCall } from "./abi/heap";
+import { responseLen, responsePtr, handle, lastStatus } from "./abi/ops";
 
 /** The ABI version: 1 for this contract. */
 export function dk_abi_version(): i32 {
@@ -22,7 +22,7 @@ export function dk_free(ptr: usize): void {
 export function dk_call(ptr: usize, len: i32): i32 {
   startCall(ptr, len);
   handle(ptr, len);
-  endCall(answerPtr, answerLen);
+  endCall(responsePtr, responseLen);
   return lastStatus;
 }
 

@@ -95,7 +95,7 @@ export function surveyFolder(cwd: string, archives: string[], core: Core): Surve
   const themes: Survey["themes"] = [];
   const modules: string[] = [];
   for (const file of archives) {
-    // The core's naming (assembly/select.ts, isThemeArchive): a theme archive ends in -theme.zip, in any letter case,
+    // The core's naming (assembly/resolve/select.ts, isThemeArchive): a theme archive ends in -theme.zip, in any letter case,
     // after a name that is not empty; "-theme.zip" alone is a module.
     const theme = /^(.+)-theme\.zip$/is.exec(file);
     if (theme) themes.push({ name: theme[1]!, file });

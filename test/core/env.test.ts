@@ -1,4 +1,4 @@
-// Tests for the core's DROPKIT_* environment layer (assembly/env.ts) through the resolve op.
+// Tests for the core's DROPKIT_* environment layer (assembly/resolve/env.ts) through the resolve op.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

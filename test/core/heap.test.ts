@@ -1,4 +1,4 @@
-// Tests for the core's memory across calls (assembly/heap.ts) through the raw dk_* ABI: host buffers keep their
+// Tests for the core's memory across calls (assembly/abi/heap.ts) through the raw dk_* ABI: host buffers keep their
 // bytes, the response lives until the next call, and the limit on live buffers.
 
 import assert from "node:assert/strict";

@@ -1,11 +1,11 @@
-// Tests for the core's JSON parser (assembly/json.ts) through the parse and validate ops of the built wasm.
+// Tests for the core's JSON parser (assembly/json/parser.ts) through the parse and validate ops of the built wasm.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import * as M from "../../assembly/messages.js";
+import * as M from "../../assembly/schema/messages.js";
 import { openAbi } from "../../scripts/lib/abi.js";
 import { only, parse, positionOf, validate } from "../helpers/core.js";
 

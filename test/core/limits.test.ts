@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import * as M from "../../assembly/messages.js";
+import * as M from "../../assembly/schema/messages.js";
 import { openAbi } from "../../scripts/lib/abi.js";
 import { hugeConfigText } from "../../bench/inputs.js";
 import { only, parse, resolveDone, resolveOk, validate } from "../helpers/core.js";

@@ -1,4 +1,4 @@
-// Tests for the core's 5-layer merge, presets and staged resolve protocol (assembly/merge.ts, resolve.ts, preset.ts).
+// Tests for the core's 5-layer merge, presets and staged resolve protocol (assembly/resolve/: merge.ts, resolve.ts, presets.ts).
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

@@ -1,8 +1,8 @@
-// Tests for the core's strict config validator (assembly/schema.ts, document.ts) through validate and resolve.
+// Tests for the core's strict config validator (assembly/schema/schema.ts, document.ts) through validate and resolve.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import * as M from "../../assembly/messages.js";
+import * as M from "../../assembly/schema/messages.js";
 import { deriveListEntries } from "../../src/core/decisions.js";
 import { only, positionOf, resolveDone, resolveOk, validate } from "../helpers/core.js";
 

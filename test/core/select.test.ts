@@ -1,4 +1,4 @@
-// Tests for the core's theme choice and module selection (assembly/select.ts) through resolve with archives.
+// Tests for the core's theme choice and module selection (assembly/resolve/select.ts) through resolve with archives.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

@@ -1,4 +1,4 @@
-// Tests for the one did-you-mean (assembly/suggest.ts): the `suggest` op the host asks, and `--explain`'s key check in resolve.
+// Tests for the one did-you-mean (assembly/schema/suggest.ts): the `suggest` op the host asks, and `--explain`'s key check in resolve.
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";

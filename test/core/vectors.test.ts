@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import * as M from "../../assembly/messages.js";
+import * as M from "../../assembly/schema/messages.js";
 import { openAbi } from "../../scripts/lib/abi.js";
 import { core } from "../helpers/core.js";
 

@@ -1,5 +1,5 @@
-// src/ has no import cycle: every static import (type-only ones too) runs one way, so each module can be read, tested
-// and bundled after the ones it imports. A dynamic import() is a load on first use, not part of the graph.
+// src/ and assembly/ have no import cycle: every static import (type-only ones too) runs one way, so each module can be read,
+// tested and bundled after the ones it imports. A dynamic import() is a load on first use, not part of the graph.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -7,20 +7,24 @@ import path from "node:path";
 import { test } from "node:test";
 
 const src = path.join(import.meta.dirname, "../../src");
+const assembly = path.join(import.meta.dirname, "../../assembly");
 
-/** Each module's relative static imports and re-exports, as paths of src/. */
-function importGraph(): Map<string, string[]> {
+/**
+ * Each module's relative static imports and re-exports, as paths of `root` (src/ by default). Specifiers name a
+ * module by `.js` in src/ and by no extension in assembly/ (asc's resolution): both become the `.ts` file.
+ */
+function importGraph(root = src): Map<string, string[]> {
   const files = fs
-    .readdirSync(src, { recursive: true, encoding: "utf8" })
+    .readdirSync(root, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts"))
     .map((f) => f.split(path.sep).join("/"));
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const text = fs.readFileSync(path.join(src, file), "utf8");
+    const text = fs.readFileSync(path.join(root, file), "utf8");
     const specifiers = [...text.matchAll(/^\s*(?:import|export)\b(?:[^;]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']/gm)].map((m) => m[1]!);
     graph.set(
       file,
-      specifiers.map((s) => path.posix.join(path.posix.dirname(file), s).replace(/\.js$/, ".ts")),
+      specifiers.map((s) => path.posix.join(path.posix.dirname(file), s).replace(/\.js$|(?<!\.ts)$/, ".ts")),
     );
   }
   return graph;
@@ -65,4 +69,13 @@ test("the check finds a cycle, type-only or not, and reads every module of src/"
 
 test("src/ has no import cycle", () => {
   assert.deepEqual(cyclesOf(importGraph()), []);
+});
+
+test("assembly/ has no import cycle, and the check reads every module of it", () => {
+  const graph = importGraph(assembly);
+  assert.ok(graph.size > 30, `only ${graph.size} modules read`);
+  assert.ok(graph.get("index.ts")?.includes("abi/ops.ts"), "an import from a folder below is read");
+  assert.ok(graph.get("schema/validate.ts")?.includes("json/tape.ts"), "an import from a sibling folder is read");
+  for (const [file, imports] of graph) for (const target of imports) assert.ok(graph.has(target), `${file} imports ${target}, not found`);
+  assert.deepEqual(cyclesOf(graph), []);
 });

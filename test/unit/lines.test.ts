@@ -1,4 +1,5 @@
-// No line of the project's source is over 160 characters, comments included: Biome wraps code but not comments or strings, and skips assembly/.
+// No line of the project's source is over 160 characters, comments included: Biome wraps code but not comments or strings,
+// and skips the modules of assembly/ it cannot parse.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
