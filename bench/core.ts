@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { defu } from "defu";
 import { z } from "zod";
 import { wasmExports } from "../scripts/lib/abi.ts";
-import { benchInputs, realisticArchives, realisticEnv, realisticFlags } from "./inputs.ts";
+import { benchInputs, realisticArchives, realisticEnv, realisticFlags } from "../scripts/lib/inputs.ts";
 
 const wasmFile = process.env.BENCH_WASM ?? new URL("../dist/dropkit.wasm", import.meta.url).pathname;
 const wasm = readFileSync(wasmFile);

@@ -193,7 +193,7 @@ function makeBigDrop(): void {
       const r = spawnSync("zip", ["-q", "-0", path.join(bigDrop, archive.name), ...files], { cwd: staging, encoding: "utf8" });
       if (r.status !== 0)
         throw new Error(`zip failed (${r.status}): ${r.stderr}${r.error?.message ?? ""}; install it (Debian: apt-get install zip)`);
-      // An hour old, so that the cache trusts them (see the racy window in src/archives/cache.ts).
+      // An hour old, so that the cache trusts them (see the racy window in src/archives/fingerprints.ts).
       const old = new Date(Date.now() - 3_600_000);
       fs.utimesSync(path.join(bigDrop, archive.name), old, old);
       process.stderr.write(`made ${archive.name} (${archive.megabytes} MB)\n`);

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchInputs } from "./inputs.ts";
+import { benchInputs } from "../scripts/lib/inputs.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const modules =

@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { benchInputs } from "../bench/inputs.ts";
+import { benchInputs } from "./lib/inputs.ts";
 import { wasmExports } from "./lib/abi.ts";
 import * as F from "./lib/fuzz.ts";
 import { loadVectors, requestText } from "./lib/vectors.ts";

@@ -1,5 +1,5 @@
 // bench:create's peer with dropkit's own way of reading (1 MiB synchronous reads, as each worker thread does): how much of
-// the speed-up is the reading rather than the cores.
+// the speed-up is the reading rather than the CPUs.
 const { createHash } = require("node:crypto");
 const { closeSync, openSync, readSync } = require("node:fs");
 

@@ -1,4 +1,4 @@
-// bench:create's peer: one core hashing the files of argv in one process, one stream after another, as a script would.
+// bench:create's peer: one CPU hashing the files of argv in one process, one stream after another, as a script would.
 const { createHash } = require("node:crypto");
 const { createReadStream } = require("node:fs");
 

@@ -1,4 +1,4 @@
-// bench:create's peer doing on one core what create does to each archive, with create's own code: argv[2] is
+// bench:create's peer doing on one CPU what create does to each archive, with create's own code: argv[2] is
 // src/archives/digest.ts bundled, the rest the archives. The SHA-256, then the zip check with every entry's data verified.
 const { digestArchive } = require(process.argv[2]);
 

@@ -38,7 +38,7 @@ const typanionEsm = {
 };
 
 /**
- * Node built-ins loaded on first use. src/files/codecache.ts (in the bin, and in the bundles for the answer cache) asks
+ * Node built-ins loaded on first use. src/files/privatedir.ts (in the bin, and in the bundles for the answer cache) asks
  * node:os only when there is no HOME, so that a run with HOME never loads it; the lock asks it only
  * when another run holds the lock. node:url and node:util are asked only off the common path (a config's URL on Bun and
  * Deno, a value no JSON can hold): Node has them loaded already, but Bun loads each as a module of its own. node:module

@@ -1,4 +1,4 @@
-// Reading archives on every core: worker threads share one queue of jobs; small work stays on the main thread, where no worker has to start.
+// Reading archives on every CPU: worker threads share one queue of jobs; small work stays on the main thread, where no worker has to start.
 
 import { availableParallelism } from "node:os";
 import type { Worker as WorkerType } from "node:worker_threads";
@@ -26,7 +26,7 @@ export interface DigestOptions {
  * re-run with a few changed archives is not slower than reading them in place.
  */
 const inPlaceBudgetMs = 40;
-/** Hashing speed assumed by the estimate: one core with SHA extensions, bytes per ms. */
+/** Hashing speed assumed by the estimate: one CPU with SHA extensions, bytes per ms. */
 const bytesPerMs = 1_000_000;
 /** Cost assumed per archive besides its bytes (open, stat, the zip records, close), ms. */
 const perArchiveMs = 0.03;
@@ -35,7 +35,7 @@ const progressIntervalMs = 100;
 
 /**
  * Reads every job's archive once (SHA-256 and the zip check, as each job asks) and returns the digests in job
- * order. Large work goes to one worker thread per core (at most one per job), which take the jobs largest first
+ * order. Large work goes to one worker thread per CPU (at most one per job), which take the jobs largest first
  * from a shared queue; the main thread only collects results, so it stays free for the progress line and signals.
  */
 export async function digestArchives(jobs: SizedJob[], options: DigestOptions = {}): Promise<Digest[]> {
@@ -43,12 +43,12 @@ export async function digestArchives(jobs: SizedJob[], options: DigestOptions = 
   return threads === 0 ? digestInPlace(jobs, options) : digestInWorkers(jobs, threads, options);
 }
 
-/** How many worker threads to read `jobs` with: 0 (the main thread) when the work is smaller than starting a worker, else one per core, at most one per job. */
-export function planThreads(jobs: SizedJob[], cores: number): number {
+/** How many worker threads to read `jobs` with: 0 (the main thread) when the work is smaller than starting a worker, else one per CPU, at most one per job. */
+export function planThreads(jobs: SizedJob[], cpus: number): number {
   // The check reads every entry's data too (its CRC-32, inflating deflated entries): counted as much as hashing.
   const hashBytes = jobs.reduce((sum, j) => sum + (j.hash ? j.size : 0) + (j.check ? j.size : 0), 0);
   const estimateMs = hashBytes / bytesPerMs + jobs.length * perArchiveMs;
-  return estimateMs < inPlaceBudgetMs ? 0 : Math.max(0, Math.min(cores, jobs.length));
+  return estimateMs < inPlaceBudgetMs ? 0 : Math.max(0, Math.min(cpus, jobs.length));
 }
 
 /** Where the built worker script is: dist/digest-worker.cjs, also when this module runs from src/ (tests). */

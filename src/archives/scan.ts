@@ -55,7 +55,7 @@ export async function scanArchives(
 
 /**
  * The zip check's verdicts on archives read without the cache (with `cache.enabled: false`, and for a theme
- * outside the drop): nothing is hashed, only the records are read, on every core when there are many.
+ * outside the drop): nothing is hashed, only the records are read, on every CPU when there are many.
  *
  * @param cwd - The directory relative names are resolved against.
  * @param names - Archive names or paths.

@@ -4,14 +4,16 @@
 
 // A code cache fits one Node version (and V8 flags), so none ships in the package: the first run on a Node version compiles
 // as usual and saves the caches at exit in a directory private to the user (`$XDG_CACHE_HOME/dropkit/v8` or
-// `~/.cache/dropkit/v8`, checked by src/files/codecache.ts as jiti's cache is, or not used at all: a code cache is code, and
+// `~/.cache/dropkit/v8`, checked by src/files/privatedir.ts as jiti's cache is, or not used at all: a code cache is code, and
 // dropkit never loads code it did not choose); later runs on that version load them. The bin is the one file Node
-// compiles without a code cache, on every run: it holds only this and what it imports of src/files/codecache.ts.
+// compiles without a code cache, on every run: it holds only this and what it imports of src/files/privatedir.ts and
+// src/oneoffwork.ts.
 
 import { readFileSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
 import type { Script } from "node:vm";
-import { didOneOffWork, privateCacheDir, pruneCacheDir, readCacheFile, writeCacheFile } from "../files/codecache.js";
+import { privateDir, prunePrivateDir, readPrivateFile, writePrivateFile } from "../files/privatedir.js";
+import { didOneOffWork } from "../oneoffwork.js";
 
 /** Set by the build (esbuild's define): the function a bundle is compiled as (scripts/build/bundles.mjs). */
 declare const __DROPKIT_WRAPPER__: string;
@@ -30,13 +32,13 @@ const moduleClass = module.constructor as unknown as ModuleClass;
 const Module: ModuleClass = typeof moduleClass.createRequire === "function" ? moduleClass : require("node:module");
 
 /**
- * The private cache directory (src/files/codecache.ts), or null: then no caches, as on Bun and Deno, whose
+ * The private cache directory (src/files/privatedir.ts), or null: then no caches, as on Bun and Deno, whose
  * process.version names the Node they emulate rather than their own engine.
  */
 function cacheDirectory(): string | null {
   if (process.versions.bun || process.versions.deno) return null;
   try {
-    return privateCacheDir(process.env, process.platform, "v8").dir;
+    return privateDir(process.env, process.platform, "v8").dir;
   } catch {
     return null;
   }
@@ -75,10 +77,10 @@ function compile(source: string, filename: string, name: string): Compiled {
   }
   const { Script } = require("node:vm") as typeof import("node:vm");
   const cacheFile = cacheDir && join(cacheDir, name + "-" + process.version + "-" + process.arch + ".cache");
-  // Opened once, judged on its descriptor and read with a bound, kept fresh when in use (src/files/codecache.ts): none
+  // Opened once, judged on its descriptor and read with a bound, kept fresh when in use (src/files/privatedir.ts): none
   // yet, or anything but this user's own regular file (a FIFO, a link to /dev/zero), compiles without a cache and
   // saves one at exit. 64 MiB is many times any code cache a run saves.
-  const cachedData = (cacheFile && readCacheFile(cacheFile, 64 * 1024 * 1024, true)) || undefined;
+  const cachedData = (cacheFile && readPrivateFile(cacheFile, 64 * 1024 * 1024, true)) || undefined;
   const script = new Script(source, { filename, cachedData });
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected)) unsaved.push({ script, cacheFile });
   return { script, cacheFile };
@@ -86,13 +88,13 @@ function compile(source: string, filename: string, name: string): Compiled {
 
 // Saved only by a run that succeeded: one that stopped early (a usage error, an invalid config) compiled too little of
 // its command to be worth keeping, and the next run saves it instead. Nor by a run that read archives into the
-// archive cache (src/files/codecache.ts, markOneOffWork): its cache would hold the reading's code, which the next runs
+// fingerprint cache (src/oneoffwork.ts): its cache would hold the reading's code, which the next runs
 // skip but would load on every start (docs/performance.md#v8-code-caches).
 process.once("exit", (code) => {
   if (code !== 0 || didOneOffWork()) return;
-  for (const { script, cacheFile } of unsaved) writeCacheFile(cacheFile, script.createCachedData());
+  for (const { script, cacheFile } of unsaved) writePrivateFile(cacheFile, script.createCachedData());
   // Each upgrade of dropkit, jiti or Node leaves caches that nothing reads again, one per command.
-  if (unsaved.length > 0 && cacheDir) pruneCacheDir(cacheDir, ".cache");
+  if (unsaved.length > 0 && cacheDir) prunePrivateDir(cacheDir, ".cache");
 });
 
 /** jiti's file, compiled with its cache: for tests, which check that a second run uses the caches. */

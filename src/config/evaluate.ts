@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { types } from "node:util";
-import { privateCacheDir } from "../files/codecache.js";
+import { privateDir } from "../files/privatedir.js";
 import type { JudgedFile } from "../files/judged.js";
 import { distrustOfPath, trustPolicy } from "../files/trust.js";
 import { DropkitError, fail } from "../errors.js";
@@ -65,18 +65,18 @@ let noCacheSaid = false;
 
 /**
  * The jiti instance for the next evaluation. Its compiled files go only to the user's private cache
- * directory, checked again now (src/files/codecache.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
+ * directory, checked again now (src/files/privatedir.ts), or nowhere: jiti's default, `os.tmpdir()/jiti`, is shared,
  * and a file planted there under the predictable name would run instead of the user's config. `alias` (from
  * `dropkitAliases`) makes `dropkit` the running one, for projects that have none.
  */
 function getJiti(alias?: Record<string, string>): Jiti {
-  const cache = privateCacheDir();
+  const cache = privateDir();
   if (cache.dir === null && !noCacheSaid && process.env.DROPKIT_DEBUG === "1") {
     noCacheSaid = true;
     process.stderr.write(`dropkit: .ts/.js configs are compiled without a file cache: ${cache.why}\n`);
   }
   // Deno's mkdir cannot take a held directory's /proc/self/fd path (jiti then caches nothing): there, jiti gets the real
-  // path that was judged, made of directories only this user (or root) can change (src/files/codecache.ts).
+  // path that was judged, made of directories only this user (or root) can change (src/files/privatedir.ts).
   const fsCache = cache.dir === null ? false : process.versions.deno !== undefined ? cache.real : cache.dir;
   const key = `${alias !== undefined}:${fsCache}`;
   let jiti = jitis.get(key);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cacheEntryName, privateCacheDir, readCacheFile, writeCacheFile } from "../files/codecache.js";
+import { privateFileName, privateDir, readPrivateFile, writePrivateFile } from "../files/privatedir.js";
 
 /** The parts of `node:module` this needs, missing before Node 22.15 (hooks) and 22.13 (stripping), and on Bun and Deno. */
 interface ModuleHooks {
@@ -290,14 +290,14 @@ function stripped(file: string, source: string): string {
   const blocker = nativeBlocker(source);
   if (blocker) throw fallback(`${file}: ${blocker}`);
   if (cacheDirFor === undefined) {
-    const cache = privateCacheDir(process.env, process.platform, "ts");
+    const cache = privateDir(process.env, process.platform, "ts");
     cacheDirFor = cache.dir;
     if (cache.dir === null) debug(`.ts configs are stripped without a file cache: ${cache.why}`);
   }
   // Not node:crypto, which a warm run would load for a key alone (docs/performance.md#ts-configs-without-jiti): the
   // key is a fast hash, and an entry holds the text it was stripped from, compared in full, so that two texts
   // with one key never share an entry.
-  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${cacheEntryName(`${process.version}\0${source}`)}.js`);
+  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${privateFileName(`${process.version}\0${source}`)}.js`);
   if (cacheFile) {
     const code = cachedStrip(cacheFile, source);
     if (code !== undefined) {
@@ -317,15 +317,15 @@ function stripped(file: string, source: string): string {
     process.emitWarning = emitWarning;
   }
   debug(`${file}: types stripped${cacheFile ? `, saved to ${cacheFile}` : ""}`);
-  if (cacheFile) writeCacheFile(cacheFile, `${source.length}\n${source}${code}`);
+  if (cacheFile) writePrivateFile(cacheFile, `${source.length}\n${source}${code}`);
   return code;
 }
 
 /** The stripped code of a cache entry (`<length of the text>\n<text><code>`) made from exactly `source`, or undefined. */
 function cachedStrip(cacheFile: string, source: string): string | undefined {
-  // Opened once, never a wait or a link followed, judged on its descriptor (src/files/codecache.ts): a FIFO or anything
+  // Opened once, never a wait or a link followed, judged on its descriptor (src/files/privatedir.ts): a FIFO or anything
   // but this user's own regular file is a miss. 8 MiB holds a 1 MiB config twice over (its text and its code).
-  const entry = readCacheFile(cacheFile, 8 * 1024 * 1024)?.toString("utf8");
+  const entry = readPrivateFile(cacheFile, 8 * 1024 * 1024)?.toString("utf8");
   if (entry === undefined) return undefined;
   const newline = entry.indexOf("\n");
   const start = newline + 1;

@@ -4,7 +4,7 @@
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import type { AnswerStore } from "../core/host.js";
-import { cacheEntryName, privateCacheDir, pruneCacheDir, readCacheFile, writeCacheFile } from "./codecache.js";
+import { privateFileName, privateDir, prunePrivateDir, readPrivateFile, writePrivateFile } from "./privatedir.js";
 
 /**
  * What an answer cache is for: the folder the runs are made in, and the core's identity (the module's file, checked by
@@ -30,7 +30,7 @@ const maxFiles = 256;
 
 /**
  * The answer store of the CLI's runs in `key.cwd`, in the private cache directory's `answers` folder (src/files/
- * codecache.ts: a folder only this user can write, since the answers name the hooks dropkit runs). Nothing is read
+ * privatedir.ts: a folder only this user can write, since the answers name the hooks dropkit runs). Nothing is read
  * until the core is first asked, and nothing is written unless the core answered something the file did not hold:
  * then `save` (at exit) writes this run's answers, in place of the last run's, so the file never grows past one run.
  * Without a private cache directory (refused, or on a runtime without one), every request goes to the core.
@@ -76,18 +76,18 @@ export class AnswerCache implements AnswerStore {
     for (const [request, answer] of this.used) text += `${request.length} ${answer.length}\n${request}${answer}`;
     // Counted in bytes, as the read counts them: a file written is always one that can be read back.
     if (Buffer.byteLength(text) > maxFileLength) return;
-    writeCacheFile(this.file, text);
-    if (!this.existed) pruneCacheDir(path.dirname(this.file), ".answers", maxFiles);
+    writePrivateFile(this.file, text);
+    if (!this.existed) prunePrivateDir(path.dirname(this.file), ".answers", maxFiles);
   }
 
   private load(): void {
     this.loaded = true;
     const identity = moduleIdentity(this.key);
     if (identity === null) return;
-    const dir = privateCacheDir(this.env, process.platform, "answers").dir;
+    const dir = privateDir(this.env, process.platform, "answers").dir;
     if (dir === null) return;
     this.header = `${formatLine}\n${JSON.stringify([this.key.cwd, identity])}\n`;
-    this.file = path.join(dir, `${cacheEntryName(this.header)}.answers`);
+    this.file = path.join(dir, `${privateFileName(this.header)}.answers`);
     const text = readAnswerFile(this.file);
     this.existed = text !== null;
     if (text?.startsWith(this.header)) this.known = parseEntries(text, this.header.length);
@@ -108,11 +108,11 @@ function moduleIdentity(key: AnswerCacheKey): string | null {
 
 /**
  * The file's text, or null when there is none, or it is not a regular file of this user's that others cannot write, or
- * it is too long (readCacheFile: opened once, never waiting on a FIFO, judged and read on that descriptor). Keeps a
+ * it is too long (readPrivateFile: opened once, never waiting on a FIFO, judged and read on that descriptor). Keeps a
  * file in use fresh.
  */
 function readAnswerFile(file: string): string | null {
-  return readCacheFile(file, maxFileLength, true)?.toString("utf8") ?? null;
+  return readPrivateFile(file, maxFileLength, true)?.toString("utf8") ?? null;
 }
 
 /**

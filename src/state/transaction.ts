@@ -3,7 +3,7 @@
 
 import { linkSync, lstatSync, unlinkSync, type Stats } from "node:fs";
 import path from "node:path";
-import { commitCache, stageCache, type Cache, type CacheData } from "../archives/cache.js";
+import { commitCache, stageCache, type FingerprintCache, type CacheData } from "../archives/fingerprints.js";
 import { keepCopies, keepSecondName, putBack, removeRedundantCopies, type KeptCopies } from "./copies.js";
 import { DropkitError, fail } from "../errors.js";
 import { readFound, sameFile } from "../files/found.js";
@@ -122,7 +122,7 @@ export class StateTransaction {
   private state: StateV1 | undefined;
   private staged: StagedFile | undefined;
   private readonly warnings: string[] = [];
-  private cache: { staged: StagedFile; loaded: Cache } | undefined;
+  private cache: { staged: StagedFile; loaded: FingerprintCache } | undefined;
   /** A second name for the previous state file (a hard link, or a copy), made just before the commit. */
   private backup: string | null = null;
   /** Copies (`.legacy`, `.corrupt-*`) this run made. */
@@ -189,7 +189,7 @@ export class StateTransaction {
    *
    * @throws DropkitError `IOError` (74).
    */
-  async stageCache(file: string, data: CacheData, loaded: Cache): Promise<void> {
+  async stageCache(file: string, data: CacheData, loaded: FingerprintCache): Promise<void> {
     this.cache = { staged: await stageCache(file, data), loaded };
   }
 
@@ -352,7 +352,7 @@ export class StateTransaction {
 
 // --- helpers ---
 
-// The test-only hooks of the transaction (`__DROPKIT_TEST_*`, docs/state-file.md), exported for their unit test.
+// The test-only switches of the transaction (`__DROPKIT_TEST_*`, docs/state-file.md), exported for their unit test.
 
 /** The points of the transaction where a test can pause the process (see `pauseForTest`): before the lock, and in the commit. */
 const testPausePoints = ["locking", "staged", "copied", "committed"] as const;

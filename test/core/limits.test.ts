@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import * as M from "../../assembly/schema/messages.js";
 import { openAbi } from "../../scripts/lib/abi.js";
-import { hugeConfigText } from "../../bench/inputs.js";
+import { hugeConfigText } from "../../scripts/lib/inputs.js";
 import { only, parse, resolveDone, resolveOk, validate } from "../helpers/core.js";
 
 describe("size", () => {
@@ -190,7 +190,7 @@ describe("nesting", () => {
 
 describe("memory", () => {
   test("one validate of a large config grows memory by at most 8 times the text (docs/embedding.md)", () => {
-    // The bench's 1.25 MB config (bench/inputs.ts): 60,000 globs, echoed back in the answer.
+    // The bench's 1.25 MB config (scripts/lib/inputs.ts): 60,000 globs, echoed back in the answer.
     const text = hugeConfigText();
     for (const request of [
       { op: "validate", text },

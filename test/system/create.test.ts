@@ -263,7 +263,7 @@ describe("many archives", () => {
 describe("the progress line", { skip: hasScript() ? false : "needs script(1) (util-linux)" }, () => {
   let root = "";
   before(() => {
-    // Enough to hash for about a second on every core (holes: no disk, no time to make), so that the line shows and moves.
+    // Enough to hash for about a second on every CPU (holes: no disk, no time to make), so that the line shows and moves.
     const perArchive = 250_000_000;
     const count = Math.max(12, os.availableParallelism() * 6);
     root = fixture();

@@ -23,7 +23,7 @@ describe("planThreads", () => {
     // A job that only checks reads the data too (its CRC-32, inflating deflated entries): its size counts.
     assert.equal(planThreads([job(500_000_000, false)], 8), 1);
   });
-  test("large work gets a thread per core, at most one per archive", () => {
+  test("large work gets a thread per CPU, at most one per archive", () => {
     assert.equal(planThreads([job(200_000_000)], 8), 1);
     assert.equal(planThreads([job(200_000_000), job(1), job(1)], 2), 2);
     // Many small archives are work too: opening and reading each one's records.

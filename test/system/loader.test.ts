@@ -308,7 +308,7 @@ describe(".ts configs without jiti where Node strips types (src/config/native.ts
   });
 });
 
-/** A private cache home (mode 0700, as src/files/codecache.ts requires). */
+/** A private cache home (mode 0700, as src/files/privatedir.ts requires). */
 function privateHome(): string {
   const dir = tempDir("dropkit-xdg-");
   fs.chmodSync(dir, 0o700);

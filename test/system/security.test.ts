@@ -6,7 +6,7 @@ import { syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 import { afterEach, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { loadCache } from "../../src/archives/cache.js";
+import { loadCache } from "../../src/archives/fingerprints.js";
 import { loadConfig } from "../../src/config/resolve.js";
 import { findConfig } from "../../src/config/discovery.js";
 import { readState } from "../../src/state/file.js";

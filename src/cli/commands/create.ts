@@ -5,7 +5,7 @@ import { FolderListing } from "../../files/listing.js";
 import { requireThemePath } from "../../config/themepath.js";
 import { clipanion } from "./clipanion.js";
 import { planWarnings } from "../../core/decisions.js";
-import type { Cache, FingerprintResult } from "../../archives/cache.js";
+import type { FingerprintCache, FingerprintResult } from "../../archives/fingerprints.js";
 import type { Plan, ResolvedConfig } from "../../core/protocol.js";
 import type { HookOutputRecord, HookRecord } from "../../hooks/scripts.js";
 import type { DecisionLog } from "../../output/log.js";
@@ -27,7 +27,7 @@ export class CreateCommand extends DropkitCommand {
     description: "create the drop in the working directory",
     details: `
       Resolves the config (flags, environment, config file, presets, defaults), runs the init scripts, scans the working directory for
-      \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every core, only for
+      \`*.zip\` archives, chooses the theme and the modules, reads every archive (a SHA-256 and a zip check, on every CPU, only for
       archives the cache does not know), writes the state file \`.dropkit.json\`, updates the archive cache, and runs the post scripts.
 
       Every decision is logged on stderr: as aligned text by default, or one JSON object per line with \`--log-format=json\`. On a terminal, long
@@ -115,7 +115,7 @@ interface Run {
   config: ResolvedConfig;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  cache: Cache | null;
+  cache: FingerprintCache | null;
   listing: FolderListing;
   trust: TrustScope;
   signal: AbortSignal;
@@ -133,7 +133,7 @@ async function writeDrop(run: Run, version: string): Promise<number> {
     import("../../hooks/scripts.js"),
     import("../../archives/scan.js"),
     import("../../state/transaction.js"),
-    import("../../archives/cache.js"),
+    import("../../archives/fingerprints.js"),
   ]);
   const { log, config, cwd, env, cache, listing, signal, stateFile } = run;
   // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
@@ -419,11 +419,11 @@ function logPlan(log: DecisionLog, plan: Plan): void {
  * Reads the cache when it is enabled. A `cache.file` that is not a dropkit cache (another file, the
  * config, an archive) is an `IOError` naming `cache.file` and where it was set.
  */
-async function loadCacheFor(log: DecisionLog, loaded: LoadConfigResult): Promise<Cache | null> {
+async function loadCacheFor(log: DecisionLog, loaded: LoadConfigResult): Promise<FingerprintCache | null> {
   const config = loaded.config!;
   if (!config.cache.enabled) return null;
   const origin = loaded.origins?.["cache.file"];
-  const { loadCache, foreignCacheMessage } = await import("../../archives/cache.js");
+  const { loadCache, foreignCacheMessage } = await import("../../archives/fingerprints.js");
   const file = config.cache.file;
   const cache = loadCache(file);
   if (cache.found.kind === "foreign") {
@@ -446,7 +446,7 @@ async function readArchives(
   cwd: string,
   archives: string[],
   plan: Plan,
-  cache: Cache | null,
+  cache: FingerprintCache | null,
   signal: AbortSignal,
 ): Promise<ArchivesRead> {
   const [{ shouldColor }, { checkArchives }] = await Promise.all([import("../../output/log.js"), import("../../archives/scan.js")]);
@@ -458,7 +458,7 @@ async function readArchives(
     const verdicts = await checkArchives(cwd, archives, { signal });
     return { verdictOf: (name) => verdicts.get(name) ?? outside.get(name) };
   }
-  const { fingerprintArchives } = await import("../../archives/cache.js");
+  const { fingerprintArchives } = await import("../../archives/fingerprints.js");
   // The progress module is loaded only on a terminal, the one place a line can be drawn, and not with --quiet.
   let progress: ProgressLine | undefined;
   if (stderr.isTTY === true && !log.quiet) {

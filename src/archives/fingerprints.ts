@@ -4,12 +4,12 @@ import { lstatSync, realpathSync, renameSync, statSync, type Stats } from "node:
 import path from "node:path";
 import type { DigestOptions, SizedJob } from "./digest-pool.js";
 import { fail } from "../errors.js";
-import { markOneOffWork } from "../files/codecache.js";
 import { notRegularProblem, readFound, sameFile } from "../files/found.js";
 import { errorReason, syncDirectory } from "../files/fsutil.js";
 import { isRecord, parseJsonWithin, type JsonLimits } from "../files/jsonfile.js";
 import { stageFile, type StagedFile } from "../files/staging.js";
 import { isoTime } from "../isotime.js";
+import { markOneOffWork } from "../oneoffwork.js";
 import type { ZipVerdict } from "./zip.js";
 
 /**
@@ -49,7 +49,7 @@ export interface CacheData {
 }
 
 /** The cache as read from disk. */
-export interface Cache {
+export interface FingerprintCache {
   /**
    * Fingerprints by the archive's real path, with any further fields of each entry kept; empty for a file of an
    * older layout (version 1 or 2, keyed by bare names), whose entries cannot say which file they judged.
@@ -140,7 +140,7 @@ const racyWindowMs = 2000;
  * since the cache was written, or that were modified too close to the run that read them to be trusted; each hashed
  * archive's zip records are checked in the same read, and a cached one without a verdict is checked without hashing. A re-run
  * with nothing changed costs one `lstat` per archive (and a `stat` and a `realpath` for a link) plus one `realpath` of
- * the folder; the reading, when there is any, is spread over every core.
+ * the folder; the reading, when there is any, is spread over every CPU.
  *
  * Entries are keyed by the archive's real path, so a cache file shared by several drops keeps each drop's entries:
  * the result's `archives` are the cache's entries of other folders as they were, and this folder's entries as this run
@@ -154,7 +154,7 @@ const racyWindowMs = 2000;
 export async function fingerprintArchives(
   cwd: string,
   names: string[],
-  cache: Pick<Cache, "entries" | "checkedAtMs">,
+  cache: Pick<FingerprintCache, "entries" | "checkedAtMs">,
   options: FingerprintOptions = {},
 ): Promise<FingerprintResult> {
   const checkedAtMs = Date.now();
@@ -271,7 +271,7 @@ export function isZipVerdict(value: unknown): value is ZipVerdict {
  *
  * @param file - Absolute path of the cache file.
  */
-export function loadCache(file: string, now: Date = new Date()): Cache {
+export function loadCache(file: string, now: Date = new Date()): FingerprintCache {
   const empty = { entries: {}, checkedAtMs: 0 };
   const reserved = reservedName(file);
   // A file at dropkit's own name is dropkit's: whatever it holds that is not a usable cache is corrupt. At a name the
@@ -314,7 +314,7 @@ export function loadCache(file: string, now: Date = new Date()): Cache {
     };
   }
   const text = found.bytes.toString("utf8");
-  const corrupt = (reason: string): Cache => {
+  const corrupt = (reason: string): FingerprintCache => {
     const aside = asideName(file, now);
     return {
       ...empty,
@@ -420,7 +420,7 @@ export async function stageCache(file: string, data: CacheData): Promise<StagedF
  */
 export async function commitCache(
   staged: StagedFile,
-  loaded: Cache,
+  loaded: FingerprintCache,
   now: Date,
 ): Promise<{ movedAside: string | null; warnings: string[] }> {
   const file = staged.target;
@@ -633,7 +633,7 @@ function moveAside(file: string, wanted: string, now: Date): string {
  * entries of an older layout (`current` false) are not looked at: keyed by bare names, without identity, they can
  * only be misses, so a flaw in them is no reason to move the file aside.
  */
-function readEntries(data: Record<string, unknown>, current: boolean): Pick<Cache, "entries" | "checkedAtMs"> | string {
+function readEntries(data: Record<string, unknown>, current: boolean): Pick<FingerprintCache, "entries" | "checkedAtMs"> | string {
   const checkedAtMs = data.checkedAtMs;
   if (typeof checkedAtMs !== "number" || !Number.isFinite(checkedAtMs)) return "checkedAtMs is not a number";
   if (!isRecord(data.archives)) return "archives is not an object";

@@ -1,4 +1,4 @@
-// Tests for the test-only hooks of src/state/transaction.ts: they do nothing unless asked, and do what they say when asked.
+// Tests for the test-only switches of src/state/transaction.ts: they do nothing unless asked, and do what they say when asked.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";

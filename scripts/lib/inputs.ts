@@ -1,4 +1,5 @@
-// The core bench's inputs, generated deterministically: a realistic resolve, a 256 KB package.json and a 1.25 MB config.
+// The core bench's inputs, read by the oracle and the limits test too: so in scripts/lib/ (what tests, scripts and benches share), not bench/.
+// Generated deterministically: a realistic resolve, a 256 KB package.json and a 1.25 MB config.
 
 /** The working directory of the realistic resolve. */
 export const cwd = "/srv/drops/spring";

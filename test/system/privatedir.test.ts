@@ -1,4 +1,4 @@
-// Tests for the private cache of compiled configs (src/files/codecache.ts): where it is, how it is made and checked, and
+// Tests for the private directory of compiled configs and answers (src/files/privatedir.ts): where it is, how it is made and checked, and
 // that a compiled file planted by another user (nobody, through setpriv) in a shared or unsafe place never runs.
 
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { privateCacheDir, readCacheFile, writeCacheFile } from "../../src/files/codecache.js";
+import { privateDir, readPrivateFile, writePrivateFile } from "../../src/files/privatedir.js";
 import { age, cliPath, fixture, runCli } from "../helpers/cli.js";
 import { waitFor } from "../helpers/processes.js";
 import { tempDir } from "../helpers/temp.js";
@@ -23,16 +23,16 @@ const { createJiti } = createRequire(import.meta.url)("jiti") as { createJiti: J
 
 const modeOf = (p: string) => fs.statSync(p).mode & 0o7777;
 
-/** Why privateCacheDir refuses a cache for `env` (it must refuse). */
+/** Why privateDir refuses a cache for `env` (it must refuse). */
 function whyNot(env: NodeJS.ProcessEnv): string {
-  const cache = privateCacheDir(env);
+  const cache = privateDir(env);
   assert.equal(cache.dir, null, "a cache directory was accepted");
   return (cache as { why: string }).why;
 }
 
-/** Where privateCacheDir's directory is (it must accept one), checked to be the very directory its `dir` reaches. */
+/** Where privateDir's directory is (it must accept one), checked to be the very directory its `dir` reaches. */
 function accepted(env: NodeJS.ProcessEnv, platform?: NodeJS.Platform): string {
-  const cache = privateCacheDir(env, platform);
+  const cache = privateDir(env, platform);
   assert.ok(cache.dir !== null, (cache as { why: string }).why);
   assert.equal(fs.statSync(cache.dir).ino, fs.statSync(cache.real).ino);
   return cache.real;
@@ -103,7 +103,7 @@ function sharedTemp(): string {
   return dir;
 }
 
-describe("where the cache is (privateCacheDir)", () => {
+describe("where the private directory is (privateDir)", () => {
   test("$XDG_CACHE_HOME/dropkit/jiti, made with mode 0700 at each level dropkit adds", () => {
     const xdg = tempDir("dropkit-xdg-");
     assert.equal(accepted({ XDG_CACHE_HOME: xdg }), path.join(xdg, "dropkit", "jiti"));
@@ -128,11 +128,11 @@ describe("where the cache is (privateCacheDir)", () => {
     assert.equal(accepted({ HOME: home, XDG_CACHE_HOME: "relative/cache" }, "linux"), path.join(home, ".cache", "dropkit", "jiti"));
     assert.equal(accepted({ HOME: home }, "darwin"), path.join(home, "Library", "Caches", "dropkit", "jiti"));
     const local = tempDir("dropkit-localappdata-");
-    assert.deepEqual(privateCacheDir({ LOCALAPPDATA: local }, "win32"), {
+    assert.deepEqual(privateDir({ LOCALAPPDATA: local }, "win32"), {
       dir: path.join(local, "dropkit", "jiti"),
       real: path.join(local, "dropkit", "jiti"),
     });
-    assert.equal(privateCacheDir({}, "win32").dir, null);
+    assert.equal(privateDir({}, "win32").dir, null);
   });
 
   test("a base writable by group or others, and dropkit's directories with unsafe modes or as links, are refused", () => {
@@ -230,23 +230,23 @@ describe("a compiled config planted by another user never runs (SPEC section 12)
   });
 });
 
-describe("a cache file written (writeCacheFile)", () => {
+describe("a private file written (writePrivateFile)", () => {
   test("whole, mode 0600, in place of the old one; or not at all, with no temporary file left", () => {
     const dir = tempDir("dropkit-cachefile-");
     const file = path.join(dir, "entry.cache");
     fs.writeFileSync(file, "old");
-    writeCacheFile(file, "new text");
+    writePrivateFile(file, "new text");
     assert.equal(fs.readFileSync(file, "utf8"), "new text");
     assert.equal(modeOf(file), 0o600);
-    writeCacheFile(file, new Uint8Array([1, 2, 3]));
+    writePrivateFile(file, new Uint8Array([1, 2, 3]));
     assert.deepEqual([...fs.readFileSync(file)], [1, 2, 3]);
     // A directory at the name: the rename fails, and nothing of the attempt stays.
     const blocked = path.join(dir, "blocked.cache");
     fs.mkdirSync(path.join(blocked, "inside"), { recursive: true });
-    writeCacheFile(blocked, "text");
+    writePrivateFile(blocked, "text");
     assert.ok(fs.statSync(blocked).isDirectory());
     // A folder that is gone: nothing is made, nothing is thrown.
-    writeCacheFile(path.join(dir, "gone", "entry.cache"), "text");
+    writePrivateFile(path.join(dir, "gone", "entry.cache"), "text");
     assert.deepEqual(fs.readdirSync(dir).sort(), ["blocked.cache", "entry.cache"]);
   });
 });
@@ -280,7 +280,7 @@ describe("another user's home (root run with that user's HOME, as sudo without -
     return fs.existsSync(path.join(other.home, ".cache")) ? [fresh] : [fresh, other.home];
   }
 
-  test("privateCacheDir makes no ~/.cache there, and says why", () => {
+  test("privateDir makes no ~/.cache there, and says why", () => {
     for (const home of homes()) {
       const why = whyNot({ HOME: home });
       assert.match(why, new RegExp(`${home}/\\.cache does not exist and ${home} is owned by user ${other.uid}, not by this user \\(0\\)`));
@@ -365,31 +365,31 @@ function onlyFile(dir: string, pattern: RegExp): string {
   return path.join(dir, names[0]!);
 }
 
-describe("a cache file read (readCacheFile) and written (writeCacheFile) by identity", () => {
+describe("a private file read (readPrivateFile) and written (writePrivateFile) by identity", () => {
   test("read: this user's regular file, whole; a FIFO, a link (to /dev/zero, or to a real cache), a file over the bound: a miss, at once", () => {
     const dir = tempDir("dropkit-entries-");
     const file = path.join(dir, "entry.cache");
     fs.writeFileSync(file, "cached");
-    assert.equal(readCacheFile(file, 100)?.toString(), "cached");
-    assert.equal(readCacheFile(file, 5), null, "over the bound");
-    assert.equal(readCacheFile(path.join(dir, "missing.cache"), 100), null);
+    assert.equal(readPrivateFile(file, 100)?.toString(), "cached");
+    assert.equal(readPrivateFile(file, 5), null, "over the bound");
+    assert.equal(readPrivateFile(path.join(dir, "missing.cache"), 100), null);
     const fifo = path.join(dir, "fifo.cache");
     assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
     const started = Date.now();
-    assert.equal(readCacheFile(fifo, 100), null);
+    assert.equal(readPrivateFile(fifo, 100), null);
     assert.ok(Date.now() - started < 1000, "a FIFO is never waited on");
     const zero = path.join(dir, "zero.cache");
     fs.symlinkSync("/dev/zero", zero);
-    assert.equal(readCacheFile(zero, 1024 * 1024 * 1024), null);
+    assert.equal(readPrivateFile(zero, 1024 * 1024 * 1024), null);
     const linked = path.join(dir, "linked.cache");
     fs.symlinkSync(file, linked);
-    assert.equal(readCacheFile(linked, 100), null, "a link is not followed, even to a good cache");
+    assert.equal(readPrivateFile(linked, 100), null, "a link is not followed, even to a good cache");
     fs.chmodSync(file, 0o666);
-    assert.equal(readCacheFile(file, 100), null, "writable by others");
+    assert.equal(readPrivateFile(file, 100), null, "writable by others");
     fs.chmodSync(file, 0o600);
     if (isRoot) {
       fs.chownSync(file, nobody, nobody);
-      assert.equal(readCacheFile(file, 100), null, "another user's");
+      assert.equal(readPrivateFile(file, 100), null, "another user's");
     }
   });
 
@@ -399,9 +399,9 @@ describe("a cache file read (readCacheFile) and written (writeCacheFile) by iden
     fs.writeFileSync(file, "cached");
     const old = new Date(Date.now() - 10 * 24 * 60 * 60 * 1000);
     fs.utimesSync(file, old, old);
-    readCacheFile(file, 100);
+    readPrivateFile(file, 100);
     assert.equal(fs.statSync(file).mtime.getTime(), old.getTime(), "only when asked");
-    readCacheFile(file, 100, true);
+    readPrivateFile(file, 100, true);
     assert.ok(Date.now() - fs.statSync(file).mtimeMs < 60_000);
   });
 
@@ -413,7 +413,7 @@ describe("a cache file read (readCacheFile) and written (writeCacheFile) by iden
     const file = path.join(dir, "entry.cache");
     const temporary = `${file}.${process.pid}.tmp`;
     fs.symlinkSync(target, temporary);
-    writeCacheFile(file, "new cache");
+    writePrivateFile(file, "new cache");
     assert.deepEqual(fs.readFileSync(target), before);
     assert.equal(modeOf(target), 0o600);
     assert.equal(fs.readlinkSync(temporary), target, "the link itself is left as it was");
@@ -424,7 +424,7 @@ describe("a cache file read (readCacheFile) and written (writeCacheFile) by iden
     // A file at the name (a killed run's, with the same pid) is not truncated either.
     fs.unlinkSync(temporary);
     fs.writeFileSync(temporary, "left by a killed run");
-    writeCacheFile(file, "newer cache");
+    writePrivateFile(file, "newer cache");
     assert.equal(fs.readFileSync(temporary, "utf8"), "left by a killed run");
     assert.equal(fs.readFileSync(file, "utf8"), "newer cache");
   });

@@ -1,6 +1,6 @@
-// The directories where compiled code may be cached (jiti's compiled configs, stripped .ts configs, the bin's V8 code
-// caches, the core's answers): private to the user, or none (SPEC section 12); and the one way a file in them is read
-// and written.
+// The private directory where dropkit keeps what later runs reuse (jiti's compiled configs, stripped .ts configs, the
+// bin's V8 code caches, the core's answers): one only this user can write, or none (SPEC section 12); and the one way a
+// file in it is read, written and pruned.
 
 import {
   closeSync,
@@ -25,14 +25,14 @@ import path from "node:path";
 import { readOpened } from "./limits.js";
 
 /**
- * Where a private cache directory is, and why there is none when it is refused. `dir` is the path to use: on Linux
+ * Where a private directory is, and why there is none when it is refused. `dir` is the path to use: on Linux
  * `/proc/self/fd/<n>`, a directory this process holds open, so that no link met on the way to it is followed again;
  * `real` is where it is, for messages.
  */
-export type CacheDir = { dir: string; real: string } | { dir: null; why: string };
+export type PrivateDir = { dir: string; real: string } | { dir: null; why: string };
 
 /**
- * A directory for cached compiled code (`jiti`: compiled configs; `ts`: `.ts` configs with their types stripped by
+ * A private directory for what later runs reuse (`jiti`: compiled configs; `ts`: `.ts` configs with their types stripped by
  * Node, src/config/native.ts; `v8`: the bin's code caches, which the bin gets
  * from this module through the build; `answers`: the core's answers, src/files/answercache.ts, which name the hooks
  * dropkit runs), created (mode 0700) when missing, so that no other user can plant code that dropkit would run:
@@ -55,11 +55,11 @@ export type CacheDir = { dir: string; real: string } | { dir: null; why: string 
  * @default env process.env
  * @default name "jiti"
  */
-export function privateCacheDir(
+export function privateDir(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
   name: "jiti" | "ts" | "v8" | "answers" = "jiti",
-): CacheDir {
+): PrivateDir {
   const base = cacheBase(env, platform);
   if (!base) return { dir: null, why: "no home directory" };
   if (platform === "win32" || typeof process.geteuid !== "function" || constants.O_DIRECTORY === undefined) return byKind(base, name);
@@ -76,11 +76,11 @@ export function privateCacheDir(
 }
 
 /**
- * A name for a cache entry made from `text`: a 64-bit FNV-1a hash of its UTF-16 code units, as 16 hex digits (two
- * 32-bit halves, each its own basis). Not a security measure: each cache compares the text an entry was made from in
+ * A name for a file in a private directory, made from `text`: a 64-bit FNV-1a hash of its UTF-16 code units, as 16 hex digits (two
+ * 32-bit halves, each its own basis). Not a security measure: each cache compares the text a file was made from in
  * full before using it. Not node:crypto: start-up loads none for a name (docs/performance.md#loaded-on-first-use).
  */
-export function cacheEntryName(text: string): string {
+export function privateFileName(text: string): string {
   let a = 0x811c9dc5;
   let b = 0xcbf29ce4;
   for (let i = 0; i < text.length; i++) {
@@ -91,24 +91,24 @@ export function cacheEntryName(text: string): string {
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
-/** A cache file no run has used for this long is taken to belong to a dropkit, a Node or a folder no longer used. */
+/** A file here that no run has used for this long is taken to belong to a dropkit, a Node or a folder no longer used. */
 const staleMs = 30 * 24 * 60 * 60 * 1000;
-/** How often a cache file in use has its time brought forward, so that pruning never takes it. */
+/** How often a file in use has its time brought forward, so that pruning never takes it. */
 const refreshMs = 7 * 24 * 60 * 60 * 1000;
 
-/** Opens a cache file: never a wait (a FIFO), never a link followed (to `/dev/zero`, or to another user's file). */
+/** Opens a file to read: never a wait (a FIFO), never a link followed (to `/dev/zero`, or to another user's file). */
 const entryFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 /** Makes a temporary file: never one that is there already, and never through a link. */
 const temporaryFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /**
- * A cache file's bytes, or null (a miss) for anything but a regular file owned by this user, not writable by group or
+ * A private file's bytes, or null (a miss) for anything but a regular file owned by this user, not writable by group or
  * others, of at most `max` bytes. Opened once (never following a link, never waiting), judged on that descriptor and
  * read from it, at most `max + 1` bytes whatever its size says. With `keepFresh`, a file older than a week has its time
- * brought forward (one write a week), so that `pruneCacheDir` never takes a cache in use. For the bin's code caches,
- * the stripped `.ts` configs and the answer cache, in a directory from `privateCacheDir`.
+ * brought forward (one write a week), so that `prunePrivateDir` never takes a cache in use. For the bin's code caches,
+ * the stripped `.ts` configs and the answer cache, in a directory from `privateDir`.
  */
-export function readCacheFile(file: string, max: number, keepFresh = false): Buffer | null {
+export function readPrivateFile(file: string, max: number, keepFresh = false): Buffer | null {
   let fd: number;
   try {
     fd = openSync(file, entryFlags);
@@ -132,13 +132,13 @@ export function readCacheFile(file: string, max: number, keepFresh = false): Buf
 }
 
 /**
- * Writes a cache file whole or not at all: to a temporary file made for this write alone (`<file>.<pid>.tmp`, or a
+ * Writes a private file whole or not at all: to a temporary file made for this write alone (`<file>.<pid>.tmp`, or a
  * random name when that is taken; `O_EXCL`, mode 0600: whatever is at the name, a link included, is left as it is),
  * then renamed over `file`, so that a run never reads one cut short. A cache is an optimisation: when it cannot be
  * written (a full disk, a vanished directory) the temporary file is removed and nothing else happens. For the bin's
  * code caches, the stripped `.ts` configs and the answer cache.
  */
-export function writeCacheFile(file: string, data: string | Uint8Array): void {
+export function writePrivateFile(file: string, data: string | Uint8Array): void {
   for (const temporary of [`${file}.${process.pid}.tmp`, `${file}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`]) {
     let fd: number;
     try {
@@ -159,7 +159,7 @@ export function writeCacheFile(file: string, data: string | Uint8Array): void {
       try {
         unlinkSync(temporary);
       } catch {
-        // Already gone: pruneCacheDir takes any left an hour later.
+        // Already gone: prunePrivateDir takes any left an hour later.
       }
     }
     return;
@@ -167,11 +167,11 @@ export function writeCacheFile(file: string, data: string | Uint8Array): void {
 }
 
 /**
- * Removes from a cache directory the files named `*<suffix>` that no run has used for 30 days, the least recently used
+ * Removes from a private directory the files named `*<suffix>` that no run has used for 30 days, the least recently used
  * beyond `maxFiles`, and temporary files (`*.tmp`) an hour old, left by runs killed while saving. For the bin's code
  * caches and the answer cache, called only when a cache was saved, so that start-up never lists the directory.
  */
-export function pruneCacheDir(dir: string, suffix: string, maxFiles = Number.POSITIVE_INFINITY): void {
+export function prunePrivateDir(dir: string, suffix: string, maxFiles = Number.POSITIVE_INFINITY): void {
   try {
     const now = Date.now();
     const kept: Array<{ file: string; mtimeMs: number }> = [];
@@ -190,24 +190,6 @@ export function pruneCacheDir(dir: string, suffix: string, maxFiles = Number.POS
   } catch {
     // Housekeeping: a directory that cannot be listed or a file that vanished changes nothing.
   }
-}
-
-/** The mark of a run that did work the next runs skip: see `markOneOffWork`. */
-const oneOffWork = Symbol.for("dropkit.oneOffWork");
-
-/**
- * Marks this run as one that read archives into the archive cache: work the next runs in the drop skip. The bin saves
- * a missing code cache at exit holding every function the run compiled, so such a run saves none: the next run saves
- * the cache later runs load, without the archive reading's code, which a cached `create` would otherwise load on every
- * start (docs/performance.md#v8-code-caches). Read by the bin through `didOneOffWork`.
- */
-export function markOneOffWork(): void {
-  (globalThis as Record<symbol, unknown>)[oneOffWork] = true;
-}
-
-/** Whether this run called `markOneOffWork`. */
-export function didOneOffWork(): boolean {
-  return (globalThis as Record<symbol, unknown>)[oneOffWork] === true;
 }
 
 // --- helpers ---
@@ -369,7 +351,7 @@ function hold(key: string, fd: number, shown: string, made: boolean, judge: (sta
 }
 
 /** Windows: the directory, made when missing, with only the kind of each level checked. */
-function byKind(base: string, name: string): CacheDir {
+function byKind(base: string, name: string): PrivateDir {
   let dir = base;
   for (const part of ["", "dropkit", name]) {
     dir = path.join(dir, part);

@@ -1,4 +1,4 @@
-// Tests for src/archives/cache.ts: what a cache file is (dropkit's, corrupt, someone else's), reuse of unchanged fingerprints, the safe atomic save.
+// Tests for src/archives/fingerprints.ts: what a cache file is (dropkit's, corrupt, someone else's), reuse of unchanged fingerprints, the safe atomic save.
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -15,8 +15,8 @@ import {
   loadCache,
   saveCache,
   stageCache,
-  type Cache,
-} from "../../src/archives/cache.js";
+  type FingerprintCache,
+} from "../../src/archives/fingerprints.js";
 import { DropkitError } from "../../src/errors.js";
 import { age, eventsOf, fixture, makeZip, runCli } from "../helpers/cli.js";
 import { asNobody, nobody, openUp, permissions } from "../helpers/nobody.js";
@@ -299,7 +299,7 @@ describe("fingerprintArchives", () => {
     const { result } = await run(dir, ["a.zip"]);
     const known = result.archives[keyOf(dir, "a.zip")]!;
     // As read by a run that started 1 s, then 5 s, after the archive's mtime: each entry says when it was read.
-    const readAt = (checkedAtMs: number): Pick<Cache, "entries" | "checkedAtMs"> => ({
+    const readAt = (checkedAtMs: number): Pick<FingerprintCache, "entries" | "checkedAtMs"> => ({
       entries: { [keyOf(dir, "a.zip")]: { ...known, checkedAtMs } },
       checkedAtMs,
     });
