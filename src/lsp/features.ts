@@ -195,7 +195,8 @@ async function answerOf(context: ServerContext, doc: Served): Promise<ResolveDon
  */
 async function completionFacts(context: ServerContext, doc: Served): Promise<CompletionFacts> {
   const dir = path.dirname(doc.file);
-  const answer = await answerOf(context, doc);
+  // The answer the diagnostics were published from will do (a search path changes rarely), saving a resolve per keystroke.
+  const answer = context.answerOf(doc.uri) ?? (await answerOf(context, doc));
   const searchPath = answer?.config?.presetsSearchPath ?? [];
   const local = new Set<string>();
   for (const entry of searchPath) {

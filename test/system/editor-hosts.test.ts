@@ -243,3 +243,32 @@ describe("the page and dropkit lsp give the same answers", { timeout: 120_000 },
     );
   });
 });
+
+describe("dropkit lsp's editor features: where they stop", { timeout: 60_000 }, () => {
+  test("an unknown key to explain is a JSON-RPC error with the did-you-mean; nothing for a .ts config or one over the limit", async () => {
+    const drop = fixture({ "dropkit.config.json": '{"theme": "ocean"}\n', "dropkit.config.ts": "export default {};\n" });
+    const client = await server(drop, {});
+    const json = pathToFileURL(path.join(drop, "dropkit.config.json")).href;
+    client.notify("textDocument/didOpen", { textDocument: { uri: json, languageId: "json", version: 1, text: '{"theme": "ocean"}\n' } });
+    await client.diagnostics(json);
+    const unknown = await client.request("workspace/executeCommand", { command: "dropkit.explain", arguments: [json, "thme"] });
+    assert.equal(unknown.result, undefined);
+    assert.match(unknown.error!.message, /Did you mean "theme"\?/);
+    const position = { line: 0, character: 3 };
+    const ts = pathToFileURL(path.join(drop, "dropkit.config.ts")).href;
+    client.notify("textDocument/didOpen", {
+      textDocument: { uri: ts, languageId: "typescript", version: 1, text: "export default {};\n" },
+    });
+    const huge = `{"theme": "ocean", "modules": {"exclude": [${'"x",'.repeat(300_000)}"y"]}}`;
+    assert.ok(huge.length > 1024 * 1024);
+    client.notify("textDocument/didChange", { textDocument: { uri: json, version: 2 }, contentChanges: [{ text: huge }] });
+    await client.diagnostics(json);
+    for (const uri of [ts, json]) {
+      for (const method of ["textDocument/completion", "textDocument/hover"]) {
+        const answer = await client.request(method, { textDocument: { uri }, position });
+        assert.equal(answer.error, undefined);
+        assert.equal(answer.result, null, `${method} on ${uri}`);
+      }
+    }
+  });
+});
