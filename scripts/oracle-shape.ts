@@ -13,23 +13,11 @@
 //    presets, problems of preset files, a theme that is not in the drop. The reference's errors come first,
 //    unchanged, so the exit code (the first error's) is the same.
 
-/** The 13 leaves, in the order of the answer. */
-const leaves = [
-  "schema",
-  "theme",
-  "modules.include",
-  "modules.exclude",
-  "modules.only",
-  "presets",
-  "presetsSearchPath",
-  "hooks.initScriptsDir",
-  "hooks.postScriptsDir",
-  "hooks.onFailure",
-  "cache.file",
-  "cache.enabled",
-  "log.format",
-];
-const unionLists = new Set(["modules.include", "modules.exclude", "modules.only"]);
+import { schemaLeaves } from "../src/core/schema-table.ts";
+
+/** The leaves, in the order of the answer, and the union lists among them: the core's table. */
+const leaves = schemaLeaves.map((leaf) => leaf.key);
+const unionLists = new Set(schemaLeaves.filter((leaf) => leaf.merge === "union").map((leaf) => leaf.key));
 
 interface Problem {
   name: string;

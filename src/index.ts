@@ -8,16 +8,12 @@ export type {
   ConfigInput,
   ConfigSource,
   DefinedConfig,
-  DropkitConfig,
-  DropkitCache,
-  DropkitHooks,
-  DropkitLog,
-  DropkitModules,
   Env,
-  ModuleGlob,
   OpenObject,
   StrictConfig,
 } from "./types.js";
+// DropkitConfig, its groups (DropkitModules, ...) and ModuleGlob: generated from the core's table.
+export type * from "./core/configtypes.js";
 export type { LoadConfigOptions, LoadConfigResult, ValidateConfigOptions, ValidateConfigResult } from "./library.js";
 export type { ConfigFlags } from "./config/resolve.js";
 export type { CoreWarning, Origin, PresetChoice, ResolvedConfig } from "./core/protocol.js";

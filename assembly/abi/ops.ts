@@ -8,6 +8,7 @@ import { BUNDLED_NAMES, bundledLayer, bundledTape } from "../resolve/presets";
 import { Span, spanOf, spanText } from "../json/span";
 import { spanList } from "../resolve/flags";
 import { resolveRequest } from "../resolve/resolve";
+import { writeSchema } from "../schema/describe";
 import { suggest } from "../schema/suggest";
 import { JsonKind, Tape } from "../json/tape";
 import { format, intText } from "../json/strings";
@@ -54,6 +55,7 @@ export function handle(ptr: usize, len: i32): void {
   else if (op == "presets") presetsRequest(w);
   else if (op == "parse") parseRequest(tape, req, w, problems);
   else if (op == "suggest") suggestRequest(tape, req, w, problems);
+  else if (op == "schema") writeSchema(w);
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ', found "' + op + '"' : ""));
   if (problems.length > 0) {
     lastStatus = Status.Malformed;

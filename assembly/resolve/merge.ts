@@ -15,7 +15,8 @@ export function defaultLayer(cwd: Span): Layer {
     if (i == LeafId.Presets) continue;
     if (leaf.isList()) layer.setEmptyList(i, DEFAULT_SOURCE);
     else if (leaf.type == LeafType.Bool) layer.setFlag(i, leaf.defaultText == "true", DEFAULT_SOURCE);
-    else if (leaf.type == LeafType.Path) layer.setValue(i, normalizeValue(i, leaf.defaultValue, cwd), DEFAULT_SOURCE);
+    else if (leaf.type == LeafType.Path || leaf.type == LeafType.File)
+      layer.setValue(i, normalizeValue(i, leaf.defaultValue, cwd), DEFAULT_SOURCE);
     else layer.setValue(i, leaf.defaultValue, DEFAULT_SOURCE);
   }
   return layer;

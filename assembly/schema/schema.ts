@@ -19,26 +19,39 @@ export enum LeafType {
   Presets = 3,
   Paths = 4,
   Path = 5,
-  Enum = 6,
-  Bool = 7,
+  /** A path that names a file, so not one ending in a separator. */
+  File = 6,
+  Enum = 7,
+  Bool = 8,
 }
 
-/** One leaf of the resolved config: its dotted key, type, variable, choices and default. */
+/** Each type's name in the `schema` op's answer, by LeafType. */
+export const LEAF_TYPE_NAMES: Array<string> = words("schema theme globs presets paths path file enum bool");
+
+const NO_VALUES = new Array<string>();
+
+/** One leaf of the resolved config: its dotted key, type, variable, default and description, and the values to offer. */
 export class Leaf {
   /** The default value's bytes. */
   defaultValue: Span;
   /** The variable's name, as bytes. */
   envName: Span;
+  /** The values an enum takes (those of `values`); empty for the other types. */
+  choices: Array<string> = new Array<string>();
 
   constructor(
     public key: string,
     public type: LeafType,
     public env: string,
-    public choices: Array<string>,
     public defaultText: string,
+    /** What the leaf is for: the one text that schema.json, the config's types and editors show. */
+    public description: string,
+    /** Values to offer, each followed by what it means: all an enum takes, or the usual ones of another type. */
+    public values: Array<string> = NO_VALUES,
   ) {
     this.defaultValue = spanOf(defaultText);
     this.envName = spanOf(env);
+    if (type == LeafType.Enum) for (let i = 0; i < values.length; i += 2) this.choices.push(values[i]);
   }
 
   isList(): bool {
@@ -69,67 +82,203 @@ export enum LeafId {
   Count = 13,
 }
 
-const NO_CHOICES = new Array<string>();
-
-/** The leaves, in the order of the resolved config, with the variable of each (DROPKIT_ + the key in upper snake case). */
+/**
+ * The leaves, in the order of the resolved config, with the variable of each (DROPKIT_ + the key in upper snake case).
+ * A new leaf is one row here (and one in LeafId); its group, when it is new, one row in TOP. Hosts generate the rest
+ * from the `schema` op (scripts/generate-schema.ts), which refuses a leaf without a description.
+ */
 export const LEAVES: Array<Leaf> = [
-  new Leaf("schema", LeafType.Schema, "", NO_CHOICES, "1"),
-  new Leaf("theme", LeafType.Theme, "DROPKIT_THEME", NO_CHOICES, "auto"),
-  new Leaf("modules.include", LeafType.Globs, "DROPKIT_MODULES_INCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.exclude", LeafType.Globs, "DROPKIT_MODULES_EXCLUDE", NO_CHOICES, ""),
-  new Leaf("modules.only", LeafType.Globs, "DROPKIT_MODULES_ONLY", NO_CHOICES, ""),
-  new Leaf("presets", LeafType.Presets, "DROPKIT_PRESETS", NO_CHOICES, ""),
-  new Leaf("presetsSearchPath", LeafType.Paths, "DROPKIT_PRESETS_SEARCH_PATH", NO_CHOICES, ""),
-  new Leaf("hooks.initScriptsDir", LeafType.Path, "DROPKIT_HOOKS_INIT_SCRIPTS_DIR", NO_CHOICES, "./init-scripts"),
-  new Leaf("hooks.postScriptsDir", LeafType.Path, "DROPKIT_HOOKS_POST_SCRIPTS_DIR", NO_CHOICES, "./post-scripts"),
-  new Leaf("hooks.onFailure", LeafType.Enum, "DROPKIT_HOOKS_ON_FAILURE", words("continue fail"), "continue"),
-  new Leaf("cache.file", LeafType.Path, "DROPKIT_CACHE_FILE", NO_CHOICES, ".dropkit-cache.json"),
-  new Leaf("cache.enabled", LeafType.Bool, "DROPKIT_CACHE_ENABLED", NO_CHOICES, "true"),
-  new Leaf("log.format", LeafType.Enum, "DROPKIT_LOG_FORMAT", words("text json"), "text"),
+  new Leaf("schema", LeafType.Schema, "", "1", "The version of the config format: 1."),
+  new Leaf(
+    "theme",
+    LeafType.Theme,
+    "DROPKIT_THEME",
+    "auto",
+    "`auto` (the only theme archive, or the first by name), `none`, a theme name (`ocean`: `ocean-theme.zip` or `ocean.zip`), or a path ending in `.zip`.",
+    ["auto", "The only theme archive in the folder, or with several the first by name (the others are named).", "none", "No theme."],
+  ),
+  new Leaf(
+    "modules.include",
+    LeafType.Globs,
+    "DROPKIT_MODULES_INCLUDE",
+    "",
+    "Modules added back after `exclude`, even past `only` (a `--exclude` flag still wins over them).",
+  ),
+  new Leaf("modules.exclude", LeafType.Globs, "DROPKIT_MODULES_EXCLUDE", "", "Modules left out."),
+  new Leaf("modules.only", LeafType.Globs, "DROPKIT_MODULES_ONLY", "", "When not empty, only the modules matching one of these are considered."),
+  new Leaf(
+    "presets",
+    LeafType.Presets,
+    "DROPKIT_PRESETS",
+    "",
+    "Presets to apply in order (a later one wins): bundled names, names of preset files in `presetsSearchPath`, or paths. Omitted: auto-detect; `[]`: none.",
+    ["standard", "Bundled: excludes test-* and dev-* modules and stops on a failing hook.", "none", "Bundled: sets nothing."],
+  ),
+  new Leaf(
+    "presetsSearchPath",
+    LeafType.Paths,
+    "DROPKIT_PRESETS_SEARCH_PATH",
+    "",
+    "Directories holding preset files (`<name>.ts|.js|.json`), searched in order.",
+  ),
+  new Leaf(
+    "hooks.initScriptsDir",
+    LeafType.Path,
+    "DROPKIT_HOOKS_INIT_SCRIPTS_DIR",
+    "./init-scripts",
+    "Executable files run in name order before the drop is created. A missing directory means no hooks.",
+  ),
+  new Leaf(
+    "hooks.postScriptsDir",
+    LeafType.Path,
+    "DROPKIT_HOOKS_POST_SCRIPTS_DIR",
+    "./post-scripts",
+    "Executable files run in name order after the drop is created. A missing directory means no hooks.",
+  ),
+  new Leaf(
+    "hooks.onFailure",
+    LeafType.Enum,
+    "DROPKIT_HOOKS_ON_FAILURE",
+    "continue",
+    "What a failing hook does: `continue` logs a warning, `fail` stops the run with exit code 1.",
+    ["continue", "A failing hook is a warning; the run goes on.", "fail", "A failing hook stops the run (exit 1)."],
+  ),
+  new Leaf("cache.file", LeafType.File, "DROPKIT_CACHE_FILE", ".dropkit-cache.json", "Where archive fingerprints are kept: a file, not a directory."),
+  new Leaf(
+    "cache.enabled",
+    LeafType.Bool,
+    "DROPKIT_CACHE_ENABLED",
+    "true",
+    "Whether archive fingerprints (size, mtime, sha256) are cached between runs.",
+    ["true", "Re-runs hash only the archives that changed.", "false", "Every run hashes every archive."],
+  ),
+  new Leaf(
+    "log.format",
+    LeafType.Enum,
+    "DROPKIT_LOG_FORMAT",
+    "text",
+    "The decisions log on stderr: `text` for people, `json` for one JSON object per line.",
+    ["text", "One line per record, for people.", "json", "One JSON object per line, for programs."],
+  ),
 ];
 // LeafId.Count sizes the layers' tables, which are written unchecked, and a layer's `sets` is a 32-bit mask: a leaf
 // added to LEAVES alone must stop the module at start (every test fails), not write past a table. Not `assert`:
 // the release build drops asserts.
 if (LEAVES.length != LeafId.Count || LeafId.Count > 32) unreachable();
 
-// The keys of a config and of a preset, at the top level (`$schema` is accepted and ignored), and of each group.
-export enum TopKey {
-  SchemaUrl = 0,
-  Schema = 1,
-  Theme = 2,
-  Modules = 3,
-  Exclude = 4,
-  Presets = 5,
-  SearchPath = 6,
-  Hooks = 7,
-  Cache = 8,
-  Log = 9,
-  Detect = 10,
+/** What a top-level key of a config or preset is. */
+export enum TopKind {
+  /** A leaf whose key has no dot. */
+  Leaf = 0,
+  /** An object whose keys are leaves: `hooks` holds `hooks.initScriptsDir` and the other `hooks.*` leaves. */
+  Group = 1,
+  /** `$schema`: a string for editors, ignored. */
+  SchemaUrl = 2,
+  /** Another name for a leaf, merged into it: `exclude` for `modules.exclude`. */
+  Shorthand = 3,
+  /** A preset's `detect` globs. */
+  Detect = 4,
 }
-/** Every top-level key either kind of document may hold, indexed by TopKey. */
-export const TOP_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log detect");
-export const CONFIG_KEYS: Array<string> = words("$schema schema theme modules exclude presets presetsSearchPath hooks cache log");
-export const PRESET_KEYS: Array<string> = words("theme modules exclude hooks cache log detect");
 
-/** The keys of the group object `key` (TopKey.Modules, TopKey.Hooks, TopKey.Cache or TopKey.Log), each a leaf from `groupFirstLeaf` on. */
-export const GROUP_KEYS: Array<Array<string>> = [
-  words("include exclude only"),
-  words("initScriptsDir postScriptsDir onFailure"),
-  words("file enabled"),
-  words("format"),
+/** Each kind's name in the `schema` op's answer, by TopKind. */
+export const TOP_KIND_NAMES: Array<string> = words("leaf group schemaUrl shorthand detect");
+
+/** Which documents may hold a top-level key, as bits of TopEntry.documents. */
+export const IN_CONFIG: u8 = 1;
+export const IN_PRESET: u8 = 2;
+const IN_BOTH: u8 = IN_CONFIG | IN_PRESET;
+
+/** A top-level key: its kind, the documents that may hold it, and the leaves it sets (linked at start, from LEAVES). */
+export class TopEntry {
+  /** Leaf and Shorthand: the leaf it sets; Group: its first leaf (the others follow it in LEAVES); otherwise -1. */
+  leaf: i32 = -1;
+  /** Group: its leaves' keys after the dot, in the order of LEAVES, and the same as bytes (which keys are matched against). */
+  names: Array<string> = new Array<string>();
+  nameSpans: Array<Span> = new Array<Span>();
+
+  constructor(
+    public key: string,
+    public kind: TopKind,
+    public documents: u8,
+    /** What it is for; a Leaf's is its leaf's. */
+    public description: string = "",
+    /** Shorthand: the dotted key of the leaf it stands for. */
+    public target: string = "",
+  ) {}
+}
+
+/** Every top-level key either kind of document may hold, in the order messages list them: a new group is one row here. */
+export const TOP: Array<TopEntry> = [
+  new TopEntry("$schema", TopKind.SchemaUrl, IN_CONFIG, "The JSON Schema of the config, for editors; ignored by dropkit."),
+  new TopEntry("schema", TopKind.Leaf, IN_CONFIG),
+  new TopEntry("theme", TopKind.Leaf, IN_BOTH),
+  new TopEntry(
+    "modules",
+    TopKind.Group,
+    IN_BOTH,
+    "Which modules of the drop are used: all (or those matching `only`), less those matching `exclude`, plus those matching `include`.",
+  ),
+  new TopEntry("exclude", TopKind.Shorthand, IN_BOTH, "Shorthand for `modules.exclude`, merged into it.", "modules.exclude"),
+  new TopEntry("presets", TopKind.Leaf, IN_CONFIG),
+  new TopEntry("presetsSearchPath", TopKind.Leaf, IN_CONFIG),
+  new TopEntry("hooks", TopKind.Group, IN_BOTH, "Hook scripts: each executable file of a directory, run in name order with the working directory as cwd."),
+  new TopEntry("cache", TopKind.Group, IN_BOTH, "The archive fingerprint cache, so that a re-run hashes only changed archives."),
+  new TopEntry("log", TopKind.Group, IN_BOTH, "The decisions log on stderr."),
+  new TopEntry(
+    "detect",
+    TopKind.Detect,
+    IN_PRESET,
+    "A preset's globs: the preset applies by itself when one matches a file in the working directory (auto-detect).",
+  ),
 ];
 
+/** The index in LEAVES of the leaf whose dotted key is `key`, or -1. */
+export function leafIndex(key: string): i32 {
+  for (let i = 0; i < LEAVES.length; i++) if (unchecked(LEAVES[i]).key == key) return i;
+  return -1;
+}
+
+// Each key's leaves, from LEAVES: every leaf belongs to one Leaf or Group key, and a group's leaves follow one another
+// (the validator reads a group's leaf as its first leaf plus the key's index). A table that breaks this stops the
+// module at start, as above.
+function linkTopKeys(): void {
+  let linked = 0;
+  for (let t = 0; t < TOP.length; t++) {
+    const entry = unchecked(TOP[t]);
+    if (entry.kind == TopKind.Leaf || entry.kind == TopKind.Shorthand) {
+      entry.leaf = leafIndex(entry.kind == TopKind.Leaf ? entry.key : entry.target);
+      if (entry.leaf < 0) unreachable();
+      if (entry.kind == TopKind.Leaf) linked++;
+    } else if (entry.kind == TopKind.Group) {
+      const prefix = entry.key + ".";
+      for (let i = 0; i < LEAVES.length; i++) {
+        const key = unchecked(LEAVES[i]).key;
+        if (!key.startsWith(prefix)) continue;
+        if (entry.leaf < 0) entry.leaf = i;
+        else if (i != entry.leaf + entry.names.length) unreachable();
+        entry.names.push(key.slice(prefix.length));
+        linked++;
+      }
+      if (entry.leaf < 0) unreachable();
+      entry.nameSpans = spansOf(entry.names);
+    }
+  }
+  if (linked != LEAVES.length) unreachable();
+}
+linkTopKeys();
+
+/** The keys of TOP that documents of `documents` (IN_CONFIG, IN_PRESET) may hold; 0: all of them. */
+function topKeys(documents: u8): Array<string> {
+  const keys = new Array<string>();
+  for (let i = 0; i < TOP.length; i++) if (documents == 0 || (unchecked(TOP[i]).documents & documents) != 0) keys.push(unchecked(TOP[i]).key);
+  return keys;
+}
+/** Every top-level key either kind of document may hold, indexed as TOP. */
+export const TOP_KEYS: Array<string> = topKeys(0);
+export const CONFIG_KEYS: Array<string> = topKeys(IN_CONFIG);
+export const PRESET_KEYS: Array<string> = topKeys(IN_PRESET);
 // The same keys as bytes, which the validator matches keys against.
 export const TOP_KEY_SPANS: Array<Span> = spansOf(TOP_KEYS);
-export const GROUP_KEY_SPANS: Array<Array<Span>> = [spansOf(GROUP_KEYS[0]), spansOf(GROUP_KEYS[1]), spansOf(GROUP_KEYS[2]), spansOf(GROUP_KEYS[3])];
-
-export function groupOf(key: TopKey): i32 {
-  return key == TopKey.Modules ? 0 : key == TopKey.Hooks ? 1 : key == TopKey.Cache ? 2 : 3;
-}
-
-export function groupFirstLeaf(group: i32): LeafId {
-  return group == 0 ? LeafId.Include : group == 1 ? LeafId.InitDir : group == 2 ? LeafId.CacheFile : LeafId.LogFormat;
-}
 
 /**
  * What is wrong with the WTF-8 bytes of one value of a text leaf, or "" when nothing is: the rules of SPEC
@@ -139,7 +288,7 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
   const type = unchecked(LEAVES[leaf]).type;
   if (type == LeafType.Globs) return checkGlob(ptr, len);
   // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
-  if (type >= LeafType.Theme && type <= LeafType.Path && hasNul(ptr, len)) return NUL_NOUNS[type - LeafType.Theme] + MSG_NUL;
+  if (type >= LeafType.Theme && type <= LeafType.File && hasNul(ptr, len)) return NUL_NOUNS[type - LeafType.Theme] + MSG_NUL;
   if (type == LeafType.Theme) {
     if (len == 0) return MSG_THEME_EMPTY;
     if (isBlank(span(ptr, len))) return MSG_THEME_BLANK;
@@ -147,11 +296,11 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
     return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
   }
   if (type == LeafType.Presets) return len == 0 ? MSG_PRESET_EMPTY : "";
-  if (type == LeafType.Paths || type == LeafType.Path) {
+  if (type == LeafType.Paths || type == LeafType.Path || type == LeafType.File) {
     if (len == 0) return MSG_PATH_EMPTY;
-    // cache.file names a file: a trailing separator names a directory, which the path's normal form would drop.
+    // A file's path: a trailing separator names a directory, which the path's normal form would drop.
     const last = load<u8>(ptr + <usize>(len - 1));
-    return leaf == LeafId.CacheFile && (last == SLASH || last == BACKSLASH) ? MSG_CACHE_FILE_DIR : "";
+    return type == LeafType.File && (last == SLASH || last == BACKSLASH) ? MSG_CACHE_FILE_DIR : "";
   }
   if (type == LeafType.Enum) {
     const choices = LEAVES[leaf].choices;
@@ -203,8 +352,8 @@ function checkGlob(ptr: usize, len: i32): string {
   return (y - 0x0101010101010101) & ~y & 0x8080808080808080;
 }
 
-/** What each kind of path-like leaf (LeafType.Theme to LeafType.Path) is called in the NUL message. */
-const NUL_NOUNS: Array<string> = "a theme|a module glob|a preset name or path|a path|a path".split("|");
+/** What each kind of path-like leaf (LeafType.Theme to LeafType.File) is called in the NUL message. */
+const NUL_NOUNS: Array<string> = "a theme|a module glob|a preset name or path|a path|a path|a path".split("|");
 
 /** Whether the bytes hold a NUL. */
 export function hasNul(ptr: usize, len: i32): bool {
@@ -230,7 +379,7 @@ export function isPresetPath(entry: Span): bool {
 /** Turns a checked value into its resolved form: paths (and a zip theme, and preset files) become absolute. */
 export function normalizeValue(leaf: LeafId, value: Span, baseDir: Span): Span {
   const type = unchecked(LEAVES[leaf]).type;
-  if (type == LeafType.Path || type == LeafType.Paths) return resolvePath(baseDir, value);
+  if (type == LeafType.Path || type == LeafType.Paths || type == LeafType.File) return resolvePath(baseDir, value);
   if (type == LeafType.Theme && isZipPath(value)) return resolvePath(baseDir, value);
   if (type == LeafType.Presets && isPresetPath(value)) return resolvePath(baseDir, value);
   return value;

@@ -11,18 +11,17 @@ import { Layer } from "../resolve/layer";
 import { MSG_DETECT_EMPTY, MSG_NOT_OBJECT, MSG_NUL, MSG_PRESET_ONLY_KEY, MSG_SCHEMA_VALUE } from "./messages";
 import {
   CONFIG_KEYS,
-  GROUP_KEYS,
-  GROUP_KEY_SPANS,
+  IN_CONFIG,
+  IN_PRESET,
   LEAVES,
   LeafId,
   LeafType,
   PRESET_KEYS,
-  TOP_KEYS,
+  TOP,
   TOP_KEY_SPANS,
-  TopKey,
+  TopEntry,
+  TopKind,
   checkSpan,
-  groupFirstLeaf,
-  groupOf,
   hasNul,
   isExactlyOne,
   normalizeValue,
@@ -46,49 +45,38 @@ export function readDocument(doc: Document, layer: Layer | null): void {
   for (let k = node + 1; k < end; k = tape.next(k + 1)) {
     const v = k + 1;
     const key = keyIndex(tape, k, TOP_KEY_SPANS);
-    const accepted = key >= 0 && (preset ? isPresetKey(key) : key != TopKey.Detect);
+    const accepted = key >= 0 && (unchecked(TOP[key]).documents & (preset ? IN_PRESET : IN_CONFIG)) != 0;
     if (!accepted) {
       const name = tape.text(k);
       if (preset && key >= 0) errorAtKey(doc, name, k, format('"%" %.', name, MSG_PRESET_ONLY_KEY));
       else unknownKey(doc, "", name, k, preset ? PRESET_KEYS : CONFIG_KEYS);
       continue;
     }
-    if (key == TopKey.SchemaUrl) {
+    const entry = unchecked(TOP[key]);
+    if (entry.kind == TopKind.SchemaUrl) {
       if (tape.kind(v) != JsonKind.String) error(doc, "$schema", v, "$schema must be a string (the URL or path of the JSON Schema)");
-    } else if (key == TopKey.Schema) {
+    } else if (entry.kind == TopKind.Detect) {
+      readDetect(doc, layer, v);
+    } else if (entry.kind == TopKind.Group) {
+      readGroup(doc, layer, entry, v);
+    } else if (unchecked(LEAVES[entry.leaf]).type == LeafType.Schema) {
       if (tape.kind(v) != JsonKind.Number || !isExactlyOne(tape.ptr + <usize>tape.start(v), tape.end(v) - tape.start(v))) {
         error(doc, "schema", v, MSG_SCHEMA_VALUE);
       } else if (layer != null) {
         layer.setValue(LeafId.Schema, LEAVES[LeafId.Schema].defaultValue, source(doc, v));
       }
-    } else if (key == TopKey.Theme) {
-      readTheme(doc, layer, v);
-    } else if (key == TopKey.Exclude) {
-      readStringList(doc, layer, LeafId.Exclude, "exclude", v);
-    } else if (key == TopKey.Presets) {
-      readStringList(doc, layer, LeafId.Presets, "presets", v);
-    } else if (key == TopKey.SearchPath) {
-      readStringList(doc, layer, LeafId.SearchPath, "presetsSearchPath", v);
-    } else if (key == TopKey.Detect) {
-      readDetect(doc, layer, v);
     } else {
-      readGroup(doc, layer, key, v);
+      readLeaf(doc, layer, entry.leaf, entry.key, v);
     }
   }
 }
 
-/** Only what a preset may hold: theme, modules, exclude, hooks, cache, log and detect. */
-function isPresetKey(key: TopKey): bool {
-  return key != TopKey.SchemaUrl && key != TopKey.Schema && key != TopKey.Presets && key != TopKey.SearchPath;
-}
-
-/** modules, hooks, cache and log: objects whose keys are leaves. Every unknown key is reported, then the known ones are read. */
-function readGroup(doc: Document, layer: Layer | null, key: TopKey, value: i32): void {
+/** A group (`hooks`): an object whose keys are leaves. Every unknown key is reported, then the known ones are read. */
+function readGroup(doc: Document, layer: Layer | null, group: TopEntry, value: i32): void {
   const tape = doc.tape!;
-  const path = unchecked(TOP_KEYS[key]);
-  const group = groupOf(key);
-  const names = unchecked(GROUP_KEYS[group]);
-  const spans = unchecked(GROUP_KEY_SPANS[group]);
+  const path = group.key;
+  const names = group.names;
+  const spans = group.nameSpans;
   if (tape.kind(value) != JsonKind.Object) {
     error(doc, path, value, path + " must be an object with the keys " + quoteList(names));
     return;
@@ -97,15 +85,21 @@ function readGroup(doc: Document, layer: Layer | null, key: TopKey, value: i32):
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
     if (keyIndex(tape, k, spans) < 0) unknownKey(doc, path, tape.text(k), k, names);
   }
-  const first = groupFirstLeaf(group);
+  const first = group.leaf;
   for (let k = value + 1; k < end; k = tape.next(k + 1)) {
     const index = keyIndex(tape, k, spans);
     if (index < 0) continue;
     const leaf = first + index;
-    const def = unchecked(LEAVES[leaf]);
-    if (def.type == LeafType.Globs) readStringList(doc, layer, leaf, def.key, k + 1);
-    else readScalar(doc, layer, leaf, k + 1);
+    readLeaf(doc, layer, leaf, unchecked(LEAVES[leaf]).key, k + 1);
   }
+}
+
+/** A leaf's value, at the top level or in its group: `path` is the key it was written under (`exclude` for the shorthand). */
+function readLeaf(doc: Document, layer: Layer | null, leaf: LeafId, path: string, value: i32): void {
+  const def = unchecked(LEAVES[leaf]);
+  if (def.type == LeafType.Theme) readTheme(doc, layer, value);
+  else if (def.isList()) readStringList(doc, layer, leaf, path, value);
+  else readScalar(doc, layer, leaf, value);
 }
 
 function readTheme(doc: Document, layer: Layer | null, value: i32): void {

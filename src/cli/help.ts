@@ -3,6 +3,8 @@
 import { clipanion } from "./commands/clipanion.js";
 import { colorLevel, helpFormat } from "./helpformat.js";
 import { exitCodes } from "../errors.js";
+import type { SchemaLeaf } from "../core/protocol.js";
+import { schemaLeaves } from "../core/schema-table.js";
 import { signalExitCodes } from "../signals.js";
 
 const { Cli } = clipanion;
@@ -18,20 +20,16 @@ export const placeholders: Record<string, string> = {
   "--directory": "<dir>",
 };
 
-/** The environment variables dropkit reads, with what each does, in the order help lists them. */
+/** What help says a leaf's variable takes: the key it sets, and its values when they are few, from the core's table. */
+function variableUse(leaf: SchemaLeaf): string {
+  if (leaf.type === "enum") return `${leaf.key}: ${leaf.choices.join(" or ")}`;
+  if (leaf.type === "bool") return `${leaf.key}: true, false, 1, 0, yes, no`;
+  return leaf.type === "globs" || leaf.type === "presets" || leaf.type === "paths" ? `${leaf.key} (comma-separated)` : leaf.key;
+}
+
+/** The environment variables dropkit reads, with what each does, in the order help lists them: the leaves' first. */
 export const helpVariables: Array<[string, string]> = [
-  ["DROPKIT_THEME", "theme"],
-  ["DROPKIT_MODULES_INCLUDE", "modules.include (lists are comma-separated)"],
-  ["DROPKIT_MODULES_EXCLUDE", "modules.exclude"],
-  ["DROPKIT_MODULES_ONLY", "modules.only"],
-  ["DROPKIT_PRESETS", "presets (empty: no presets)"],
-  ["DROPKIT_PRESETS_SEARCH_PATH", "presetsSearchPath"],
-  ["DROPKIT_HOOKS_INIT_SCRIPTS_DIR", "hooks.initScriptsDir"],
-  ["DROPKIT_HOOKS_POST_SCRIPTS_DIR", "hooks.postScriptsDir"],
-  ["DROPKIT_HOOKS_ON_FAILURE", "hooks.onFailure: continue or fail"],
-  ["DROPKIT_CACHE_FILE", "cache.file"],
-  ["DROPKIT_CACHE_ENABLED", "cache.enabled: true, false, 1, 0, yes, no"],
-  ["DROPKIT_LOG_FORMAT", "log.format: text or json"],
+  ...schemaLeaves.flatMap((leaf): Array<[string, string]> => (leaf.env === null ? [] : [[leaf.env, variableUse(leaf)]])),
   ["DROPKIT_CONFIG", "like --config"],
   ["DROPKIT_HOOK_TIMEOUT", "seconds a hook may run before it is stopped (default 60)"],
   ["DROPKIT_DEBUG", "1 adds the stack trace to an internal error"],

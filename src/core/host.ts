@@ -10,6 +10,7 @@ import type {
   RawResponse,
   ResolveRequest,
   ResolveResponse,
+  SchemaResponse,
   ValidateResponse,
 } from "./protocol.js";
 import type { FetchResponse, WasmBytes, WasmModule } from "./wasmtypes.js";
@@ -169,6 +170,11 @@ export class Core implements AbiCore {
   /** The bundled presets. */
   listPresets(): BundledPreset[] {
     return this.expect<{ presets: BundledPreset[] }>({ op: "presets" }).presets;
+  }
+
+  /** The core's table of leaves and top-level keys: types, defaults, variables, merge policies and descriptions. */
+  describeSchema(): SchemaResponse {
+    return this.expect<SchemaResponse>({ op: "schema" });
   }
 
   /** The JSON parser alone: the value, or the syntax error with its position. */

@@ -1,6 +1,7 @@
 // The protocol between a host and the core (SPEC section 11, docs/abi.md): the dk_* exports, and the requests and
 // answers as JSON values. Types only: src/core/host.ts speaks it.
 
+import type { ResolvedConfig } from "./configtypes.js";
 import type { WasmMemory } from "./wasmtypes.js";
 
 /** What `callBytes` returns: the ABI status (0 handled, 1 not JSON or not an object, 2 not a valid request) and the response. */
@@ -130,17 +131,8 @@ export interface CoreWarning {
 
 export type Layer = "cli" | "env" | "config" | "preset" | "default";
 
-/** The resolved config: every field of SPEC section 2, defaults filled in, paths absolute. */
-export interface ResolvedConfig {
-  schema: 1;
-  theme: string;
-  modules: { include: string[]; exclude: string[]; only: string[] };
-  presets: string[];
-  presetsSearchPath: string[];
-  hooks: { initScriptsDir: string; postScriptsDir: string; onFailure: "continue" | "fail" };
-  cache: { file: string; enabled: boolean };
-  log: { format: "text" | "json" };
-}
+/** The resolved config, every field of SPEC section 2 with defaults filled in and paths absolute: generated from the core's table. */
+export type { ResolvedConfig };
 
 export interface Origin {
   layer: Layer;
@@ -253,4 +245,45 @@ export interface BundledPreset {
   name: string;
   preset: Record<string, unknown>;
   detect: string[] | null;
+}
+
+/** Which rules of SPEC section 2 a leaf's values follow (docs/abi.md, `schema`). */
+export type LeafTypeName = "schema" | "theme" | "globs" | "presets" | "paths" | "path" | "file" | "enum" | "bool";
+
+/** One leaf of the resolved config, as the `schema` op describes it. */
+export interface SchemaLeaf {
+  /** The dotted key: `hooks.onFailure`. */
+  key: string;
+  type: LeafTypeName;
+  /** The variable that sets it, or null. */
+  env: string | null;
+  /** The values an enum takes (empty for the other types). */
+  choices: string[];
+  /** The default as a JSON value; null when there is none (`presets`: omitted means auto-detect). */
+  default: unknown;
+  /** `union`: the entries of every layer; `replace`: the value of the highest layer that sets it. */
+  merge: "union" | "replace";
+  description: string;
+  /** The values editors offer, with what each means: an enum's choices, or the usual ones. */
+  values: Array<{ value: string | boolean; description: string }>;
+}
+
+/** One top-level key of a config or a preset, as the `schema` op describes it. */
+export interface SchemaKey {
+  key: string;
+  /** A leaf, a group of leaves (`hooks`), `$schema`, a shorthand for a leaf (`exclude`) or a preset's `detect`. */
+  kind: "leaf" | "group" | "schemaUrl" | "shorthand" | "detect";
+  /** Whether a config, and a preset, may hold it. */
+  config: boolean;
+  preset: boolean;
+  /** A leaf's or a shorthand's: the dotted key of the leaf it sets. */
+  leaf?: string;
+  description: string;
+}
+
+/** The `schema` op's answer: the core's table of leaves and keys. */
+export interface SchemaResponse {
+  ok: true;
+  leaves: SchemaLeaf[];
+  keys: SchemaKey[];
 }

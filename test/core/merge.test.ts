@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { PresetFileInput, ResolveDone, ResolveRequest } from "../../src/core/protocol.js";
 import { deriveDecisions, deriveListEntries } from "../../src/core/decisions.js";
-import { only, positionOf, resolve, resolveDone, resolveOk } from "../helpers/core.js";
+import { core, only, positionOf, resolve, resolveDone, resolveOk } from "../helpers/core.js";
 
 const cwd = "/d";
 const CONFIG = "/d/cfg/dropkit.config.json";
@@ -142,22 +142,8 @@ describe("scalars: the highest layer that sets the value wins", () => {
     assert.equal(r.config!.schema, 1);
   });
 
-  test("decision records (derived) and origins cover the 13 leaves in order", () => {
-    const keys = [
-      "schema",
-      "theme",
-      "modules.include",
-      "modules.exclude",
-      "modules.only",
-      "presets",
-      "presetsSearchPath",
-      "hooks.initScriptsDir",
-      "hooks.postScriptsDir",
-      "hooks.onFailure",
-      "cache.file",
-      "cache.enabled",
-      "log.format",
-    ];
+  test("decision records (derived) and origins cover the core's leaves in order", () => {
+    const keys = core.describeSchema().leaves.map((leaf) => leaf.key);
     const r = layered({});
     assert.deepEqual(
       deriveDecisions(r).map((d) => d.key),
