@@ -227,7 +227,7 @@ interface Held {
  * The directories held so far, by the path that named them: shared by the bin's copy of this module and the bundle's
  * (through the global), so that `~/.cache` is looked up once a process, whoever asks first.
  */
-const held = ((globalThis as Record<symbol, unknown>)[Symbol.for("dropkit.cacheDirs")] ??= new Map()) as Map<string, Held>;
+const held = ((globalThis as Record<symbol, unknown>)[Symbol.for("dropkit.privateDirs")] ??= new Map()) as Map<string, Held>;
 
 /** Opens a directory without reading it (`O_DIRECTORY`: anything else fails with ENOTDIR). */
 const dirFlags = constants.O_RDONLY | (constants.O_DIRECTORY ?? 0);
