@@ -1,6 +1,6 @@
 // The ops: one request in, one response out. Reads the JSON request, runs its op, writes the JSON response.
 
-import { Diagnostic, REQUEST_ERROR, Warning, writeDiagnostics, writeWarnings } from "../schema/diagnostic";
+import { Code, Diagnostic, REQUEST_ERROR, Warning, writeDiagnostics, writeWarnings } from "../schema/diagnostic";
 import { Document, DocumentKind, FORMAT_JSON, FORMAT_PACKAGE, textDocument } from "../schema/document";
 import { MSG_REQUEST_NOT_JSON, MSG_REQUEST_NOT_OBJECT, MSG_REQUEST_UNKNOWN_OP } from "../schema/messages";
 import { MAX_DEPTH, REQUEST_ENVELOPE_DEPTH, parseJson } from "../json/parser";
@@ -44,7 +44,7 @@ export function handle(ptr: usize, len: i32): void {
     const syntax = parsed.syntaxError;
     const detail = syntax != null ? format(": % at line %, column %", syntax.message, intText(syntax.line), intText(syntax.column)) : "";
     lastStatus = Status.Unreadable;
-    requestError(req < 0 ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
+    requestError(req < 0 ? Code.RequestNotJson : Code.RequestNotObject, req < 0 ? MSG_REQUEST_NOT_JSON + detail : MSG_REQUEST_NOT_OBJECT);
     return;
   }
   const op = tape.stringMember(req, "op", "");
@@ -59,7 +59,7 @@ export function handle(ptr: usize, len: i32): void {
   else problems.push(MSG_REQUEST_UNKNOWN_OP + (op.length > 0 ? ', found "' + op + '"' : ""));
   if (problems.length > 0) {
     lastStatus = Status.Malformed;
-    requestError("Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
+    requestError(Code.BadRequest, "Malformed " + (op.length > 0 ? op + " " : "") + "request: " + problems.join("; "));
     return;
   }
   respond(w);
@@ -176,12 +176,12 @@ function echoRoom(w: JsonWriter, doc: Document): void {
 }
 
 /** The response to a request the core cannot read. */
-function requestError(message: string): void {
+function requestError(code: Code, message: string): void {
   const w = new JsonWriter();
   w.beginObject();
   w.key("ok").bool(false);
   const errors = new Array<Diagnostic>();
-  errors.push(Diagnostic.from(REQUEST_ERROR, "", message, "request"));
+  errors.push(Diagnostic.from(REQUEST_ERROR, code, "", message, "request"));
   writeDiagnostics(w, "errors", errors);
   w.endObject();
   respond(w);

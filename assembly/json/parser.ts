@@ -5,7 +5,7 @@
 // when there is a problem: the path of a value nobody complains about is never made.
 
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, DIGIT_0, MINUS, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "./chars";
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "../schema/diagnostic";
+import { Code, Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, SYNTAX_ERROR } from "../schema/diagnostic";
 import { KeySet } from "./keyset";
 import {
   MSG_BAD_ESCAPE,
@@ -109,12 +109,12 @@ class Parser {
     const ptr = this.ptr;
     const len = this.len;
     let pos = skipSpace(ptr, len, hasByteOrderMark(ptr, len) ? 3 : 0);
-    if (pos >= len) return this.fail(MSG_EMPTY, pos, pos);
+    if (pos >= len) return this.fail(Code.EmptyText, MSG_EMPTY, pos, pos);
     while (true) {
       // A value at `pos`.
       const c = byteAt(ptr, len, pos);
       if (c == OPEN_BRACE || c == OPEN_BRACKET) {
-        if (this.depth == this.maxDepth) return this.fail(MSG_TOO_DEEP, pos, pos);
+        if (this.depth == this.maxDepth) return this.fail(Code.TooDeep, MSG_TOO_DEEP, pos, pos);
         const isObject = c == OPEN_BRACE;
         const node = this.tape.add(isObject ? JsonKind.Object : JsonKind.Array, pos, pos);
         pos = skipSpace(ptr, len, pos + 1);
@@ -151,13 +151,13 @@ class Parser {
         this.tape.add(JsonKind.Null, pos, pos + 4);
         pos += 4;
       } else {
-        return this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
+        return this.fail(Code.ExpectedValue, MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
       }
       // After a value: the end of the text, or of the containers it closes, or the next item.
       while (true) {
         pos = skipSpace(ptr, len, pos);
         if (this.depth == 0) {
-          if (pos < len) return this.fail(MSG_TRAILING + describeAt(this.ptr, this.len, pos), pos, pos);
+          if (pos < len) return this.fail(Code.TrailingText, MSG_TRAILING + describeAt(this.ptr, this.len, pos), pos, pos);
           this.result.root = 0;
           return this.result;
         }
@@ -172,6 +172,7 @@ class Parser {
         }
         if (sep != (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
           return this.fail(
+            Code.ExpectedComma,
             (isObject ? MSG_EXPECTED_COMMA_OBJECT : MSG_EXPECTED_COMMA_ARRAY) + describeAt(this.ptr, this.len, pos),
             pos,
             pos,
@@ -195,7 +196,13 @@ class Parser {
     const c = byteAt(ptr, len, pos);
     if (unchecked(frameObject[d])) {
       if (c != QUOTE) {
-        this.fail((items > 0 && c == CLOSE_BRACE ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + describeAt(this.ptr, this.len, pos), pos, pos);
+        const trailing = items > 0 && c == CLOSE_BRACE;
+        this.fail(
+          trailing ? Code.TrailingComma : Code.ExpectedKey,
+          (trailing ? MSG_TRAILING_COMMA : MSG_EXPECTED_KEY) + describeAt(this.ptr, this.len, pos),
+          pos,
+          pos,
+        );
         return -1;
       }
       const end = scanString(ptr, len, pos);
@@ -208,22 +215,22 @@ class Parser {
       this.checkDuplicate(d, key, items);
       pos = skipSpace(ptr, len, end);
       if (byteAt(ptr, len, pos) != COLON) {
-        this.fail(MSG_EXPECTED_COLON + describeAt(this.ptr, this.len, pos), pos, pos);
+        this.fail(Code.ExpectedColon, MSG_EXPECTED_COLON + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       pos = skipSpace(ptr, len, pos + 1);
       if (pos >= len) {
-        this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
+        this.fail(Code.ExpectedValue, MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
         return -1;
       }
       return pos;
     }
     if (pos >= len) {
-      this.fail(MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
+      this.fail(Code.ExpectedValue, MSG_EXPECTED_VALUE + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
     if (items > 0 && c == CLOSE_BRACKET) {
-      this.fail(MSG_TRAILING_COMMA + describeAt(this.ptr, this.len, pos), pos, pos);
+      this.fail(Code.TrailingComma, MSG_TRAILING_COMMA + describeAt(this.ptr, this.len, pos), pos, pos);
       return -1;
     }
     unchecked((frameKey[d] = items));
@@ -255,6 +262,7 @@ class Parser {
     const firstColumn = lines.column;
     const problem = new Diagnostic();
     problem.name = SCHEMA_ERROR;
+    problem.code = Code.DuplicateKey;
     problem.path = this.path();
     problem.message = format(
       'Duplicate key "%": it is also set at line %, column %. Keep one of them.',
@@ -293,19 +301,19 @@ class Parser {
   failScan(): Parsed {
     const at = scanAt;
     const problem = scanProblem;
-    if (problem == ScanProblem.Unterminated) return this.fail(MSG_UNTERMINATED_STRING, at, this.len);
-    if (problem == ScanProblem.Control) return this.fail(MSG_CONTROL_CHAR, at, at);
-    if (problem == ScanProblem.Escape) return this.fail(MSG_BAD_ESCAPE, at, at);
-    if (problem == ScanProblem.UnicodeEscape) return this.fail(MSG_BAD_UNICODE_ESCAPE, at, at);
-    if (problem == ScanProblem.Utf8) return this.fail(MSG_BAD_UTF8, at, at);
-    return this.fail(MSG_BAD_NUMBER + describeAt(this.ptr, this.len, at), at, at);
+    if (problem == ScanProblem.Unterminated) return this.fail(Code.UnterminatedString, MSG_UNTERMINATED_STRING, at, this.len);
+    if (problem == ScanProblem.Control) return this.fail(Code.ControlCharacter, MSG_CONTROL_CHAR, at, at);
+    if (problem == ScanProblem.Escape) return this.fail(Code.InvalidEscape, MSG_BAD_ESCAPE, at, at);
+    if (problem == ScanProblem.UnicodeEscape) return this.fail(Code.InvalidUnicodeEscape, MSG_BAD_UNICODE_ESCAPE, at, at);
+    if (problem == ScanProblem.Utf8) return this.fail(Code.InvalidUtf8, MSG_BAD_UTF8, at, at);
+    return this.fail(Code.InvalidNumber, MSG_BAD_NUMBER + describeAt(this.ptr, this.len, at), at, at);
   }
 
   /**
    * Records the syntax error at byte `at`. Its span runs to `to`, where the parser gave up, and is at least
    * one unit long (an unterminated string spans the rest of the text).
    */
-  fail(message: string, at: i32, to: i32): Parsed {
+  fail(code: Code, message: string, at: i32, to: i32): Parsed {
     const lines = this.result.positions();
     lines.locate(at);
     const line = lines.line;
@@ -313,6 +321,7 @@ class Parser {
     const offset = lines.offset;
     const problem = new Diagnostic();
     problem.name = SYNTAX_ERROR;
+    problem.code = code;
     problem.path = this.path();
     problem.message = message;
     problem.place("", line, column, offset, max<i32>(offset + 1, lines.offsetOf(to)));

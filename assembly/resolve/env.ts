@@ -1,11 +1,11 @@
 // The environment layer: DROPKIT_* variables parsed into settings (SPEC section 4).
 
 import { COMMA, DIGIT_0, DIGIT_5, PERIOD } from "../json/chars";
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, WarningCode, warning } from "../schema/diagnostic";
+import { Code, Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, Warning, warning } from "../schema/diagnostic";
 import { Items } from "./listitems";
 import { Layer } from "./layer";
 import { LayerKind } from "./precedence";
-import { LEAVES, LeafId, LeafType, checkSpan, normalizeValue } from "../schema/schema";
+import { LEAVES, LeafId, LeafType, checkSpan, checked, normalizeValue } from "../schema/schema";
 import { isDigit } from "../json/scanner";
 import { Source } from "../schema/valuesource";
 import {
@@ -95,7 +95,7 @@ export function readEnvironment(
       const w = warning(
         format("Unknown environment variable % is ignored.% dropkit reads: %.", text, hint, known.join(", ")),
         text,
-        WarningCode.UnknownVariable,
+        Code.UnknownVariable,
       );
       if (near.length == 1) w.suggestion = near[0];
       warnings.push(w);
@@ -103,7 +103,7 @@ export function readEnvironment(
   }
   if (unnamed > 0) {
     const more = format("% more unknown DROPKIT_* variables are ignored (not listed one by one).", intText(unnamed));
-    warnings.push(warning(more, "environment", WarningCode.UnknownVariable));
+    warnings.push(warning(more, "environment", Code.UnknownVariable));
   }
   return layer;
 }
@@ -159,7 +159,7 @@ function readVariable(layer: Layer, leaf: LeafId, name: Span, raw: Span, errors:
       if (spanLen(item) == 0) continue;
       const problem = checkSpan(leaf, item);
       if (problem.length > 0) {
-        errors.push(invalid(itemPath(def.key, index++), name, problem, item));
+        errors.push(checked(invalid(itemPath(def.key, index++), name, problem, item), leaf));
         ok = false;
         continue;
       }
@@ -175,13 +175,13 @@ function readVariable(layer: Layer, leaf: LeafId, name: Span, raw: Span, errors:
   if (def.type == LeafType.Bool) {
     if (spanIsIgnoreCase(value, "true") || spanIs(value, "1") || spanIsIgnoreCase(value, "yes")) layer.setFlag(leaf, true, source);
     else if (spanIsIgnoreCase(value, "false") || spanIs(value, "0") || spanIsIgnoreCase(value, "no")) layer.setFlag(leaf, false, source);
-    else errors.push(invalid(def.key, name, "expected true, false, 1, 0, yes or no", value));
+    else errors.push(invalid(def.key, name, "expected true, false, 1, 0, yes or no", value, Code.NotOneOf));
     return;
   }
   if (def.type == LeafType.Schema) return;
   const problem = checkSpan(leaf, value);
   if (problem.length > 0) {
-    errors.push(invalid(def.key, name, problem, value));
+    errors.push(checked(invalid(def.key, name, problem, value), leaf));
     return;
   }
   layer.setValue(leaf, normalizeValue(leaf, value, layer.baseDir), source);
@@ -203,6 +203,7 @@ function readHookTimeout(raw: Span, host: HostSettings, errors: Array<Diagnostic
   errors.push(
     Diagnostic.from(
       SCHEMA_ERROR,
+      Code.HookTimeout,
       "",
       format(
         '% must be a positive number of seconds up to %, e.g. 120; got "%".',
@@ -239,10 +240,10 @@ function timeoutMs(value: Span): i64 {
   return ms > MAX_HOOK_TIMEOUT_MS ? -1 : ms;
 }
 
-/** A bad value of a variable: a SchemaValidationError whose source is the variable. */
-function invalid(path: string, name: Span, problem: string, value: Span): Diagnostic {
+/** A bad value of a variable: a SchemaValidationError whose source is the variable (its code the check's, given by `checked`). */
+function invalid(path: string, name: Span, problem: string, value: Span, code: Code = Code.EmptyValue): Diagnostic {
   const variable = spanText(name);
-  return Diagnostic.invalid(SCHEMA_ERROR, path, "in " + variable, problem, spanText(value), variable);
+  return Diagnostic.invalid(SCHEMA_ERROR, code, path, "in " + variable, problem, spanText(value), variable);
 }
 
 function leafOf(name: Span): i32 {

@@ -1,10 +1,10 @@
 // The flags layer: the CLI flags of a resolve request (SPEC section 4), checked as the CLI's usage errors.
 
-import { Diagnostic, USAGE_ERROR } from "../schema/diagnostic";
+import { Code, Diagnostic, USAGE_ERROR } from "../schema/diagnostic";
 import { Items } from "./listitems";
 import { Layer } from "./layer";
 import { LayerKind } from "./precedence";
-import { LEAVES, LeafId, checkSpan, normalizeValue } from "../schema/schema";
+import { LEAVES, LeafId, checkSpan, checked, normalizeValue } from "../schema/schema";
 import { Source } from "../schema/valuesource";
 import { Span, spanOf, spanText } from "../json/span";
 import { JsonKind, Tape } from "../json/tape";
@@ -86,7 +86,9 @@ function checkFlag(leaf: LeafId, flag: Source, value: Span, errors: Array<Diagno
   const problem = checkSpan(leaf, value);
   if (problem.length == 0) return true;
   const name = flag.text();
-  errors.push(Diagnostic.invalid(USAGE_ERROR, LEAVES[leaf].key, "for " + name, problem, spanText(value), name));
+  errors.push(
+    checked(Diagnostic.invalid(USAGE_ERROR, Code.EmptyValue, LEAVES[leaf].key, "for " + name, problem, spanText(value), name), leaf),
+  );
   return false;
 }
 

@@ -1,7 +1,7 @@
 // Presets (SPEC section 5): the bundled ones, preset files a host loaded, the listed presets and auto-detect.
 
 import { PERIOD } from "../json/chars";
-import { Diagnostic, PRESET_NOT_FOUND } from "../schema/diagnostic";
+import { Code, Diagnostic, PRESET_NOT_FOUND } from "../schema/diagnostic";
 import { DocumentKind, sourceDocument, valueDocument } from "../schema/document";
 import { spanList } from "./flags";
 import { matchFile } from "./glob";
@@ -12,7 +12,7 @@ import { basenameOf, dirnameOf, isAbsolutePath } from "./paths";
 import { LeafId, isPresetPath, isZipPath } from "../schema/schema";
 import { Source } from "../schema/valuesource";
 import { Span, sameSpan, sortedOrder, spanLen, spanOf, spanPtr, spanText, subSpan } from "../json/span";
-import { didYouMean } from "../schema/suggest";
+import { quoted, suggest } from "../schema/suggest";
 import { JsonKind, Tape } from "../json/tape";
 import { format, itemPath, words } from "../json/strings";
 import { encodeText } from "../json/escape";
@@ -178,10 +178,15 @@ export function applyListed(
   }
   const name = spanText(entry);
   const available = availableNames(namesNode, files);
-  const message = isPresetPath(entry)
+  const isPath = isPresetPath(entry);
+  const suggestion = isPath ? "" : suggest(name, available);
+  const message = isPath
     ? format("Preset file not found: %. Check the path, or name a preset: %.", name, available.join(", "))
-    : format('Unknown preset "%".% Available presets: %.', name, didYouMean(name, available), available.join(", "));
-  errors.push(Diagnostic.from(PRESET_NOT_FOUND, "presets", message, source.text()));
+    : format('Unknown preset "%".% Available presets: %.', name, quoted(suggestion), available.join(", "));
+  const d = Diagnostic.from(PRESET_NOT_FOUND, isPath ? Code.PresetFileNotFound : Code.PresetNotFound, "presets", message, source.text());
+  d.suggestion = suggestion;
+  d.found = name;
+  errors.push(d);
 }
 
 function add(applied: Array<PresetChoice>, choice: PresetChoice, listedBy: Source): void {

@@ -4,7 +4,7 @@
 // needs is asked for them first. Once an input has a problem, the core asks for nothing more: it answers at
 // once with every problem and with what the valid values give.
 
-import { Diagnostic, USAGE_ERROR, Warning } from "../schema/diagnostic";
+import { Code, Diagnostic, USAGE_ERROR, Warning } from "../schema/diagnostic";
 import { DocumentKind, sourceDocument } from "../schema/document";
 import { HostSettings, readEnvironment } from "./env";
 import { readFlags, spanList } from "./flags";
@@ -17,7 +17,7 @@ import { beginStage, writeNeedDetect, writeNeedPresets, writeResolved } from "./
 import { LEAVES, LeafId, isPresetPath } from "../schema/schema";
 import { Plan, selectPlan } from "./select";
 import { Span, spanOf } from "../json/span";
-import { didYouMean } from "../schema/suggest";
+import { quoted, suggest } from "../schema/suggest";
 import { JsonKind, Tape } from "../json/tape";
 import { format } from "../json/strings";
 import { readInto } from "../schema/validate";
@@ -166,8 +166,12 @@ function explainedLeaf(tape: Tape, node: i32, errors: Array<Diagnostic>): i32 {
     if (LEAVES[i].key == key) return i;
     keys[i] = LEAVES[i].key;
   }
-  const message = format('Unknown key "%" for --explain.% Keys: %.', key, didYouMean(key, keys), keys.join(", "));
-  errors.push(Diagnostic.from(USAGE_ERROR, "", message, "--explain"));
+  const suggestion = suggest(key, keys);
+  const message = format('Unknown key "%" for --explain.% Keys: %.', key, quoted(suggestion), keys.join(", "));
+  const d = Diagnostic.from(USAGE_ERROR, Code.UnknownKey, "", message, "--explain");
+  d.suggestion = suggestion;
+  d.expected = keys;
+  errors.push(d);
   return -1;
 }
 

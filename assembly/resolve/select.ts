@@ -4,7 +4,7 @@
 // sentence straight into its bytes (response.ts).
 
 import { STAR } from "../json/chars";
-import { Diagnostic, MAX_LISTED_PROBLEMS, THEME_NOT_FOUND, Warning, WarningCode, warning } from "../schema/diagnostic";
+import { Code, Diagnostic, MAX_LISTED_PROBLEMS, THEME_NOT_FOUND, Warning, warning } from "../schema/diagnostic";
 import { Items } from "./listitems";
 import { Layer } from "./layer";
 import { Merged } from "./merge";
@@ -16,7 +16,7 @@ import { basenameOf, dirnameOf, normalizePath } from "./paths";
 import {
   Span, byteOf, compareSpans, endsWithAscii, sameSpan, sortedOrder, spanIs, spanLen, spanPtr, spanText, startsWithUnits, subSpan,
 } from "../json/span";
-import { Closest, didYouMean, quoted } from "../schema/suggest";
+import { Closest, quoted, suggest } from "../schema/suggest";
 import { format, intText } from "../json/strings";
 
 /** Why a module archive is selected or left out (SPEC section 6). */
@@ -151,7 +151,7 @@ export function selectPlan(archives: Array<Span>, merged: Merged, flagExclude: I
     const w = warning(format(
       "modules.only (%) matches none of the % module archives: it selects no module.",
       source, intText(considered),
-    ), source, WarningCode.OnlySelectsNone);
+    ), source, Code.OnlySelectsNone);
     w.key = "modules.only";
     plan.warnings.push(w);
   }
@@ -224,9 +224,13 @@ function missingTheme(plan: Plan, themes: Array<Span>, theme: Span, source: Sour
     names.push(spanText(themeNameOf(themes[i])));
   }
   const available = themes.length > 0 ? " Theme archives in the drop: " + shown.join(", ") + "." : " The drop has no theme archive (*-theme.zip).";
-  plan.errors.push(Diagnostic.from(THEME_NOT_FOUND, "theme",
-    format("Theme \"%\" not found: no % or % in %.", name, name + ".zip", name + "-theme.zip", spanText(cwd)) + didYouMean(name, names) + available,
-    source.text()));
+  const suggestion = suggest(name, names);
+  const d = Diagnostic.from(THEME_NOT_FOUND, Code.ThemeNotFound, "theme",
+    format("Theme \"%\" not found: no % or % in %.", name, name + ".zip", name + "-theme.zip", spanText(cwd)) + quoted(suggestion) + available,
+    source.text());
+  d.suggestion = suggestion;
+  d.found = name;
+  plan.errors.push(d);
 }
 
 /** The warning for archives of one kind whose names differ only in letter case (`files`, in order), of which the plan uses `used`. */
@@ -236,7 +240,7 @@ function missingTheme(plan: Plan, themes: Array<Span>, theme: Span, source: Sour
   for (let i = 0; i < files.length; i++) names[i] = spanText(files[i]);
   const usedText = spanText(used);
   const w = warning(format("% have the same % name but for letter case: the plan uses %.", names.join(", "), kind, usedText),
-    usedText, WarningCode.NameClash);
+    usedText, Code.NameClash);
   w.files = names;
   w.used = usedText;
   return w;
@@ -268,7 +272,7 @@ function reportTwins(plan: Plan, twins: Array<i32>): void {
     plan.warnings.push(warning(format(
       "% more module names are each the name of several archives but for letter case (not listed one by one).",
       intText(firsts.length - listed),
-    ), "modules", WarningCode.NameClash));
+    ), "modules", Code.NameClash));
   }
 }
 
@@ -313,7 +317,7 @@ function checkGlobs(plan: Plan, modules: Array<Span>, folded: Array<Span>, layer
   }
   if (unlisted > 0) {
     plan.warnings.push(warning(format("% more module globs match no module archive (not listed one by one).", intText(unlisted)),
-      "modules", WarningCode.GlobUnmatched));
+      "modules", Code.GlobUnmatched));
   }
 }
 
@@ -335,7 +339,7 @@ function unmatched(glob: Span, key: string, layer: LayerKind, source: Source, na
   }
   const origin = layer == LayerKind.Cli ? where : key + ", " + where;
   const w = warning(format("Module glob \"%\" (%) matches no module archive in the drop.%", text, origin, quoted(suggestion)), where,
-    WarningCode.GlobUnmatched);
+    Code.GlobUnmatched);
   w.key = key;
   w.glob = text;
   w.suggestion = suggestion;

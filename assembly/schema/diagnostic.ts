@@ -18,30 +18,150 @@ export const REQUEST_ERROR = "RequestError";
  */
 export const MAX_LISTED_PROBLEMS: i32 = 100;
 
-/** What a warning is about, for hosts and tests to tell warnings apart without reading their words (docs/abi.md). */
-export enum WarningCode {
-  /** A warning without a code: the host reads only its message and source. */
-  None = 0,
-  /** An unknown DROPKIT_* variable. */
-  UnknownVariable = 1,
-  /** A module glob the user wrote that matches no module archive of the drop. */
-  GlobUnmatched = 2,
-  /** modules.only matches none of the drop's modules. */
-  OnlySelectsNone = 3,
-  /** Two archives of one kind whose names differ only in letter case. */
-  NameClash = 4,
+/**
+ * What a problem or warning is, for hosts and tests to tell them apart without reading their words (docs/abi.md): a
+ * problem's `name` is its class (and exit code), its code says which problem of the class it is. Each member's doc
+ * comment is its line in docs/errors.md (`npm run docs:errors`); test/unit/codes.test.ts holds this enum, CODE_NAMES,
+ * src/core/protocol.ts and that page to one list.
+ */
+export enum Code {
+  /** The text is empty, or only white space. */
+  EmptyText,
+  /** Text after the JSON value: a second value, or a stray character. */
+  TrailingText,
+  /** No JSON value where one must be: after a colon, a comma or an opening bracket. */
+  ExpectedValue,
+  /** No property name in double quotes where one must be (a name without quotes, or in single quotes). */
+  ExpectedKey,
+  /** A comma before a closing brace or bracket. */
+  TrailingComma,
+  /** No colon after a property name. */
+  ExpectedColon,
+  /** No comma (or closing brace or bracket) after a property value or an array item. */
+  ExpectedComma,
+  /** A string without its closing quote. */
+  UnterminatedString,
+  /** A control character (a tab, a line break) written raw in a string. */
+  ControlCharacter,
+  /** A backslash escape JSON does not have (`\q`). */
+  InvalidEscape,
+  /** A `\u` escape without four hexadecimal digits. */
+  InvalidUnicodeEscape,
+  /** Bytes that are not UTF-8. */
+  InvalidUtf8,
+  /** A number JSON does not allow: a leading zero, a lone minus, a trailing point, `NaN`. */
+  InvalidNumber,
+  /** Nesting deeper than a config ever is. */
+  TooDeep,
+  /** A package.json whose value is not an object. */
+  PackageNotObject,
+  /** A key set twice in one object: the message names the first one. */
+  DuplicateKey,
+  /** A config or preset that is not a JSON object. */
+  NotObject,
+  /** A key the schema does not have there (or a key `--explain` does not know); `expected` lists the keys. */
+  UnknownKey,
+  /** A key a preset may not hold (`schema`, `presets`, `presetsSearchPath`, `$schema`). */
+  NotInPreset,
+  /** A value of the wrong JSON type: a number for a string, a string for a list or an object. */
+  WrongType,
+  /** A value that is none of the key's choices; `expected` lists them, `suggestion` is the closest. */
+  NotOneOf,
+  /** `schema` is not the number 1. */
+  SchemaVersion,
+  /** An empty theme, module glob, preset name, path or detect glob. */
+  EmptyValue,
+  /** A theme of only white space. */
+  BlankTheme,
+  /** A theme path that does not end in `.zip` (a theme name has no slash). */
+  ThemePath,
+  /** A NUL character in a value that names files. */
+  NulCharacter,
+  /** A module glob with a slash: a module glob is a module's name, not a path. */
+  GlobPath,
+  /** A module glob with a `*` other than one at its end. */
+  GlobStar,
+  /** `cache.file` ending in a separator, which names a directory. */
+  CacheFileDirectory,
+  /** `DROPKIT_HOOK_TIMEOUT` not a positive number of seconds, or past the longest timeout. */
+  HookTimeout,
+  /** The count of a document's problems past those listed. */
+  MoreProblems,
+  /** A preset name that is neither bundled nor in the search path. */
+  PresetNotFound,
+  /** A preset path with no file. */
+  PresetFileNotFound,
+  /** A theme name no archive of the drop has. */
+  ThemeNotFound,
+  /** A request that is not JSON (a bug of the host: users never see it). */
+  RequestNotJson,
+  /** A request that is not a JSON object (a bug of the host). */
+  RequestNotObject,
+  /** A request with an unknown op or a field of the wrong shape (a bug of the host). */
+  BadRequest,
+  /** A warning: a `DROPKIT_*` variable dropkit does not read. */
+  UnknownVariable,
+  /** A warning: a module glob the user wrote matches no module archive of the drop. */
+  GlobUnmatched,
+  /** A warning: `modules.only` matches none of the drop's modules. */
+  OnlySelectsNone,
+  /** A warning: archives of one kind whose names differ only in letter case. */
+  NameClash,
 }
 
-/** The codes' names in the answer, by WarningCode. */
-const WARNING_CODES: Array<string> = ["", "UnknownVariable", "GlobUnmatched", "OnlySelectsNone", "NameClash"];
+/** The codes' names in answers, by Code: written once here, the core keeps only the small number. */
+const CODE_NAMES: Array<string> = [
+  "EmptyText",
+  "TrailingText",
+  "ExpectedValue",
+  "ExpectedKey",
+  "TrailingComma",
+  "ExpectedColon",
+  "ExpectedComma",
+  "UnterminatedString",
+  "ControlCharacter",
+  "InvalidEscape",
+  "InvalidUnicodeEscape",
+  "InvalidUtf8",
+  "InvalidNumber",
+  "TooDeep",
+  "PackageNotObject",
+  "DuplicateKey",
+  "NotObject",
+  "UnknownKey",
+  "NotInPreset",
+  "WrongType",
+  "NotOneOf",
+  "SchemaVersion",
+  "EmptyValue",
+  "BlankTheme",
+  "ThemePath",
+  "NulCharacter",
+  "GlobPath",
+  "GlobStar",
+  "CacheFileDirectory",
+  "HookTimeout",
+  "MoreProblems",
+  "PresetNotFound",
+  "PresetFileNotFound",
+  "ThemeNotFound",
+  "RequestNotJson",
+  "RequestNotObject",
+  "BadRequest",
+  "UnknownVariable",
+  "GlobUnmatched",
+  "OnlySelectsNone",
+  "NameClash",
+];
 
-export function warningCodeName(code: WarningCode): string {
-  return unchecked(WARNING_CODES[code]);
+export function codeName(code: Code): string {
+  return unchecked(CODE_NAMES[code]);
 }
 
 /** One problem: what, where (a path, a position in a file, a flag or a variable) and how to fix it. */
 export class Diagnostic {
   name: string = SCHEMA_ERROR;
+  code: Code = Code.NotObject;
   /** Dotted key path such as `modules.include[2]`; "" when the problem is not about one value. */
   path: string = "";
   /** `file:line:column`, a file, a flag (`--theme`), a variable (`DROPKIT_THEME`) or a preset. */
@@ -55,21 +175,34 @@ export class Diagnostic {
   column: i32 = 0;
   offset: i32 = 0;
   end: i32 = 0;
-  // A warning's fields besides its message and source, each written only when set (docs/abi.md, "Warnings").
-  code: WarningCode = WarningCode.None;
+  /** The did-you-mean, as it would be written; "" for none. */
+  suggestion: string = "";
+  /** UnknownKey: the keys accepted where it is; NotOneOf: the choices. */
+  expected: Array<string> | null = null;
+  /** A flag's or variable's value, or a preset or theme name, as found: what a fix replaces. */
+  found: string = "";
+  // A warning's fields besides its message, source and code, each written only when set (docs/abi.md, "Warnings").
   /** The list a module glob is in (`modules.exclude`). */
   key: string = "";
   glob: string = "";
-  /** The did-you-mean, as it would be written. */
-  suggestion: string = "";
   /** The archives of one name, and the one the plan uses. */
   files: Array<string> | null = null;
   used: string = "";
 
   /** A problem at bytes `start` to `end` of a text (at `positions`), or without a position when that is null. */
-  static at(name: string, path: string, message: string, file: string, positions: Positions | null, start: i32, end: i32): Diagnostic {
+  static at(
+    name: string,
+    code: Code,
+    path: string,
+    message: string,
+    file: string,
+    positions: Positions | null,
+    start: i32,
+    end: i32,
+  ): Diagnostic {
     const d = new Diagnostic();
     d.name = name;
+    d.code = code;
     d.path = path;
     d.message = message;
     d.file = file;
@@ -82,9 +215,10 @@ export class Diagnostic {
     return d;
   }
 
-  static from(name: string, path: string, message: string, source: string): Diagnostic {
+  static from(name: string, code: Code, path: string, message: string, source: string): Diagnostic {
     const d = new Diagnostic();
     d.name = name;
+    d.code = code;
     d.path = path;
     d.message = message;
     d.source = source;
@@ -95,8 +229,10 @@ export class Diagnostic {
    * A bad value of a flag or variable: `Invalid value for --theme: <problem>, found "x".` (`where` is
    * "for --theme" or "in DROPKIT_THEME"); the flag or variable is the source.
    */
-  static invalid(name: string, path: string, where: string, problem: string, value: string, source: string): Diagnostic {
-    return Diagnostic.from(name, path, format('Invalid value %: %, found "%".', where, problem, shown(value)), source);
+  static invalid(name: string, code: Code, path: string, where: string, problem: string, value: string, source: string): Diagnostic {
+    const d = Diagnostic.from(name, code, path, format('Invalid value %: %, found "%".', where, problem, shown(value)), source);
+    d.found = value;
+    return d;
   }
 
   /** Gives the problem its position in `file`. */
@@ -112,7 +248,7 @@ export class Diagnostic {
 
   /** The copy of this problem found in `file`, with `path` (a problem the parser found, before it knew the file). */
   inFile(file: string, path: string): Diagnostic {
-    const d = Diagnostic.from(this.name, path, this.message, file);
+    const d = Diagnostic.from(this.name, this.code, path, this.message, file);
     d.place(file, this.line, this.column, this.offset, this.end);
     return d;
   }
@@ -122,13 +258,11 @@ export class Diagnostic {
   }
 }
 
-/** A warning is a Diagnostic of which only the message and source are reported. */
+/** A warning is a Diagnostic of which only the message, source, code and the fields of its code are reported. */
 export type Warning = Diagnostic;
 
-export function warning(message: string, source: string, code: WarningCode = WarningCode.None): Warning {
-  const w = Diagnostic.from(SCHEMA_ERROR, "", message, source);
-  w.code = code;
-  return w;
+export function warning(message: string, source: string, code: Code): Warning {
+  return Diagnostic.from(SCHEMA_ERROR, code, "", message, source);
 }
 
 export function exitCodeOf(name: string): i32 {
@@ -162,6 +296,7 @@ export function writeDiagnostics(w: JsonWriter, key: string, list: Array<Diagnos
 function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
   w.beginObject();
   w.field("name", d.name);
+  w.field("code", codeName(d.code));
   w.key("exitCode").int(d.exitCode());
   w.field("path", d.path);
   w.field("source", d.source);
@@ -174,6 +309,10 @@ function writeDiagnostic(w: JsonWriter, d: Diagnostic): void {
     w.key("length").int(max<i32>(1, d.end - d.offset));
   }
   w.field("message", d.message);
+  if (d.suggestion.length > 0) w.field("suggestion", d.suggestion);
+  const expected = d.expected;
+  if (expected != null) w.key("expected").stringArray(expected);
+  if (d.found.length > 0) w.field("found", d.found);
   w.endObject();
 }
 
@@ -184,7 +323,7 @@ export function writeWarnings(w: JsonWriter, list: Array<Warning>): void {
     const d = list[i];
     w.field("message", d.message);
     w.field("source", d.source);
-    if (d.code != WarningCode.None) w.field("code", warningCodeName(d.code));
+    w.field("code", codeName(d.code));
     if (d.key.length > 0) w.field("key", d.key);
     if (d.glob.length > 0) w.field("glob", d.glob);
     const files = d.files;

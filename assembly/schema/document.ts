@@ -2,7 +2,7 @@
 // value a host evaluated; where each of their values was set; and how a value is named in a message.
 
 import { PERIOD } from "../json/chars";
-import { Diagnostic, MAX_LISTED_PROBLEMS, SYNTAX_ERROR } from "./diagnostic";
+import { Code, Diagnostic, MAX_LISTED_PROBLEMS, SYNTAX_ERROR } from "./diagnostic";
 import { MSG_PACKAGE_NOT_OBJECT } from "./messages";
 import { MAX_DEPTH, Parsed, parseJson } from "../json/parser";
 import { Positions } from "../json/positions";
@@ -37,6 +37,7 @@ export function parseDocument(ptr: usize, len: i32, format: string, name: Span, 
     d.errors.push(
       Diagnostic.at(
         SYNTAX_ERROR,
+        Code.PackageNotObject,
         "",
         foundText(MSG_PACKAGE_NOT_OBJECT, tape, root),
         d.file,

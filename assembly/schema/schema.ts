@@ -7,6 +7,7 @@ import {
 } from "./messages";
 import { isAbsolutePath, resolvePath } from "../resolve/paths";
 import { Span, endsWithAscii, isBlank, span, spanIs, spanLen, spanOf, spanPtr, spansOf, startsWithAscii } from "../json/span";
+import { Code, Diagnostic } from "./diagnostic";
 import { suggest } from "./suggest";
 import { quoteList, words } from "../json/strings";
 import { decodeText } from "../json/utf8";
@@ -288,28 +289,52 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
   const type = unchecked(LEAVES[leaf]).type;
   if (type == LeafType.Globs) return checkGlob(ptr, len);
   // Every value that names a file or matches file names: a NUL would cut the path short at the system call.
-  if (type >= LeafType.Theme && type <= LeafType.File && hasNul(ptr, len)) return NUL_NOUNS[type - LeafType.Theme] + MSG_NUL;
-  if (type == LeafType.Theme) {
-    if (len == 0) return MSG_THEME_EMPTY;
-    if (isBlank(span(ptr, len))) return MSG_THEME_BLANK;
-    if (isZipPath(span(ptr, len))) return "";
-    return hasSlash(ptr, len) ? MSG_THEME_PATH : "";
+  if (type >= LeafType.Theme && type <= LeafType.File && hasNul(ptr, len)) {
+    return problem(Code.NulCharacter, NUL_NOUNS[type - LeafType.Theme] + MSG_NUL);
   }
-  if (type == LeafType.Presets) return len == 0 ? MSG_PRESET_EMPTY : "";
+  if (type == LeafType.Theme) {
+    if (len == 0) return problem(Code.EmptyValue, MSG_THEME_EMPTY);
+    if (isBlank(span(ptr, len))) return problem(Code.BlankTheme, MSG_THEME_BLANK);
+    if (isZipPath(span(ptr, len))) return "";
+    return hasSlash(ptr, len) ? problem(Code.ThemePath, MSG_THEME_PATH) : "";
+  }
+  if (type == LeafType.Presets) return len == 0 ? problem(Code.EmptyValue, MSG_PRESET_EMPTY) : "";
   if (type == LeafType.Paths || type == LeafType.Path || type == LeafType.File) {
-    if (len == 0) return MSG_PATH_EMPTY;
+    if (len == 0) return problem(Code.EmptyValue, MSG_PATH_EMPTY);
     // A file's path: a trailing separator names a directory, which the path's normal form would drop.
     const last = load<u8>(ptr + <usize>(len - 1));
-    return type == LeafType.File && (last == SLASH || last == BACKSLASH) ? MSG_CACHE_FILE_DIR : "";
+    return type == LeafType.File && (last == SLASH || last == BACKSLASH) ? problem(Code.CacheFileDirectory, MSG_CACHE_FILE_DIR) : "";
   }
   if (type == LeafType.Enum) {
     const choices = LEAVES[leaf].choices;
     for (let i = 0; i < choices.length; i++) if (spanIs(span(ptr, len), choices[i])) return "";
     // The suggestion goes in parentheses: callers append ", found ..." to this text.
     const close = suggest(decodeText(ptr, len), choices);
-    return "expected one of " + quoteList(choices) + (close.length > 0 ? " (did you mean \"" + close + "\"?)" : "");
+    return problem(Code.NotOneOf, "expected one of " + quoteList(choices) + (close.length > 0 ? ' (did you mean "' + close + '"?)' : ""), close);
   }
   return "";
+}
+
+/**
+ * What the last check that found a problem found (checkBytes returns only its text, "" for none): its code and
+ * did-you-mean, for `checked` to give the problem's Diagnostic. Valid until the next check.
+ */
+let checkedCode: Code = Code.EmptyValue;
+let checkedSuggestion: string = "";
+
+/** Returns a check's problem `text`, noting its code and did-you-mean. */
+function problem(code: Code, text: string, suggestion: string = ""): string {
+  checkedCode = code;
+  checkedSuggestion = suggestion;
+  return text;
+}
+
+/** Gives `d`, the problem the last check of `leaf` found, that check's code, did-you-mean and, for a choice, the choices. */
+export function checked(d: Diagnostic, leaf: LeafId): Diagnostic {
+  d.code = checkedCode;
+  d.suggestion = checkedSuggestion;
+  if (checkedCode == Code.NotOneOf) d.expected = LEAVES[leaf].choices;
+  return d;
 }
 
 /**
@@ -317,7 +342,7 @@ export function checkBytes(leaf: LeafId, ptr: usize, len: i32): string {
  * the end, in that order of precedence. One pass, eight bytes at a time, as a config may hold tens of thousands.
  */
 function checkGlob(ptr: usize, len: i32): string {
-  if (len == 0) return MSG_GLOB_EMPTY;
+  if (len == 0) return problem(Code.EmptyValue, MSG_GLOB_EMPTY);
   let nul = false;
   let slash = false;
   let star = false;
@@ -339,8 +364,8 @@ function checkGlob(ptr: usize, len: i32): string {
       if ((hasByte(x, STAR) & (at + 8 == len ? 0x0080808080808080 : 0x8080808080808080)) != 0) star = true;
     }
   }
-  if (nul) return NUL_NOUNS[LeafType.Globs - LeafType.Theme] + MSG_NUL;
-  return slash ? MSG_GLOB_SLASH : star ? MSG_GLOB_STAR : "";
+  if (nul) return problem(Code.NulCharacter, NUL_NOUNS[LeafType.Globs - LeafType.Theme] + MSG_NUL);
+  return slash ? problem(Code.GlobPath, MSG_GLOB_SLASH) : star ? problem(Code.GlobStar, MSG_GLOB_STAR) : "";
 }
 
 /**

@@ -55,10 +55,6 @@ export function suggest(word: string, candidates: Array<string>): string {
   return closest.result();
 }
 
-/** " Did you mean X?" or "". */
-export function didYouMean(word: string, candidates: Array<string>): string {
-  return quoted(suggest(word, candidates));
-}
 
 /** " Did you mean "X"?" for a suggestion, or "" for none. */
 export function quoted(suggestion: string): string {

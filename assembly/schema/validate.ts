@@ -4,7 +4,7 @@
 // on their bytes, and a string is made only for a value that goes into a layer or into a message. So
 // `validate`, which keeps no layer, makes no string for a valid config however large.
 
-import { Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, sortByPosition } from "./diagnostic";
+import { Code, Diagnostic, MAX_LISTED_PROBLEMS, SCHEMA_ERROR, sortByPosition } from "./diagnostic";
 import { Items } from "../resolve/listitems";
 import { Document, DocumentKind, foundText } from "./document";
 import { Layer } from "../resolve/layer";
@@ -22,13 +22,14 @@ import {
   TopEntry,
   TopKind,
   checkSpan,
+  checked,
   hasNul,
   isExactlyOne,
   normalizeValue,
 } from "./schema";
 import { Source } from "./valuesource";
 import { Span, sameSpan } from "../json/span";
-import { didYouMean } from "./suggest";
+import { quoted, suggest } from "./suggest";
 import { JsonKind, Tape, valuePtr } from "../json/tape";
 import { capitalize, format, intText, itemPath, quoteList } from "../json/strings";
 
@@ -38,7 +39,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
   const node = doc.node;
   const preset = doc.kind == DocumentKind.Preset;
   if (tape.kind(node) != JsonKind.Object) {
-    error(doc, "", node, MSG_NOT_OBJECT + (preset ? " (a preset)" : ""));
+    error(doc, "", node, MSG_NOT_OBJECT + (preset ? " (a preset)" : ""), Code.NotObject);
     return;
   }
   const end = tape.next(node);
@@ -48,7 +49,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
     const accepted = key >= 0 && (unchecked(TOP[key]).documents & (preset ? IN_PRESET : IN_CONFIG)) != 0;
     if (!accepted) {
       const name = tape.text(k);
-      if (preset && key >= 0) errorAtKey(doc, name, k, format('"%" %.', name, MSG_PRESET_ONLY_KEY));
+      if (preset && key >= 0) errorAtKey(doc, Code.NotInPreset, name, k, format('"%" %.', name, MSG_PRESET_ONLY_KEY));
       else unknownKey(doc, "", name, k, preset ? PRESET_KEYS : CONFIG_KEYS);
       continue;
     }
@@ -61,7 +62,7 @@ export function readDocument(doc: Document, layer: Layer | null): void {
       readGroup(doc, layer, entry, v);
     } else if (unchecked(LEAVES[entry.leaf]).type == LeafType.Schema) {
       if (tape.kind(v) != JsonKind.Number || !isExactlyOne(tape.ptr + <usize>tape.start(v), tape.end(v) - tape.start(v))) {
-        error(doc, "schema", v, MSG_SCHEMA_VALUE);
+        error(doc, "schema", v, MSG_SCHEMA_VALUE, Code.SchemaVersion);
       } else if (layer != null) {
         layer.setValue(LeafId.Schema, LEAVES[LeafId.Schema].defaultValue, source(doc, v));
       }
@@ -111,7 +112,7 @@ function readTheme(doc: Document, layer: Layer | null, value: i32): void {
   const text = tape.span(value);
   const problem = checkSpan(LeafId.Theme, text);
   if (problem.length > 0) {
-    error(doc, "theme", value, capitalize(problem));
+    checkError(doc, LeafId.Theme, "theme", value, capitalize(problem));
     return;
   }
   if (layer != null) layer.setValue(LeafId.Theme, normalizeValue(LeafId.Theme, text, layer.baseDir), source(doc, value));
@@ -134,7 +135,7 @@ function readScalar(doc: Document, layer: Layer | null, leaf: LeafId, value: i32
   const text = tape.span(value);
   const problem = checkSpan(leaf, text);
   if (problem.length > 0) {
-    error(doc, path, value, path + ": " + problem);
+    checkError(doc, leaf, path, value, path + ": " + problem);
     return;
   }
   if (layer != null) layer.setValue(leaf, normalizeValue(leaf, text, layer.baseDir), source(doc, value));
@@ -158,7 +159,8 @@ function readStringList(doc: Document, layer: Layer | null, leaf: LeafId, path: 
     if (!isString || problem.length > 0) {
       // The item's path is made only for a problem: most items have none.
       const at = itemPath(path, i);
-      error(doc, at, item, at + (isString ? ": " + problem : " must be a string"));
+      if (isString) checkError(doc, leaf, at, item, at + ": " + problem);
+      else error(doc, at, item, at + " must be a string");
       ok = false;
       continue;
     }
@@ -180,7 +182,8 @@ function readDetect(doc: Document, layer: Layer | null, value: i32): void {
     const empty = n == 0;
     if (empty || hasNul(valuePtr, n)) {
       const at = itemPath("detect", i);
-      error(doc, at, item, empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL);
+      const message = empty ? format("%: % and must be a string", at, MSG_DETECT_EMPTY) : at + ": a detect glob" + MSG_NUL;
+      error(doc, at, item, message, empty ? Code.EmptyValue : Code.NulCharacter);
       continue;
     }
     if (layer != null) globs.push(tape.text(item));
@@ -202,23 +205,38 @@ function unknownKey(doc: Document, parent: string, key: string, k: i32, accepted
   const where = parent.length > 0 ? "in " + parent : doc.inPackage ? "in package.json's dropkit object" : "at the top level";
   const shown = new Array<string>();
   for (let i = 0; i < accepted.length; i++) if (accepted[i] != "$schema") shown.push(accepted[i]);
-  push(doc, path, k, format('Unknown key "%" %.% Accepted keys: %.', key, where, didYouMean(key, shown), shown.join(", ")));
+  const suggestion = suggest(key, shown);
+  const message = format('Unknown key "%" %.% Accepted keys: %.', key, where, quoted(suggestion), shown.join(", "));
+  const d = push(doc, Code.UnknownKey, path, k, message);
+  d.suggestion = suggestion;
+  d.expected = shown;
 }
 
-/** Reports a value that is wrong: `message`, then what the value is (", found the number 3."). */
-function error(doc: Document, path: string, node: i32, message: string): void {
-  if (doc.hasRoom()) push(doc, path, node, foundText(message, doc.tape!, node));
+/**
+ * Reports a value that is wrong: `message`, then what the value is (", found the number 3."), as `code` (most such
+ * problems are of the value's JSON type). Null past the problems a document lists.
+ */
+function error(doc: Document, path: string, node: i32, message: string, code: Code = Code.WrongType): Diagnostic | null {
+  return doc.hasRoom() ? push(doc, code, path, node, foundText(message, doc.tape!, node)) : null;
+}
+
+/** Reports what the check of `leaf`'s value at node `node` found, with that check's code and did-you-mean. */
+function checkError(doc: Document, leaf: LeafId, path: string, node: i32, message: string): void {
+  const d = error(doc, path, node, message);
+  if (d != null) checked(d, leaf);
 }
 
 /** Reports a problem at key node `node`. */
-function errorAtKey(doc: Document, path: string, node: i32, message: string): void {
-  if (doc.hasRoom()) push(doc, path, node, message);
+function errorAtKey(doc: Document, code: Code, path: string, node: i32, message: string): void {
+  if (doc.hasRoom()) push(doc, code, path, node, message);
 }
 
 /** Adds a problem at node `node` (a key or a value), with the node's position when the document has positions. */
-function push(doc: Document, path: string, node: i32, message: string): void {
+function push(doc: Document, code: Code, path: string, node: i32, message: string): Diagnostic {
   const tape = doc.tape!;
-  doc.errors.push(Diagnostic.at(SCHEMA_ERROR, path, message, doc.file, doc.positions(), tape.start(node), tape.end(node)));
+  const d = Diagnostic.at(SCHEMA_ERROR, code, path, message, doc.file, doc.positions(), tape.start(node), tape.end(node));
+  doc.errors.push(d);
+  return d;
 }
 
 /** Where value `node` was set. */
@@ -242,5 +260,5 @@ export function listUnlisted(d: Document): void {
     d.file,
     intText(MAX_LISTED_PROBLEMS),
   );
-  d.errors.push(Diagnostic.from(SCHEMA_ERROR, "", message, d.file));
+  d.errors.push(Diagnostic.from(SCHEMA_ERROR, Code.MoreProblems, "", message, d.file));
 }

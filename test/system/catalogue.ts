@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliPath, fixture, makeZip, type FixtureFile } from "../helpers/cli.js";
+import { coreCodes } from "../helpers/codes.js";
 import { teamGroup } from "../helpers/users.js";
 
 /** Which input a case breaks: the sections of docs/errors.md's index. */
@@ -1564,7 +1565,8 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     "In the text log each message is followed by `at <source>` (a `file:line:column`, a flag, a variable or the",
     "argument) and, for a file, the offending line with a caret, or for a command line the parser rejects, the command's",
     "usage line; each example below is the text log of a real run. With `--log-format=json` each error is one `error`",
-    "record (SPEC section 7), the message and `source` as in the tables.",
+    "record (SPEC section 7), the message and `source` as in the tables; a problem the config's checks found also has a",
+    "`code` that says which one it is ([Codes](#codes)), for programs to match instead of the message.",
     "",
     "| exit | name | when |",
     "|---|---|---|",
@@ -1594,10 +1596,11 @@ export function renderErrorsDoc(results: CaseResult[]): string {
       );
     }
     if (mine.length > 0) {
-      out.push("| input | case | message | at |", "|---|---|---|---|");
+      out.push("| input | case | code | message | at |", "|---|---|---|---|---|");
       for (const { c, r } of mine)
         out.push(
-          `| ${c.input} | ${cell(c.title)} | ${cell(String(r.record?.message ?? "(no record)"))} | ${cell(String(r.record?.source ?? ""))} |`,
+          `| ${c.input} | ${cell(c.title)} | ${codeCell(r.record)} | ${cell(String(r.record?.message ?? "(no record)"))} | ` +
+            `${cell(String(r.record?.source ?? ""))} |`,
         );
       out.push("");
     }
@@ -1608,12 +1611,48 @@ export function renderErrorsDoc(results: CaseResult[]): string {
     "",
     "Problems that do not stop the run: the run goes on and exits as it would have.",
     "",
-    "| input | case | message |",
-    "|---|---|---|",
+    "| input | case | code | message |",
+    "|---|---|---|---|",
   );
-  for (const { c, r } of warnings) out.push(`| ${c.input} | ${cell(c.title)} | ${cell(String(r.record?.message ?? "(no record)"))} |`);
-  out.push("");
+  for (const { c, r } of warnings)
+    out.push(`| ${c.input} | ${cell(c.title)} | ${codeCell(r.record)} | ${cell(String(r.record?.message ?? "(no record)"))} |`);
+  out.push("", ...codesSection(results));
   return out.join("\n");
+}
+
+/**
+ * The Codes section: every member of the core's `Code` enum with its doc comment, and the records of the catalogue that
+ * carry it (by error name, or `warning`). A code no case reaches says so: the request's codes are the host's bugs.
+ */
+function codesSection(results: CaseResult[]): string[] {
+  const seen = new Map<string, Set<string>>();
+  for (const r of results)
+    for (const record of r.records)
+      if (typeof record.code === "string" && (record.event === "error" || record.event === "warning"))
+        seen.set(record.code, (seen.get(record.code) ?? new Set()).add(record.event === "error" ? String(record.name) : "warning"));
+  const out = [
+    "## Codes",
+    "",
+    "Each problem the config's checks find (in the core: a config, a preset, a variable, a flag's value, the drop's",
+    "names) has a `code` beside its `name`: the name is the class of error and gives the exit code, the code says which",
+    "problem it is. Codes are stable: match them, not the message, whose words may change. The JSON log's `error` and",
+    "`warning` records carry them, as do the core's answers (docs/abi.md) and `DropkitError.diagnostics`. Errors found",
+    "outside those checks (a file that cannot be read, a hook that fails) have none.",
+    "",
+    "| code | what | reported as |",
+    "|---|---|---|",
+  ];
+  for (const { code, doc } of coreCodes()) {
+    const names = [...(seen.get(code) ?? [])].sort();
+    out.push(`| \`${code}\` | ${cell(doc)} | ${names.length > 0 ? names.join(", ") : "(no catalogue case)"} |`);
+  }
+  out.push("");
+  return out;
+}
+
+/** A record's code, as a table cell. */
+function codeCell(record: Record<string, any> | undefined): string {
+  return typeof record?.code === "string" ? `\`${record.code}\`` : "";
 }
 
 function command(c: CatalogueCase): string {
