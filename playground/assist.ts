@@ -9,19 +9,26 @@ import {
   pickedCompletion,
 } from "@codemirror/autocomplete";
 import { syntaxTree } from "@codemirror/language";
+import type { Text } from "@codemirror/state";
 import type { EditorView, Rect, Tooltip } from "@codemirror/view";
 import schema from "../schema.json";
 import { type CompletionFacts, type CompletionItem, completionEdit, completionsAt } from "../src/editor/complete.ts";
 import { type HoverFacts, hoverAt } from "../src/editor/hover.ts";
+import type { TextSource } from "../src/editor/jsonpath.ts";
 import type { Schema } from "../src/editor/schema.ts";
 
 /** The shipped schema.json, which completion and hover read. */
 export const pageSchema = schema as unknown as Schema;
 
+/** The editor's document as src/editor/ reads it: in slices, never copied whole (a keystroke in a 1 MB text would copy it). */
+function sourceOf(doc: Text): TextSource {
+  return { length: doc.length, slice: (from, to) => doc.sliceString(from, to) };
+}
+
 /** The completion source for the config editor. */
 export function configCompletions(facts: () => CompletionFacts): CompletionSource {
   return (context: CompletionContext): CompletionResult | null => {
-    const found = completionsAt(context.state.doc.toString(), context.pos, facts(), pageSchema, {
+    const found = completionsAt(sourceOf(context.state.doc), context.pos, facts(), pageSchema, {
       explicit: context.explicit,
       tree: syntaxTree(context.state),
     });
@@ -43,7 +50,7 @@ export function configCompletions(facts: () => CompletionFacts): CompletionSourc
 /** Applying replaces the whole token being typed, quotes included, as src/editor/complete.ts says. */
 function apply(item: CompletionItem): Completion["apply"] {
   return (view: EditorView, completion: Completion, from: number, to: number) => {
-    const edit = completionEdit(view.state.doc.toString(), from, to, item);
+    const edit = completionEdit(sourceOf(view.state.doc), from, to, item);
     view.dispatch({
       changes: { from: edit.from, to: edit.to, insert: edit.insert },
       selection: { anchor: edit.from + edit.insert.length },
@@ -56,7 +63,7 @@ function apply(item: CompletionItem): Completion["apply"] {
 /** The hover source: a tooltip for the key under the pointer, or for the key whose value it is. */
 export function configHover(facts: () => HoverFacts): (view: EditorView, pos: number) => Tooltip | null {
   return (view, pos) => {
-    const found = hoverAt(view.state.doc.toString(), pos, facts(), pageSchema, syntaxTree(view.state));
+    const found = hoverAt(sourceOf(view.state.doc), pos, facts(), pageSchema, syntaxTree(view.state));
     if (!found) return null;
     return {
       pos: found.from,

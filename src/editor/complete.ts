@@ -1,7 +1,8 @@
 // Completion in a config's text: keys and values at every depth from the schema, preset names, and the drop's themes and modules.
 
 import type { Tree } from "@lezer/common";
-import { dotted, type PathPart, placeAt } from "./jsonpath.js";
+import { valueMeanings } from "../core/schema-table.js";
+import { dotted, type PathPart, placeAt, type TextSource } from "./jsonpath.js";
 import { type Schema, schemaAt, valuesOf } from "./schema.js";
 
 /** What the host knows beyond the text and the schema, asked at each completion. */
@@ -36,9 +37,9 @@ export interface Completions {
 const wordChar = /[\w$.*/-]/;
 
 /** The start of the word that ends at `pos`. */
-export function wordStart(text: string, pos: number): number {
+export function wordStart(text: TextSource, pos: number): number {
   let from = pos;
-  while (from > 0 && wordChar.test(text[from - 1]!)) from--;
+  while (from > 0 && wordChar.test(text.slice(from - 1, from))) from--;
   return from;
 }
 
@@ -47,7 +48,7 @@ export function wordStart(text: string, pos: number): number {
  * typing, which opens it only once something is typed, as in other editors. `tree`: the text's syntax tree, when the host has one.
  */
 export function completionsAt(
-  text: string,
+  text: TextSource,
   pos: number,
   facts: CompletionFacts,
   schema: Schema,
@@ -74,11 +75,16 @@ export function completionsAt(
  * The edit that applies an option over the word `from`..`to` being typed: the word around the caret, with its opening quote and
  * its closing one (typed, or added by bracket closing) when there are. A key gets its colon unless one follows.
  */
-export function completionEdit(text: string, from: number, to: number, item: CompletionItem): { from: number; to: number; insert: string } {
-  const start = from > 0 && text[from - 1] === '"' ? from - 1 : from;
+export function completionEdit(
+  text: TextSource,
+  from: number,
+  to: number,
+  item: CompletionItem,
+): { from: number; to: number; insert: string } {
+  const start = from > 0 && text.slice(from - 1, from) === '"' ? from - 1 : from;
   let end = to;
-  while (end < text.length && wordChar.test(text[end]!)) end++;
-  if (start < from && text[end] === '"') end++;
+  while (end < text.length && wordChar.test(text.slice(end, end + 1))) end++;
+  if (start < from && text.slice(end, end + 1) === '"') end++;
   const insert = item.kind === "property" && !/^\s*:/.test(text.slice(end, end + 40)) ? `${item.text}: ` : item.text;
   return { from: start, to: end, insert };
 }
@@ -122,17 +128,9 @@ function valueItems(schema: Schema, path: PathPart[], facts: CompletionFacts): C
   });
 }
 
-/** What each value a key offers means, as the README says it; the drop's values say which file they stand for. */
-const meanings: Record<string, Record<string, string>> = {
-  theme: { auto: "The only theme archive in the folder, or with several the first by name (the others are named).", none: "No theme." },
-  "presets[0]": { standard: "Bundled: excludes test-* and dev-* modules and stops on a failing hook.", none: "Bundled: sets nothing." },
-  "hooks.onFailure": { continue: "A failing hook is a warning; the run goes on.", fail: "A failing hook stops the run (exit 1)." },
-  "log.format": { text: "One line per record, for people.", json: "One JSON object per line, for programs." },
-  "cache.enabled": { true: "Re-runs hash only the archives that changed.", false: "Every run hashes every archive." },
-};
-
 function describeValue(key: string, value: string, facts: CompletionFacts): string | undefined {
-  const meaning = meanings[key]?.[value];
+  // What the core's table says a value means (a list's item is offered under `key[0]`); the drop's values name their file.
+  const meaning = valueMeanings[key.replace(/\[0\]$/, "")]?.[value];
   if (meaning) return meaning;
   if (key === "theme" && facts.themeNames.includes(value)) return `The theme archive ${value}-theme.zip (or ${value}.zip) in the folder.`;
   if (key === "presets[0]" && facts.presetNames.includes(value)) return `The preset file ${value}.json in the search path.`;

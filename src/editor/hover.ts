@@ -3,7 +3,7 @@
 import type { Tree } from "@lezer/common";
 import { formatValue } from "../output/table.js";
 import type { Row } from "./answer.js";
-import { dotted, keyAt } from "./jsonpath.js";
+import { dotted, keyAt, type TextSource } from "./jsonpath.js";
 import { overrideMessage } from "./overrides.js";
 import { type Schema, schemaAt } from "./schema.js";
 
@@ -26,7 +26,7 @@ export interface HoverAnswer {
 }
 
 /** The hover at `pos`: for the key under it, or the key whose value it is; undefined elsewhere and off the schema. */
-export function hoverAt(text: string, pos: number, facts: HoverFacts, schema: Schema, tree?: Tree): HoverAnswer | undefined {
+export function hoverAt(text: TextSource, pos: number, facts: HoverFacts, schema: Schema, tree?: Tree): HoverAnswer | undefined {
   const found = keyAt(text, pos, tree);
   if (!found) return undefined;
   let path = found.path.filter((p): p is string => typeof p === "string");

@@ -6,6 +6,15 @@ import { parser } from "@lezer/json";
 
 export type PathPart = string | number;
 
+/**
+ * A text as these functions read it: a string, or an editor's document read in slices (CodeMirror's `sliceString`), so that
+ * a large document is never copied whole to answer a keystroke.
+ */
+export interface TextSource {
+  readonly length: number;
+  slice(from: number, to: number): string;
+}
+
 /** What sits at a position: a key of the object at `path`, or the value at `path`. */
 export interface Place {
   role: "key" | "value";
@@ -25,9 +34,14 @@ export function jsonTree(text: string): Tree {
   return parser.parse(text);
 }
 
+/** The tree given, or the text's own: a document read in slices comes with its editor's tree. */
+function treeOf(text: TextSource, tree: Tree | undefined): Tree {
+  return tree ?? jsonTree(typeof text === "string" ? text : text.slice(0, text.length));
+}
+
 /** The place at `pos`, or undefined where neither a key nor a value can go (after a closing bracket, between a key and its colon). */
-export function placeAt(text: string, pos: number, tree: Tree = jsonTree(text)): Place | undefined {
-  let node: SyntaxNode | null = tree.resolveInner(pos, -1);
+export function placeAt(text: TextSource, pos: number, tree?: Tree): Place | undefined {
+  let node: SyntaxNode | null = treeOf(text, tree).resolveInner(pos, -1);
   // A closing bracket the caret is after: the container is finished, nothing goes here.
   if ((node.name === "}" || node.name === "]") && pos >= node.to) return undefined;
   if (node.name === "PropertyName") return keyPlace(text, node.parent!.parent!, node);
@@ -46,15 +60,15 @@ export function placeAt(text: string, pos: number, tree: Tree = jsonTree(text)):
 }
 
 /** The key path of the key or value at `pos`, for hover: the key a value belongs to, or the key under the caret. */
-export function keyAt(text: string, pos: number, tree: Tree = jsonTree(text)): { path: PathPart[]; from: number; to: number } | undefined {
-  let node: SyntaxNode | null = tree.resolveInner(pos, 1);
+export function keyAt(text: TextSource, pos: number, tree?: Tree): { path: PathPart[]; from: number; to: number } | undefined {
+  let node: SyntaxNode | null = treeOf(text, tree).resolveInner(pos, 1);
   if (node.name !== "PropertyName" && !scalars.has(node.name)) return undefined;
   const at = { from: node.from, to: node.to };
   if (node.name === "PropertyName") node = node.parent;
   return node ? { path: pathOf(text, node), ...at } : undefined;
 }
 
-function keyPlace(text: string, object: SyntaxNode, token?: SyntaxNode): Place {
+function keyPlace(text: TextSource, object: SyntaxNode, token?: SyntaxNode): Place {
   const siblings = object
     .getChildren("Property")
     .map((p) => p.getChild("PropertyName"))
@@ -64,7 +78,7 @@ function keyPlace(text: string, object: SyntaxNode, token?: SyntaxNode): Place {
 }
 
 /** The key path of a node (an object, an array, a property or a value) from the document's root. */
-function pathOf(text: string, node: SyntaxNode): PathPart[] {
+function pathOf(text: TextSource, node: SyntaxNode): PathPart[] {
   const path: PathPart[] = [];
   for (let at: SyntaxNode | null = node; at && at.name !== "JsonText"; at = at.parent) {
     if (at.name === "Property") {
@@ -87,7 +101,7 @@ function countBefore(array: SyntaxNode, pos: number): number {
 }
 
 /** A key's text without its quotes, escapes decoded when they are valid. */
-function nameOf(text: string, node: SyntaxNode): string {
+function nameOf(text: TextSource, node: SyntaxNode): string {
   const raw = text.slice(node.from, node.to);
   try {
     return JSON.parse(raw) as string;
