@@ -11,7 +11,7 @@ import { type CompletionFacts, completionEdit, completionsAt } from "../../src/e
 import { explainOutput } from "../../src/editor/explain.ts";
 import { applyToEnv, applyToText, candidatesFor, isSafe, locate } from "../../src/editor/fixes.ts";
 import { hoverAt, hoverMarkdown } from "../../src/editor/hover.ts";
-import { keyAt, placeAt } from "../../src/editor/jsonpath.ts";
+import { jsonTree, keyAt, placeAt, type TextSource } from "../../src/editor/jsonpath.ts";
 import { formatJson, tokens } from "../../src/editor/jsontext.ts";
 import { overriddenValues } from "../../src/editor/overrides.ts";
 import type { Schema } from "../../src/editor/schema.ts";
@@ -106,6 +106,31 @@ describe("src/editor: completion", () => {
       themeNames: ["forest", "ocean"],
       moduleNames: ["-theme", "blog", "shop"],
     });
+  });
+});
+
+describe("src/editor: a document read in slices", () => {
+  test("with its editor's tree, completion and hover read only short slices of it, and answer as they do on the string", () => {
+    const text = `{\n  "theme": "oc",\n  "modules": {"exclude": [${'"legacy-*", '.repeat(2000)}"x"]}\n}\n`;
+    const longest: number[] = [];
+    const source: TextSource = {
+      length: text.length,
+      slice: (from, to) => {
+        longest.push(to - from);
+        return text.slice(from, to);
+      },
+    };
+    const tree = jsonTree(text);
+    const pos = text.indexOf('"oc"') + 3;
+    const sliced = completionsAt(source, pos, facts, schema, { explicit: true, tree });
+    assert.deepEqual(sliced, completionsAt(text, pos, facts, schema, { explicit: true }));
+    assert.deepEqual(
+      completionEdit(source, sliced!.from, pos, sliced!.items[0]!),
+      completionEdit(text, sliced!.from, pos, sliced!.items[0]!),
+    );
+    const facts2 = { packageJson: false, rows: [], env: {} };
+    assert.deepEqual(hoverAt(source, 5, facts2, schema, tree), hoverAt(text, 5, facts2, schema));
+    assert.ok(Math.max(...longest) <= 40, `a slice of ${Math.max(...longest)} characters`);
   });
 });
 
