@@ -241,6 +241,18 @@ describe("the page and dropkit lsp give the same answers", { timeout: 120_000 },
       actions.result.map((a: any) => [a.title, a.command?.command, a.command?.arguments]),
       [["Explain theme", "dropkit.explain", [minimal.uri, "theme"]]],
     );
+    const packageJson = valid.find((c) => c.verdict.file === "package.json")!;
+    const name = positionOf(packageJson.state.config, packageJson.state.config.indexOf('"name"') + 1);
+    const none = await client.request("textDocument/codeAction", {
+      textDocument: { uri: packageJson.uri },
+      range: { start: name, end: name },
+      context: { diagnostics: [] },
+    });
+    assert.deepEqual(none.result, []);
+    // The hover on a key links to the same answer.
+    const hover = await client.request("textDocument/hover", { textDocument: { uri: minimal.uri }, position: at });
+    const link = `[Explain theme](command:dropkit.explain?${encodeURIComponent(JSON.stringify([minimal.uri, "theme"]))})`;
+    assert.ok((hover.result.contents.value as string).endsWith(`\n\n${link}`), hover.result.contents.value);
   });
 });
 
