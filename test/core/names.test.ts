@@ -342,8 +342,9 @@ describe("cost: matching and answering globs stays linear in archives and globs"
     timed(10);
     const small = timed(1_000);
     const large = timed(100_000);
-    // ×100 the input; n log n and noise allowed for, a quadratic cost (×10,000) is not.
-    assert.ok(large / small < 100 * 3, `1,000: ${small.toFixed(1)} ms, 100,000: ${large.toFixed(1)} ms`);
+    // ×100 the input: n log n (about ×170) and a busy machine's noise allowed for (the tiers run two files at a time);
+    // a quadratic cost (×10,000) is not.
+    assert.ok(large / small < 100 * 10, `1,000: ${small.toFixed(1)} ms, 100,000: ${large.toFixed(1)} ms`);
   });
 
   test("unmatched globs against 100,000 archives: the did-you-mean is bounded (20 globs), and memory too", () => {
