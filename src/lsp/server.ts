@@ -96,7 +96,8 @@ export function startServer(options: ServerOptions): Connection {
   documents.onDidChangeContent((change) => void judge(change.document.uri));
   documents.onDidClose((event) => {
     answers.delete(event.document.uri);
-    void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    // A client that left cannot be told: its stdin closing ends the server.
+    connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] }).catch(() => {});
   });
   connection.onDocumentFormatting((params) => {
     if (typeof params?.textDocument?.uri !== "string")

@@ -1,0 +1,263 @@
+// `dropkit lsp --stdio` driven as editors drive it: JSON-RPC over the built server's stdin and stdout, and Neovim's own client.
+
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { LspClient, within } from "../../scripts/lib/lspclient.js";
+import { cliPath, fixture } from "../helpers/cli.js";
+import { hasScript, Terminal } from "../helpers/pty.js";
+import { tempDir } from "../helpers/temp.js";
+
+const zip = { zip: { "readme.txt": "x" } };
+const drop = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "dropkit.config.json": '{ "theme": "ocean" }\n' });
+const configUri = pathToFileURL(path.join(drop, "dropkit.config.json")).href;
+const packageUri = pathToFileURL(path.join(drop, "package.json")).href;
+
+/** A clean environment: no DROPKIT_* of the outer one, a cache of the test's own. */
+const env = { PATH: process.env.PATH ?? "", HOME: drop, XDG_CACHE_HOME: tempDir("dropkit-lsp-cache-") };
+
+const clients: LspClient[] = [];
+after(() => {
+  for (const client of clients) client.kill();
+});
+
+/** The built server, started as an editor starts it, and initialized for the drop. */
+async function started(extraEnv: NodeJS.ProcessEnv = {}): Promise<LspClient> {
+  const client = new LspClient(process.execPath, [cliPath, "lsp", "--stdio"], { cwd: drop, env: { ...env, ...extraEnv } });
+  clients.push(client);
+  const init = await client.initialize(pathToFileURL(drop).href);
+  assert.equal(init.error, undefined, client.stderr);
+  return client;
+}
+
+/** Opens a document of `text` at `uri` and returns the diagnostics published for it. */
+async function opened(client: LspClient, uri: string, text: string): Promise<any[]> {
+  client.notify("textDocument/didOpen", { textDocument: { uri, languageId: "json", version: 1, text } });
+  return (await client.diagnostics(uri)).diagnostics;
+}
+
+/** A text with LSP text edits applied (positions in UTF-16 code units, lines split at \n). */
+function applyEdits(text: string, edits: Array<{ range: any; newText: string }>): string {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
+  const offset = (p: { line: number; character: number }) => starts[p.line]! + p.character;
+  const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+  for (const edit of sorted) text = text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
+  return text;
+}
+
+describe("dropkit lsp over JSON-RPC", { timeout: 60_000 }, () => {
+  test("initialize answers with the server's capabilities and name", async () => {
+    const client = new LspClient(process.execPath, [cliPath, "lsp", "--stdio"], { cwd: drop, env });
+    clients.push(client);
+    const init = await client.initialize(pathToFileURL(drop).href);
+    assert.equal(init.result.serverInfo.name, "dropkit");
+    assert.ok(init.result.capabilities.textDocumentSync, "documents are synced");
+    assert.equal(init.result.capabilities.documentFormattingProvider, true);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("didOpen and didChange: the core's problems with their codes, ranges and did-you-mean; none once fixed", async () => {
+    const client = await started();
+    const text = '{\n  "themee": "ocean"\n}\n';
+    const [unknown, ...others] = await opened(client, configUri, text);
+    assert.deepEqual(others, []);
+    assert.equal(unknown.code, "UnknownKey");
+    assert.equal(unknown.severity, 1);
+    assert.equal(unknown.source, "dropkit");
+    assert.equal(unknown.range.start.line, 1);
+    assert.equal(unknown.range.start.character, 2);
+    assert.equal(unknown.range.end.line, 1);
+    assert.ok(unknown.range.end.character > 2, "the range covers the key");
+    const related = (unknown.relatedInformation ?? []).map((r: any) => r.message).join("\n");
+    assert.match(related, /Did you mean "theme"\?/);
+    assert.match(related, /Accepted keys: .*\btheme\b/);
+
+    // An incremental change: the key fixed where it is written.
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: configUri, version: 2 },
+      contentChanges: [{ range: { start: { line: 1, character: 3 }, end: { line: 1, character: 9 } }, text: "theme" }],
+    });
+    assert.deepEqual(await client.diagnostics(configUri), { uri: configUri, version: 2, diagnostics: [] });
+
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: configUri, version: 3 },
+      contentChanges: [{ text: '{\n  "log": { "format": "jsn" }\n}\n' }],
+    });
+    const published = await client.diagnostics(configUri);
+    assert.equal(published.version, 3);
+    assert.deepEqual(
+      published.diagnostics.map((d: any) => [d.code, d.range.start.line, d.range.start.character]),
+      [["NotOneOf", 1, 21]],
+    );
+    assert.match(published.diagnostics[0].relatedInformation.map((r: any) => r.message).join("\n"), /Did you mean "json"\?/);
+  });
+
+  test("a theme no archive in the folder has: a warning that only create checks", async () => {
+    const client = await started();
+    const [warning, ...others] = await opened(client, configUri, '{ "theme": "forest" }\n');
+    assert.deepEqual(others, []);
+    assert.equal(warning.code, "ThemeNotFound");
+    assert.equal(warning.severity, 2);
+    assert.match(warning.message, /^Only `dropkit create` checks this/);
+  });
+
+  test("a package.json: its dropkit key's problems, placed in the whole file; none without the key", async () => {
+    const client = await started();
+    const text = '{\n  "name": "site",\n  "dropkit": { "log": { "format": 1 } }\n}\n';
+    const diagnostics = await opened(client, packageUri, text);
+    assert.deepEqual(
+      diagnostics.map((d: any) => [d.code, d.range.start.line]),
+      [["WrongType", 2]],
+    );
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: packageUri, version: 2 },
+      contentChanges: [{ text: '{ "name": "site" }\n' }],
+    });
+    assert.deepEqual((await client.diagnostics(packageUri)).diagnostics, []);
+  });
+
+  test("a .ts or .js config is never run: no diagnostics for it", async () => {
+    const client = await started();
+    const marker = path.join(drop, "ran.txt");
+    const code = `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { themee: 1 };\n`;
+    for (const name of ["dropkit.config.ts", "dropkit.config.js"])
+      client.notify("textDocument/didOpen", {
+        textDocument: { uri: pathToFileURL(path.join(drop, name)).href, languageId: "typescript", version: 1, text: code },
+      });
+    // Messages are handled in order: once the JSON config's diagnostics are in, any for the two before them would be too.
+    await opened(client, configUri, '{ "theme": "ocean" }\n');
+    await assert.rejects(client.notification((n) => n.method === "textDocument/publishDiagnostics" && n.params.uri !== configUri, 0));
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  test("formatting changes whitespace only, and leaves a text that does not parse as it is", async () => {
+    const client = await started();
+    const text = '{"theme":"ocean","modules":{"exclude":["legacy-*"],"only":[]}}';
+    await opened(client, configUri, text);
+    const formatted = await client.request("textDocument/formatting", {
+      textDocument: { uri: configUri },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    const after = applyEdits(text, formatted.result);
+    assert.equal(after, '{\n  "theme": "ocean",\n  "modules": {\n    "exclude": [\n      "legacy-*"\n    ],\n    "only": []\n  }\n}\n');
+    assert.equal(after.replace(/\s/g, ""), text.replace(/\s/g, ""));
+    client.notify("textDocument/didChange", { textDocument: { uri: configUri, version: 2 }, contentChanges: [{ text: '{"theme": ' }] });
+    const none = await client.request("textDocument/formatting", {
+      textDocument: { uri: configUri },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    assert.deepEqual(none.result, []);
+  });
+
+  test("a document over the CLI's 1 MiB limit: the CLI's ConfigLoadError, as one diagnostic", async () => {
+    const client = await started();
+    const text = `{ "theme": "ocean", "x": "${"a".repeat(1024 * 1024)}" }\n`;
+    const diagnostics = await opened(client, configUri, text);
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].code, "ConfigLoadError");
+    assert.match(diagnostics[0].message, /over the limit of 1 MiB/);
+  });
+
+  test("malformed messages get JSON-RPC errors, and the server goes on answering", async () => {
+    const client = await started();
+    assert.equal((await client.request("dropkit/noSuchMethod", {})).error?.code, -32601);
+    // A method the server has, with parameters that are not what it takes.
+    assert.equal((await client.request("textDocument/formatting", { textDocument: 42 })).error?.code, -32602);
+    // A body that is not JSON: Parse error, with a null id.
+    const parseError = client.response(null);
+    client.sendText("{ this is not json");
+    assert.equal((await parseError).error?.code, -32700);
+    // JSON that is no JSON-RPC message: Invalid Request, with its id.
+    const invalid = client.response(99);
+    client.send({ jsonrpc: "2.0", id: 99, method: 7 });
+    assert.equal((await invalid).error?.code, -32600);
+    // A notification whose parameters are wrong has no answer to give; the server stays up.
+    client.notify("textDocument/didOpen", {});
+    assert.deepEqual(await opened(client, configUri, '{ "theme": "ocean" }\n'), []);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("the client gone: stdin closed, the server exits", async () => {
+    const client = await started();
+    client.process.stdin!.end();
+    const exit = await within(client.exited, 5000, "the server to exit");
+    assert.equal(exit.signal, null);
+  });
+
+  test("the client's process gone: the server exits", async () => {
+    const parent = spawn("sleep", ["60"]);
+    const client = new LspClient(process.execPath, [cliPath, "lsp", "--stdio"], { cwd: drop, env });
+    clients.push(client);
+    await client.initialize(pathToFileURL(drop).href, parent.pid!);
+    parent.kill("SIGKILL");
+    const exit = await within(client.exited, 10_000, "the server to exit");
+    assert.equal(exit.signal, null);
+  });
+});
+
+describe("dropkit lsp started by hand", { timeout: 60_000 }, () => {
+  test("on a terminal it says on stderr what it is, and Ctrl-D ends it", { skip: hasScript() ? false : "needs script(1)" }, async () => {
+    const terminal = new Terminal(drop, ["lsp"]);
+    await terminal.expect(/Language Server Protocol on stdin and stdout: editors start it/);
+    // Ctrl-D at the start of a line: the terminal's end of input, the server's stdin closed.
+    terminal.send("\u0004");
+    assert.notEqual(await terminal.exit(10_000), null);
+  });
+});
+
+describe("dropkit lsp under Neovim's built-in client", { timeout: 60_000 }, () => {
+  const nvim = spawnSync("sh", ["-c", "command -v nvim"], { encoding: "utf8" }).stdout.trim();
+  const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
+  // In CI a missing Neovim is a failure (.ci/run installs it), elsewhere a skip that says what to install.
+  const skip = nvim === "" && !inCi ? "needs Neovim 0.7+ (Debian: apt-get install neovim)" : false;
+
+  test("vim.lsp starts the server on a config with an unknown key: the diagnostic arrives with its range and code", { skip }, () => {
+    const dir = fixture({ "ocean-theme.zip": zip, "dropkit.config.json": '{\n  "theme": "ocean",\n  "modulez": []\n}\n' });
+    const out = path.join(dir, "diagnostics.json");
+    const init = path.join(dir, "init.lua");
+    fs.writeFileSync(
+      init,
+      `
+local out = ${JSON.stringify(out)}
+local function finish(value)
+  local f = io.open(out, "w")
+  f:write(vim.fn.json_encode(value))
+  f:close()
+  vim.cmd("qall!")
+end
+vim.cmd("edit " .. vim.fn.fnameescape(${JSON.stringify(path.join(dir, "dropkit.config.json"))}))
+local client = vim.lsp.start_client({
+  name = "dropkit",
+  cmd = { ${JSON.stringify(process.execPath)}, ${JSON.stringify(cliPath)}, "lsp", "--stdio" },
+  root_dir = ${JSON.stringify(dir)},
+})
+if not client then finish({ error = "start_client failed" }) end
+vim.lsp.buf_attach_client(0, client)
+local arrived = vim.wait(15000, function() return #vim.diagnostic.get(0) > 0 end, 20)
+local found = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  local lsp = d.user_data and d.user_data.lsp or {}
+  table.insert(found, { lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col, severity = d.severity,
+    code = d.code or lsp.code, source = d.source })
+end
+finish({ arrived = arrived, diagnostics = found })
+`,
+    );
+    const run = spawnSync(nvim || "nvim", ["--headless", "-i", "NONE", "-u", init], {
+      cwd: dir,
+      env: { ...env, HOME: dir, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    assert.equal(run.error, undefined);
+    const written = JSON.parse(fs.readFileSync(out, "utf8"));
+    assert.equal(written.arrived, true, `no diagnostics arrived: ${run.stderr}`);
+    assert.deepEqual(written.diagnostics, [
+      { lnum: 2, col: 2, end_lnum: 2, end_col: 11, severity: 1, code: "UnknownKey", source: "dropkit" },
+    ]);
+  });
+});
