@@ -1,4 +1,4 @@
-// Evaluating a .ts/.js config or preset, natively with its types stripped where Node can, else through jiti.
+// Evaluating a .ts/.js config or preset, natively where the runtime can be handed its judged text, else through jiti.
 // Compiled only into the user's private cache, `dropkit` the running one where the project has none, its default export
 // (or what its function returns) as plain data, process.exit refused, and a throw placed where it was written.
 
@@ -112,9 +112,10 @@ function getJiti(alias?: Record<string, string>): Jiti {
 }
 
 /**
- * A `.ts`/`.js` file's module, from its judged `text`: a `.ts` file loaded natively where Node strips types (src/config/native.ts),
- * else (a `.js` file, Node 20, syntax Node cannot erase, Bun and Deno, whose own import would open the file by name
- * again) compiled by jiti from the text. Files the config imports are read by the loader, as the config's own business.
+ * A `.ts`/`.js` file's module, from its judged `text`: a `.ts` file loaded natively where the runtime can be handed the
+ * text (src/config/native.ts: Node 22.18+, Bun, Deno), else (a `.js` file, Node 20, syntax Node cannot erase, an import
+ * only jiti can resolve) compiled by jiti from the text. Files the config imports are read by the loader, as the
+ * config's own business.
  */
 async function importModule(file: string, text: string): Promise<unknown> {
   // Looked up when a loader needs them.
@@ -123,7 +124,7 @@ async function importModule(file: string, text: string): Promise<unknown> {
   if (file.endsWith(".ts")) {
     const native =
       nativeTypeScript() === null
-        ? { why: "this runtime cannot load it from its judged text (Node 22.18 or later, and Bun, can)" }
+        ? { why: "this runtime cannot load it from its judged text (Node 22.18 or later, Bun and Deno can)" }
         : await importNative(file, text, aliases);
     if (!("why" in native)) return native.module;
     if (process.env.DROPKIT_DEBUG === "1") process.stderr.write(`dropkit: ${file} is compiled by jiti: ${native.why}\n`);

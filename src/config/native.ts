@@ -1,6 +1,6 @@
 // Loading a .ts config or preset without jiti where the runtime can.
 // On Node that strips types (22.18+, 24) through in-thread module hooks, the stripped code cached by content in the
-// private cache; on Bun and Deno by their own import.
+// private cache; on Bun by its own import, a plugin serving the text; on Deno by its own import of the text as a data: URL.
 
 import { readFileSync } from "node:fs";
 import nodeModule from "node:module";
@@ -31,13 +31,13 @@ const mark = "dropkit-load";
 
 /**
  * How this runtime loads a `.ts` file without jiti, from the text that was judged: Node's stripper behind module hooks,
- * Bun's own import with a plugin that serves the text, or not at all (Deno has no hook that could serve it: its own
- * import would open the file again by name).
+ * Bun's own import with a plugin that serves the text, Deno's own import of the text as a `data:` URL (Deno has no hook
+ * that could serve it, and its import of the file would open it again by name), or not at all (Node 20).
  */
-export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | null {
+export function nativeTypeScript(env: NodeJS.ProcessEnv = process.env): "strip" | "import" | "data" | null {
   if (testTsLoader(env) === "jiti") return null;
   if (process.versions.bun !== undefined) return "import";
-  if (process.versions.deno !== undefined) return null;
+  if (process.versions.deno !== undefined) return "data";
   return typeof nodeHooks.registerHooks === "function" && typeof nodeHooks.stripTypeScriptTypes === "function" ? "strip" : null;
 }
 
@@ -53,11 +53,12 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
  * Imports a `.ts` file natively from its judged `source` (src/files/judged.ts), never read again by name: on Node that
  * strips types, the load hook serves it, its types (and those of the `.ts` files it imports) erased so that every
  * `line:column` stays where it was written, with `aliases` (`dropkitAliases`, asked only when needed) making `dropkit`
- * the running one; on Bun, a plugin serves it to Bun's own import. (Deno's import would open the file by name: there,
- * jiti compiles the text.) Returns the module namespace, or why jiti must load the file instead, decided before any of
- * its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or that does not parse, CommonJS
- * names, a dynamic import, a relative import without its extension, a JSON import, an import of `dropkit` that only
- * jiti can alias (Bun), or a failure to link.
+ * the running one; on Bun, a plugin serves it to Bun's own import; on Deno, its own import takes it as a `data:` URL,
+ * every specifier made absolute first (`placeSpecifiers`). Returns the module namespace, or why jiti must load the file
+ * instead, decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or
+ * that does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an
+ * import of `dropkit` that only jiti can alias (Bun), an import Deno could not place from a `data:` URL (another
+ * package), or a failure to link.
  */
 export async function importNative(
   file: string,
@@ -66,7 +67,9 @@ export async function importNative(
 ): Promise<{ module: unknown } | { why: string }> {
   const unsupported = nativeBlocker(source);
   if (unsupported) return { why: unsupported };
-  const own = nativeTypeScript() === "import";
+  const mode = nativeTypeScript();
+  if (mode === "data") return importAsData(file, source, aliases);
+  const own = mode === "import";
   // Bun has no resolve hook that could make `dropkit` the running one for this file alone (its runtime plugins' onResolve
   // is not asked for bare names): the text Bun is served names the running package's files instead.
   if (own) {
@@ -80,17 +83,121 @@ export async function importNative(
   // The entry's code is the judged text: the load hook serves it, and never reads the file by name.
   entrySources.set(load, { file, source });
   try {
-    const url = `${fileUrl(file)}?${mark}=${load}`;
+    return await importOrWhy(`${fileUrl(file)}?${mark}=${load}`);
+  } finally {
+    loadAliases.delete(load);
+    entrySources.delete(load);
+  }
+}
+
+/**
+ * Deno's import of `file` from its judged `source` as a `data:` URL, after `placeSpecifiers` made each of its specifiers
+ * one a `data:` module can import: `dropkit` the running package's file (`aliases`), else the project's own, resolved
+ * from the file as Node resolves a require (its package's exports; dropkit's do not tell import from require); a
+ * relative path the file URL it names from the file's directory (a file the config imports is its own business, read
+ * by Deno by name, as on Bun), marked with this load so that each load reads it again; a `node:` or `file:` one as it
+ * is. Any other (another package), and a file that reads `import.meta`, are left to jiti. A line after the text names
+ * this load, so that no two loads' URLs end alike: Deno shortens a long `data:` URL in a stack to its two ends, from
+ * which `servedFile` finds the file again.
+ */
+async function importAsData(
+  file: string,
+  source: string,
+  aliases: () => Record<string, string> | undefined,
+): Promise<{ module: unknown } | { why: string }> {
+  // A data: module's import.meta.url is its data: URL: a config that asks where it is must be told its file.
+  if (/(?<![\w$.])import\s*\.\s*meta\b/.test(source)) return { why: "it uses import.meta, which would name a data: URL here" };
+  const load = String(++loads);
+  const base = fileUrl(file);
+  const placed = placeSpecifiers(
+    source,
+    (specifier, typeOnly) => {
+      if (typeOnly || /^(?:node|file):/.test(specifier)) return specifier;
+      if (/^\.{0,2}\//.test(specifier)) return `${new URL(specifier, base).href}?${mark}=${load}`;
+      if (!isDropkit(specifier)) return undefined;
+      const target = aliases()?.[specifier] ?? resolveFrom(file, specifier);
+      return target === undefined ? undefined : fileUrl(target);
+    },
+    true,
+  );
+  if ("unplaced" in placed) return { why: `it imports ${placed.unplaced}, which a data: URL cannot import on this runtime` };
+  const url = `${dataPrefix}${Buffer.from(`${placed.text}\n// ${mark}=${load}\n`).toString("base64")}`;
+  const key = dataKey(url);
+  dataFiles.set(key, file);
+  debug(`${file}: imported from its judged text as a data: URL`);
+  const result = await importOrWhy(url);
+  if ("why" in result) dataFiles.delete(key);
+  return result;
+}
+
+const dataPrefix = "data:application/typescript;base64,";
+
+/** The file a `data:` URL in a stack frame was imported for (`importAsData`), whole or shortened by Deno ("<start>......<end>"). */
+export function servedFile(url: string): string | undefined {
+  return url.startsWith(dataPrefix) ? dataFiles.get(dataKey(url)) : undefined;
+}
+
+/** A `data:` URL's first and last base64 characters, fewer than Deno keeps of each end when it shortens the URL in a stack. */
+function dataKey(url: string): string {
+  const payload = url.slice(dataPrefix.length);
+  const cut = payload.indexOf("......");
+  return `${payload.slice(0, 12)} ${(cut < 0 ? payload : payload.slice(cut + 6)).slice(-12)}`;
+}
+
+/** The files imported as `data:` URLs, by `dataKey`: kept while their code may still run (a function the config exports). */
+const dataFiles = new Map<string, string>();
+
+/** Where `specifier` resolves from `file` as a require would, or undefined. */
+function resolveFrom(file: string, specifier: string): string | undefined {
+  try {
+    return nodeModule.createRequire(file).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The module `url` names, or why jiti must load it instead (a fallback, or a failure to link, before any code ran). */
+async function importOrWhy(url: string): Promise<{ module: unknown } | { why: string }> {
+  try {
     // The bundle routes this import() through its bin (scripts/build-cli.mjs, routeImports).
     return { module: await import(url) };
   } catch (error) {
     if (fallbacks.has(error as object)) return { why: (error as Error).message };
     if (linkFailure(error)) return { why: `it did not link natively (${(error as { code?: string }).code ?? (error as Error).name})` };
     throw error;
-  } finally {
-    loadAliases.delete(load);
-    entrySources.delete(load);
   }
+}
+
+/**
+ * `source` with the specifier of each import and export statement that starts a line replaced by what `place` makes
+ * of it (`typeOnly`: an `import type` or `export type` statement, which is erased whole), every line kept, and in it
+ * everything before the specifier, so that a throw's `line:column` is still where it was written. Returns the first
+ * specifier `place` refuses (undefined), or with `all` one it does not see as a statement's (after other code on its
+ * line, or in a form it does not read), which a runtime that cannot resolve it must not be given.
+ */
+export function placeSpecifiers(
+  source: string,
+  place: (specifier: string, typeOnly: boolean) => string | undefined,
+  all = false,
+): { text: string } | { unplaced: string } {
+  const seen = new Set<number>();
+  let unplaced: string | undefined;
+  const text = source.replace(
+    /^([ \t]*(?:import|export)\b[^;'"]*?)(["'])([^"'\n]*)\2/gm,
+    (whole, head: string, quote: string, specifier: string, offset: number) => {
+      if (!/^[ \t]*(?:import|export)\s*(?:[\w$\s{},*]*\bfrom\s*)?$/.test(head)) return whole;
+      seen.add(offset + head.length + 1);
+      const target = place(specifier, /^\s*(?:import|export)\s+type(?:\s*[{*]|\s+[\w$]+\s+from\b)/.test(head));
+      if (target === undefined) unplaced ??= specifier;
+      return target === undefined ? whole : `${head}${quote}${target.replace(/[\\"']/g, "\\$&")}${quote}`;
+    },
+  );
+  if (unplaced === undefined && all) {
+    for (const m of source.matchAll(/(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]*)\1/g)) {
+      if (!seen.has(m.index + m[0].length - m[2]!.length - 1)) return { unplaced: m[2]! };
+    }
+  }
+  return unplaced === undefined ? { text } : { unplaced };
 }
 
 // --- helpers ---
@@ -136,23 +243,16 @@ export function importsDropkitValue(source: string): boolean {
 /**
  * `source` with each `dropkit` specifier of its import and export statements replaced by the file `alias` names for it
  * (the running package's), or undefined when one is left that it cannot place: in a statement that does not start its
- * line, or a subpath the package does not export. A statement keeps its line, and everything before the specifier its
- * column, so that a throw's `line:column` is still where it was written.
+ * line, or a subpath the package does not export. Lines and columns are kept (`placeSpecifiers`).
  */
 export function aliased(source: string, alias: Record<string, string>): string | undefined {
-  let left = false;
-  const text = source.replace(
-    /^([ \t]*(?:import|export)\b[^;'"]*?)(["'])(dropkit(?:\/[^"'\n]*)?)\2/gm,
-    (whole, head: string, quote: string, specifier: string) => {
-      const target = alias[specifier];
-      if (target === undefined || !/^[ \t]*(?:import|export)\s*(?:[\w$\s{},*]*\bfrom\s*)?$/.test(head)) {
-        left = true;
-        return whole;
-      }
-      return `${head}${quote}${target.replace(/[\\"']/g, "\\$&")}${quote}`;
-    },
-  );
-  return left || importsDropkitValue(text) ? undefined : text;
+  const served = placeSpecifiers(source, (specifier) => (isDropkit(specifier) ? alias[specifier] : specifier));
+  return "unplaced" in served || importsDropkitValue(served.text) ? undefined : served.text;
+}
+
+/** Whether `specifier` names dropkit or one of its subpaths. */
+function isDropkit(specifier: string): boolean {
+  return /^dropkit(?:\/|$)/.test(specifier);
 }
 
 /** Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. */
@@ -196,7 +296,7 @@ function linkFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
   if (code !== undefined) return linkFailureCodes.has(String(code));
-  return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|\(\/|at \/)/m.test(error.stack ?? "");
+  return error.name === "SyntaxError" && !/^\s*at .*(?:file:\/\/|data:|\(\/|at \/)/m.test(error.stack ?? "");
 }
 
 /**

@@ -5,6 +5,7 @@ import { createRequire, SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ownCodeDir, ownFile } from "../installed.js";
+import { servedFile } from "./native.js";
 import { sharedPatch } from "./sharedpatch.js";
 
 /** A position in a file: 1-based line, and 1-based column in UTF-16 code units when known. */
@@ -155,7 +156,8 @@ function realPath(file: string): string {
 
 /**
  * One line of a V8 (Node, Deno) or JavaScriptCore (Bun) stack: `at name (place)` or `at place`, where the place is
- * `path:line:column` or a `file:` URL. Others (`native`, `<anonymous>`, `node:` internals, `eval at`) are no frame.
+ * `path:line:column`, a `file:` URL, or the `data:` URL Deno imported a file's text as (src/config/native.ts), which
+ * is that file. Others (`native`, `<anonymous>`, `node:` internals, `eval at`) are no frame.
  */
 function parseFrame(text: string): Frame | undefined {
   const at = /^\s*at (?:async )?(.*)$/.exec(text);
@@ -166,7 +168,8 @@ function parseFrame(text: string): Frame | undefined {
   const m = /^(.*):(\d+):(\d+)$/.exec(place);
   if (!m) return undefined;
   let file = m[1]!;
-  if (file.startsWith("file://")) {
+  if (file.startsWith("data:")) file = servedFile(file) ?? "";
+  else if (file.startsWith("file://")) {
     try {
       file = fileURLToPath(file);
     } catch {

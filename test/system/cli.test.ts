@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { age, eventsOf, fixture, makeZip, runCli, cliPath, type RunResult } from "../helpers/cli.js";
+import { age, cliRuntime, eventsOf, fixture, makeZip, runCli, cliPath, type RunResult } from "../helpers/cli.js";
 import { escapeRegExp } from "../helpers/regexp.js";
 
 const zip = { zip: { "readme.txt": "hello\n" } };
@@ -150,13 +150,23 @@ describe("loading configs", () => {
         'import { type DropkitConfig } from "dropkit";\n\nconst config: DropkitConfig = { theme: "typed" };\nexport default config;\n',
       defineConfig: 'import { defineConfig } from "dropkit";\n\nexport default defineConfig({ theme: "typed" });\n',
     };
+    // A project's own dropkit, which wins over the running one (below): its defineConfig returns what it is given.
+    const installed = {
+      "node_modules/dropkit/package.json": '{ "name": "dropkit", "type": "module", "exports": { ".": { "default": "./index.js" } } }',
+      "node_modules/dropkit/index.js": "export const defineConfig = (config) => config;\n",
+    };
+    const deno = path.basename(cliRuntime[0]!).startsWith("deno");
     for (const [form, text] of Object.entries(forms)) {
-      const root = fixture({ "dropkit.config.ts": text });
-      const { config, run } = configJson(root, [], { DROPKIT_DEBUG: "1" });
-      assert.equal(config.theme, "typed", form);
-      // Node 20 and Deno give every .ts file to jiti ("cannot load it from its judged text"); Node 22.18+ and Bun never for these.
-      const jiti = /compiled by jiti: (.*)/.exec(run.stderr);
-      if (jiti) assert.match(jiti[1]!, /cannot load it from its judged text/, form);
+      for (const project of [{}, installed]) {
+        const what = `${form}${project === installed ? ", dropkit installed" : ""}`;
+        const root = fixture({ "dropkit.config.ts": text, ...project });
+        const { config, run } = configJson(root, [], { DROPKIT_DEBUG: "1" });
+        assert.equal(config.theme, "typed", what);
+        // Node 20 gives every .ts file to jiti ("cannot load it from its judged text"); Node 22.18+, Bun and Deno never for these.
+        const jiti = /compiled by jiti: (.*)/.exec(run.stderr);
+        if (jiti) assert.match(jiti[1]!, /cannot load it from its judged text/, what);
+        if (deno) assert.match(run.stderr, /dropkit\.config\.ts: imported from its judged text as a data: URL/, what);
+      }
     }
   });
 

@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { canStripTypes } from "../../src/config/native.js";
 import { plainError } from "../../src/config/stack.js";
 import { cliPath, cliRuntime, eventsOf, fixture, runCli, type RunResult } from "../helpers/cli.js";
+import { escapeRegExp } from "../helpers/regexp.js";
 import { tempDir } from "../helpers/temp.js";
 
 /**
@@ -278,10 +279,10 @@ describe("which path loads a .ts config (src/config/native.ts), on every runtime
   const deno = path.basename(cliRuntime[0]!).startsWith("deno");
   /**
    * Whether the runtime the CLI runs on loads a .ts file without jiti, from its judged text (src/files/judged.ts): Node
-   * when it strips types (a load hook serves the text), Bun (a plugin serves it). Deno's own import would open the
-   * file again by name: there jiti compiles the text.
+   * when it strips types (a load hook serves the text), Bun (a plugin serves it), Deno (its import takes the text as a
+   * data: URL).
    */
-  const native = bun || (!deno && cliRuntime[0] === process.execPath && canStripTypes());
+  const native = bun || deno || (cliRuntime[0] === process.execPath && canStripTypes());
   const debugRun = (files: Record<string, string>) =>
     runCli(fixture(files), ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
   const theme = (r: RunResult) => (JSON.parse(r.stdout) as { config: { theme: string } }).config.theme;
@@ -293,11 +294,45 @@ describe("which path loads a .ts config (src/config/native.ts), on every runtime
     assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
   });
 
-  test("an enum: natively on Bun (which compiles it), by jiti on Node (whose stripper cannot erase it) and Deno", () => {
+  test("an enum: natively on Bun and Deno (which compile it), by jiti on Node (whose stripper cannot erase it)", () => {
     const r = debugRun({ "dropkit.config.ts": 'enum Theme { Ocean = "ocean" }\nexport default { theme: Theme.Ocean };\n' });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(theme(r), "ocean");
-    assert.equal(/is compiled by jiti/.test(r.stderr), !bun, r.stderr);
+    assert.equal(/is compiled by jiti/.test(r.stderr), !bun && !deno, r.stderr);
+  });
+
+  test("a throw keeps its line:column natively, in the config and in a .ts file it imports, also when its function runs later", () => {
+    const root = fixture({
+      "dropkit.config.ts":
+        'import { pick } from "./lib/pick.ts";\nconst n: number = 1;\nexport default (): { theme: string } => ({ theme: pick(n) as string });\n',
+      "lib/pick.ts": 'export function pick(n: number): string {\n  const t: string = "x"; throw new Error(t + n);\n}\n',
+      "q/dropkit.config.ts":
+        'type T = { a: string };\nexport default { theme: ((t: T): string => { throw new Error(t.a) })({ a: "q" }) };\n',
+    });
+    for (const dir of [root, path.join(root, "q")]) {
+      const r = runCli(dir, ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
+      assert.equal(r.status, 65, r.stderr);
+      assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
+      if (deno) assert.match(r.stderr, /dropkit\.config\.ts: imported from its judged text as a data: URL/);
+    }
+    if (bun) return;
+    const json = (dir: string) => errorRecord(runCli(dir, ["config", "--log-format=json"], { XDG_CACHE_HOME: cacheHome() }));
+    const helper = json(root);
+    assert.equal(helper.source, `${path.join(root, "lib/pick.ts")}:2:32`);
+    assert.match(helper.message, new RegExp(`^The config ${escapeRegExp(path.join(root, "dropkit.config.ts"))}:3:51 threw when`));
+    assert.equal(json(path.join(root, "q")).source, `${path.join(root, "q/dropkit.config.ts")}:2:52`);
+  });
+
+  test("a config that reads import.meta is told its own file: by jiti on Deno, where a data: URL would answer", () => {
+    const root = fixture({
+      "dropkit.config.ts":
+        'const here: string = new URL("./x", import.meta.url).pathname;\nexport default { theme: here.replaceAll("/", "_") };\n',
+    });
+    const r = runCli(root, ["config", "--json"], { XDG_CACHE_HOME: cacheHome(), DROPKIT_DEBUG: "1" });
+    assert.equal(r.status, 0, r.stderr);
+    // A theme name has no "/": the path is given with "_" for each.
+    assert.equal(theme(r), path.join(root, "x").replaceAll("/", "_"));
+    if (deno) assert.match(r.stderr, /is compiled by jiti: it uses import\.meta/);
   });
 
   test('`import "dropkit"` without a project install: the running dropkit on every path', () => {
@@ -306,8 +341,7 @@ describe("which path loads a .ts config (src/config/native.ts), on every runtime
     });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(theme(r), "ocean");
-    if (bun) assert.match(r.stderr, /is compiled by jiti: it imports dropkit/);
-    else assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
+    assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
   });
 
   test("a syntax error is reported by jiti's parser, at the same place, on every path", () => {
