@@ -101,14 +101,12 @@ export function judge(core: PageCore, state: PageInputs, options: JudgeOptions):
     ...answer.errors.map((e): Problem => {
       if (e.name === "ThemeNotFound") return { ...e, createOnly: true };
       // An unknown top-level key near `dropkit` in a dropkit.config.json: a package.json's key, misspelt.
-      if (
-        file === "dropkit.config.json" &&
-        e.name === "SchemaValidationError" &&
-        !e.path.includes(".") &&
-        e.file === source &&
-        nearKey(e.offset)
-      )
-        return { ...e, message: `${e.message} Did you mean "dropkit"? A package.json holds dropkit's settings under a "dropkit" key.` };
+      if (file === "dropkit.config.json" && e.code === "UnknownKey" && !e.path.includes(".") && e.file === source && nearKey(e.offset))
+        return {
+          ...e,
+          message: `${e.message} Did you mean "dropkit"? A package.json holds dropkit's settings under a "dropkit" key.`,
+          suggestion: e.suggestion || "dropkit",
+        };
       return { ...e };
     }),
   ];
@@ -283,6 +281,7 @@ function notReadNotes(text: string, source: string): Note[] {
     ];
   return near.map(({ key, from }) => ({
     message: `${source} has no top-level "dropkit" key, so dropkit does not read it; it has "${key}". Did you mean "dropkit"?`,
+    suggestion: "dropkit",
     source: `${source}:${lineColumn(text, from)}`,
     page: true,
   }));

@@ -16,31 +16,18 @@ export interface Fix {
   edit: FixEdit;
 }
 
-/** The core's suggestion in a message: `Did you mean "theme"?`, `(did you mean "fail"?)`, `Did you mean DROPKIT_THEME?`. */
-export function suggestionOf(message: string): string | undefined {
-  return /[Dd]id you mean (?:"((?:[^"\\]|\\.)*)"|(DROPKIT_[A-Z0-9_]+))\?/
-    .exec(message)
-    ?.slice(1)
-    .find((s) => s !== undefined);
-}
-
-/** The value a message says was wrong: `found "jsn"`, `Unknown preset "standrd"`, `Theme "ocaen" not found`. */
-function foundIn(message: string): string | undefined {
-  return /(?:found (?:the string )?|Unknown preset |Theme )"((?:[^"\\]|\\.)*)"/.exec(message)?.[1];
-}
-
 /**
- * The fix for a problem or a warning, when the core suggested something and the page can tell where the
- * wrong text is. `textOf` gives the current text of a simulated file (the editor's, a preset file's); `setVariables`,
- * the variables the environment sets.
+ * The fix for a problem or a warning, when the core suggested something (its `suggestion`) and the page can tell where
+ * the wrong text is: the fix follows the problem's code and fields, never its message's words. `textOf` gives the
+ * current text of a simulated file (the editor's, a preset file's); `setVariables`, the variables the environment sets.
  */
 function fixFor(
   problem: CoreDiagnostic | CoreWarning,
   textOf: (file: string) => string | undefined,
   setVariables: ReadonlySet<string> = new Set(),
 ): Fix | undefined {
-  const suggestion = suggestionOf(problem.message);
-  if (suggestion === undefined) return undefined;
+  const suggestion = problem.suggestion;
+  if (!suggestion) return undefined;
   const label = `Use "${suggestion}"`;
   const located = locate(problem, textOf);
   if (located && located.to > located.from) {
@@ -51,9 +38,9 @@ function fixFor(
   if (source.startsWith("DROPKIT_")) {
     // An unknown variable's warning suggests a name; an invalid value's error, a value.
     // A rename to a variable that is already set would override what the user set there: no fix then.
-    if (suggestion.startsWith("DROPKIT_") && !("name" in problem))
+    if (problem.code === "UnknownVariable")
       return setVariables.has(suggestion) ? undefined : { label, edit: { target: "env", name: source, rename: suggestion } };
-    const found = foundIn(problem.message);
+    const found = (problem as CoreDiagnostic).found;
     return found === undefined ? undefined : { label, edit: { target: "env", name: source, found, value: suggestion } };
   }
   if (source === "--theme" || source === "--log-format") return { label, edit: { target: "flag", flag: source, value: suggestion } };
@@ -70,7 +57,7 @@ export function candidatesFor(
   setVariables: ReadonlySet<string> = new Set(),
 ): Fix[] {
   const fix = fixFor(problem, textOf, setVariables);
-  if (fix?.edit.target !== "text" || !("name" in problem)) return fix ? [fix] : [];
+  if (fix?.edit.target !== "text" || problem.code !== "UnknownKey") return fix ? [fix] : [];
   const edit = fix.edit;
   const text = textOf(edit.file)!;
   if (!/^\s*:/.test(text.slice(edit.to, edit.to + 40))) return [fix];
