@@ -78,7 +78,7 @@ describe("problems listed per document", () => {
     const keys = "{" + Array.from({ length: 50_000 }, (_, i) => `"k${i}": 1`).join(", ") + "}";
     const unknown = validate(keys).errors;
     assert.equal(unknown.length, 101);
-    assert.match(unknown[99]!.message, /^Unknown key "k99" at the top level/);
+    assert.deepEqual([unknown[99]!.code, unknown[99]!.path, unknown[100]!.code], ["UnknownKey", "k99", "MoreProblems"]);
     assert.equal(notListed.exec(unknown[100]!.message)?.[1], "49900");
 
     const dups = parse("{" + Array.from({ length: 300 }, () => '"a": 1').join(", ") + "}").errors;
@@ -92,7 +92,7 @@ describe("problems listed per document", () => {
       format: "package.json",
     }).errors;
     assert.equal(inKey.length, 101);
-    assert.ok(inKey.slice(0, 100).every((e) => e.path === "theme" && /^Duplicate key "theme"/.test(e.message)));
+    assert.ok(inKey.slice(0, 100).every((e) => e.path === "theme" && e.code === "DuplicateKey"));
     assert.equal(notListed.exec(inKey[100]!.message)?.[1], "49");
 
     // Two preset files of 150 problems each: each lists 100 and counts its own rest.

@@ -549,7 +549,9 @@ describe("PresetNotFound", () => {
   });
 
   test("no suggestion for a name far from all", () => {
-    assert.doesNotMatch(only(resolveDone({ cwd, flags: { preset: ["qqqqqqqq"] } }).errors).message, /Did you mean/);
+    const far = only(resolveDone({ cwd, flags: { preset: ["qqqqqqqq"] } }).errors);
+    assert.deepEqual([far.code, far.suggestion], ["PresetNotFound", undefined]);
+    assert.doesNotMatch(far.message, /Did you mean/);
   });
 });
 

@@ -373,7 +373,6 @@ describe("near names of variables suggest the real one", () => {
     for (const [name, suggestion] of cases) {
       const r = resolveDone({ cwd, env: { [name]: "x" }, files: [] });
       assert.deepEqual(coded(r, "UnknownVariable"), [{ source: name, code: "UnknownVariable", suggestion }]);
-      assert.ok(r.warnings[0]!.message.includes(`Did you mean ${suggestion}?`), r.warnings[0]!.message);
     }
   });
 

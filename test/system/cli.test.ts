@@ -194,6 +194,7 @@ describe("loading configs", () => {
     assert.equal(run.status, 65);
     const [error] = errorsOf(run);
     assert.equal(error!.name, "ConfigSyntaxError");
+    assert.equal(error!.code, "ExpectedValue");
     assert.equal(error!.source, `${path.join(root, "dropkit.config.json")}:4:1`);
     assert.equal(error!.line, 4);
     assert.equal(error!.column, 1);
@@ -212,6 +213,10 @@ describe("loading configs", () => {
         ["SchemaValidationError", "modules.include[1]", 3, 33],
         ["SchemaValidationError", "themee", 4, 3],
       ],
+    );
+    assert.deepEqual(
+      errors.map((e) => e.code),
+      ["WrongType", "GlobStar", "UnknownKey"],
     );
     assert.match(errors[2]!.message, /Did you mean "theme"\?/);
   });
