@@ -52,8 +52,17 @@ export interface RunOptions extends LoadConfigOptions {
   explainKey?: string;
 }
 
-/** What answers the core's presets stage: loads the preset files it needs (`loadPresets`). */
-export type PresetStage = typeof loadPresets;
+/**
+ * What answers the core's presets stage: loads the preset files it needs (`loadPresets`). Written out rather than
+ * `typeof loadPresets`, so that the library's declarations do not reach the file readers' Node types.
+ */
+export type PresetStage = (
+  needs: ResolveNeedsPresets["needs"],
+  warnings: CoreWarning[],
+  budget: { used: number },
+  trust: TrustScope,
+  texts?: Map<string, string>,
+) => Promise<Pick<ResolveRequest, "presetFiles" | "presetNames">>;
 
 /** The resolved config and how it came about. */
 export interface LoadConfigResult extends ResolveDone {
