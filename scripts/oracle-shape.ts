@@ -98,3 +98,39 @@ function isAbout(path: string, key: string): boolean {
   if (path === key || path.startsWith(key + "[")) return true;
   return path.length > 0 && key.startsWith(path + ".");
 }
+
+/**
+ * An answer without what issue 39 added to each problem (status 0 or not): the `code` after its `name`, and the
+ * `suggestion`, `expected` and `found` after its `message`. Records made before then lack them, and an answer is the
+ * same as such a record when it is once they are taken out; `uncoded` counts the problems that lack a code, which none
+ * may. Only the `errors` arrays are read, as the core writes them (no whitespace; a value's own keys are elsewhere).
+ */
+export function withoutCodes(answer: string): { text: string; uncoded: number } {
+  // The answer's own `errors` come after any value it echoes (a parse's `value`, a validate's `config`).
+  const start = answer.lastIndexOf('"errors":[');
+  if (start < 0) return { text: answer, uncoded: 0 };
+  const from = start + '"errors":['.length;
+  const to = arrayEnd(answer, from);
+  const errors = answer.slice(from, to);
+  const uncoded = (errors.match(/\{"name":"\w+","(?!code")/g) ?? []).length;
+  const str = '"(?:[^"\\\\]|\\\\.)*"';
+  const stripped = errors
+    .replace(/(\{"name":"\w+"),"code":"\w+"/g, "$1")
+    .replace(new RegExp(`,"suggestion":${str}(?=[,}])`, "g"), "")
+    .replace(new RegExp(`,"expected":\\[(?:${str}(?:,${str})*)?\\](?=[,}])`, "g"), "")
+    .replace(new RegExp(`,"found":${str}(?=\\})`, "g"), "");
+  return { text: answer.slice(0, from) + stripped + answer.slice(to), uncoded };
+}
+
+/** The index of the `]` that closes the array whose items start at `from`, strings skipped. */
+function arrayEnd(text: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "[" || c === "{") depth++;
+    else if ((c === "]" || c === "}") && --depth === 0) return i;
+  }
+  return text.length;
+}
