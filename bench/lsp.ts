@@ -80,7 +80,8 @@ try {
   const kb = Math.round(Buffer.byteLength(text) / 1024);
   const row = (name: string, m: { server: number; core: number }) =>
     console.log(
-      `  ${name.padEnd(34)} ${m.server.toFixed(1).padStart(7)} ms   core's validate ${m.core.toFixed(1).padStart(6)} ms   ratio ${(m.server / m.core).toFixed(2)}x`,
+      `  ${name.padEnd(34)} ${m.server.toFixed(1).padStart(7)} ms   ` +
+        `core's validate ${m.core.toFixed(1).padStart(6)} ms   ratio ${(m.server / m.core).toFixed(2)}x`,
     );
   console.log(
     `package.json of ${kb} KB, ${runs} changes of its theme, change to diagnostics over stdio (medians; the issue's bound: 50 ms):`,
