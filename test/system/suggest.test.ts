@@ -47,7 +47,7 @@ describe("every did-you-mean of the CLI is the core's", () => {
       [
         ["help", "rcetae"],
         "rcetae",
-        'Unknown command "rcetae" for dropkit help. Did you mean "create"? Commands: create, config, init, help, completion.',
+        'Unknown command "rcetae" for dropkit help. Did you mean "create"? Commands: create, config, init, help, completion, lsp.',
       ],
     ];
     for (const [args, source, message] of cases) {
@@ -69,6 +69,7 @@ describe("every did-you-mean of the CLI is the core's", () => {
       assert.deepEqual(record, {
         event: "error",
         name: "UsageError",
+        code: "UnknownKey",
         exitCode: 64,
         path: "",
         source: "--explain",
