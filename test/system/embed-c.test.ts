@@ -187,7 +187,10 @@ describe("the C host (examples/embed-c)", { skip }, () => {
     const r = run(path.join(dir, "hello"), []);
     assert.equal(r.status, 0, r.stderr.toString());
     const out = r.stdout.toString();
-    assert.match(out, /^status 0: \{"ok":false,"errors":\[\{"name":"SchemaValidationError","code":"WrongType","exitCode":65,"path":"theme",/);
+    assert.match(
+      out,
+      /^status 0: \{"ok":false,"errors":\[\{"name":"SchemaValidationError","code":"WrongType","exitCode":65,"path":"theme",/,
+    );
     assert.match(out, /"line":1,"column":11,/);
   });
 
