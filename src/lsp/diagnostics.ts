@@ -6,6 +6,7 @@ import { type Diagnostic, DiagnosticSeverity, type DiagnosticRelatedInformation,
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { scanArchives } from "../archives/scan.js";
 import { dropkitKeyInText } from "../config/dropkitkey.js";
+import { planWarnings } from "../core/decisions.js";
 import type { CoreDiagnostic, CoreWarning, ResolveDone } from "../core/protocol.js";
 import { DropkitError, type Diagnostic as HostDiagnostic } from "../errors.js";
 import { tooLarge } from "../files/judged.js";
@@ -27,9 +28,6 @@ export interface Judgement {
   diagnostics: Diagnostic[];
   answer?: ResolveDone;
 }
-
-/** The warning codes of the plan, which only `create` makes (`planWarnings` in src/core/decisions.ts). */
-const planCodes = new Set(["GlobUnmatched", "OnlySelectsNone", "NameClash"]);
 
 /**
  * Judges a config document at `file`: over the CLI's size limit, the CLI's ConfigLoadError as one diagnostic; a
@@ -88,7 +86,7 @@ async function createOnly(
   const note = "Only `dropkit create` checks this, with the archives in this folder: ";
   return [
     ...planned.errors.filter((e) => e.name === "ThemeNotFound").map((e) => place.problem(e, DiagnosticSeverity.Warning, note)),
-    ...planned.warnings.filter((w) => w.code !== undefined && planCodes.has(w.code)).map((w) => place.warning(w, note)),
+    ...planWarnings(planned).map((w) => place.warning(w, note)),
   ];
 }
 
