@@ -80,7 +80,10 @@ async function keptPresets(
   return entry.answer!;
 }
 
-/** The state of every file the stage could read: the search path's entries and the presets named by path, each by size and time. */
+/**
+ * The state of every file the stage could read: the search path's entries and the presets named by path, each by device,
+ * inode, size and times (a change of owner or mode moves its ctime, so a file that was judged is judged again).
+ */
 function stampOf(needs: ResolveNeedsPresets["needs"]): string {
   const files = needs.presets.filter((p) => p.kind === "path").map((p) => p.ref);
   for (const dir of needs.searchPath) {
@@ -97,7 +100,7 @@ function stampOf(needs: ResolveNeedsPresets["needs"]): string {
     .map((file) => {
       try {
         const stats = statSync(file);
-        return `${file}:${stats.size}:${stats.mtimeMs}:${stats.ino}`;
+        return `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
       } catch {
         return `${file}:-`;
       }
