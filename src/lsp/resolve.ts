@@ -1,6 +1,6 @@
 // A config's text resolved as `dropkit config` resolves its file, on every change: preset files are kept while they are unchanged.
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadPresets } from "../config/presetfiles.js";
 import { type PresetStage, resolveSource } from "../config/resolve.js";
@@ -23,8 +23,10 @@ export interface TextInput {
  */
 export async function resolveText(context: ServerContext, input: TextInput): Promise<ResolveDone> {
   const warnings: CoreWarning[] = [];
+  // Fenced at the config's folder, as `dropkit config` run there is (its discovery stops where it finds the config): a
+  // preset below it is trusted only when every directory up to it is.
   const presets: PresetStage = (needs, _warnings, budget, trust, texts) =>
-    keptPresets(needs, warnings, () => loadPresets(needs, warnings, budget, trust, texts));
+    keptPresets(needs, input.cwd, warnings, () => loadPresets(needs, warnings, budget, { ...trust, fence: input.cwd }, texts));
   const done = await resolveSource({
     cwd: input.cwd,
     source: input.config,
@@ -46,7 +48,7 @@ interface Kept {
   warnings: CoreWarning[];
 }
 
-/** The answers kept, by the stage's needs; a few configs' worth (a workspace has few), the oldest dropped first. */
+/** The answers kept, by the stage's needs and the trust fence; a few configs' worth (a workspace has few), the oldest dropped first. */
 const kept = new Map<string, Kept>();
 const keptMax = 16;
 
@@ -56,10 +58,11 @@ const keptMax = 16;
  */
 async function keptPresets(
   needs: ResolveNeedsPresets["needs"],
+  fence: string,
   warnings: CoreWarning[],
   load: () => ReturnType<PresetStage>,
 ): ReturnType<PresetStage> {
-  const key = JSON.stringify(needs);
+  const key = JSON.stringify([fence, needs]);
   const stamp = stampOf(needs);
   let entry = kept.get(key);
   if (entry === undefined || entry.stamp !== stamp) {
@@ -82,7 +85,9 @@ async function keptPresets(
 
 /**
  * The state of every file the stage could read: the search path's entries and the presets named by path, each by device,
- * inode, size and times (a change of owner or mode moves its ctime, so a file that was judged is judged again).
+ * inode, size and times (a change of owner or mode moves its ctime, so a file that was judged is judged again); then
+ * every directory above them, as written and after links, by device, inode, owner and mode: what the trust rule reads
+ * of a directory (src/files/trust.ts), so that a folder made writable by others has its presets judged again.
  */
 function stampOf(needs: ResolveNeedsPresets["needs"]): string {
   const files = needs.presets.filter((p) => p.kind === "path").map((p) => p.ref);
@@ -96,14 +101,27 @@ function stampOf(needs: ResolveNeedsPresets["needs"]): string {
     }
     for (const name of names) files.push(path.join(dir, name));
   }
-  return files
-    .map((file) => {
-      try {
-        const stats = statSync(file);
-        return `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
-      } catch {
-        return `${file}:-`;
-      }
-    })
-    .join("\n");
+  const dirs = new Set<string>();
+  const stamps = files.map((file) => {
+    try {
+      const stats = statSync(file);
+      for (const named of new Set([file, realpathSync.native(file)]))
+        for (let dir = path.dirname(named); !dirs.has(dir); dir = path.dirname(dir)) {
+          dirs.add(dir);
+          if (path.dirname(dir) === dir) break;
+        }
+      return `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+    } catch {
+      return `${file}:-`;
+    }
+  });
+  for (const dir of dirs) {
+    try {
+      const stats = statSync(dir);
+      stamps.push(`${dir}:${stats.dev}:${stats.ino}:${stats.uid}:${stats.gid}:${stats.mode}`);
+    } catch {
+      stamps.push(`${dir}:-`);
+    }
+  }
+  return stamps.join("\n");
 }
