@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { LspClient, within } from "../../scripts/lib/lspclient.js";
-import { cliPath, fixture } from "../helpers/cli.js";
+import { cliPath, eventsOf, fixture, runCli } from "../helpers/cli.js";
 import { hasScript, Terminal } from "../helpers/pty.js";
 import { tempDir } from "../helpers/temp.js";
 
@@ -196,6 +196,235 @@ describe("dropkit lsp over JSON-RPC", { timeout: 60_000 }, () => {
     parent.kill("SIGKILL");
     const exit = await within(client.exited, 10_000, "the server to exit");
     assert.equal(exit.signal, null);
+  });
+});
+
+const hasStrace = spawnSync("strace", ["-V"]).status === 0;
+// In CI a missing strace is a failure, elsewhere a skip: it is how a kept answer is told from a file read again.
+const needsStrace = hasStrace || process.env.CI ? false : "needs strace (Debian: apt-get install strace)";
+
+/**
+ * The built server under `strace -f -e trace=openat`, initialized as `started` does, and how many times it has opened
+ * `file` so far: strace writes each call as it returns, so a count read after a verdict arrived covers its reads.
+ */
+async function traced(): Promise<{ client: LspClient; opens: (file: string) => number }> {
+  const trace = path.join(tempDir("dropkit-lsp-trace-"), "trace");
+  const command = ["-f", "-e", "trace=openat", "-o", trace, process.execPath, cliPath, "lsp", "--stdio"];
+  const client = new LspClient("strace", command, { cwd: drop, env });
+  clients.push(client);
+  const init = await client.initialize(pathToFileURL(drop).href);
+  assert.equal(init.error, undefined, client.stderr);
+  const opens = (file: string) =>
+    fs
+      .readFileSync(trace, "utf8")
+      .split("\n")
+      .filter((line) => line.includes(`openat(AT_FDCWD, ${JSON.stringify(file)},`)).length;
+  return { client, opens };
+}
+
+/** Sends `text` as the whole of the document's next `version` and returns the diagnostics published for that version. */
+async function changed(client: LspClient, uri: string, version: number, text: string): Promise<any[]> {
+  client.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [{ text }] });
+  const published = await client.diagnostics(uri);
+  assert.equal(published.version, version);
+  return published.diagnostics;
+}
+
+/** The errors among diagnostics as `dropkit config` records them: code and message. */
+const errorsOf = (diagnostics: any[]) => diagnostics.filter((d) => d.severity === 1).map((d) => [d.code, d.message]);
+
+/** `dropkit config` run in `dir`: its exit code and its errors' codes (the core's, else the error's name) and messages. */
+function cliVerdict(dir: string): { status: number | null; errors: string[][] } {
+  const run = runCli(dir, ["config", "--log-format=json"]);
+  return { status: run.status, errors: eventsOf(run, "error").map((e) => [e.code ?? e.name, e.message]) };
+}
+
+/** Asserts that `diagnostics` are the one UntrustedFile that `dropkit config` run in `dir` gives (exit 77): one rule, one answer. */
+function assertUntrustedAsCli(diagnostics: any[], dir: string): void {
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ["UntrustedFile"],
+  );
+  const cli = cliVerdict(dir);
+  assert.equal(cli.status, 77);
+  assert.deepEqual(errorsOf(diagnostics), cli.errors);
+}
+
+/** A file's identity and times, as the server's kept answers are stamped by them. */
+function identity(file: string): { ino: number; size: number; mtimeMs: number; ctimeMs: number } {
+  const { ino, size, mtimeMs, ctimeMs } = fs.statSync(file);
+  return { ino, size, mtimeMs, ctimeMs };
+}
+
+describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, () => {
+  // Theme values of one length: a rewrite from one to another keeps the preset file's size.
+  const ocean = '{ "theme": "ocean" }\n';
+  const coral = '{ "theme": "coral" }\n';
+  const number = '{ "theme": 1234567 }\n';
+  const uses = (preset: string) => `{ "presets": [${JSON.stringify(preset)}] }\n`;
+  const tree = (files: Record<string, string>) => fixture({ "ocean-theme.zip": zip, "blog.zip": zip, ...files });
+  const uriOf = (dir: string) => pathToFileURL(path.join(dir, "dropkit.config.json")).href;
+
+  test("a listed JSON preset's values: a theme no archive has as create's warning, a wrong type as the CLI's error", async () => {
+    const dir = tree({ "dropkit.config.json": uses("./team.json"), "team.json": coral });
+    const client = await started();
+    const [warning, ...others] = await opened(client, uriOf(dir), uses("./team.json"));
+    assert.deepEqual(others, []);
+    assert.deepEqual([warning.code, warning.severity], ["ThemeNotFound", 2]);
+    // The config's own theme wins over the preset's: nothing left to say.
+    assert.deepEqual(await changed(client, uriOf(dir), 2, '{ "theme": "ocean", "presets": ["./team.json"] }\n'), []);
+
+    const wrong = tree({ "dropkit.config.json": uses("./team.json"), "team.json": number });
+    const diagnostics = await opened(client, uriOf(wrong), uses("./team.json"));
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+      [["WrongType", 0, 0]],
+    );
+    // Placed in the preset file, where the CLI places it.
+    const team = pathToFileURL(path.join(wrong, "team.json")).href;
+    assert.deepEqual(
+      diagnostics[0].relatedInformation.map((r: any) => [r.location.uri, r.location.range.start]),
+      [[team, { line: 0, character: 11 }]],
+    );
+    const cli = cliVerdict(wrong);
+    assert.equal(cli.status, 65);
+    assert.deepEqual(errorsOf(diagnostics), cli.errors);
+  });
+
+  test("presets found by their detect globs in the search path; a preset file added there is read", async () => {
+    const config = '{ "presetsSearchPath": ["./presets"] }\n';
+    const dir = tree({ "dropkit.config.json": config, "presets/team.json": '{ "theme": "coral", "detect": ["*.zip"] }\n' });
+    const client = await started();
+    const [warning, ...others] = await opened(client, uriOf(dir), config);
+    assert.deepEqual(others, []);
+    assert.equal(warning.code, "ThemeNotFound");
+    // Applied after team (name order), so its theme wins.
+    fs.writeFileSync(path.join(dir, "presets", "zed.json"), '{ "theme": "ocean", "detect": ["blog.zip"] }\n');
+    assert.deepEqual(await changed(client, uriOf(dir), 2, config), []);
+  });
+
+  test("kept: edits of the config while the preset file is unchanged give the same diagnostics, without reading it again", {
+    skip: needsStrace,
+  }, async () => {
+    const dir = tree({ "dropkit.config.json": uses("./team.json"), "team.json": number });
+    const team = path.join(dir, "team.json");
+    const { client, opens } = await traced();
+    const first = await opened(client, uriOf(dir), uses("./team.json"));
+    assert.deepEqual(
+      first.map((d) => d.code),
+      ["WrongType"],
+    );
+    assert.equal(opens(team), 1, "the preset file is read for the first verdict");
+    assert.deepEqual(await changed(client, uriOf(dir), 2, `\n${uses("./team.json")}\n`), first);
+    assert.deepEqual(await changed(client, uriOf(dir), 3, '{ "presets": ["./team.json"], "log": { "format": "json" } }\n'), first);
+    assert.equal(opens(team), 1, "the kept answer is used");
+    // The positive control: the trace does see a read of the file.
+    fs.writeFileSync(team, coral);
+    assert.equal((await changed(client, uriOf(dir), 4, uses("./team.json")))[0]?.code, "ThemeNotFound");
+    assert.equal(opens(team), 2);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("judged again: the same size rewritten, chmod o+w (ctime alone moves) as the CLI's UntrustedFile, chmod back", {
+    skip: needsStrace,
+  }, async () => {
+    const dir = tree({ "dropkit.config.json": uses("./team.json"), "team.json": ocean });
+    const team = path.join(dir, "team.json");
+    const uri = uriOf(dir);
+    const { client, opens } = await traced();
+    assert.deepEqual(await opened(client, uri, uses("./team.json")), []);
+
+    // The same inode and size: the content and its times alone tell it from the file that was judged.
+    const before = identity(team);
+    fs.writeFileSync(team, coral);
+    const rewritten = identity(team);
+    assert.deepEqual([rewritten.ino, rewritten.size], [before.ino, before.size]);
+    assert.notEqual(rewritten.mtimeMs, before.mtimeMs);
+    const [coralWarning, ...others] = await changed(client, uri, 2, uses("./team.json"));
+    assert.deepEqual(others, []);
+    assert.equal(coralWarning.code, "ThemeNotFound");
+    assert.equal(opens(team), 2);
+
+    fs.chmodSync(team, 0o646);
+    const widened = identity(team);
+    assert.deepEqual([widened.ino, widened.size, widened.mtimeMs], [rewritten.ino, rewritten.size, rewritten.mtimeMs]);
+    assert.notEqual(widened.ctimeMs, rewritten.ctimeMs);
+    assertUntrustedAsCli(await changed(client, uri, 3, uses("./team.json")), dir);
+
+    fs.chmodSync(team, 0o644);
+    assert.deepEqual(await changed(client, uri, 4, uses("./team.json")), [coralWarning]);
+    assert.equal(cliVerdict(dir).status, 0);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("judged again: the preset's folder made writable by others, as the CLI's UntrustedFile; made private again", async () => {
+    const dir = tree({ "dropkit.config.json": uses("./presets/team.json"), "presets/team.json": coral });
+    const presets = path.join(dir, "presets");
+    const uri = uriOf(dir);
+    const client = await started();
+    const [warning] = await opened(client, uri, uses("./presets/team.json"));
+    assert.equal(warning.code, "ThemeNotFound");
+
+    // The file itself is untouched (its ctime too): the folder's mode alone changes the verdict.
+    fs.chmodSync(presets, 0o757);
+    assertUntrustedAsCli(await changed(client, uri, 2, uses("./presets/team.json")), dir);
+
+    fs.chmodSync(presets, 0o755);
+    assert.deepEqual(await changed(client, uri, 3, uses("./presets/team.json")), [warning]);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("judged again: another file renamed over the preset (a new inode, same size and mtime)", { skip: needsStrace }, async () => {
+    const dir = tree({ "dropkit.config.json": uses("./team.json"), "team.json": ocean });
+    const team = path.join(dir, "team.json");
+    const uri = uriOf(dir);
+    // Whole seconds, which a file's times hold exactly: the file renamed over it can have the very same mtime.
+    fs.utimesSync(team, 1_700_000_000, 1_700_000_000);
+    const { client, opens } = await traced();
+    assert.deepEqual(await opened(client, uri, uses("./team.json")), []);
+    assert.deepEqual(await changed(client, uri, 2, uses("./team.json")), []);
+    assert.equal(opens(team), 1);
+
+    // As editors save: a new file beside it, renamed over it.
+    const before = fs.statSync(team);
+    const next = path.join(dir, "team.json.new");
+    fs.writeFileSync(next, number);
+    fs.utimesSync(next, 1_700_000_000, 1_700_000_000);
+    fs.renameSync(next, team);
+    const after = identity(team);
+    assert.notEqual(after.ino, before.ino);
+    assert.deepEqual([after.size, after.mtimeMs], [before.size, before.mtimeMs]);
+    const replaced = await changed(client, uri, 3, uses("./team.json"));
+    assert.deepEqual(
+      replaced.map((d) => d.code),
+      ["WrongType"],
+    );
+    assert.equal(opens(team), 2);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("a .ts preset in a subfolder of a config's folder others can write is never run, as the CLI refuses that folder", async () => {
+    const dir = tree({ "dropkit.config.json": uses("./presets/team.ts") });
+    const marker = path.join(dir, "ran.txt");
+    fs.mkdirSync(path.join(dir, "presets"));
+    fs.writeFileSync(
+      path.join(dir, "presets", "team.ts"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { theme: "ocean" };\n`,
+    );
+    fs.chmodSync(dir, 0o757);
+    const client = await started();
+    const diagnostics = await opened(client, uriOf(dir), uses("./presets/team.ts"));
+    assert.equal(fs.existsSync(marker), false, "the preset ran");
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ["UntrustedFile"],
+    );
+    assert.deepEqual(
+      diagnostics[0].relatedInformation.map((r: any) => r.location.uri),
+      [pathToFileURL(path.join(dir, "presets", "team.ts")).href],
+    );
+    assert.equal(cliVerdict(dir).status, 77);
+    assert.equal(fs.existsSync(marker), false);
   });
 });
 
