@@ -170,34 +170,80 @@ async function importOrWhy(url: string): Promise<{ module: unknown } | { why: st
 
 /**
  * `source` with the specifier of each import and export statement that starts a line replaced by what `place` makes
- * of it (`typeOnly`: an `import type` or `export type` statement, which is erased whole), every line kept, and in it
- * everything before the specifier, so that a throw's `line:column` is still where it was written. Returns the first
- * specifier `place` refuses (undefined), or with `all` one it does not see as a statement's (after other code on its
- * line, or in a form it does not read), which a runtime that cannot resolve it must not be given.
+ * of it (`typeOnly`: a statement erased whole, `erasedWhole`), every line kept, and in it everything before the
+ * specifier, so that a throw's `line:column` is still where it was written. Returns the first specifier `place`
+ * refuses (undefined), or with `all` one it does not see as a statement's (after other code on its line, or in a form
+ * it does not read) and that is not erased, which a runtime that cannot resolve it must not be given.
  */
 export function placeSpecifiers(
   source: string,
   place: (specifier: string, typeOnly: boolean) => string | undefined,
   all = false,
 ): { text: string } | { unplaced: string } {
-  const seen = new Set<number>();
+  const statements = importStatements(source);
   let unplaced: string | undefined;
-  const text = source.replace(
-    /^([ \t]*(?:import|export)\b[^;'"]*?)(["'])([^"'\n]*)\2/gm,
-    (whole, head: string, quote: string, specifier: string, offset: number) => {
-      if (!/^[ \t]*(?:import|export)\s*(?:[\w$\s{},*]*\bfrom\s*)?$/.test(head)) return whole;
-      seen.add(offset + head.length + 1);
-      const target = place(specifier, /^\s*(?:import|export)\s+type(?:\s*[{*]|\s+[\w$]+\s+from\b)/.test(head));
-      if (target === undefined) unplaced ??= specifier;
-      return target === undefined ? whole : `${head}${quote}${target.replace(/[\\"']/g, "\\$&")}${quote}`;
-    },
-  );
-  if (unplaced === undefined && all) {
-    for (const m of source.matchAll(/(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]*)\1/g)) {
-      if (!seen.has(m.index + m[0].length - m[2]!.length - 1)) return { unplaced: m[2]! };
+  let text = "";
+  let done = 0;
+  for (const { at, specifier, placeable, erased } of statements) {
+    if (!placeable) continue;
+    const target = place(specifier, erased);
+    if (target === undefined) unplaced ??= specifier;
+    else {
+      text += `${source.slice(done, at)}${target.replace(/[\\"']/g, "\\$&")}`;
+      done = at + specifier.length;
     }
   }
-  return unplaced === undefined ? { text } : { unplaced };
+  if (unplaced === undefined && all) unplaced = statements.find((s) => !s.placeable && !s.erased)?.specifier;
+  return unplaced === undefined ? { text: text + source.slice(done) } : { unplaced };
+}
+
+/** A specifier of an import or export statement in a source (`importStatements`). */
+interface ImportStatement {
+  /** Where the specifier starts, after its quote. */
+  at: number;
+  specifier: string;
+  /** A statement that starts its line in a form this reads, whose specifier can be replaced where it stands. */
+  placeable: boolean;
+  /** Erased whole before anything is resolved (`erasedWhole`): nothing need be placed or aliased. */
+  erased: boolean;
+}
+
+/**
+ * Every specifier of `source` after `from` or `import`, in order: the one reading of its statements that
+ * `placeSpecifiers` and `importsDropkitValue` share. Placeable when its statement starts a line and what comes before
+ * the specifier, comments blanked, is `import`/`export`, names, braces, commas and `*`, then `from`; any other is
+ * text this does not read as a statement (after code on its line, in a comment or a string, a form not read), erased
+ * only when it reads as an erased statement, which needs nothing wherever it is (if it is text, nothing is loaded).
+ */
+function importStatements(source: string): ImportStatement[] {
+  const found: ImportStatement[] = [];
+  const seen = new Set<number>();
+  for (const m of source.matchAll(/^[ \t]*((?:import|export)\b[^;'"]*?)(["'])([^"'\n]*)\2/gm)) {
+    const head = m[1]!.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+    if (!/^(?:import|export)\s*(?:[\w$\s{},*]*\bfrom\s*)?$/.test(head)) continue;
+    const at = m.index + m[0].length - m[3]!.length - 1;
+    seen.add(at);
+    found.push({ at, specifier: m[3]!, placeable: true, erased: erasedWhole(head) });
+  }
+  const loose =
+    /(?<![\w$.])((?:import|export)\b[\w$\s{},*]*?\bfrom)\s*(["'])([^"'\n]*)\2|(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]*)\4/g;
+  for (const m of source.matchAll(loose)) {
+    const specifier = m[3] ?? m[5]!;
+    const at = m.index + m[0].length - specifier.length - 1;
+    if (!seen.has(at)) found.push({ at, specifier, placeable: false, erased: m[1] !== undefined && erasedWhole(m[1]) });
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Whether a statement, by its head (from `import`/`export` to its specifier, comments blanked), is erased whole
+ * before anything is resolved on every runtime that loads `.ts` here: `import type` and `export type`. An
+ * `import { type A } from "x"` is not, though every name in it is a type: Node's stripper leaves `import {} from "x"`,
+ * which loads it (`verbatimModuleSyntax`'s reading), and Deno resolves the specifier, though it does not run the
+ * module; only Bun drops it unresolved. So it is placed and aliased as a value import is.
+ */
+function erasedWhole(head: string): boolean {
+  return /^(?:import|export)\s+type(?:\s*[{*]|\s+[\w$]+\s+from\b)/.test(head);
 }
 
 // --- helpers ---
@@ -220,24 +266,11 @@ const entrySources = new Map<string, { file: string; source: string }>();
 const fallbacks = new WeakSet<object>();
 
 /**
- * Whether `source` imports something of `dropkit` that is still there once its types are erased: a value import, a
- * re-export, or a bare `import "dropkit"`. `import type`, `export type` and an import whose every name is marked `type`
- * are erased whole (as TypeScript elides them), so they need no alias.
+ * Whether `source` imports something of `dropkit` that is still there once its types are erased: any statement
+ * naming it but an erased one (`erasedWhole`), or a mention of it this does not read as a statement.
  */
 export function importsDropkitValue(source: string): boolean {
-  const statements = /(?<![\w$.])(?:(import|export)\s+(type\s+)?([\w$\s{},*]*?)\s*from|import)\s*(["'])dropkit(?:\/[^"'\n]*)?\4/g;
-  for (const m of source.matchAll(statements)) {
-    if (m[2] !== undefined) continue;
-    const clause = m[3] ?? "";
-    const outside = clause.replace(/\{[^}]*\}/, "").replace(/[\s,]/g, "");
-    const specifiers = (/\{([^}]*)\}/.exec(clause)?.[1] ?? "")
-      .split(",")
-      .map((name) => name.trim())
-      .filter(Boolean);
-    if (m[1] !== undefined && outside === "" && specifiers.length > 0 && specifiers.every((name) => /^type\s/.test(name))) continue;
-    return true;
-  }
-  return false;
+  return importStatements(source).some((s) => !s.erased && isDropkit(s.specifier));
 }
 
 /**
@@ -246,7 +279,7 @@ export function importsDropkitValue(source: string): boolean {
  * line, or a subpath the package does not export. Lines and columns are kept (`placeSpecifiers`).
  */
 export function aliased(source: string, alias: Record<string, string>): string | undefined {
-  const served = placeSpecifiers(source, (specifier) => (isDropkit(specifier) ? alias[specifier] : specifier));
+  const served = placeSpecifiers(source, (specifier, erased) => (isDropkit(specifier) && !erased ? alias[specifier] : specifier));
   return "unplaced" in served || importsDropkitValue(served.text) ? undefined : served.text;
 }
 

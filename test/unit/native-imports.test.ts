@@ -2,31 +2,123 @@
 // placed: dropkit's as the running package's files, on Deno every other one too (src/config/native.ts).
 
 import assert from "node:assert/strict";
+import nodeModule from "node:module";
 import { test } from "node:test";
 import { aliased, importsDropkitValue, placeSpecifiers } from "../../src/config/native.ts";
 
-test("a type-only import of dropkit is erased whole; a value import, a re-export or a bare import is not", () => {
-  const cases: Array<[string, boolean]> = [
-    ['import type { DropkitConfig } from "dropkit";', false],
-    ["import type {DropkitConfig} from 'dropkit/core';", false],
-    ['import { type DropkitConfig, type Env } from "dropkit";', false],
-    ['import {\n  type A,\n  type B,\n} from "dropkit";', false],
-    ['export type { DropkitConfig } from "dropkit";', false],
-    ['import { defineConfig } from "dropkit-extra";', false],
-    ['const x = "import from dropkit";', false],
-    ['import { defineConfig } from "dropkit";', true],
-    ['import { defineConfig, type DropkitConfig } from "dropkit";', true],
-    ['import * as dk from "dropkit";', true],
-    ['import dk, { type X } from "dropkit";', true],
-    ['import "dropkit";', true],
-    ['export { defineConfig } from "dropkit";', true],
-    ['import type { A } from "dropkit";\nimport { defineConfig } from "dropkit";', true],
-  ];
-  for (const [source, expected] of cases) assert.equal(importsDropkitValue(source), expected, source);
+/**
+ * Forms of an import or export of dropkit, and what a runtime must be given for them: nothing (erased whole before
+ * anything is resolved, only `import type` and `export type`, or no import of dropkit), the running package's file in
+ * place of the specifier, or jiti, for one not read as a statement that starts its line. `import { type A }` is kept:
+ * Node's stripper keeps `import {} from`, and Deno resolves it. `statement`: code, not a comment or a string.
+ */
+type Form = { source: string; needs: "nothing" | "placed" | "unread"; statement: boolean };
+const forms: Form[] = [
+  ...[
+    'import type { A } from "dropkit";',
+    "import type {A} from 'dropkit/core';",
+    'import type {\n  A,\n  B,\n} from "dropkit";',
+    'import type D from "dropkit";',
+    'import type * as N from "dropkit";',
+    'export type { A } from "dropkit";',
+    'export type * from "dropkit";',
+    'import /* a comment */ type { A } from "dropkit";',
+    'const a = 1; import type { A } from "dropkit";',
+    'import { defineConfig } from "dropkit-extra";',
+  ].map((source): Form => ({ source, needs: "nothing", statement: true })),
+  ...[
+    'import { type A } from "dropkit";',
+    'import {type A, type B} from "dropkit";',
+    'import {\n  type A,\n  type B,\n} from "dropkit";',
+    'import { type A, B } from "dropkit";',
+    'import D, { type A } from "dropkit";',
+    'export { type A } from "dropkit";',
+    'import { defineConfig } from "dropkit";',
+    'import {\n  defineConfig, // the helper\n} from "dropkit";',
+    'import { /* the helper */ defineConfig } from "dropkit";',
+    'import * as dk from "dropkit";',
+    'import "dropkit";',
+    "import 'dropkit/core';",
+    'export { defineConfig } from "dropkit";',
+    'export * from "dropkit";',
+    // Names that only look like the keyword: a default import named `type`, an import of an export named `type`.
+    'import type from "dropkit";',
+    'import { type as t } from "dropkit";',
+    'import typeName from "dropkit";',
+    'import type { A } from "dropkit";\nimport { defineConfig } from "dropkit";',
+  ].map((source): Form => ({ source, needs: "placed", statement: true })),
+  { source: 'const a = 1; import { defineConfig } from "dropkit";', needs: "unread", statement: true },
+  // Text in a comment or a string: what reads as an erased statement needs nothing wherever it is; what reads as a
+  // kept import cannot be placed, so jiti loads the file.
+  ...[
+    '// import type { A } from "dropkit"\nexport default {};',
+    "const s = \"import type { A } from 'dropkit'\";",
+    'const x = "import from dropkit";',
+    'export const theme = "dropkit";',
+  ].map((source): Form => ({ source, needs: "nothing", statement: false })),
+  ...[
+    '// import { defineConfig } from "dropkit"\nexport default {};',
+    "const s = 'import { defineConfig } from \"dropkit\"';",
+    '/* export { type A } from "dropkit" */',
+  ].map((source): Form => ({ source, needs: "unread", statement: false })),
+];
+
+const isDropkit = (specifier: string) => /^dropkit(?:\/|$)/.test(specifier);
+const alias = { dropkit: "/opt/dk/dist/index.js", "dropkit/core": "/opt/dk/dist/core/index.js" };
+
+/** What Deno's use (`placeSpecifiers`, every specifier placed) makes of a form's dropkit specifiers. */
+function denoReading(source: string): Form["needs"] {
+  let placed = false;
+  const result = placeSpecifiers(
+    source,
+    (specifier, typeOnly) => {
+      placed ||= !typeOnly && isDropkit(specifier);
+      return specifier;
+    },
+    true,
+  );
+  if ("unplaced" in result && isDropkit(result.unplaced)) return "unread";
+  return placed ? "placed" : "nothing";
+}
+
+/** What Bun's use (`importsDropkitValue`, then `aliased` when it asks for the alias) makes of them. */
+function bunReading(source: string): Form["needs"] {
+  if (!importsDropkitValue(source)) return "nothing";
+  const served = aliased(source, alias);
+  if (served === undefined) return "unread";
+  assert.ok(served.includes("/opt/dk/dist/") && !importsDropkitValue(served), served);
+  return "placed";
+}
+
+test("Bun's and Deno's uses read each import and export of dropkit alike: erased whole only as `import type`/`export type`", () => {
+  for (const { source, needs } of forms) assert.deepEqual([bunReading(source), denoReading(source)], [needs, needs], source);
+});
+
+test("an erased statement is given to Bun as written, needing no alias", () => {
+  for (const { source, needs } of forms) if (needs === "nothing") assert.equal(aliased(source, alias), source, source);
+  const source = 'import type { X } from "dropkit/nothere";\nimport { defineConfig } from "dropkit";\n';
+  assert.equal(
+    aliased(source, alias),
+    'import type { X } from "dropkit/nothere";\nimport { defineConfig } from "/opt/dk/dist/index.js";\n',
+  );
+});
+
+test("Node's type stripper erases exactly the statements read as erased, and keeps the specifier of every other", {
+  skip: typeof (nodeModule as { stripTypeScriptTypes?: unknown }).stripTypeScriptTypes !== "function" && "no module.stripTypeScriptTypes",
+}, () => {
+  const strip = (nodeModule as unknown as { stripTypeScriptTypes(code: string, options: { mode: "strip" }): string }).stripTypeScriptTypes;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (() => undefined) as typeof process.emitWarning;
+  try {
+    for (const { source, needs, statement } of forms) {
+      if (statement) assert.equal(/["']dropkit["'/]/.test(strip(source, { mode: "strip" })), needs !== "nothing", source);
+    }
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 });
 
 test("Bun is served the running package's files for dropkit's specifiers, every line and column before them kept", () => {
-  const alias = { dropkit: "/opt/dk/dist/index.js", "dropkit/core": "/opt/dk/dist/core/index.js" };
   const source =
     'import {\n  defineConfig,\n} from "dropkit";\nimport * as core from \'dropkit/core\';\nexport default defineConfig({ theme: "x" });\n';
   const served = aliased(source, alias)!;
