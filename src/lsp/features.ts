@@ -19,7 +19,6 @@ import {
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { scanArchives } from "../archives/scan.js";
 import { dropkitKeyInText } from "../config/dropkitkey.js";
-import { resolveSource } from "../config/resolve.js";
 import { valueAt } from "../core/decisions.js";
 import type { CoreDiagnostic, CoreWarning, ResolveDone } from "../core/protocol.js";
 import { readAnswer, stepsOf } from "../editor/answer.js";
@@ -266,16 +265,15 @@ function textEditOf(doc: Served, fix: Fix): TextEdit {
 
 /**
  * `dropkit config --explain <key>`'s output for the document as it reads now, resolved as that command resolves its file
- * in the config's folder. A config with problems explains nothing, as the command then exits with them.
+ * in the config's folder (its preset files fenced there). A config with problems explains nothing, as the command then
+ * exits with them.
  */
 async function explain(context: ServerContext, doc: Served, key: string): Promise<string> {
   let done: ResolveDone;
   try {
-    done = await resolveSource({
+    done = await resolveText(context, {
       cwd: path.dirname(doc.file),
-      source: { source: doc.file, format: doc.format, text: doc.text },
-      env: context.env,
-      core: context.core,
+      config: { source: doc.file, format: doc.format, text: doc.text },
       explain: key,
     });
   } catch (error) {

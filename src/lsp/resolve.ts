@@ -8,11 +8,15 @@ import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/prot
 import { DropkitError } from "../errors.js";
 import type { ServerContext } from "./context.js";
 
-/** What a document is resolved with: its folder (the drop), its text as the config, and, for `create`'s view, the drop's archives. */
+/**
+ * What a document is resolved with: its folder (the drop), its text as the config, and, for `create`'s view, the drop's
+ * archives; for "explain this key", the key `dropkit config --explain` takes.
+ */
 export interface TextInput {
   cwd: string;
   config: { source: string; format: "json" | "package.json"; text: string };
   archives?: string[];
+  explain?: string;
 }
 
 /**
@@ -33,6 +37,7 @@ export async function resolveText(context: ServerContext, input: TextInput): Pro
     env: context.env,
     core: context.core,
     archives: input.archives,
+    explain: input.explain,
     presets,
   });
   return warnings.length > 0 ? { ...done, warnings: [...warnings, ...done.warnings] } : done;

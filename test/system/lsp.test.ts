@@ -256,6 +256,10 @@ function identity(file: string): { ino: number; size: number; mtimeMs: number; c
   return { ino, size, mtimeMs, ctimeMs };
 }
 
+/** A .ts preset that leaves `marker` behind when it is run, with a theme an archive of `tree` has. */
+const markerPreset = (marker: string) =>
+  `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { theme: "ocean" };\n`;
+
 describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, () => {
   // Theme values of one length: a rewrite from one to another keeps the preset file's size.
   const ocean = '{ "theme": "ocean" }\n';
@@ -424,6 +428,26 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
       [pathToFileURL(path.join(dir, "presets", "team.ts")).href],
     );
     assert.equal(cliVerdict(dir).status, 77);
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  test("a .ts preset in a private folder within one others can write, in the config's folder, is never run: fenced there", async () => {
+    const dir = tree({ "dropkit.config.json": uses("./presets/team/team.ts") });
+    const marker = path.join(dir, "ran.txt");
+    fs.mkdirSync(path.join(dir, "presets", "team"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "presets", "team", "team.ts"), markerPreset(marker));
+    fs.chmodSync(path.join(dir, "presets"), 0o757);
+    const client = await started();
+    const diagnostics = await opened(client, uriOf(dir), uses("./presets/team/team.ts"));
+    assert.equal(fs.existsSync(marker), false, "the preset ran");
+    assertUntrustedAsCli(diagnostics, dir);
+    assert.deepEqual(
+      diagnostics[0].relatedInformation.map((r: any) => r.location.uri),
+      [pathToFileURL(path.join(dir, "presets", "team", "team.ts")).href],
+    );
+    // "Explain this key" resolves as the diagnostics do, fenced at the config's folder.
+    const explained = await client.request("workspace/executeCommand", { command: "dropkit.explain", arguments: [uriOf(dir), "theme"] });
+    assert.equal(explained.error?.message, diagnostics[0].message);
     assert.equal(fs.existsSync(marker), false);
   });
 });
