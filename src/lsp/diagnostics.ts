@@ -13,6 +13,7 @@ import { tooLarge } from "../files/judged.js";
 import { limits } from "../files/limits.js";
 import type { ServerContext } from "./context.js";
 import { resolveText } from "./resolve.js";
+import { configRefusal } from "./trust.js";
 
 /** The configs the server judges: the JSON forms discovery reads. `.ts`/`.js` configs are never evaluated (they get none). */
 export type ServedFormat = "json" | "package.json";
@@ -30,10 +31,12 @@ export interface Judgement {
 }
 
 /**
- * Judges a config document at `file`: over the CLI's size limit, the CLI's ConfigLoadError as one diagnostic; a
- * package.json without a `dropkit` key, nothing; else every problem `dropkit config` run in the config's folder
- * reports (its preset files read as it reads them), then, when there are none, what `dropkit create` would add there
- * with the folder's archives (a theme no archive has, the plan's warnings) as warnings that say so.
+ * Judges a config document at `file`: a package.json without a `dropkit` key, nothing; a file on disk that `dropkit
+ * config` would refuse (`configRefusal`: UntrustedFile, 77), the CLI's error first, then the text's own problems alone
+ * (no preset file read, nothing of `create`'s: the CLI reads nothing of it); over the CLI's size limit, the CLI's
+ * ConfigLoadError; else every problem `dropkit config` run in the config's folder reports (its preset files read as it
+ * reads them), then, when there are none, what `dropkit create` would add there with the folder's archives (a theme no
+ * archive has, the plan's warnings) as warnings that say so.
  */
 export async function judgeDocument(
   document: TextDocument,
@@ -47,9 +50,13 @@ export async function judgeDocument(
   // Discovery's rule (src/config/discovery.ts): a package.json over the limit counts when it mentions dropkit anywhere.
   if (format === "package.json" && !(bytes > limits.fileBytes ? text.includes('"dropkit"') : dropkitKeyInText(text)))
     return { diagnostics: [] };
-  if (bytes > limits.fileBytes) return { diagnostics: tooLargeProblems(file, bytes).map((d) => place.host(d)) };
-  const cwd = path.dirname(file);
+  // Judged before its size, as the CLI judges the opened file before it reads a byte.
+  const refusal = configRefusal(file, context.env);
+  const refused = refusal ? refusal.diagnostics.map((d) => place.host(d)) : [];
+  if (bytes > limits.fileBytes) return { diagnostics: [...refused, ...tooLargeProblems(file, bytes).map((d) => place.host(d))] };
   const config = { source: file, format, text };
+  if (refusal) return { diagnostics: [...refused, ...ownProblems(context, config, place)] };
+  const cwd = path.dirname(file);
   let answer: ResolveDone;
   try {
     answer = await resolveText(context, { cwd, config });
@@ -67,6 +74,15 @@ export async function judgeDocument(
 }
 
 // --- helpers ---
+
+/** The problems of a config's text alone, as the core validates it: its syntax and schema, no preset file and no variable. */
+function ownProblems(context: ServerContext, config: { source: string; format: ServedFormat; text: string }, place: Placer): Diagnostic[] {
+  const checked = context.core.validateConfig(config.text, { format: config.format, source: config.source, kind: "config" });
+  return [
+    ...checked.errors.map((e) => place.problem(e, DiagnosticSeverity.Error, "")),
+    ...checked.warnings.map((w) => place.warning(w, "")),
+  ];
+}
 
 /** What `create` would add in the config's folder: a theme no archive has, the plan's warnings; none in a folder without archives. */
 async function createOnly(

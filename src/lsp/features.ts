@@ -35,6 +35,7 @@ import { packageRoot } from "../installed.js";
 import type { ServerContext } from "./context.js";
 import { servedFormat } from "./diagnostics.js";
 import { resolveText } from "./resolve.js";
+import { configRefusal } from "./trust.js";
 
 /** The command of "explain this key": its arguments are the document's URI and the dotted key; it answers `dropkit config --explain`'s text. */
 export const explainCommand = "dropkit.explain";
@@ -176,9 +177,13 @@ function explainable(schema: Schema, parts: string[]): string | undefined {
   return leaf === "exclude" ? "modules.exclude" : leaf;
 }
 
-/** The config document resolved as it reads now, as `dropkit config` in its folder would; undefined where nothing resolves. */
+/**
+ * The config document resolved as it reads now, as `dropkit config` in its folder would; undefined where nothing resolves,
+ * a config file the CLI refuses included (its preset files are not read then either).
+ */
 async function answerOf(context: ServerContext, doc: Served): Promise<ResolveDone | undefined> {
   if (doc.format === "package.json" && !dropkitKeyInText(doc.text)) return undefined;
+  if (configRefusal(doc.file, context.env)) return undefined;
   try {
     return await resolveText(context, { cwd: path.dirname(doc.file), config: { source: doc.file, format: doc.format, text: doc.text } });
   } catch (error) {
@@ -266,9 +271,11 @@ function textEditOf(doc: Served, fix: Fix): TextEdit {
 /**
  * `dropkit config --explain <key>`'s output for the document as it reads now, resolved as that command resolves its file
  * in the config's folder (its preset files fenced there). A config with problems explains nothing, as the command then
- * exits with them.
+ * exits with them; a config file the command refuses (`configRefusal`) answers its refusal.
  */
 async function explain(context: ServerContext, doc: Served, key: string): Promise<string> {
+  const refusal = configRefusal(doc.file, context.env);
+  if (refusal) throw new ResponseError(ErrorCodes.InvalidRequest, refusal.message);
   let done: ResolveDone;
   try {
     done = await resolveText(context, {

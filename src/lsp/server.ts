@@ -58,7 +58,12 @@ export function startServer(options: ServerOptions): Connection {
   };
   const features = registerEditorFeatures(connection, documents, context);
   connection.onInitialize(() => ({
-    capabilities: { ...features, textDocumentSync: TextDocumentSyncKind.Incremental, documentFormattingProvider: true },
+    capabilities: {
+      ...features,
+      // Saves are asked for and judged again: the owner and mode the verdict reads can change with no edit of the text.
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      documentFormattingProvider: true,
+    },
     serverInfo: { name: "dropkit", version: options.version },
   }));
 
@@ -94,6 +99,7 @@ export function startServer(options: ServerOptions): Connection {
     }
   };
   documents.onDidChangeContent((change) => void judge(change.document.uri));
+  documents.onDidSave((event) => void judge(event.document.uri));
   documents.onDidClose((event) => {
     answers.delete(event.document.uri);
     // A client that left cannot be told: its stdin closing ends the server.

@@ -407,27 +407,17 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
     assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
   });
 
-  test("a .ts preset in a subfolder of a config's folder others can write is never run, as the CLI refuses that folder", async () => {
+  test("a .ts preset in a config's folder others can write is never run: the config itself is refused, as the CLI refuses it", async () => {
     const dir = tree({ "dropkit.config.json": uses("./presets/team.ts") });
     const marker = path.join(dir, "ran.txt");
     fs.mkdirSync(path.join(dir, "presets"));
-    fs.writeFileSync(
-      path.join(dir, "presets", "team.ts"),
-      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default { theme: "ocean" };\n`,
-    );
+    fs.writeFileSync(path.join(dir, "presets", "team.ts"), markerPreset(marker));
     fs.chmodSync(dir, 0o757);
     const client = await started();
     const diagnostics = await opened(client, uriOf(dir), uses("./presets/team.ts"));
     assert.equal(fs.existsSync(marker), false, "the preset ran");
-    assert.deepEqual(
-      diagnostics.map((d) => d.code),
-      ["UntrustedFile"],
-    );
-    assert.deepEqual(
-      diagnostics[0].relatedInformation.map((r: any) => r.location.uri),
-      [pathToFileURL(path.join(dir, "presets", "team.ts")).href],
-    );
-    assert.equal(cliVerdict(dir).status, 77);
+    assertUntrustedAsCli(diagnostics, dir);
+    assert.equal(diagnostics[0].relatedInformation, undefined, "the config's refusal, not its preset's");
     assert.equal(fs.existsSync(marker), false);
   });
 
@@ -449,6 +439,115 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
     const explained = await client.request("workspace/executeCommand", { command: "dropkit.explain", arguments: [uriOf(dir), "theme"] });
     assert.equal(explained.error?.message, diagnostics[0].message);
     assert.equal(fs.existsSync(marker), false);
+  });
+});
+
+describe("dropkit lsp on the trust of the config file itself, as dropkit config judges it", { timeout: 120_000 }, () => {
+  const tree = (files: Record<string, string>) => fixture({ "ocean-theme.zip": zip, "blog.zip": zip, ...files });
+  const configIn = (dir: string) => path.join(dir, "dropkit.config.json");
+  const uriOf = (dir: string) => pathToFileURL(configIn(dir)).href;
+  const ocean = '{ "theme": "ocean" }\n';
+
+  test("its folder writable by others: the CLI's UntrustedFile (77) first, then the text's own problems; made private again, none", async () => {
+    const dir = tree({ "dropkit.config.json": ocean });
+    fs.chmodSync(dir, 0o757);
+    const client = await started();
+    const diagnostics = await opened(client, uriOf(dir), ocean);
+    assertUntrustedAsCli(diagnostics, dir);
+    const untrusted = diagnostics[0];
+    assert.deepEqual(
+      [untrusted.range.start, untrusted.range.end],
+      [
+        { line: 0, character: 0 },
+        { line: 0, character: 0 },
+      ],
+    );
+
+    // The text's own problem is kept beside the refusal, placed where it is written.
+    const misspelt = await changed(client, uriOf(dir), 2, '{\n  "themee": "ocean"\n}\n');
+    assert.deepEqual(
+      misspelt.map((d) => [d.code, d.range.start.line, d.range.start.character]),
+      [
+        ["UntrustedFile", 0, 0],
+        ["UnknownKey", 1, 2],
+      ],
+    );
+    assert.deepEqual(misspelt[0], untrusted);
+
+    fs.chmodSync(dir, 0o755);
+    assert.deepEqual(await changed(client, uriOf(dir), 3, ocean), []);
+    assert.equal(cliVerdict(dir).status, 0);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("the config file writable by others: the CLI's UntrustedFile; its .ts preset not run, explain refused; chmod back, it is", async () => {
+    const dir = tree({ "dropkit.config.json": '{ "presets": ["./team.ts"] }\n' });
+    const marker = path.join(dir, "ran.txt");
+    fs.writeFileSync(path.join(dir, "team.ts"), markerPreset(marker));
+    fs.chmodSync(configIn(dir), 0o646);
+    const client = await started();
+    const text = '{ "presets": ["./team.ts"] }\n';
+    const diagnostics = await opened(client, uriOf(dir), text);
+    assertUntrustedAsCli(diagnostics, dir);
+    const explained = await client.request("workspace/executeCommand", { command: "dropkit.explain", arguments: [uriOf(dir), "theme"] });
+    assert.equal(explained.error?.message, cliVerdict(dir).errors[0]![1]);
+    assert.equal(fs.existsSync(marker), false, "a preset of a refused config ran");
+
+    // The positive control: trusted again, the same text has its preset run.
+    fs.chmodSync(configIn(dir), 0o644);
+    assert.deepEqual(await changed(client, uriOf(dir), 2, text), []);
+    assert.equal(fs.existsSync(marker), true);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("the config file owned by another user: the CLI's UntrustedFile", {
+    skip: process.getuid?.() === 0 ? false : "needs root, to give a file to another user",
+  }, async () => {
+    const dir = tree({ "dropkit.config.json": ocean });
+    fs.chownSync(configIn(dir), 65534, 65534);
+    const client = await started();
+    assertUntrustedAsCli(await opened(client, uriOf(dir), ocean), dir);
+    fs.chownSync(configIn(dir), 0, 0);
+    assert.deepEqual(await changed(client, uriOf(dir), 2, ocean), []);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("judged again on a save with no edit: a chmod of the file, and back", async () => {
+    const dir = tree({ "dropkit.config.json": ocean });
+    const uri = uriOf(dir);
+    const client = await started();
+    assert.deepEqual(await opened(client, uri, ocean), []);
+    fs.chmodSync(configIn(dir), 0o646);
+    client.notify("textDocument/didSave", { textDocument: { uri } });
+    const saved = await client.diagnostics(uri);
+    assert.equal(saved.version, 1);
+    assertUntrustedAsCli(saved.diagnostics, dir);
+    fs.chmodSync(configIn(dir), 0o644);
+    client.notify("textDocument/didSave", { textDocument: { uri } });
+    assert.deepEqual(await client.diagnostics(uri), { uri, version: 1, diagnostics: [] });
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("a trusted config below a folder others can write, above the config's own: none, as the CLI run beside it", async () => {
+    const root = fixture({ "site/dropkit.config.json": ocean });
+    const dir = path.join(root, "site");
+    fs.chmodSync(root, 0o757);
+    const client = await started();
+    assert.deepEqual(
+      (await opened(client, uriOf(dir), '{ "theme": 1 }\n')).map((d) => d.code),
+      ["WrongType"],
+    );
+    assert.deepEqual(await changed(client, uriOf(dir), 2, ocean), []);
+    assert.equal(cliVerdict(dir).status, 0);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("a path with no file behind it yet (a buffer not saved) has no trust question, in a folder others can write too", async () => {
+    const dir = tree({});
+    fs.chmodSync(dir, 0o757);
+    const client = await started();
+    assert.deepEqual(await opened(client, uriOf(dir), ocean), []);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
   });
 });
 
