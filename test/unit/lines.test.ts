@@ -16,6 +16,8 @@ const folders = ["src", "assembly", "scripts", "playground", "test", "bench"];
 const maxLength = 160;
 /** Source by its name's ending; data (JSON, such as the vendored JSONTestSuite and the golden vectors) and prose are not checked. */
 const sourceFile = /\.(?:[cm]?[jt]s|tsx|html|css|c|h|sh)$/;
+/** The folders' own READMEs in src/ and assembly/ are held to the rule too: the rule is for every line of those two folders. */
+const checked = (file: string): boolean => sourceFile.test(file) || /^(?:src|assembly)\/(?:.+\/)?README\.md$/.test(file);
 
 /** The files under `folders` of `dir`: git's tracked and untracked ones (ignored ones left out), or a walk where git cannot list them. */
 function listFiles(dir: string): string[] {
@@ -39,7 +41,7 @@ function listFiles(dir: string): string[] {
 /** Every line over `maxLength` characters in the source files of `dir`, as `file:line: length`. */
 function longLines(dir: string, files: string[]): string[] {
   const long: string[] = [];
-  for (const file of files.filter((f) => sourceFile.test(f))) {
+  for (const file of files.filter(checked)) {
     const lines = fs.readFileSync(path.join(dir, file), "utf8").split(/\r?\n/);
     lines.forEach((line, i) => {
       const length = [...line].length;
@@ -60,19 +62,27 @@ describe("line length", () => {
     assert.deepEqual(longLines(root, files), [], "wrap these lines (comments too): at most 160 characters");
   });
 
-  test("the check counts characters, not bytes, skips data, and finds a long line in a file git does not track yet, or with no git", () => {
+  test("it counts characters, not bytes, skips data and prose but the READMEs of src/ and assembly/, and sees untracked files and no git", () => {
     const dir = tempDir("dropkit-lines-");
     fs.mkdirSync(path.join(dir, "assembly"));
     fs.mkdirSync(path.join(dir, "test/unit"), { recursive: true });
     fs.writeFileSync(path.join(dir, "assembly/ok.ts"), `// ${"×".repeat(maxLength - 3)}\n`);
     fs.writeFileSync(path.join(dir, "test/unit/long.test.ts"), `const a = 1;\r\n// ${"x".repeat(maxLength - 2)}\r\n`);
     fs.writeFileSync(path.join(dir, "test/unit/data.json"), `${"0".repeat(maxLength * 2)}\n`);
-    const expected = [`test/unit/long.test.ts:2: ${maxLength + 1} characters`];
+    fs.writeFileSync(path.join(dir, "test/unit/README.md"), `${"x".repeat(maxLength * 2)}\n`);
+    fs.writeFileSync(path.join(dir, "assembly/README.md"), `# ${"x".repeat(maxLength - 1)}\n`);
+    const expected = [`assembly/README.md:1: ${maxLength + 1} characters`, `test/unit/long.test.ts:2: ${maxLength + 1} characters`];
     // No repository: the folders are walked.
     assert.deepEqual(longLines(dir, listFiles(dir)), expected);
     // A repository where nothing is committed yet: git lists the files as untracked.
     assert.equal(spawnSync("git", ["init", "-q"], { cwd: dir }).status, 0);
-    assert.deepEqual(listFiles(dir).sort(), ["assembly/ok.ts", "test/unit/data.json", "test/unit/long.test.ts"]);
+    assert.deepEqual(listFiles(dir).sort(), [
+      "assembly/README.md",
+      "assembly/ok.ts",
+      "test/unit/README.md",
+      "test/unit/data.json",
+      "test/unit/long.test.ts",
+    ]);
     assert.deepEqual(longLines(dir, listFiles(dir)), expected);
   });
 });
