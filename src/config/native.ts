@@ -56,9 +56,9 @@ export function canStripTypes(env: NodeJS.ProcessEnv = process.env): boolean {
  * the running one; on Bun, a plugin serves it to Bun's own import; on Deno, its own import takes it as a `data:` URL,
  * every specifier made absolute first (`placeSpecifiers`). Returns the module namespace, or why jiti must load the file
  * instead, decided before any of its code ran: syntax Node cannot erase (an enum, a namespace, a parameter property) or
- * that does not parse, CommonJS names, a dynamic import, a relative import without its extension, a JSON import, an
- * import of `dropkit` that only jiti can alias (Bun), an import Deno could not place from a `data:` URL (another
- * package), or a failure to link.
+ * that does not parse, CommonJS names, a dynamic import, a relative import without its extension or a JSON import
+ * (unless erased whole, `nativeBlocker`), an import of `dropkit` that only jiti can alias (Bun), an import Deno could
+ * not place from a `data:` URL (another package), or a failure to link.
  */
 export async function importNative(
   file: string,
@@ -288,13 +288,16 @@ function isDropkit(specifier: string): boolean {
   return /^dropkit(?:\/|$)/.test(specifier);
 }
 
-/** Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. */
-function nativeBlocker(source: string): string {
+/**
+ * Why `source` (still TypeScript) is left to jiti, or "" when Node can load it as it is. A specifier is read by
+ * `importStatements`: one of an erased statement (`erasedWhole`) is never resolved, so it blocks nothing.
+ */
+export function nativeBlocker(source: string): string {
   const cjs = /\b(?:require\s*\(|__dirname\b|__filename\b|module\.exports\b|exports\.\w)/.exec(source);
   if (cjs) return `it uses CommonJS (${cjs[0].trim()})`;
   if (/(?<![\w$.])import\s*\(/.test(source)) return "it has a dynamic import";
-  for (const m of source.matchAll(/(?:\bfrom|(?<![\w$.])import)\s*(["'])([^"'\n]+)\1/g)) {
-    const specifier = m[2]!;
+  for (const { specifier, erased } of importStatements(source)) {
+    if (erased) continue;
     if (/\.json$/i.test(specifier)) return `it imports JSON (${specifier})`;
     if (/^\.{0,2}\//.test(specifier) && !/\.(?:[mc]?ts|[mc]?js)$/i.test(specifier)) return `it imports ${specifier} without its extension`;
   }

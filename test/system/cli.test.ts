@@ -149,6 +149,10 @@ describe("loading configs", () => {
       "type names":
         'import { type DropkitConfig } from "dropkit";\n\nconst config: DropkitConfig = { theme: "typed" };\nexport default config;\n',
       defineConfig: 'import { defineConfig } from "dropkit";\n\nexport default defineConfig({ theme: "typed" });\n',
+      // Erased whole, so never resolved: a relative specifier without its extension blocks nothing.
+      "type import of the project's file":
+        'import type { Theme } from "./types";\nimport type { DropkitConfig } from "dropkit";\n\n' +
+        'const theme: Theme = "typed";\nconst config: DropkitConfig = { theme };\nexport default config;\n',
     };
     // A project's own dropkit, which wins over the running one (below): its defineConfig returns what it is given.
     const installed = {
@@ -159,7 +163,7 @@ describe("loading configs", () => {
     for (const [form, text] of Object.entries(forms)) {
       for (const project of [{}, installed]) {
         const what = `${form}${project === installed ? ", dropkit installed" : ""}`;
-        const root = fixture({ "dropkit.config.ts": text, ...project });
+        const root = fixture({ "dropkit.config.ts": text, "types.ts": "export type Theme = string;\n", ...project });
         const { config, run } = configJson(root, [], { DROPKIT_DEBUG: "1" });
         assert.equal(config.theme, "typed", what);
         // Node 20 gives every .ts file to jiti ("cannot load it from its judged text"); Node 22.18+, Bun and Deno never for these.

@@ -1,10 +1,11 @@
 // What a .ts config imports of dropkit once its types are erased, and the text Bun and Deno are given with its specifiers
-// placed: dropkit's as the running package's files, on Deno every other one too (src/config/native.ts).
+// placed: dropkit's as the running package's files, on Deno every other one too; which imports keep it from loading
+// natively (src/config/native.ts).
 
 import assert from "node:assert/strict";
 import nodeModule from "node:module";
 import { test } from "node:test";
-import { aliased, importsDropkitValue, placeSpecifiers } from "../../src/config/native.ts";
+import { aliased, importsDropkitValue, nativeBlocker, placeSpecifiers } from "../../src/config/native.ts";
 
 /**
  * Forms of an import or export of dropkit, and what a runtime must be given for them: nothing (erased whole before
@@ -111,7 +112,12 @@ test("Node's type stripper erases exactly the statements read as erased, and kee
   process.emitWarning = (() => undefined) as typeof process.emitWarning;
   try {
     for (const { source, needs, statement } of forms) {
-      if (statement) assert.equal(/["']dropkit["'/]/.test(strip(source, { mode: "strip" })), needs !== "nothing", source);
+      if (!statement) continue;
+      assert.equal(/["']dropkit["'/]/.test(strip(source, { mode: "strip" })), needs !== "nothing", source);
+      // What `nativeBlocker` lets through with a relative specifier without its extension is gone once stripped.
+      const relative = relativeForm(source);
+      if (relative !== undefined)
+        assert.equal(/["']\.\/types["']/.test(strip(relative, { mode: "strip" })), nativeBlocker(relative) !== "", relative);
     }
   } finally {
     process.emitWarning = emitWarning;
@@ -178,4 +184,32 @@ test("what cannot be placed is named, so that jiti loads the file: another packa
   // A string that only looks like an import is no statement, and its text is kept.
   const text = 'export const theme = "./x.ts";\nexport default { theme };\n';
   assert.deepEqual(placeSpecifiers(text, place, true), { text });
+});
+
+/** A form with its dropkit specifiers made `./types`, a relative one without its extension; undefined when it names none. */
+function relativeForm(source: string): string | undefined {
+  const relative = source.replace(/(["'])dropkit(?:\/core)?\1/g, "$1./types$1");
+  return relative === source ? undefined : relative;
+}
+
+test("a relative import without its extension keeps a file from loading natively unless its statement is erased whole", () => {
+  const erased = [
+    'import type { Theme } from "./types";\nconst theme: Theme = "ocean";\nexport default { theme };\n',
+    'export type { Theme } from "./types";\nexport default {};\n',
+    'import type Data from "./data.json";\nexport default {};\n',
+  ];
+  for (const source of erased) assert.equal(nativeBlocker(source), "", source);
+  const kept = [
+    'import { type Theme } from "./types";\nexport default {};\n',
+    'import type { Theme } from "./types";\nimport { helper } from "./lib/helper";\nexport default { theme: helper };\n',
+    'import data from "./data.json";\nexport default data;\n',
+    'import type from "./types";\nexport default { theme: type };\n',
+  ];
+  for (const source of kept) assert.notEqual(nativeBlocker(source), "", source);
+  // The one reading of "erased" (`erasedWhole`): every form of the table, its specifier made relative, blocks exactly
+  // when it is not erased whole (a kept statement, or one not read as a statement, which jiti then loads).
+  for (const { source, needs } of forms) {
+    const relative = relativeForm(source);
+    if (relative !== undefined) assert.equal(nativeBlocker(relative) !== "", needs !== "nothing", relative);
+  }
 });
