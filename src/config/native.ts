@@ -415,7 +415,8 @@ function installHooks(): void {
   });
 }
 
-let cacheDirFor: string | null | undefined;
+/** The private cache of stripped code (`privateDir`'s `dir`, to open through, and `real`, to name), or null: none. */
+let stripCache: { dir: string; real: string } | null | undefined;
 
 /**
  * `file`'s code with its types erased, from the private cache when this text was stripped before (keyed by its hash
@@ -425,19 +426,24 @@ let cacheDirFor: string | null | undefined;
 function stripped(file: string, source: string): string {
   const blocker = nativeBlocker(source);
   if (blocker) throw fallback(`${file}: ${blocker}`);
-  if (cacheDirFor === undefined) {
+  if (stripCache === undefined) {
     const cache = privateDir(process.env, process.platform, "ts");
-    cacheDirFor = cache.dir;
+    stripCache = cache.dir === null ? null : cache;
     if (cache.dir === null) debug(`.ts configs are stripped without a file cache: ${cache.why}`);
   }
   // Not node:crypto, which a warm run would load for a key alone (docs/performance.md#ts-configs-without-jiti): the
   // key is a fast hash, and an entry holds the text it was stripped from, compared in full, so that two texts
-  // with one key never share an entry.
-  const cacheFile = cacheDirFor === null ? null : path.join(cacheDirFor, `${privateFileName(`${process.version}\0${source}`)}.js`);
-  if (cacheFile) {
-    const code = cachedStrip(cacheFile, source);
+  // with one key never share an entry. The entry is opened through the cache's `dir` (on Linux a held descriptor's
+  // /proc/self/fd path, which no user can read) and named in messages by where it is (`real`).
+  let entry: { file: string; shown: string } | null = null;
+  if (stripCache !== null) {
+    const name = `${privateFileName(`${process.version}\0${source}`)}.js`;
+    entry = { file: path.join(stripCache.dir, name), shown: path.join(stripCache.real, name) };
+  }
+  if (entry) {
+    const code = cachedStrip(entry.file, source);
     if (code !== undefined) {
-      debug(`${file}: types stripped before, read from ${cacheFile}`);
+      debug(`${file}: types stripped before, read from ${entry.shown}`);
       return code;
     }
   }
@@ -452,8 +458,8 @@ function stripped(file: string, source: string): string {
   } finally {
     process.emitWarning = emitWarning;
   }
-  debug(`${file}: types stripped${cacheFile ? `, saved to ${cacheFile}` : ""}`);
-  if (cacheFile) writePrivateFile(cacheFile, `${source.length}\n${source}${code}`);
+  debug(`${file}: types stripped${entry ? `, saved to ${entry.shown}` : ""}`);
+  if (entry) writePrivateFile(entry.file, `${source.length}\n${source}${code}`);
   return code;
 }
 
