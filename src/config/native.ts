@@ -83,7 +83,10 @@ export async function importNative(
   // The entry's code is the judged text: the load hook serves it, and never reads the file by name.
   entrySources.set(load, { file, source });
   try {
-    return await importOrWhy(`${fileUrl(file)}?${mark}=${load}`);
+    const imported = await importOrWhy(`${fileUrl(file)}?${mark}=${load}`);
+    // Node's path says so as it strips (`stripped`); Bun's import takes the served text whole, so it is said here.
+    if (own && "module" in imported) debug(`${file}: imported by Bun from its judged text`);
+    return imported;
   } finally {
     loadAliases.delete(load);
     entrySources.delete(load);

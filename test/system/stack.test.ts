@@ -292,6 +292,10 @@ describe("which path loads a .ts config (src/config/native.ts), on every runtime
     assert.equal(r.status, 0, r.stderr);
     assert.equal(theme(r), "ocean");
     assert.equal(/is compiled by jiti/.test(r.stderr), !native, r.stderr);
+    // Each native path says which it took.
+    if (bun) assert.match(r.stderr, /dropkit\.config\.ts: imported by Bun from its judged text/);
+    else if (deno) assert.match(r.stderr, /dropkit\.config\.ts: imported from its judged text as a data: URL/);
+    else if (native) assert.match(r.stderr, /dropkit\.config\.ts: types stripped/);
   });
 
   test("an enum: natively on Bun and Deno (which compile it), by jiti on Node (whose stripper cannot erase it)", () => {
