@@ -1,5 +1,6 @@
 // Running the built CLI on fixture trees: temp dirs fenced with .git and GIT_CEILING_DIRECTORIES.
 
+import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -140,10 +141,11 @@ export function age(file: string, seconds = 3600): void {
   fs.utimesSync(file, when, when);
 }
 
-/** A process id that is not running (that of a process that has just exited). */
+/** A process id that is not running (that of a process that has just exited: `node --version`, which starts no engine). */
 export function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-  return Number(child.stdout);
+  const child = spawnSync(process.execPath, ["--version"]);
+  assert.equal(child.status, 0);
+  return child.pid;
 }
 
 /** A small valid zip (stored entries) with the given text files, made by hand so tests need no zip tool. */
