@@ -111,7 +111,9 @@ describe(".ts and .js through jiti", () => {
       await loadPath(${JSON.stringify(path.join(root, "c.js"))}, "js");
       console.log(JSON.stringify([before, afterJson, afterTs, loaded()]));
     `;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    // A fresh process with the tests' own loader of .ts files (test/loader/), which loads nothing else.
+    const tsLoader = new URL("../loader/register.mjs", import.meta.url).href;
+    const run = spawnSync(process.execPath, ["--import", tsLoader, "--input-type=module", "-e", script], {
       cwd: path.dirname(fileURLToPath(import.meta.url)),
       encoding: "utf8",
     });
