@@ -3,13 +3,20 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** The repository, with its trailing separator. */
+const root = fileURLToPath(new URL("../../", import.meta.url));
 /** What esbuild reads of the root tsconfig.json (class fields, imports kept or elided), as tsx hands it the nearest one. */
-const tsconfigRaw = readFileSync(new URL("../../tsconfig.json", import.meta.url), "utf8");
-const esbuildVersion = JSON.parse(readFileSync(new URL("../../node_modules/esbuild/package.json", import.meta.url), "utf8")).version;
-/** One entry per module and set of options, its first line the hash of the text it was made from. */
-const cache = new URL("../../node_modules/.cache/dropkit-test-ts/", import.meta.url);
+const tsconfigRaw = readFileSync(path.join(root, "tsconfig.json"), "utf8");
+const esbuildVersion = JSON.parse(readFileSync(path.join(root, "node_modules/esbuild/package.json"), "utf8")).version;
+/**
+ * One entry per module of the repository, its first line the hash of the text it was made from. Modules elsewhere (the
+ * fixtures tests write to temporary folders, new in every run) are transpiled each time: the cache holds no more entries
+ * than the repository has modules.
+ */
+const cache = path.join(root, "node_modules/.cache/dropkit-test-ts");
 
 /** esbuild, loaded at the first module the cache has no entry for. */
 let esbuild;
@@ -26,28 +33,38 @@ export async function resolve(specifier, context, nextResolve) {
   return nextResolve(specifier, context);
 }
 
+/** How esbuild transpiles `file`. */
+const optionsFor = (file) => ({
+  loader: "ts",
+  format: "esm",
+  target: `node${process.versions.node}`,
+  sourcemap: "inline",
+  sourcefile: file,
+  tsconfigRaw,
+});
+
+/** The cache's entry for `file`, or undefined for a module outside the repository. */
+export function cacheEntry(file) {
+  if (!file.startsWith(root)) return undefined;
+  return path.join(cache, `${sha256(`${esbuildVersion}\0${JSON.stringify(optionsFor(file))}`)}.js`);
+}
+
 export async function load(url, context, nextLoad) {
   if (!url.startsWith("file:") || !new URL(url).pathname.endsWith(".ts")) return nextLoad(url, context);
   const file = fileURLToPath(url);
   const text = readFileSync(file, "utf8");
-  const options = {
-    loader: "ts",
-    format: "esm",
-    target: `node${process.versions.node}`,
-    sourcemap: "inline",
-    sourcefile: file,
-    tsconfigRaw,
-  };
-  const entry = new URL(`${sha256(`${esbuildVersion}\0${JSON.stringify(options)}`)}.js`, cache);
+  const entry = cacheEntry(file);
   const header = `// ${sha256(text)}\n`;
-  const cached = existsSync(entry) ? readFileSync(entry, "utf8") : "";
+  const cached = entry && existsSync(entry) ? readFileSync(entry, "utf8") : "";
   if (cached.startsWith(header)) return { format: "module", source: cached.slice(header.length), shortCircuit: true };
   esbuild ??= await import("esbuild");
-  const { code } = await esbuild.transform(text, options);
-  // Written whole under another name first: a process reading the entry at the same time finds all of it, or the old one.
-  mkdirSync(cache, { recursive: true });
-  const temp = new URL(`${entry.pathname}.${randomBytes(6).toString("hex")}.tmp`, entry);
-  writeFileSync(temp, header + code);
-  renameSync(temp, entry);
+  const { code } = await esbuild.transform(text, optionsFor(file));
+  if (entry) {
+    // Written whole under another name first: a process reading the entry at the same time finds all of it, or the old one.
+    mkdirSync(cache, { recursive: true });
+    const temp = `${entry}.${randomBytes(6).toString("hex")}.tmp`;
+    writeFileSync(temp, header + code);
+    renameSync(temp, entry);
+  }
   return { format: "module", source: code, shortCircuit: true };
 }
