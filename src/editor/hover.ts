@@ -4,7 +4,7 @@ import type { Tree } from "@lezer/common";
 import { formatValue } from "../output/table.js";
 import type { Row } from "./answer.js";
 import { dotted, keyAt, type TextSource } from "./jsonpath.js";
-import { overrideMessage } from "./overrides.js";
+import { overriddenHere } from "./overrides.js";
 import { type Schema, schemaAt } from "./schema.js";
 
 /** What the host knows of the text's config, asked at each hover. */
@@ -13,7 +13,7 @@ export interface HoverFacts {
   packageJson: boolean;
   /** The resolved config's rows. */
   rows: Row[];
-  /** The variables as set, so that an override reads as the user wrote it (`DROPKIT_THEME=forest`). */
+  /** The variables as set (the winner is named from the row, once). */
   env: Readonly<Record<string, string>>;
 }
 
@@ -48,10 +48,9 @@ export function hoverAt(text: TextSource, pos: number, facts: HoverFacts, schema
     paragraphs.push(`${leaf === key ? "Resolved" : `Resolved ${leaf}`}: ${formatValue(row.value)} (${where})`);
   }
   // The value written here, in the config file, when a layer above it (a variable, a flag) wins; a union list merges them all.
-  if (row && !row.entries && (row.layer === "env" || row.layer === "cli")) {
-    const message = overrideMessage(row, facts.env);
-    paragraphs.push(message[0]!.toUpperCase() + message.slice(1));
-  }
+  // The line above already names the winner, so this one says only that the written value loses, as `config --explain` does.
+  if (row && !row.entries && (row.layer === "env" || row.layer === "cli"))
+    paragraphs.push(`The value written here is ${overriddenHere(row)}`);
   if (row?.invalid) paragraphs.push("This key has a problem: see Problems.");
   return { from: found.from, to: found.to, key, paragraphs };
 }

@@ -45,6 +45,11 @@ export function overrideMessage(winner: Origin & { value: unknown }, env: Readon
   return `overridden by ${winnerText(winner, env)}, so this value is not used (${layerWins(winner)}).`;
 }
 
+/** What a value that `winner` overrides is told when the winner is named already: `overridden, so it is not used (...)`. */
+export function overriddenHere(winner: Origin): string {
+  return `overridden, so it is not used (${layerWins(winner)}).`;
+}
+
 /** The winning setting as the user wrote it: `DROPKIT_THEME=forest`, `--theme=forest`, the preset, the config line. */
 function winnerText(step: Origin & { value: unknown }, env: Readonly<Record<string, string>>): string {
   if (step.layer === "env") return `${step.source}=${env[step.source] ?? formatValue(step.value)}`;

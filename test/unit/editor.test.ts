@@ -149,8 +149,10 @@ describe("src/editor: hover", () => {
     assert.match(found.paragraphs[0]!, /the only theme archive/);
     assert.deepEqual(found.paragraphs.slice(1), [
       "Resolved: forest (env, DROPKIT_THEME)",
-      "Overridden by DROPKIT_THEME=forest, so this value is not used (the environment wins over the config file and the presets).",
+      "The value written here is overridden, so it is not used (the environment wins over the config file and the presets).",
     ]);
+    // The winner is named once, in the line that says where the value came from.
+    assert.equal(found.paragraphs.join("\n").split("DROPKIT_THEME").length - 1, 1);
     // Set by the config file itself, nothing overrides it.
     const own = [{ ...rows[0]!, value: "ocean", layer: "config" as const, source: "/drop/dropkit.config.json:1:11" }];
     assert.deepEqual(hoverAt(text, pos, { ...known, rows: own }, schema)!.paragraphs.slice(1), [
