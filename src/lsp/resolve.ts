@@ -4,6 +4,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadPresets } from "../config/presetfiles.js";
 import { type PresetStage, resolveSource } from "../config/resolve.js";
+import { placeValueErrors } from "../config/valuepositions.js";
 import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/protocol.js";
 import { DropkitError } from "../errors.js";
 import type { ServerContext } from "./context.js";
@@ -27,10 +28,12 @@ export interface TextInput {
  */
 export async function resolveText(context: ServerContext, input: TextInput): Promise<ResolveDone> {
   const warnings: CoreWarning[] = [];
+  // The text of each .ts/.js preset, to place its data's problems where their keys are written, as `dropkit config` does.
+  const texts = new Map<string, string>();
   // Fenced at the config's folder, as `dropkit config` run there is (its discovery stops where it finds the config): a
   // preset below it is trusted only when every directory up to it is.
-  const presets: PresetStage = (needs, _warnings, budget, trust, texts) =>
-    keptPresets(needs, input.cwd, warnings, () => loadPresets(needs, warnings, budget, { ...trust, fence: input.cwd }, texts));
+  const presets: PresetStage = (needs, _warnings, budget, trust) =>
+    keptPresets(needs, input.cwd, warnings, texts, (read) => loadPresets(needs, warnings, budget, { ...trust, fence: input.cwd }, read));
   const done = await resolveSource({
     cwd: input.cwd,
     source: input.config,
@@ -40,14 +43,16 @@ export async function resolveText(context: ServerContext, input: TextInput): Pro
     explain: input.explain,
     presets,
   });
+  done.errors = placeValueErrors(done.errors, texts);
   return warnings.length > 0 ? { ...done, warnings: [...warnings, ...done.warnings] } : done;
 }
 
 // --- helpers ---
 
-/** A presets stage's answer (or refusal) and its warnings, with the state of the files it was made from. */
+/** A presets stage's answer (or refusal), its warnings and the `.ts`/`.js` presets' texts, with the state of the files it was made from. */
 interface Kept {
   stamp: string;
+  texts: Map<string, string>;
   answer?: Awaited<ReturnType<PresetStage>>;
   error?: DropkitError;
   warnings: CoreWarning[];
@@ -65,18 +70,20 @@ async function keptPresets(
   needs: ResolveNeedsPresets["needs"],
   fence: string,
   warnings: CoreWarning[],
-  load: () => ReturnType<PresetStage>,
+  texts: Map<string, string>,
+  load: (texts: Map<string, string>) => ReturnType<PresetStage>,
 ): ReturnType<PresetStage> {
   const key = JSON.stringify([fence, needs]);
   const stamp = stampOf(needs);
   let entry = kept.get(key);
   if (entry === undefined || entry.stamp !== stamp) {
     const before = warnings.length;
+    const read = new Map<string, string>();
     try {
-      entry = { stamp, answer: await load(), warnings: warnings.slice(before) };
+      entry = { stamp, texts: read, answer: await load(read), warnings: warnings.slice(before) };
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;
-      entry = { stamp, error, warnings: warnings.slice(before) };
+      entry = { stamp, texts: read, error, warnings: warnings.slice(before) };
     }
     warnings.length = before;
     kept.delete(key);
@@ -84,6 +91,7 @@ async function keptPresets(
     if (kept.size > keptMax) kept.delete(kept.keys().next().value!);
   }
   warnings.push(...entry.warnings);
+  for (const [file, text] of entry.texts) texts.set(file, text);
   if (entry.error) throw entry.error;
   return entry.answer!;
 }

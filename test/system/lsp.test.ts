@@ -295,6 +295,25 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
     assert.deepEqual(errorsOf(diagnostics), cli.errors);
   });
 
+  test("a .ts preset's wrong value: placed at its key in the preset, at the CLI's line and column, and again from the kept answer", async () => {
+    const dir = tree({ "dropkit.config.json": uses("./presets/team.ts"), "presets/team.ts": "export default {\n  theme: 123,\n};\n" });
+    const client = await started();
+    const diagnostics = await opened(client, uriOf(dir), uses("./presets/team.ts"));
+    const run = runCli(dir, ["config", "--log-format=json"]);
+    assert.equal(run.status, 65);
+    const [record, ...more] = eventsOf(run, "error");
+    assert.deepEqual(more, []);
+    const team = path.join(dir, "presets", "team.ts");
+    assert.deepEqual([record.code, record.source, record.line, record.column], ["WrongType", `${team}:2:3`, 2, 3]);
+    const placed = (found: any[]) =>
+      found.map((d) => [d.code, d.relatedInformation?.map((r: any) => [r.location.uri, r.location.range.start])]);
+    const expected = [["WrongType", [[pathToFileURL(team).href, { line: record.line - 1, character: record.column - 1 }]]]];
+    assert.deepEqual(placed(diagnostics), expected);
+    assert.deepEqual(errorsOf(diagnostics), [[record.code, record.message]]);
+    // An edit of the config with the preset unchanged: its kept answer, placed the same way.
+    assert.deepEqual(placed(await changed(client, uriOf(dir), 2, ` ${uses("./presets/team.ts")}`)), expected);
+  });
+
   test("presets found by their detect globs in the search path; a preset file added there is read", async () => {
     const config = '{ "presetsSearchPath": ["./presets"] }\n';
     const dir = tree({ "dropkit.config.json": config, "presets/team.json": '{ "theme": "coral", "detect": ["*.zip"] }\n' });
