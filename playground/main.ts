@@ -112,7 +112,7 @@ async function needLater(): Promise<typeof Later | undefined> {
       editor,
       module.editorExtensions(
         () => completionFacts(packageJson()),
-        () => ({ packageJson: packageJson(), rows: resolved.rows, env: parseEnv(ui.env.value).vars }),
+        () => ({ packageJson: packageJson(), rows: resolved.rows }),
       ),
     );
     for (const example of module.examples) ui.examples.add(new Option(example.title, example.id));

@@ -11,10 +11,8 @@ import { type Schema, schemaAt } from "./schema.js";
 export interface HoverFacts {
   /** Whether the text is a package.json (the config is its `dropkit` key). */
   packageJson: boolean;
-  /** The resolved config's rows. */
+  /** The resolved config's rows: an overridden key's row names its winner, once. */
   rows: Row[];
-  /** The variables as set (the winner is named from the row, once). */
-  env: Readonly<Record<string, string>>;
 }
 
 /** A hover's answer: the span it is about, the dotted key, and its text as paragraphs. */

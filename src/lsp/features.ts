@@ -103,7 +103,7 @@ export function registerEditorFeatures(
     const doc = served(params.textDocument.uri);
     if (!doc) return null;
     const answer = await answerOf(context, doc);
-    const facts = { packageJson: doc.format === "package.json", rows: answer ? readAnswer(answer).rows : [], env: context.env };
+    const facts = { packageJson: doc.format === "package.json", rows: answer ? readAnswer(answer).rows : [] };
     const found = hoverAt(doc.text, doc.document.offsetAt(params.position), facts, schemaNow());
     if (!found) return null;
     const leaf = explainable(schemaNow(), found.key.split("."));

@@ -108,7 +108,7 @@ function serverCompletion(c: Case, result: any): unknown {
 }
 
 function pageHover(c: Case, pos: number): unknown {
-  const facts = { packageJson: c.verdict.file === "package.json", rows: c.verdict.answer.rows, env: parseEnv(c.state.env).vars };
+  const facts = { packageJson: c.verdict.file === "package.json", rows: c.verdict.answer.rows };
   const found = hoverAt(c.state.config, pos, facts, schema);
   return found ? { from: found.from, to: found.to, markdown: hoverMarkdown(found) } : null;
 }

@@ -128,7 +128,7 @@ describe("src/editor: a document read in slices", () => {
       completionEdit(source, sliced!.from, pos, sliced!.items[0]!),
       completionEdit(text, sliced!.from, pos, sliced!.items[0]!),
     );
-    const facts2 = { packageJson: false, rows: [], env: {} };
+    const facts2 = { packageJson: false, rows: [] };
     assert.deepEqual(hoverAt(source, 5, facts2, schema, tree), hoverAt(text, 5, facts2, schema));
     assert.ok(Math.max(...longest) <= 40, `a slice of ${Math.max(...longest)} characters`);
   });
@@ -139,7 +139,7 @@ describe("src/editor: hover", () => {
     { key: "theme", value: "forest", layer: "env", source: "DROPKIT_THEME", invalid: false },
     { key: "hooks.onFailure", value: "continue", layer: "default", source: "default", invalid: true },
   ];
-  const known = { packageJson: false, rows, env: { DROPKIT_THEME: "forest" } };
+  const known = { packageJson: false, rows };
 
   test("the description, the resolved value with its layer and source, and the layer that overrides the value written here", () => {
     const { text, pos } = caret('{"the|me": "ocean", "hooks": {"onFailure": "Fail"}}');
