@@ -8,7 +8,7 @@ import { loadCore } from "../core/node.js";
 import { detectPresets, isTopLevelGlob, listTopLevelFiles } from "./detect.js";
 import { locateConfig, type Discovery } from "./discovery.js";
 import { workingDirectory } from "../files/fsutil.js";
-import type { ReadBudget } from "../files/limits.js";
+import { chargeBudget, type ReadBudget } from "../files/limits.js";
 import type { FolderListing } from "../files/listing.js";
 import { loadConfigFile, sourceInputOf } from "./loader.js";
 import { placeValueErrors } from "./valuepositions.js";
@@ -174,7 +174,11 @@ export async function resolveSource(options: {
   if (options.archives) request.archives = options.archives;
   if (options.explain !== undefined && options.explain !== false) request.explain = options.explain;
   const trust = { policy: trustPolicy(options.env ?? {}), fence: null };
-  return resolveStaged(options.core ?? loadCore(), request, trust, [], undefined, undefined, undefined, options.presets);
+  // The config's own bytes count toward the resolve's total, as `loadConfig` charges its file: a config and preset files
+  // that dropkit config refuses together are refused here too (the language server resolves an editor's text so).
+  const budget: ReadBudget = { used: 0 };
+  if (options.source) chargeBudget(budget, options.source.source, sourceBytes(options.source));
+  return resolveStaged(options.core ?? loadCore(), request, trust, [], budget, undefined, undefined, options.presets);
 }
 
 // --- helpers ---
@@ -225,4 +229,9 @@ function dropkitVariables(env: Env): Record<string, string> {
     if (name.startsWith("DROPKIT_") && value !== undefined) out[name] = value;
   }
   return out;
+}
+
+/** A config's bytes as the read budget counts them: its text's UTF-8, or the JSON text of its data (as `toJsonValue`). */
+function sourceBytes(source: SourceInput): number {
+  return Buffer.byteLength(source.format === "value" ? JSON.stringify(source.value) : source.text);
 }

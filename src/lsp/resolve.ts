@@ -7,6 +7,7 @@ import { type PresetStage, resolveSource } from "../config/resolve.js";
 import { placeValueErrors } from "../config/valuepositions.js";
 import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/protocol.js";
 import { DropkitError } from "../errors.js";
+import { limits, type ReadBudget } from "../files/limits.js";
 import type { ServerContext } from "./context.js";
 
 /**
@@ -33,7 +34,9 @@ export async function resolveText(context: ServerContext, input: TextInput): Pro
   // Fenced at the config's folder, as `dropkit config` run there is (its discovery stops where it finds the config): a
   // preset below it is trusted only when every directory up to it is.
   const presets: PresetStage = (needs, _warnings, budget, trust) =>
-    keptPresets(needs, input.cwd, warnings, texts, (read) => loadPresets(needs, warnings, budget, { ...trust, fence: input.cwd }, read));
+    keptPresets(needs, input.cwd, budget, warnings, texts, (read) =>
+      loadPresets(needs, warnings, budget, { ...trust, fence: input.cwd }, read),
+    );
   const done = await resolveSource({
     cwd: input.cwd,
     source: input.config,
@@ -52,6 +55,9 @@ export async function resolveText(context: ServerContext, input: TextInput): Pro
 /** A presets stage's answer (or refusal), its warnings and the `.ts`/`.js` presets' texts, with the state of the files it was made from. */
 interface Kept {
   stamp: string;
+  /** The resolve's read budget before the stage (the config's bytes), and what the stage's files added to it. */
+  start: number;
+  charged: number;
   texts: Map<string, string>;
   answer?: Awaited<ReturnType<PresetStage>>;
   error?: DropkitError;
@@ -64,36 +70,58 @@ const keptMax = 16;
 
 /**
  * The presets stage's answer for `needs`, loaded again only when a file it could read changed: a `.ts`/`.js` preset is
- * evaluated when it or the presets the config asks for change, never on each keystroke in the config.
+ * evaluated when it or the presets the config asks for change, never on each keystroke in the config. The answer depends
+ * on the config's size only through the read budget: it is kept for another size when neither size takes the total over
+ * `limits.totalBytes`, and loaded again, as `dropkit config` loads it, when either does.
  */
 async function keptPresets(
   needs: ResolveNeedsPresets["needs"],
   fence: string,
+  budget: ReadBudget,
   warnings: CoreWarning[],
   texts: Map<string, string>,
   load: (texts: Map<string, string>) => ReturnType<PresetStage>,
 ): ReturnType<PresetStage> {
   const key = JSON.stringify([fence, needs]);
   const stamp = stampOf(needs);
+  const start = budget.used;
   let entry = kept.get(key);
-  if (entry === undefined || entry.stamp !== stamp) {
+  if (entry === undefined || entry.stamp !== stamp || !sameBudget(entry, start)) {
     const before = warnings.length;
     const read = new Map<string, string>();
+    const made = (outcome: { answer: Awaited<ReturnType<PresetStage>> } | { error: DropkitError }): Kept => ({
+      stamp,
+      start,
+      charged: budget.used - start,
+      texts: read,
+      warnings: warnings.slice(before),
+      ...outcome,
+    });
     try {
-      entry = { stamp, texts: read, answer: await load(read), warnings: warnings.slice(before) };
+      entry = made({ answer: await load(read) });
     } catch (error) {
       if (!(error instanceof DropkitError)) throw error;
-      entry = { stamp, texts: read, error, warnings: warnings.slice(before) };
+      entry = made({ error });
     }
     warnings.length = before;
     kept.delete(key);
     kept.set(key, entry);
     if (kept.size > keptMax) kept.delete(kept.keys().next().value!);
+  } else {
+    budget.used += entry.charged;
   }
   warnings.push(...entry.warnings);
   for (const [file, text] of entry.texts) texts.set(file, text);
   if (entry.error) throw entry.error;
   return entry.answer!;
+}
+
+/**
+ * Whether a kept answer made with `entry.start` bytes already read holds with `start`: the same start, or both totals
+ * within the limit, so that no file's charge went over it then and none would now (each charge only adds).
+ */
+function sameBudget(entry: Kept, start: number): boolean {
+  return entry.start === start || (entry.start + entry.charged <= limits.totalBytes && start + entry.charged <= limits.totalBytes);
 }
 
 /**

@@ -348,6 +348,28 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
     assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
   });
 
+  test("the read budget counts the config's own bytes, as the CLI's does: over 4 MiB with its presets, the CLI's ConfigLoadError", async () => {
+    // Four presets of 1,000,000 bytes (whitespace pads them): under the 4 MiB total alone, over it with a config of 200,000.
+    const presets = Object.fromEntries([1, 2, 3, 4].map((n) => [`p${n}.json`, `{ "theme": "ocean" }${" ".repeat(1_000_000 - 20)}`]));
+    const small = `{ "presets": ["./p1.json", "./p2.json", "./p3.json", "./p4.json"] }\n`;
+    const large = small + " ".repeat(200_000);
+    const dir = tree({ "dropkit.config.json": large, ...presets });
+    const cli = cliVerdict(dir);
+    assert.equal(cli.status, 65);
+    assert.deepEqual(
+      cli.errors.map(([code]) => code),
+      ["ConfigLoadError"],
+    );
+    const client = await started();
+    // The small config first, so that the kept answer was made with less read: the large one is judged again, not from it.
+    assert.deepEqual(errorsOf(await opened(client, uriOf(dir), small)), []);
+    assert.deepEqual(errorsOf(await changed(client, uriOf(dir), 2, large)), cli.errors);
+    // And back: the refusal is not kept for a config that fits.
+    assert.deepEqual(errorsOf(await changed(client, uriOf(dir), 3, small)), []);
+    fs.writeFileSync(path.join(dir, "dropkit.config.json"), small);
+    assert.equal(cliVerdict(dir).status, 0);
+  });
+
   test("judged again: the same size rewritten, chmod o+w (ctime alone moves) as the CLI's UntrustedFile, chmod back", {
     skip: needsStrace,
   }, async () => {
