@@ -1,6 +1,6 @@
 // Whose files dropkit takes code from (SPEC section 12): only those that, with the directories above them, its user or root owns and no one else can write.
 
-import { readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DropkitError, fail } from "../errors.js";
 import { statOrNull } from "./fsutil.js";
@@ -280,30 +280,65 @@ function userText(uid: number): string {
   return name ? `${name} (uid ${uid})` : `uid ${uid}`;
 }
 
-let known: { users: Map<number, { name: string; gid: number }>; groups: Map<number, string[]> } | undefined;
+/** The account files the rule reads, in this order: users (name, primary group), then groups (members). */
+const accountFiles = ["/etc/passwd", "/etc/group"] as const;
 
-/** Users by id (name, primary group) from /etc/passwd and groups' member names by id from /etc/group, read once when needed. */
-function accounts(): NonNullable<typeof known> {
-  if (known) return known;
-  known = { users: new Map(), groups: new Map() };
-  for (const line of readLines("/etc/passwd")) {
-    const [name, , id, gid] = line.split(":");
-    if (name && id && /^\d+$/.test(id) && !known.users.has(Number(id))) known.users.set(Number(id), { name, gid: Number(gid) });
+type Accounts = { users: Map<number, { name: string; gid: number }>; groups: Map<number, string[]> };
+/** The accounts as last read, with the identity of each file then (`fileStamp`): a long-lived process reads them again after a change. */
+let known: (Accounts & { stamp: string }) | undefined;
+
+/**
+ * Users by id (name, primary group) from /etc/passwd and groups' member names by id from /etc/group, read when first
+ * needed and again whenever either file is another or has changed since: the language server lives on while a user
+ * joins a group, and the CLI read them fresh. Each file is opened once, and its stamp and text come from that descriptor.
+ */
+function accounts(): Accounts {
+  const opened = accountFiles.map((file) => openOrNull(file));
+  try {
+    const stamp = opened.map((fd) => (fd === null ? "-" : fileStamp(fstatSync(fd)))).join(" ");
+    if (known?.stamp === stamp) return known;
+    const [passwd, group] = opened.map((fd) => (fd === null ? [] : readFileSync(fd, "utf8").split("\n")));
+    const read: Accounts & { stamp: string } = { stamp, users: new Map(), groups: new Map() };
+    for (const line of passwd!) {
+      const [name, , id, gid] = line.split(":");
+      if (name && id && /^\d+$/.test(id) && !read.users.has(Number(id))) read.users.set(Number(id), { name, gid: Number(gid) });
+    }
+    for (const line of group!) {
+      const [name, , id, members] = line.split(":");
+      if (name && id && /^\d+$/.test(id) && !read.groups.has(Number(id)))
+        read.groups.set(Number(id), members ? members.split(",").filter(Boolean) : []);
+    }
+    known = read;
+    return read;
+  } finally {
+    for (const fd of opened) if (fd !== null) closeSync(fd);
   }
-  for (const line of readLines("/etc/group")) {
-    const [name, , id, members] = line.split(":");
-    if (name && id && /^\d+$/.test(id) && !known.groups.has(Number(id)))
-      known.groups.set(Number(id), members ? members.split(",").filter(Boolean) : []);
-  }
-  return known;
 }
 
-function readLines(file: string): string[] {
+/**
+ * The identity of the account files as they are now: what a verdict kept beyond one run depends on besides the files
+ * it judged (a group that gains a member makes its group-writable files untrusted).
+ */
+export function accountsStamp(): string {
+  return accountFiles
+    .map((file) => {
+      const stats = statOrNull(file);
+      return stats ? fileStamp(stats) : "-";
+    })
+    .join(" ");
+}
+
+/** A file's device, inode, size and times: another file, or the same one written to, gives another stamp. */
+function fileStamp(stats: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+function openOrNull(file: string): number | null {
   try {
-    return readFileSync(file, "utf8").split("\n");
+    return openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     // No such file (users from a directory service only): ids are shown alone, and no group is known to be private.
-    return [];
+    return null;
   }
 }
 

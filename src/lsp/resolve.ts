@@ -8,6 +8,7 @@ import { placeValueErrors } from "../config/valuepositions.js";
 import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/protocol.js";
 import { DropkitError } from "../errors.js";
 import { limits, type ReadBudget } from "../files/limits.js";
+import { accountsStamp } from "../files/trust.js";
 import type { ServerContext } from "./context.js";
 
 /**
@@ -128,7 +129,8 @@ function sameBudget(entry: Kept, start: number): boolean {
  * The state of every file the stage could read: the search path's entries and the presets named by path, each by device,
  * inode, size and times (a change of owner or mode moves its ctime, so a file that was judged is judged again); then
  * every directory above them, as written and after links, by device, inode, owner and mode: what the trust rule reads
- * of a directory (src/files/trust.ts), so that a folder made writable by others has its presets judged again.
+ * of a directory (src/files/trust.ts), so that a folder made writable by others has its presets judged again; and the
+ * account files, so that a group that gains a member has its group-writable presets judged again.
  */
 function stampOf(needs: ResolveNeedsPresets["needs"]): string {
   const files = needs.presets.filter((p) => p.kind === "path").map((p) => p.ref);
@@ -164,5 +166,7 @@ function stampOf(needs: ResolveNeedsPresets["needs"]): string {
       stamps.push(`${dir}:-`);
     }
   }
+  // Whether a group-writable file or folder is trusted depends on who is in its group.
+  stamps.push(accountsStamp());
   return stamps.join("\n");
 }

@@ -74,3 +74,23 @@ export function teamGroup(): { name: string; gid: number } | null {
     throw new Error(`could not make the group ${name} with root and ${otherUser.user.name}`);
   return { name, gid: Number(gid) };
 }
+
+/**
+ * A group with no member (`dropkit-solo`, created once with groupadd): the group of a root-owned, group-writable folder
+ * that only root can write, until `join` gives it another member. `null` where there is no second user.
+ */
+export function soloGroup(): { name: string; gid: number; join(user: string): void; leave(user: string): void } | null {
+  if (otherUser.skip) return null;
+  const name = "dropkit-solo";
+  const find = () => spawnSync("getent", ["group", name], { encoding: "utf8" }).stdout.trim();
+  if (!find()) spawnSync("groupadd", [name], { encoding: "utf8" });
+  const gpasswd = (...args: string[]) => {
+    const run = spawnSync("gpasswd", [...args, name], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`gpasswd ${args.join(" ")} ${name}: ${run.stderr}`);
+  };
+  // Left with a member by a run that stopped half-way: emptied.
+  if (find().split(":")[3]) gpasswd("-M", "");
+  const gid = Number(find().split(":")[2]);
+  if (!Number.isInteger(gid)) throw new Error(`could not make the group ${name}`);
+  return { name, gid, join: (user) => gpasswd("-a", user), leave: (user) => gpasswd("-d", user) };
+}

@@ -10,6 +10,7 @@ import { LspClient, within } from "../../scripts/lib/lspclient.js";
 import { cliPath, eventsOf, fixture, runCli } from "../helpers/cli.js";
 import { hasScript, Terminal } from "../helpers/pty.js";
 import { tempDir } from "../helpers/temp.js";
+import { otherUser, soloGroup } from "../helpers/users.js";
 
 const zip = { zip: { "readme.txt": "x" } };
 const drop = fixture({ "ocean-theme.zip": zip, "blog.zip": zip, "dropkit.config.json": '{ "theme": "ocean" }\n' });
@@ -416,6 +417,37 @@ describe("dropkit lsp on configs that use preset files", { timeout: 120_000 }, (
 
     fs.chmodSync(presets, 0o755);
     assert.deepEqual(await changed(client, uri, 3, uses("./presets/team.json")), [warning]);
+    assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
+  });
+
+  test("judged again: another user added to the group of a group-writable preset folder, as the CLI's UntrustedFile; the .ts preset not run", {
+    skip: otherUser.skip,
+  }, async () => {
+    const group = soloGroup()!;
+    const marker = path.join(tempDir("dropkit-lsp-marker-"), "ran");
+    const dir = tree({ "dropkit.config.json": uses("./presets/team.ts"), "presets/team.ts": markerPreset(marker) });
+    const presets = path.join(dir, "presets");
+    // Group-writable, and the group has no member: only root can write it, so its preset is trusted and run.
+    fs.chownSync(presets, 0, group.gid);
+    fs.chmodSync(presets, 0o775);
+    const uri = uriOf(dir);
+    const client = await started();
+    try {
+      assert.deepEqual(await opened(client, uri, uses("./presets/team.ts")), []);
+      assert.ok(fs.existsSync(marker), "the preset runs while its folder's group has no other member");
+      fs.rmSync(marker);
+
+      // Nothing of the preset or its folder changes: /etc/group alone does.
+      group.join(otherUser.user.name);
+      assertUntrustedAsCli(await changed(client, uri, 2, uses("./presets/team.ts")), dir);
+      assert.ok(!fs.existsSync(marker), "never run while another user can write its folder");
+
+      group.leave(otherUser.user.name);
+      assert.deepEqual(await changed(client, uri, 3, uses("./presets/team.ts")), []);
+      assert.ok(fs.existsSync(marker));
+    } finally {
+      spawnSync("gpasswd", ["-M", "", group.name]);
+    }
     assert.deepEqual(await client.shutdown(), { code: 0, signal: null });
   });
 
