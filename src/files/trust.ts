@@ -290,14 +290,14 @@ let known: (Accounts & { stamp: string }) | undefined;
 /**
  * Users by id (name, primary group) from /etc/passwd and groups' member names by id from /etc/group, read when first
  * needed and again whenever either file is another or has changed since: the language server lives on while a user
- * joins a group, and the CLI read them fresh. Each file is opened once, and its stamp and text come from that descriptor.
+ * joins a group, as each CLI run reads them anew. Each file is opened once; its stamp and text come from that descriptor.
  */
 function accounts(): Accounts {
   const opened = accountFiles.map((file) => openOrNull(file));
   try {
     const stamp = opened.map((fd) => (fd === null ? "-" : fileStamp(fstatSync(fd)))).join(" ");
     if (known?.stamp === stamp) return known;
-    const [passwd, group] = opened.map((fd) => (fd === null ? [] : readFileSync(fd, "utf8").split("\n")));
+    const [passwd, group] = opened.map(linesOf);
     const read: Accounts & { stamp: string } = { stamp, users: new Map(), groups: new Map() };
     for (const line of passwd!) {
       const [name, , id, gid] = line.split(":");
@@ -339,6 +339,16 @@ function openOrNull(file: string): number | null {
   } catch {
     // No such file (users from a directory service only): ids are shown alone, and no group is known to be private.
     return null;
+  }
+}
+
+/** An account file's lines, or none when it is missing or cannot be read: as when there is no such file. */
+function linesOf(fd: number | null): string[] {
+  if (fd === null) return [];
+  try {
+    return readFileSync(fd, "utf8").split("\n");
+  } catch {
+    return [];
   }
 }
 
