@@ -71,6 +71,14 @@ export function statOrNull(file: string): Stats | null {
   }
 }
 
+/**
+ * A file's identity as a kept verdict names it: device, inode, size and times. Another file at the path, or the same
+ * one written to (or its owner or mode changed: that moves its ctime), gives another stamp.
+ */
+export function fileStamp(stats: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
 /** Whether `file` is a regular file, following symbolic links; `false` when it cannot be looked at (ENOENT, EACCES, ELOOP...). */
 export function isFile(file: string): boolean {
   return statOrNull(file)?.isFile() ?? false;

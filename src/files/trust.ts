@@ -3,7 +3,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { DropkitError, fail } from "../errors.js";
-import { statOrNull } from "./fsutil.js";
+import { fileStamp, statOrNull } from "./fsutil.js";
 import type { Env } from "../types.js";
 
 /** What is checked, for messages: `config`, `preset`, `init hooks directory`, `post hook`, ... */
@@ -284,19 +284,20 @@ function userText(uid: number): string {
 const accountFiles = ["/etc/passwd", "/etc/group"] as const;
 
 type Accounts = { users: Map<number, { name: string; gid: number }>; groups: Map<number, string[]> };
-/** The accounts as last read, with the identity of each file then (`fileStamp`): a long-lived process reads them again after a change. */
+/** The accounts as last read, with the stamp of each file then: a long-lived process reads them again after a change. */
 let known: (Accounts & { stamp: string }) | undefined;
 
 /**
  * Users by id (name, primary group) from /etc/passwd and groups' member names by id from /etc/group, read when first
- * needed and again whenever either file is another or has changed since: the language server lives on while a user
- * joins a group, as each CLI run reads them anew. Each file is opened once; its stamp and text come from that descriptor.
+ * needed and again whenever either file is another or has changed since (`accountsStamp`): the language server lives on
+ * while a user joins a group, as each CLI run reads them anew. What is read is stamped from the descriptor it is read
+ * from, so a file replaced between the look and the read is read again at the next call.
  */
 function accounts(): Accounts {
+  if (known !== undefined && known.stamp === accountsStamp()) return known;
   const opened = accountFiles.map((file) => openOrNull(file));
   try {
     const stamp = opened.map((fd) => (fd === null ? "-" : fileStamp(fstatSync(fd)))).join(" ");
-    if (known?.stamp === stamp) return known;
     const [passwd, group] = opened.map(linesOf);
     const read: Accounts & { stamp: string } = { stamp, users: new Map(), groups: new Map() };
     for (const line of passwd!) {
@@ -326,11 +327,6 @@ export function accountsStamp(): string {
       return stats ? fileStamp(stats) : "-";
     })
     .join(" ");
-}
-
-/** A file's device, inode, size and times: another file, or the same one written to, gives another stamp. */
-function fileStamp(stats: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): string {
-  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
 function openOrNull(file: string): number | null {

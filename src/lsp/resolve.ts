@@ -7,6 +7,7 @@ import { type PresetStage, resolveSource } from "../config/resolve.js";
 import { placeValueErrors } from "../config/valuepositions.js";
 import type { CoreWarning, ResolveDone, ResolveNeedsPresets } from "../core/protocol.js";
 import { DropkitError } from "../errors.js";
+import { fileStamp } from "../files/fsutil.js";
 import { limits, type ReadBudget } from "../files/limits.js";
 import { accountsStamp } from "../files/trust.js";
 import type { ServerContext } from "./context.js";
@@ -153,7 +154,7 @@ function stampOf(needs: ResolveNeedsPresets["needs"]): string {
           dirs.add(dir);
           if (path.dirname(dir) === dir) break;
         }
-      return `${file}:${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+      return `${file}:${fileStamp(stats)}`;
     } catch {
       return `${file}:-`;
     }
