@@ -1,4 +1,4 @@
-// SIGINT, SIGTERM and SIGHUP as an AbortSignal for the running command, or the kernel's while a config's code runs; the exit code a shell expects.
+// SIGINT, SIGTERM and SIGHUP as a stop the running command checks, or the kernel's while a config's code runs; the exit code a shell expects.
 
 import { createHook, executionAsyncResource, type AsyncHook } from "node:async_hooks";
 
@@ -76,10 +76,22 @@ export class Interrupted extends Error {
   }
 }
 
-/** A trap installed by `trapSignals`. */
-export interface SignalTrap {
-  /** Aborted at the first signal, with an `Interrupted` as its `reason`. */
+/** What a command sees of the trap while it runs: whether a signal has stopped it, and an AbortSignal for what takes one. */
+export interface StopCheck {
+  /** The first signal's `Interrupted`, or null while none has come. */
+  readonly interrupted: Interrupted | null;
+  /** Throws `interrupted` once a signal has come, so that a command stops at its next check like at any other failure. */
+  throwIfInterrupted(): void;
+  /**
+   * Aborted at the first signal, with its `Interrupted` as the `reason`: for what takes an AbortSignal (hooks, the digest
+   * pool, the lock's wait, prompts). Made when first asked for, already aborted when a signal came before: a command
+   * that only checks (`dropkit config`) never makes one, and Node loads its AbortController module only for one.
+   */
   readonly signal: AbortSignal;
+}
+
+/** A trap installed by `trapSignals`. */
+export interface SignalTrap extends StopCheck {
   /** Removes the listeners, so that the process gets Node's default behaviour (exit on the signal) back. */
   release(): void;
 }
@@ -108,7 +120,7 @@ export interface TrapOptions {
 /**
  * Installs listeners for SIGINT, SIGTERM and SIGHUP for the length of one command.
  *
- * - The first signal aborts `signal`: the command stops what it runs (a hook's whole process group gets
+ * - The first signal stops the run (`interrupted`, and `signal` aborted): the command stops what it runs (a hook's whole process group gets
  *   SIGTERM, then SIGKILL after a grace period), unwinds so that nothing is half done (the state put back),
  *   and exits with the signal's code.
  * - A second signal means "now": `reason.hurry` is aborted, so a running hook's group is killed at once,
@@ -125,10 +137,26 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const target = options.target ?? process;
   // Taken now: while a config's code runs, the loader turns process.exit into a throw (a config must not end the run).
   const exit = options.exit ?? process.exit.bind(process);
-  const controller = new AbortController();
+  let stopped: Interrupted | null = null;
+  let controller: AbortController | undefined;
+  const check: StopCheck = {
+    get interrupted() {
+      return stopped;
+    },
+    throwIfInterrupted() {
+      if (stopped) throw stopped;
+    },
+    get signal() {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (stopped) controller.abort(stopped);
+      }
+      return controller.signal;
+    },
+  };
   const listeners = new Map<StopSignal, () => void>();
   const trap: Installed = {
-    signal: controller.signal,
+    check,
     attach: () => {
       for (const [name, listener] of listeners) target.on(name, listener);
     },
@@ -144,15 +172,16 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   };
   for (const name of Object.keys(signalExitCodes) as StopSignal[]) {
     const listener = (): void => {
-      if (!controller.signal.aborted) {
+      if (stopped === null) {
         const reason = new Interrupted(name, loadingFiles.at(-1));
-        controller.abort(reason);
+        stopped = reason;
+        controller?.abort(reason);
         if (reason.loading === undefined) return;
         if (name === "SIGINT" && options.whileLoading === "wait") options.onWaiting?.(reason);
         else exitNow(reason);
         return;
       }
-      const reason = controller.signal.reason as Interrupted;
+      const reason = stopped;
       // While a file loads there is nothing to put back, and nothing to hurry: now.
       if (reason.hurry.aborted || loadingFiles.length > 0) {
         exitNow(reason);
@@ -168,7 +197,13 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   installed.add(trap);
   if (listening) trap.attach();
   return {
-    signal: controller.signal,
+    get interrupted() {
+      return check.interrupted;
+    },
+    throwIfInterrupted: check.throwIfInterrupted,
+    get signal() {
+      return check.signal;
+    },
     release() {
       clearTimeout(timer);
       if (installed.delete(trap) && listening) trap.detach();
@@ -179,7 +214,7 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
 
 /** A trap's listeners, which `withDefaultSignals` takes away and puts back. */
 interface Installed {
-  readonly signal: AbortSignal;
+  readonly check: StopCheck;
   attach(): void;
   detach(): void;
 }
@@ -219,7 +254,7 @@ export async function withDefaultSignals<T>(file: string, work: () => Promise<T>
     // A signal the kernel has delivered but Node has not yet handed to a listener would be lost with the listeners:
     // one turn of the event loop hands it over first.
     if (listening) await new Promise((resolve) => setImmediate(resolve));
-    for (const trap of installed) trap.signal.throwIfAborted();
+    for (const trap of installed) trap.check.throwIfInterrupted();
   }
   const outermost = loadingFiles.length === 0;
   loadingFiles.push(file);

@@ -41,6 +41,41 @@ describe("trapSignals", () => {
     }
   });
 
+  test("a command that only checks needs no AbortSignal; one asked for after the signal is aborted already", () => {
+    const target = new EventEmitter();
+    const trap = trapSignals({ target: target as never, exit: () => assert.fail("no exit at the first signal") });
+    assert.equal(trap.interrupted, null);
+    trap.throwIfInterrupted();
+    target.emit("SIGHUP");
+    const reason = trap.interrupted;
+    assert.ok(reason instanceof Interrupted);
+    assert.equal(reason.exitCode, 129);
+    assert.throws(
+      () => trap.throwIfInterrupted(),
+      (e) => e === reason,
+    );
+    // Made now, after the signal: aborted with the same reason, and the same signal at every ask.
+    assert.equal(trap.signal.aborted, true);
+    assert.equal(trap.signal.reason, reason);
+    assert.equal(trap.signal, trap.signal);
+    target.emit("SIGINT");
+    assert.equal(reason.hurry.aborted, true, "a second signal still hurries the run");
+    trap.release();
+  });
+
+  test("an AbortSignal asked for before the signal is aborted by it, and its listeners hear it", () => {
+    const target = new EventEmitter();
+    const trap = trapSignals({ target: target as never, exit: () => assert.fail("no exit at the first signal") });
+    const signal = trap.signal;
+    const heard: unknown[] = [];
+    signal.addEventListener("abort", () => heard.push(signal.reason));
+    target.emit("SIGTERM");
+    assert.equal(heard.length, 1);
+    assert.equal(heard[0], trap.interrupted);
+    assert.equal((heard[0] as Interrupted).exitCode, 143);
+    trap.release();
+  });
+
   test("a second signal hurries the run and bounds it; a third exits at once", async () => {
     const target = new EventEmitter();
     const calls: string[] = [];

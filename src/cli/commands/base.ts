@@ -9,7 +9,7 @@ import { deriveDecisions } from "../../core/decisions.js";
 import { DropkitError, exitCodes, fail } from "../../errors.js";
 import { workingDirectory } from "../../files/fsutil.js";
 import { DecisionLog, earlyLogFormat, type Problem } from "../../output/log.js";
-import { interruptionOf, trapSignals, type Interrupted } from "../../signals.js";
+import { trapSignals, type Interrupted, type StopCheck } from "../../signals.js";
 
 const { Command, Option } = clipanion;
 
@@ -50,10 +50,10 @@ export abstract class DropkitCommand extends Command {
   });
 
   /**
-   * Runs the command with a decisions log; returns the exit code. `signal` is aborted at SIGINT, SIGTERM or
-   * SIGHUP: pass it to what can be stopped (hooks, prompts) and check it before writing anything.
+   * Runs the command with a decisions log; returns the exit code. `stop` tells of SIGINT, SIGTERM or SIGHUP: check it
+   * before writing anything, and pass its `signal` to what can be stopped (hooks, prompts).
    */
-  protected abstract run(log: DecisionLog, signal: AbortSignal): Promise<number>;
+  protected abstract run(log: DecisionLog, stop: StopCheck): Promise<number>;
 
   /**
    * Handles `--version`, sets up the log, and maps whatever `run` throws to an exit code. While `run` runs,
@@ -85,11 +85,11 @@ export abstract class DropkitCommand extends Command {
         }),
     });
     try {
-      const code = await this.run(log, trap.signal);
-      const interrupted = interruptionOf(trap.signal);
+      const code = await this.run(log, trap);
+      const interrupted = trap.interrupted;
       return interrupted ? reportInterrupted(log, interrupted, false) : code;
     } catch (error) {
-      const interrupted = interruptionOf(trap.signal);
+      const interrupted = trap.interrupted;
       if (interrupted && error === interrupted) return reportInterrupted(log, interrupted, false);
       const code = await reportFailure(error, log, this.context.env);
       // A failure while stopping is reported too, but the run still ends as interrupted.

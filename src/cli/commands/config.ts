@@ -4,6 +4,7 @@ import { clipanion } from "./clipanion.js";
 import type { LoadConfigResult } from "../../config/resolve.js";
 import { deriveDecisions, deriveListEntries, valueAt } from "../../core/decisions.js";
 import type { DecisionLog } from "../../output/log.js";
+import type { StopCheck } from "../../signals.js";
 import { stepsOf } from "../../editor/answer.js";
 import { explainOutput } from "../../editor/explain.js";
 import { jsonText } from "../../output/controls.js";
@@ -46,7 +47,7 @@ export class ConfigCommand extends DropkitCommand {
     return this.json ? "json" : undefined;
   }
 
-  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
+  protected async run(log: DecisionLog, stop: StopCheck): Promise<number> {
     const { loadConfig } = await import("../../config/resolve.js");
     const loaded = await loadConfig({
       cwd: this.cwd(),
@@ -56,7 +57,7 @@ export class ConfigCommand extends DropkitCommand {
       ...(this.explain !== undefined ? { explainKey: this.explain } : {}),
     });
     // Interrupted while a .ts config loaded: print nothing.
-    signal.throwIfAborted();
+    stop.throwIfInterrupted();
     // The decisions are what stdout prints; logging them on stderr too would only repeat them.
     const code = reportResolution(log, loaded, {
       decisions: false,

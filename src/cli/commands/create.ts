@@ -9,6 +9,7 @@ import type { FingerprintCache, FingerprintResult } from "../../archives/fingerp
 import type { Plan, ResolvedConfig } from "../../core/protocol.js";
 import type { HookOutputRecord, HookRecord } from "../../hooks/scripts.js";
 import type { DecisionLog } from "../../output/log.js";
+import type { StopCheck } from "../../signals.js";
 import type { ProgressLine, ProgressTarget } from "../../output/progress.js";
 import type { ZipVerdict } from "../../archives/zip.js";
 import type { LoadConfigResult } from "../../config/resolve.js";
@@ -63,7 +64,7 @@ export class CreateCommand extends DropkitCommand {
     return "wait";
   }
 
-  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
+  protected async run(log: DecisionLog, stop: StopCheck): Promise<number> {
     const [{ loadConfig }, { checkHooksTrust }, { trustScope }, { stateFileName }] = await Promise.all([
       import("../../config/resolve.js"),
       import("../../hooks/scripts.js"),
@@ -77,7 +78,7 @@ export class CreateCommand extends DropkitCommand {
     const listing = new FolderListing(cwd);
     const loaded = await loadConfig({ cwd, env, flags: this.configFlags(), listing });
     // Interrupted while a .ts config loaded: stop before logging what it resolved to.
-    signal.throwIfAborted();
+    stop.throwIfInterrupted();
     const resolved = reportResolution(log, loaded, { decisions: true });
     if (resolved !== 0) return resolved;
     // Hooks another user could have written, or a hooks path that is no directory, stop the run here, both phases.
@@ -97,7 +98,7 @@ export class CreateCommand extends DropkitCommand {
       cache,
       listing,
       trust,
-      signal,
+      stop,
       stateFile: path.join(cwd, stateFileName),
       stderr: this.context.stderr as ProgressTarget,
       strict: this.strict,
@@ -118,7 +119,7 @@ interface Run {
   cache: FingerprintCache | null;
   listing: FolderListing;
   trust: TrustScope;
-  signal: AbortSignal;
+  stop: StopCheck;
   stateFile: string;
   stderr: ProgressTarget;
   strict: boolean;
@@ -135,7 +136,9 @@ async function writeDrop(run: Run, version: string): Promise<number> {
     import("../../state/transaction.js"),
     import("../../archives/fingerprints.js"),
   ]);
-  const { log, config, cwd, env, cache, listing, signal, stateFile } = run;
+  const { log, config, cwd, env, cache, listing, stop, stateFile } = run;
+  // The lock's wait and the hooks take an AbortSignal.
+  const signal = stop.signal;
   // In the JSON log a hook's output is captured into hook-output records, so that it can never forge a record.
   const output = log.format === "json" ? (record: HookOutputRecord) => log.write({ ...record }) : undefined;
   const hookOptions = {
@@ -189,7 +192,7 @@ async function writeDrop(run: Run, version: string): Promise<number> {
       (fingerprinted.changed || cache.found.kind !== "cache" || cache.found.version !== cacheVersion);
     if (rewrite) await transaction.stageCache(config.cache.file, fingerprinted, cache);
     // A signal that came while the plan was made or the state staged stops the run before anything is replaced.
-    signal.throwIfAborted();
+    stop.throwIfInterrupted();
     const written = await transaction.commit();
     for (const warning of written.warnings) log.warn(warning, stateFile);
     log.write({
@@ -218,7 +221,7 @@ async function writeDrop(run: Run, version: string): Promise<number> {
     const post = await runHooks(config.hooks.postScriptsDir, { ...hookOptions, phase: "post", onGroup });
     for (const warning of post.warnings) log.warn(warning.message, warning.source);
     // The last check: from here to the exit code nothing can run in between, so a signal always puts the state back.
-    signal.throwIfAborted();
+    stop.throwIfInterrupted();
     succeeded = true;
     return 0;
   } finally {
@@ -312,7 +315,7 @@ async function planAndRead(run: Run, archives: string[]): Promise<{ plan: Plan; 
   // Every archive is read (hashed and checked as a zip) before anything is staged, so that a bad one stops the
   // run with nothing changed.
   // A signal stops the reading at once (the worker threads are stopped mid-file) and the progress line is erased.
-  const read = await readArchives(log, run.stderr, run.env, cwd, archives, plan, run.cache, run.signal);
+  const read = await readArchives(log, run.stderr, run.env, cwd, archives, plan, run.cache, run.stop.signal);
   const judged = judgeArchives(cwd, plan, archives, read.verdictOf);
   for (const warning of judged.warnings) log.warn(warning.message, warning.source);
   if (judged.errors.length > 0) {

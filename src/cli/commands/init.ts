@@ -4,6 +4,7 @@ import path from "node:path";
 import { clipanion } from "./clipanion.js";
 import { deriveDecisions } from "../../core/decisions.js";
 import type { DecisionLog } from "../../output/log.js";
+import type { StopCheck } from "../../signals.js";
 import { fail } from "../../errors.js";
 import { DropkitCommand, reportProblems } from "./base.js";
 
@@ -58,7 +59,7 @@ export class InitCommand extends DropkitCommand {
     description: "start the modules-to-exclude answer with this glob (repeatable; written to modules.exclude)",
   });
 
-  protected async run(log: DecisionLog, signal: AbortSignal): Promise<number> {
+  protected async run(log: DecisionLog, stop: StopCheck): Promise<number> {
     const [init, { loadCore }, { scanArchives }, { resolveSource }, { requireThemePath }] = await Promise.all([
       import("../../config/starter.js"),
       import("../../core/node.js"),
@@ -105,7 +106,7 @@ export class InitCommand extends DropkitCommand {
       const { askAll } = await import("../prompts.js");
       const checkTheme = (theme: string) => init.themeProblem(core, cwd, archives, theme);
       const originOf = this.originOf(inherited === null ? undefined : path.relative(cwd, inherited.file));
-      const io = { input: stdin, output: stderr, signal };
+      const io = { input: stdin, output: stderr, signal: stop.signal };
       answers = await askAll({ survey, defaults, startFrom, originOf, baseline, checkTheme, core, io });
       if (answers === null) return cancelledExitCode;
       // The answers, as the flags were: the same checks, before the file text is built.
@@ -122,7 +123,7 @@ export class InitCommand extends DropkitCommand {
     const resolved = await resolveSource({ cwd, source: { source: file, format: "json", text }, env });
     init.throwIfFailed(resolved, file);
 
-    signal.throwIfAborted();
+    stop.throwIfInterrupted();
     await writeConfig(file, text, log, existing.includes(file));
     for (const other of existing.filter((f) => f !== file)) log.warn(shadowWarning(path.basename(other), other, file), other);
     for (const w of resolved.warnings) log.warn(w.message, w.source);
