@@ -234,12 +234,16 @@ Module._load = function (request, ...rest) {
   if (request.startsWith("node:")) required.add(request.slice(5));
   return load.call(this, request, ...rest);
 };
-process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
-  builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
-  required: [...required],
-  packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
-  lsp: Object.keys(require.cache).some((k) => k.endsWith("dropkit-lsp.cjs")),
-}) + "\\n"));\n`,
+process.on("exit", () => {
+  // Taken before anything is written: process.stderr, as a stream, would load modules of its own.
+  const text = "\\nloaded=" + JSON.stringify({
+    builtins: process.moduleLoadList.filter((n) => n.startsWith("NativeModule ")).map((n) => n.slice(13)),
+    required: [...required],
+    packages: Object.keys(require.cache).filter((k) => k.includes("node_modules")).map((k) => k.replace(/.*node_modules[\\\\/]/, "")),
+    lsp: Object.keys(require.cache).some((k) => k.endsWith("dropkit-lsp.cjs")),
+  }) + "\\n";
+  require("node:fs").writeSync(2, text);
+});\n`,
   );
 
   type Loaded = { builtins: string[]; required: string[]; packages: string[]; lsp: boolean };
@@ -277,6 +281,13 @@ process.on("exit", () => process.stderr.write("\\nloaded=" + JSON.stringify({
     assert.ok(l.builtins.includes("vm"), "the preload sees the bin's own modules");
     assert.ok(l.required.includes("fs"), "and what the bin and its bundle require");
     assert.deepEqual(unused(l), []);
+    // A command that only checks whether a signal stopped it makes no AbortSignal (src/signals.ts, StopCheck): Node
+    // loads its AbortController module only for one. Its hooks verdict needs the hooks held (src/hooks/held.ts), not
+    // what runs them (scripts.ts, which decodes their output).
+    assert.deepEqual(
+      l.builtins.filter((b) => ["internal/abort_controller", "string_decoder"].includes(b)),
+      [],
+    );
   });
 
   test("a cached create of 12 archives: the same", () => {

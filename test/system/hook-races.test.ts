@@ -1,4 +1,4 @@
-// A hook runs as the file that was judged (src/hooks/scripts.ts, SPEC section 12): a hooks directory or a hook swapped
+// A hook runs as the file that was judged (src/hooks/held.ts and scripts.ts, SPEC section 12): a hooks directory or a hook swapped
 // or replaced after its phase started, by another user (the real user dropkit-other, in a folder of a group shared by
 // two users) or by anyone, never makes another file run.
 

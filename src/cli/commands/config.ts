@@ -65,7 +65,7 @@ export class ConfigCommand extends DropkitCommand {
     });
     if (code !== 0) return code;
     // The hooks create would run get create's verdict here too, so that `config` as a CI check says what create will.
-    const [{ checkHooksTrust }, { trustScope }] = await Promise.all([import("../../hooks/scripts.js"), import("../../files/trust.js")]);
+    const [{ checkHooksTrust }, { trustScope }] = await Promise.all([import("../../hooks/held.js"), import("../../files/trust.js")]);
     checkHooksTrust(loaded.config!.hooks, this.cwd(), trustScope(this.context.env, loaded.discovery));
     requireHookDirectories(loaded, this.cwd());
     const out = this.context.stdout;

@@ -67,7 +67,7 @@ export class CreateCommand extends DropkitCommand {
   protected async run(log: DecisionLog, stop: StopCheck): Promise<number> {
     const [{ loadConfig }, { checkHooksTrust }, { trustScope }, { stateFileName }] = await Promise.all([
       import("../../config/resolve.js"),
-      import("../../hooks/scripts.js"),
+      import("../../hooks/held.js"),
       import("../../files/trust.js"),
       import("../../state/file.js"),
     ]);
