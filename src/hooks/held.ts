@@ -120,6 +120,23 @@ export function closeHooks(held: HeldHooks): void {
   held.fd = null;
 }
 
+/**
+ * How to start a hook: on Linux `/proc/self/fd/3`, the hook's own descriptor passed to the child as its fd 3, so that
+ * the kernel runs the very inode that was judged (an interpreter opens `/proc/self/fd/3`, the same file); elsewhere
+ * its path, once the path and the directory are checked to still be the judged files. A string is why not to start it.
+ */
+export function launchOf(entry: HookEntry, held: HeldHooks): { command: string; extra: number[] } | string {
+  if (held.via === "path") return { command: entry.file, extra: [] };
+  if (entry.openError !== undefined) return `${entry.openError}: dropkit opens a hook to run the file it checked, so it must be readable`;
+  if (held.via === "proc") return { command: "/proc/self/fd/3", extra: [entry.fd!] };
+  const named = entryPath(held, path.basename(entry.file));
+  const now = statOrNull(named);
+  const dir = statOrNull(held.real);
+  if (!now || !sameFile(now, entry.stats!) || !dir || !sameFile(dir, held.stats!))
+    return "replaced after it was checked: not run, as it is not the file that was checked";
+  return { command: named, extra: [] };
+}
+
 // --- helpers ---
 
 /** The descriptor of the directory `dir`, or `undefined` when there is none (no hooks). */
@@ -232,23 +249,6 @@ function requireSameDirectory(held: HeldHooks): void {
       "nothing was run. Run again.",
     { file: held.dir, source: held.dir },
   );
-}
-
-/**
- * How to start a hook: on Linux `/proc/self/fd/3`, the hook's own descriptor passed to the child as its fd 3, so that
- * the kernel runs the very inode that was judged (an interpreter opens `/proc/self/fd/3`, the same file); elsewhere
- * its path, once the path and the directory are checked to still be the judged files. A string is why not to start it.
- */
-export function launchOf(entry: HookEntry, held: HeldHooks): { command: string; extra: number[] } | string {
-  if (held.via === "path") return { command: entry.file, extra: [] };
-  if (entry.openError !== undefined) return `${entry.openError}: dropkit opens a hook to run the file it checked, so it must be readable`;
-  if (held.via === "proc") return { command: "/proc/self/fd/3", extra: [entry.fd!] };
-  const named = entryPath(held, path.basename(entry.file));
-  const now = statOrNull(named);
-  const dir = statOrNull(held.real);
-  if (!now || !sameFile(now, entry.stats!) || !dir || !sameFile(dir, held.stats!))
-    return "replaced after it was checked: not run, as it is not the file that was checked";
-  return { command: named, extra: [] };
 }
 
 function isExecutable(file: string): boolean {
