@@ -139,7 +139,9 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   const exit = options.exit ?? process.exit.bind(process);
   let stopped: Interrupted | null = null;
   let controller: AbortController | undefined;
-  const check: StopCheck = {
+  const listeners = new Map<StopSignal, () => void>();
+  let timer: NodeJS.Timeout | undefined;
+  const stop: SignalTrap = {
     get interrupted() {
       return stopped;
     },
@@ -153,10 +155,14 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
       }
       return controller.signal;
     },
+    release() {
+      clearTimeout(timer);
+      if (installed.delete(trap) && listening) trap.detach();
+      listeners.clear();
+    },
   };
-  const listeners = new Map<StopSignal, () => void>();
   const trap: Installed = {
-    check,
+    check: stop,
     attach: () => {
       for (const [name, listener] of listeners) target.on(name, listener);
     },
@@ -164,7 +170,6 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
       for (const [name, listener] of listeners) target.off(name, listener);
     },
   };
-  let timer: NodeJS.Timeout | undefined;
   const exitNow = (reason: Interrupted): void => {
     clearTimeout(timer);
     options.onExit?.(reason);
@@ -196,20 +201,7 @@ export function trapSignals(options: TrapOptions = {}): SignalTrap {
   }
   installed.add(trap);
   if (listening) trap.attach();
-  return {
-    get interrupted() {
-      return check.interrupted;
-    },
-    throwIfInterrupted: check.throwIfInterrupted,
-    get signal() {
-      return check.signal;
-    },
-    release() {
-      clearTimeout(timer);
-      if (installed.delete(trap) && listening) trap.detach();
-      listeners.clear();
-    },
-  };
+  return stop;
 }
 
 /** A trap's listeners, which `withDefaultSignals` takes away and puts back. */

@@ -9,8 +9,6 @@ import { signalGroup, stopGroup } from "./group.js";
 import { interruptionOf } from "../signals.js";
 import { trustPolicy, type TrustScope } from "../files/trust.js";
 
-export type { HookPhase } from "./held.js";
-
 /** How one hook ended, or why there was none to run. */
 export type HookStatus = "ok" | "failed" | "timed-out" | "interrupted" | "spawn-error" | "skipped" | "no-directory";
 
